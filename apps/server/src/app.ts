@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Database } from './platform/db.js';
+import { installAccessControl } from './platform/access.js';
+import { installAuditTrail } from './platform/audit.js';
+import { installErrorHandler } from './platform/http.js';
+import { IpBlocklist } from './platform/ipblock.js';
+import { SocketHub } from './platform/socket.js';
+import type { AppContext } from './platform/context.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { noticeRoutes } from './modules/notices/routes.js';
+import { adminRoutes } from './modules/system/admins-routes.js';
+import { roleRoutes } from './modules/system/roles-routes.js';
+import { systemResources } from './modules/system/resources.js';
+import { publicRoutes } from './modules/system/public-routes.js';
+
+export interface BuildOptions {
+  database: Database;
+  /** The built console to serve at /, when present. */
+  webDist?: string;
+  logger?: boolean | { level: string };
+  trustProxy?: boolean;
+}
+
+export interface DauApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  sockets: SocketHub;
+}
+
+/** Builds the whole server (tests drive it with `app.inject`, `main.ts` listens). */
+export async function buildApp(opts: BuildOptions): Promise<DauApp> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: opts.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => Math.random().toString(36).slice(2, 10),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const { db, bus, kind } = opts.database;
+  const ipBlock = new IpBlocklist(db);
+  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock };
+
+  installErrorHandler(app);
+  installAccessControl(app, db, { publicPrefixes: ['/api/docs'] });
+  ipBlock.install(app);
+  installAuditTrail(app, db);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Dau back office API', version: '1.0.0', description: 'Sportsbook, casino and shop back office.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  const sockets = new SocketHub(ctx);
+  await app.register(async (scoped) => {
+    publicRoutes(scoped, ctx);
+    authRoutes(scoped, ctx);
+    noticeRoutes(scoped, ctx);
+    adminRoutes(scoped, ctx);
+    roleRoutes(scoped, ctx);
+    systemResources(scoped, ctx);
+    sockets.install(scoped);
+  });
+
+  const dist = opts.webDist;
+  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: dist, serve: false });
+    app.get('/*', { config: { access: { public: true } }, schema: { hide: true } }, (req, reply) => {
+      const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+      const file = path.normalize(rel).replace(/^(\.\.(\/|\\|$))+/, '');
+      if (file && fs.existsSync(path.join(dist, file)) && fs.statSync(path.join(dist, file)).isFile()) {
+        const immutable = file.startsWith('assets/');
+        return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').sendFile(file);
+      }
+      if (rel.startsWith('api/')) return reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found' });
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+
+  return { app, ctx, sockets };
+}

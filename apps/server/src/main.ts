@@ -1,0 +1,48 @@
+import { loadConfig } from './platform/config.js';
+import { openDatabase } from './platform/db.js';
+import { seed } from './platform/seed.js';
+import { buildApp } from './app.js';
+
+const t0 = Date.now();
+const config = loadConfig();
+const database = await openDatabase(config);
+await database.migrate();
+const seeded = await seed(database.db, { adminPassword: config.adminPassword, demo: config.demo });
+const { app } = await buildApp({
+  database,
+  webDist: config.webDist,
+  logger: { level: config.logLevel },
+  trustProxy: config.trustProxy,
+});
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await app.close();
+    await database.close();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
+const lines = [
+  '',
+  `  Dau back office is up on http://localhost:${config.port}  (${Date.now() - t0} ms, ${where})`,
+  `  API docs: http://localhost:${config.port}/api/docs`,
+];
+if (seeded.adminCreated) {
+  lines.push(
+    `  Super admin account: admin`,
+    config.adminPassword ? '  Password: the value of DAU_ADMIN_PASSWORD' : `  Password (shown once, change it after signing in): ${seeded.adminPassword}`,
+  );
+}
+console.log(lines.join('\n') + '\n');

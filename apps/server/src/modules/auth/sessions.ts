@@ -1,0 +1,73 @@
+import crypto from 'node:crypto';
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import { sessions } from './schema.js';
+import { subscriberConfig } from '../system/schema.js';
+import { randomToken, sha256 } from '../../platform/crypto.js';
+import type { Bus, Executor } from '../../platform/db.js';
+
+export const SESSION_REVOKED = 'session.revoked';
+
+export interface NewSession {
+  id: string;
+  token: string;
+  wsKey: string;
+  expiresAt: Date;
+}
+
+export async function sessionLimits(ex: Executor) {
+  const [cfg] = await ex
+    .select({ idle: subscriberConfig.sessionIdleMinutes, abs: subscriberConfig.sessionAbsoluteHours })
+    .from(subscriberConfig)
+    .where(eq(subscriberConfig.id, 1));
+  return { idleMs: (cfg?.idle ?? 120) * 60_000, absoluteMs: (cfg?.abs ?? 12) * 3_600_000 };
+}
+
+/** Opens a session: the token is returned once and only its SHA-256 is stored. */
+export async function createSession(ex: Executor, adminId: number, meta: { ip?: string; userAgent?: string }): Promise<NewSession> {
+  const { idleMs, absoluteMs } = await sessionLimits(ex);
+  const now = Date.now();
+  const s: NewSession = {
+    id: randomToken(12),
+    token: randomToken(32),
+    wsKey: crypto.randomBytes(32).toString('base64'),
+    expiresAt: new Date(now + absoluteMs),
+  };
+  await ex.insert(sessions).values({
+    id: s.id,
+    tokenHash: sha256(s.token),
+    adminId,
+    wsKey: s.wsKey,
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 500) ?? null,
+    createdAt: new Date(now),
+    lastSeenAt: new Date(now),
+    idleExpiresAt: new Date(Math.min(now + idleMs, now + absoluteMs)),
+    absoluteExpiresAt: s.expiresAt,
+  });
+  return s;
+}
+
+/**
+ * Ends sessions (sign-out, password change, disabling, role change) and tells every server process, so
+ * that sockets of those sessions are closed with 3001 at once.
+ */
+export async function revokeSessions(
+  ex: Executor,
+  bus: Bus,
+  where: { adminId: number; sessionId?: string; exceptSessionId?: string },
+  reason: string,
+): Promise<string[]> {
+  const conds = [eq(sessions.adminId, where.adminId), isNull(sessions.revokedAt)];
+  if (where.sessionId) conds.push(eq(sessions.id, where.sessionId));
+  if (where.exceptSessionId) conds.push(ne(sessions.id, where.exceptSessionId));
+  const rows = await ex
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(...conds))
+    .returning({ id: sessions.id });
+  const ids = rows.map((r) => r.id);
+  if (ids.length) await bus.publish(SESSION_REVOKED, { adminId: where.adminId, sessionIds: ids, reason });
+  return ids;
+}
+
+export const tokenHash = sha256;

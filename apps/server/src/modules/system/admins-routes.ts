@@ -1,0 +1,342 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, like, sql, type SQL } from 'drizzle-orm';
+import {
+  adminCreateBody, adminUpdateBody, disableBody, notifyBody, resetPasswordBody,
+} from '@dau/contract';
+import { LOG_TYPE, enumLabel, validateAccount, validatePassword, validateShareRatio } from '@dau/domain';
+import { admins, roles } from './schema.js';
+import { assertInSubtree, heldKeys, roleKeys, subtreeCondition } from './admins-service.js';
+import { authOf, type AuthContext } from '../../platform/access.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { generatePassword, hashPassword } from '../../platform/crypto.js';
+import { writeAudit } from '../../platform/audit.js';
+import { localeOf } from '../../platform/http.js';
+import { pageQuery } from '../../platform/paging.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Executor } from '../../platform/db.js';
+import { revokeSessions } from '../auth/sessions.js';
+import { createNotices, publishNotices } from '../notices/service.js';
+
+const superiors = aliasedTable(admins, 'superior');
+
+const filters = z.object({
+  account: z.string().trim().max(64).optional(),
+  name: z.string().trim().max(64).optional(),
+  phone: z.string().trim().max(20).optional(),
+  role_id: z.coerce.number().int().positive().optional(),
+  superior_id: z.coerce.number().int().positive().optional(),
+  disabled: z.coerce.number().int().min(1).max(2).optional(),
+  online_status: z.coerce.number().int().min(1).max(2).optional(),
+  google_bound: z.coerce.number().int().min(1).max(2).optional(),
+});
+const listQuery = pageQuery.extend(filters.shape);
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const SORTABLE: Record<string, ReturnType<typeof sql> | typeof admins.id> = {
+  id: admins.id,
+  account: sql`lower(${admins.account})`,
+  register_time: sql`${admins.registerTime}`,
+  login_time: sql`${admins.loginTime}`,
+  share_ratio: sql`${admins.shareRatio}`,
+};
+
+const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+function whereOf(auth: AuthContext, q: z.infer<typeof filters>): SQL | undefined {
+  return and(
+    subtreeCondition(auth),
+    q.account ? ilike(admins.account, `%${esc(q.account)}%`) : undefined,
+    q.name ? ilike(admins.name, `%${esc(q.name)}%`) : undefined,
+    q.phone ? like(admins.phone, `%${esc(q.phone)}%`) : undefined,
+    q.role_id ? eq(admins.roleId, q.role_id) : undefined,
+    q.superior_id ? eq(admins.superiorId, q.superior_id) : undefined,
+    q.disabled ? eq(admins.disabled, q.disabled) : undefined,
+    q.online_status ? eq(admins.onlineStatus, q.online_status) : undefined,
+    q.google_bound ? eq(admins.googleBound, q.google_bound) : undefined,
+  );
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function selectRows(ex: Executor) {
+  return ex
+    .select({
+      a: admins,
+      roleName: roles.name,
+      superiorAccount: superiors.account,
+      subordinates: sql<number>`(select count(*)::int from admins s where s.superior_id = ${admins.id})`,
+    })
+    .from(admins)
+    .innerJoin(roles, eq(roles.id, admins.roleId))
+    .leftJoin(superiors, eq(superiors.id, admins.superiorId));
+}
+
+interface Row {
+  a: typeof admins.$inferSelect;
+  roleName: string;
+  superiorAccount: string | null;
+  subordinates: number;
+}
+
+export function toAdminRow(r: Row) {
+  const a = r.a;
+  return {
+    id: a.id, account: a.account, name: a.name, phone: a.phone, role_id: a.roleId, role_name: r.roleName,
+    superior_id: a.superiorId, superior_account: r.superiorAccount ?? null, share_ratio: a.shareRatio, balance: a.balance,
+    invitation_code: a.invitationCode, online_status: a.onlineStatus, online_update_time: iso(a.onlineUpdatedAt),
+    member_expiry: iso(a.memberExpiry), register_ip: a.registerIp, register_time: a.registerTime.toISOString(),
+    login_ip: a.loginIp, login_time: iso(a.loginTime), disabled: a.disabled, google_bound: a.googleBound,
+    subordinates: Number(r.subordinates),
+  };
+}
+
+async function loadAdmin(ex: Executor, id: number) {
+  const [row] = await selectRows(ex).where(eq(admins.id, id));
+  if (!row) throw notFound();
+  return toAdminRow(row);
+}
+
+/** A role may be given only by someone who holds every permission in it. */
+async function assertRoleAssignable(ex: Executor, auth: AuthContext, roleId: number) {
+  const { isSuper, keys } = await roleKeys(ex, roleId);
+  if (auth.isSuper) return;
+  if (isSuper) throw new AppError(403, 'CANNOT_GRANT_UNHELD');
+  const held = heldKeys(auth);
+  for (const k of keys) if (!held.has(k)) throw new AppError(403, 'CANNOT_GRANT_UNHELD');
+}
+
+/** A superior must be the acting admin or someone in their subtree; returns the new path below it. */
+async function superiorPath(ex: Executor, auth: AuthContext, superiorId: number | null | undefined): Promise<{ id: number | null; path: string }> {
+  if (superiorId == null) {
+    if (!auth.isSuper) return { id: auth.admin.id, path: `${auth.admin.path}${auth.admin.id}/` };
+    return { id: null, path: '/' };
+  }
+  await assertInSubtree(ex, auth, superiorId, { allowSelf: true });
+  const [s] = await ex.select({ id: admins.id, path: admins.path }).from(admins).where(eq(admins.id, superiorId));
+  return { id: s.id, path: `${s.path}${s.id}/` };
+}
+
+function checkShareRatio(v: unknown) {
+  if (v === undefined) return undefined;
+  const r = validateShareRatio(v);
+  if (!r.ok) throw badRequest('SHARE_RATIO_INVALID', [{ field: 'share_ratio' }]);
+  return String(r.value);
+}
+
+export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const base = '/api/v1/system/administrators';
+  const tags = ['administrators'];
+
+  r.get(base, { config: { access: { page: 'administrators' } }, schema: { tags, querystring: listQuery } }, async (req) => {
+    const auth = authOf(req);
+    const q = req.query;
+    const where = whereOf(auth, q);
+    const sortKey = (q.sort ?? '-id').replace(/^-/, '');
+    const col = SORTABLE[sortKey];
+    if (!col) throw badRequest('PARAM_INVALID', [{ field: 'sort' }]);
+    const dir = (q.sort ?? '-id').startsWith('-') ? desc : asc;
+    const [rows, [{ n }]] = await Promise.all([
+      selectRows(db).where(where).orderBy(dir(col as never), dir(admins.id)).limit(q.page_size).offset((q.page - 1) * q.page_size),
+      db.select({ n: count() }).from(admins).where(where),
+    ]);
+    return { items: rows.map(toAdminRow), total: Number(n), page: q.page, page_size: q.page_size };
+  });
+
+  r.get(`${base}/options`, { config: { access: { page: 'administrators' } }, schema: { tags } }, async (req) => {
+    const auth = authOf(req);
+    const rows = await db
+      .select({ id: admins.id, account: admins.account, name: admins.name })
+      .from(admins)
+      .where(subtreeCondition(auth))
+      .orderBy(asc(admins.account))
+      .limit(1000);
+    return { items: rows };
+  });
+
+  r.get(`${base}/export`, { config: { access: { page: 'administrators', button: 'export' } }, schema: { tags, querystring: filters } }, async (req, reply) => {
+    const auth = authOf(req);
+    const where = whereOf(auth, req.query);
+    const locale = localeOf(req);
+    const cols = ['id', 'account', 'name', 'phone', 'role_name', 'superior_account', 'share_ratio', 'online_status', 'member_expiry', 'register_time', 'login_ip', 'login_time', 'disabled', 'google_bound'] as const;
+    const cell = (v: unknown) => {
+      const s = v == null ? '' : String(v);
+      const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+      return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    };
+    async function* lines() {
+      yield '\uFEFF' + cols.join(',') + '\n';
+      for (let offset = 0; ; offset += 1000) {
+        const rows = (await selectRows(db).where(where).orderBy(asc(admins.id)).limit(1000).offset(offset)).map(toAdminRow);
+        if (!rows.length) return;
+        yield rows
+          .map((a) =>
+            cols
+              .map((c) =>
+                cell(
+                  c === 'online_status' ? enumLabel('online_status', a.online_status as never, locale)
+                  : c === 'disabled' ? enumLabel('user_disabled', a.disabled as never, locale)
+                  : c === 'google_bound' ? enumLabel('google_binding', a.google_bound as never, locale)
+                  : a[c],
+                ),
+              )
+              .join(','),
+          )
+          .join('\n') + '\n';
+        if (rows.length < 1000) return;
+      }
+    }
+    await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: 'Exported administrators', after: req.query });
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="administrators-${new Date().toISOString().slice(0, 10)}.csv"`);
+    return reply.send(Readable.from(lines()));
+  });
+
+  r.get(`${base}/:id`, { config: { access: { page: 'administrators' } }, schema: { tags, params: idParams } }, async (req) => {
+    await assertInSubtree(db, authOf(req), req.params.id, { allowSelf: true });
+    return loadAdmin(db, req.params.id);
+  });
+
+  r.post(base, { config: { access: { page: 'administrators', button: 'create' } }, schema: { tags, body: adminCreateBody } }, async (req, reply) => {
+    const auth = authOf(req);
+    const b = req.body;
+    const acc = validateAccount(b.account);
+    if (!acc.ok) throw badRequest(acc.code, [{ field: 'account' }]);
+    const share = checkShareRatio(b.share_ratio ?? 0);
+    let password = b.password?.trim() ? b.password : undefined;
+    if (password) {
+      const p = validatePassword(password);
+      if (!p.ok) throw badRequest(p.code, [{ field: 'password' }]);
+    }
+    const generated = !password;
+    password ??= generatePassword();
+    const hash = await hashPassword(password);
+    const id = await db.transaction(async (tx) => {
+      const taken = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.account})`, b.account.toLowerCase())).limit(1);
+      if (taken.length) throw new AppError(409, 'ACCOUNT_EXISTS');
+      await assertRoleAssignable(tx, auth, b.role_id);
+      const sup = await superiorPath(tx, auth, b.superior_id);
+      const [row] = await tx
+        .insert(admins)
+        .values({
+          account: b.account, name: b.name, phone: b.phone, passwordHash: hash, roleId: b.role_id, superiorId: sup.id,
+          path: sup.path, shareRatio: share ?? '0', memberExpiry: b.member_expiry ? new Date(b.member_expiry) : null,
+          invitationCode: b.invitation_code || null, registerIp: req.ip,
+        })
+        .returning({ id: admins.id });
+      const after = await loadAdmin(tx, row.id);
+      await writeAudit(tx, req, { type: LOG_TYPE.new_user, content: `Created administrator "${b.account}"`, after });
+      return row.id;
+    });
+    return reply.status(201).send({ admin: await loadAdmin(db, id), ...(generated ? { password } : {}) });
+  });
+
+  r.put(`${base}/:id`, { config: { access: { page: 'administrators', button: 'edit' } }, schema: { tags, params: idParams, body: adminUpdateBody } }, async (req) => {
+    const auth = authOf(req);
+    const id = req.params.id;
+    const b = req.body;
+    const isSelf = id === auth.admin.id;
+    if (isSelf && b.role_id !== undefined && b.role_id !== auth.admin.roleId) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
+    if (isSelf && b.superior_id !== undefined && b.superior_id !== auth.admin.superiorId) throw new AppError(403, 'OUT_OF_SCOPE');
+    const share = checkShareRatio(b.share_ratio);
+    const result = await db.transaction(async (tx) => {
+      await assertInSubtree(tx, auth, id, { allowSelf: true });
+      const before = await loadAdmin(tx, id);
+      const set: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() };
+      if (b.name !== undefined) set.name = b.name;
+      if (b.phone !== undefined) set.phone = b.phone;
+      if (share !== undefined) set.shareRatio = share;
+      if (b.member_expiry !== undefined) set.memberExpiry = b.member_expiry ? new Date(b.member_expiry) : null;
+      if (b.invitation_code !== undefined) set.invitationCode = b.invitation_code || null;
+      const roleChanged = b.role_id !== undefined && b.role_id !== before.role_id;
+      if (roleChanged) {
+        await assertRoleAssignable(tx, auth, b.role_id!);
+        set.roleId = b.role_id;
+      }
+      if (b.superior_id !== undefined && b.superior_id !== before.superior_id && !isSelf) {
+        if (b.superior_id === id) throw badRequest('PARAM_INVALID', [{ field: 'superior_id' }]);
+        const sup = await superiorPath(tx, auth, b.superior_id);
+        const [cur] = await tx.select({ path: admins.path }).from(admins).where(eq(admins.id, id));
+        const oldPrefix = `${cur.path}${id}/`;
+        // A superior cannot be one's own descendant.
+        if (sup.path.startsWith(oldPrefix)) throw badRequest('PARAM_INVALID', [{ field: 'superior_id' }]);
+        set.superiorId = sup.id;
+        set.path = sup.path;
+        const newPrefix = `${sup.path}${id}/`;
+        await tx
+          .update(admins)
+          .set({ path: sql`${newPrefix} || substr(${admins.path}, ${oldPrefix.length + 1})` })
+          .where(like(admins.path, `${oldPrefix}%`));
+      }
+      await tx.update(admins).set(set).where(eq(admins.id, id));
+      if (roleChanged) await revokeSessions(tx, bus, { adminId: id }, 'role changed');
+      const after = await loadAdmin(tx, id);
+      await writeAudit(tx, req, { type: LOG_TYPE.update_user_info, content: `Edited administrator "${before.account}"`, before, after });
+      return after;
+    });
+    return result;
+  });
+
+  r.post(`${base}/:id/disable`, { config: { access: { page: 'administrators', button: 'disable' } }, schema: { tags, params: idParams, body: disableBody } }, async (req) => {
+    const auth = authOf(req);
+    if (req.params.id === auth.admin.id) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
+    return db.transaction(async (tx) => {
+      await assertInSubtree(tx, auth, req.params.id);
+      const before = await loadAdmin(tx, req.params.id);
+      await tx.update(admins).set({ disabled: req.body.disabled, updatedAt: new Date(), ...(req.body.disabled === 2 ? { onlineStatus: 1, onlineUpdatedAt: new Date() } : {}) }).where(eq(admins.id, req.params.id));
+      if (req.body.disabled === 2) await revokeSessions(tx, bus, { adminId: req.params.id }, 'disabled');
+      const after = await loadAdmin(tx, req.params.id);
+      await writeAudit(tx, req, { type: LOG_TYPE.update_user_info, content: `${req.body.disabled === 2 ? 'Disabled' : 'Enabled'} administrator "${before.account}"`, before: { disabled: before.disabled }, after: { disabled: after.disabled } });
+      return after;
+    });
+  });
+
+  r.post(`${base}/:id/reset-password`, { config: { access: { page: 'administrators', button: 'reset_password' } }, schema: { tags, params: idParams, body: resetPasswordBody } }, async (req) => {
+    const auth = authOf(req);
+    let password = req.body.password?.trim() ? req.body.password : undefined;
+    if (password) {
+      const p = validatePassword(password);
+      if (!p.ok) throw badRequest(p.code, [{ field: 'password' }]);
+    }
+    const generated = !password;
+    password ??= generatePassword();
+    const hash = await hashPassword(password);
+    await db.transaction(async (tx) => {
+      await assertInSubtree(tx, auth, req.params.id);
+      const [a] = await tx.select({ account: admins.account }).from(admins).where(eq(admins.id, req.params.id));
+      await tx.update(admins).set({ passwordHash: hash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, req.params.id));
+      await revokeSessions(tx, bus, { adminId: req.params.id }, 'password reset');
+      await writeAudit(tx, req, { type: LOG_TYPE.reset_password, content: `Reset the password of "${a.account}"` });
+    });
+    return generated ? { password } : {};
+  });
+
+  r.post(`${base}/:id/unbind-google`, { config: { access: { page: 'administrators', button: 'unbind_google' } }, schema: { tags, params: idParams } }, async (req) => {
+    const auth = authOf(req);
+    return db.transaction(async (tx) => {
+      await assertInSubtree(tx, auth, req.params.id);
+      const before = await loadAdmin(tx, req.params.id);
+      await tx.update(admins).set({ googleSecret: null, googlePendingSecret: null, googleBound: 2, updatedAt: new Date() }).where(eq(admins.id, req.params.id));
+      const after = await loadAdmin(tx, req.params.id);
+      await writeAudit(tx, req, { type: LOG_TYPE.update_user_info, content: `Unbound Google authenticator of "${before.account}"`, before: { google_bound: before.google_bound }, after: { google_bound: 2 } });
+      return after;
+    });
+  });
+
+  r.post(`${base}/notify`, { config: { access: { page: 'administrators', button: 'notify' } }, schema: { tags, body: notifyBody } }, async (req) => {
+    const auth = authOf(req);
+    const ids = [...new Set(req.body.admin_ids)];
+    const inScope = await db.select({ id: admins.id }).from(admins).where(and(inArray(admins.id, ids), subtreeCondition(auth)));
+    if (inScope.length !== ids.length) throw new AppError(403, 'OUT_OF_SCOPE');
+    const rows = await db.transaction(async (tx) => {
+      const created = await createNotices(tx, ids, req.body.content, auth.admin.id);
+      await writeAudit(tx, req, { type: LOG_TYPE.ordinary, content: `Sent a notice to ${ids.length} administrator(s)`, after: req.body });
+      return created;
+    });
+    await publishNotices(bus, rows);
+    return { sent: rows.length };
+  });
+
+}

@@ -1,0 +1,100 @@
+import os from 'node:os';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { systemLogs } from '../modules/system/schema.js';
+import type { Executor } from './db.js';
+import { LOG_TYPE } from '@dau/domain';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the handler wrote its own audit row (with before and after values). */
+    audited?: boolean;
+  }
+}
+
+export interface AuditEntry {
+  type: number;
+  content: string;
+  action?: string;
+  before?: unknown;
+  after?: unknown;
+  adminId?: number | null;
+  account?: string | null;
+  status?: number;
+}
+
+const SERVER_IP = (() => {
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+})();
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SECRET_KEYS = /password|secret|token|google_code|key/i;
+
+/** Values written to the audit trail never carry secrets. */
+export function redact(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(redact);
+  if (v && typeof v === 'object' && !(v instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(v)) out[k] = SECRET_KEYS.test(k) ? (val == null ? val : '***') : redact(val);
+    return out;
+  }
+  return v;
+}
+
+/** Writes one audit row, in the caller's transaction when given one, so the change and its trail commit together. */
+export async function writeAudit(ex: Executor, req: FastifyRequest | null, e: AuditEntry): Promise<void> {
+  await ex.insert(systemLogs).values({
+    type: e.type,
+    content: e.content.slice(0, 2000),
+    action: e.action ?? (req ? `${req.method} ${req.routeOptions.url ?? req.url}` : null),
+    method: req?.method ?? null,
+    route: req?.routeOptions.url ?? null,
+    status: e.status ?? null,
+    adminId: e.adminId !== undefined ? e.adminId : (req?.auth?.admin.id ?? null),
+    account: e.account !== undefined ? e.account : (req?.auth?.admin.account ?? null),
+    ip: req?.ip ?? null,
+    serverIp: SERVER_IP,
+    source: req ? 'api' : 'server',
+    userAgent: req ? String(req.headers['user-agent'] ?? '').slice(0, 500) : null,
+    before: e.before === undefined ? null : (redact(e.before) as object),
+    after: e.after === undefined ? null : (redact(e.after) as object),
+  });
+  if (req) req.audited = true;
+}
+
+/**
+ * The safety net: every mutating call and every refused call leaves a row, even when its handler did
+ * not write one (validation failures, refusals, unexpected errors). Runs before the answer is sent.
+ */
+export function installAuditTrail(app: FastifyInstance, db: Executor) {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.audited) return payload;
+    const status = reply.statusCode;
+    const refused = status === 401 || status === 403 || status === 429;
+    if (!MUTATING.has(req.method) && !refused) return payload;
+    if (req.url.startsWith('/api/health')) return payload;
+    let body: unknown = undefined;
+    if (MUTATING.has(req.method) && req.body && typeof req.body === 'object') body = req.body;
+    let code = '';
+    if (status >= 400 && typeof payload === 'string') {
+      try {
+        code = (JSON.parse(payload) as { code?: string }).code ?? '';
+      } catch {
+        /* not JSON */
+      }
+    }
+    try {
+      await writeAudit(db, req, {
+        type: req.routeOptions.url === '/api/v1/auth/login' ? LOG_TYPE.login : LOG_TYPE.ordinary,
+        content: `${req.method} ${req.routeOptions.url ?? req.url} → ${status}${code ? ` ${code}` : ''}`,
+        status,
+        after: body,
+      });
+    } catch (err) {
+      req.log.error({ err }, 'audit write failed');
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(6009),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DAU_DATA_DIR: z.string().default('./data'),
+  DAU_ADMIN_PASSWORD: z.string().min(8).optional(),
+  DAU_WEB_DIST: z.string().optional(),
+  DAU_DEMO: z.enum(['0', '1']).default('1'),
+  DAU_TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('production'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  adminPassword?: string;
+  webDist: string;
+  demo: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+/** Reads the environment once; a bad value stops the start with a message that names the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const root = path.resolve(import.meta.dirname, '../../../..');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DAU_DATA_DIR),
+    adminPassword: e.DAU_ADMIN_PASSWORD,
+    webDist: e.DAU_WEB_DIST ? path.resolve(e.DAU_WEB_DIST) : path.join(root, 'apps/web/dist'),
+    demo: e.DAU_DEMO === '1',
+    trustProxy: e.DAU_TRUST_PROXY === '1',
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,10 @@
+import type { Bus, Db } from './db.js';
+import type { IpBlocklist } from './ipblock.js';
+
+/** What every module's routes receive: the database, the cross-process bus and shared caches. */
+export interface AppContext {
+  db: Db;
+  bus: Bus;
+  databaseKind: 'pglite' | 'pg';
+  ipBlock: IpBlocklist;
+}

@@ -1,0 +1,319 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { getTableColumns } from 'drizzle-orm';
+import type { FieldDef, ResourceDef } from '@dau/contract';
+import { isEditable } from '@dau/contract';
+import { enumLabel, isEnumValue, LOG_TYPE } from '@dau/domain';
+import type { Db, Executor } from './db.js';
+import { badRequest, notFound } from './errors.js';
+import { writeAudit } from './audit.js';
+import { localeOf } from './http.js';
+import { pageQuery } from './paging.js';
+
+/**
+ * Server half of the resource layer: from a contract ResourceDef and a drizzle table, the validated,
+ * permission-checked and audited list / get / create / update / delete / export routes.
+ */
+export interface ResourceBinding {
+  def: ResourceDef;
+  table: PgTable;
+  /** Field key → column, when the column is not the camelCase of the key. */
+  columns?: Record<string, PgColumn>;
+  /** Extra checks and transformations of written values (throw AppError to refuse). */
+  prepare?: (values: Record<string, unknown>, ctx: { mode: 'create' | 'edit'; req: FastifyRequest; before?: Record<string, unknown> }) =>
+    | void
+    | Promise<void>;
+  /** Called after a committed write (cache invalidation). */
+  afterWrite?: () => void;
+  /** Log type of the audit rows (default ordinary). */
+  auditType?: number;
+  /** Id of the one row of a singleton resource. */
+  singletonId?: number;
+  /** The data scope of the signed-in admin, applied to list, get and export. */
+  scope?: (req: FastifyRequest) => SQL | undefined;
+  /** Refuse a delete (e.g. a language still the default). */
+  beforeDelete?: (row: Record<string, unknown>, ex: Executor) => Promise<void> | void;
+}
+
+const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function columnOf(b: ResourceBinding, key: string): PgColumn {
+  const cols = getTableColumns(b.table) as Record<string, PgColumn>;
+  const c = b.columns?.[key] ?? cols[camel(key)];
+  if (!c) throw new Error(`Resource ${b.def.name}: no column for field ${key}`);
+  return c;
+}
+
+const isNumericColumn = (c: PgColumn) => c.columnType === 'PgNumeric';
+
+/** The zod type of a field's written value. */
+function valueSchema(f: FieldDef): z.ZodTypeAny {
+  switch (f.type) {
+    case 'number':
+    case 'odds': {
+      let s = z.number();
+      if (f.min !== undefined) s = s.min(f.min);
+      if (f.max !== undefined) s = s.max(f.max);
+      return s;
+    }
+    case 'money':
+      return z.number().int().min(f.min ?? Number.MIN_SAFE_INTEGER).max(f.max ?? Number.MAX_SAFE_INTEGER);
+    case 'enum':
+      return z
+        .number()
+        .int()
+        .refine((v) => isEnumValue(f.enum as never, v), { message: `not a value of ${f.enum}` });
+    case 'switch':
+      return z.boolean();
+    case 'datetime':
+      return z.string().datetime({ offset: true });
+    default: {
+      let s = z.string().trim().max(f.maxLength ?? 10_000);
+      if (f.required) s = s.min(1);
+      return s;
+    }
+  }
+}
+
+function bodySchema(def: ResourceDef, mode: 'create' | 'edit') {
+  const shape: Record<string, z.ZodTypeAny> = {};
+  for (const f of def.fields) {
+    if (!isEditable(f, mode)) continue;
+    const v = valueSchema(f);
+    shape[f.key] = mode === 'create' && f.required ? v : v.optional();
+  }
+  return z.strictObject(shape);
+}
+
+function querySchema(def: ResourceDef) {
+  const shape: Record<string, z.ZodTypeAny> = {};
+  for (const f of def.fields) {
+    if (!f.search) continue;
+    if (f.search === 'range') {
+      shape[`${f.key}_from`] = z.string().datetime({ offset: true }).optional();
+      shape[`${f.key}_to`] = z.string().datetime({ offset: true }).optional();
+    } else if (f.type === 'switch') {
+      shape[f.key] = z.enum(['true', 'false']).optional();
+    } else if (f.type === 'enum' || f.type === 'number' || f.type === 'money') {
+      shape[f.key] = z.coerce.number().int().optional();
+    } else {
+      shape[f.key] = z.string().trim().max(200).optional();
+    }
+  }
+  return pageQuery.extend(shape);
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+export function toApiRow(b: ResourceBinding, row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of b.def.fields) {
+    const col = columnOf(b, f.key);
+    let v = row[camel(f.key)] ?? row[col.name];
+    if (v instanceof Date) v = v.toISOString();
+    else if (isNumericColumn(col) && typeof v === 'string') v = Number(v);
+    else if (f.type === 'json' && v !== null && typeof v === 'object') v = JSON.stringify(v);
+    out[f.key] = v ?? null;
+  }
+  const idCol = (getTableColumns(b.table) as Record<string, PgColumn>).id;
+  if (idCol && !('id' in out)) out.id = row.id;
+  return out;
+}
+
+function toColumnValues(b: ResourceBinding, body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    const f = b.def.fields.find((x) => x.key === k)!;
+    const col = columnOf(b, k);
+    let val: unknown = v;
+    if (f.type === 'datetime' && typeof v === 'string') val = new Date(v);
+    if (isNumericColumn(col) && typeof v === 'number') val = String(v);
+    out[camel(k)] = val;
+  }
+  return out;
+}
+
+function whereOf(b: ResourceBinding, q: Record<string, unknown>): SQL | undefined {
+  const parts: SQL[] = [];
+  for (const f of b.def.fields) {
+    if (!f.search) continue;
+    const col = columnOf(b, f.key);
+    if (f.search === 'range') {
+      const from = q[`${f.key}_from`] as string | undefined;
+      const to = q[`${f.key}_to`] as string | undefined;
+      if (from) parts.push(gte(col, new Date(from)));
+      if (to) parts.push(lt(col, new Date(to)));
+      continue;
+    }
+    const v = q[f.key];
+    if (v === undefined || v === '') continue;
+    if (f.type === 'switch') parts.push(eq(col, v === 'true'));
+    else if (f.search === 'like') parts.push(sql`${col} ILIKE ${`%${likeEscape(String(v))}%`}`);
+    else parts.push(eq(col, v as never));
+  }
+  return parts.length ? and(...parts) : undefined;
+}
+
+function orderOf(b: ResourceBinding, sort: string | undefined) {
+  const wanted = sort ?? b.def.defaultSort ?? '-id';
+  const key = wanted.replace(/^-/, '');
+  const f = b.def.fields.find((x) => x.key === key && (x.sortable || x.key === 'id'));
+  const fallback = (getTableColumns(b.table) as Record<string, PgColumn>).id;
+  const col = f ? columnOf(b, key) : (b.def.defaultSort ? columnOf(b, b.def.defaultSort.replace(/^-/, '')) : fallback);
+  if (sort && !f) throw badRequest('PARAM_INVALID', [{ field: 'sort', message: `cannot sort by ${key}` }]);
+  const dir = (f ? wanted : (b.def.defaultSort ?? '-id')).startsWith('-') ? desc : asc;
+  return fallback && col !== fallback ? [dir(col), dir(fallback)] : [dir(col)];
+}
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  // Cells that a spreadsheet would run as a formula are quoted with a leading apostrophe.
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function registerResource(app: FastifyInstance, db: Db, b: ResourceBinding) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { def } = b;
+  const base = `/api/v1${def.api}`;
+  const tags = [def.page];
+  const auditType = b.auditType ?? LOG_TYPE.ordinary;
+  const idCol = () => (getTableColumns(b.table) as Record<string, PgColumn>).id;
+  const loadOne = async (ex: Executor, id: number, lock = false, req?: FastifyRequest) => {
+    const q = ex.select().from(b.table).where(and(eq(idCol(), id), req ? b.scope?.(req) : undefined)).limit(1);
+    const rows = (lock ? await q.for('update') : await q) as Record<string, unknown>[];
+    return rows[0];
+  };
+  const can = (a: string) => (def.actions as readonly string[]).includes(a);
+
+  if (def.kind === 'singleton') {
+    const sid = b.singletonId ?? 1;
+    r.get(base, { config: { access: { page: def.page } }, schema: { tags } }, async () => {
+      const row = await loadOne(db, sid);
+      if (!row) throw notFound();
+      return toApiRow(b, row);
+    });
+    if (can('edit')) {
+      r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, body: bodySchema(def, 'edit') } }, async (req) => {
+        const body = req.body as Record<string, unknown>;
+        const after = await db.transaction(async (tx) => {
+          const before = await loadOne(tx, sid, true);
+          if (!before) throw notFound();
+          await b.prepare?.(body, { mode: 'edit', req, before });
+          const rows = (await tx
+            .update(b.table)
+            .set({ ...toColumnValues(b, body), ...('updatedAt' in getTableColumns(b.table) ? { updatedAt: new Date() } : {}) })
+            .where(eq(idCol(), sid))
+            .returning()) as Record<string, unknown>[];
+          const a = toApiRow(b, rows[0]);
+          await writeAudit(tx, req, { type: auditType, content: `Edited ${def.name}`, before: toApiRow(b, before), after: a });
+          return a;
+        });
+        b.afterWrite?.();
+        return after;
+      });
+    }
+    return;
+  }
+
+  const qSchema = querySchema(def);
+  r.get(base, { config: { access: { page: def.page } }, schema: { tags, querystring: qSchema } }, async (req) => {
+    const q = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
+    const where = and(whereOf(b, q), b.scope?.(req));
+    const [rows, totals] = await Promise.all([
+      db.select().from(b.table).where(where).orderBy(...orderOf(b, q.sort)).limit(q.page_size).offset((q.page - 1) * q.page_size),
+      db.select({ n: count() }).from(b.table).where(where),
+    ]);
+    return { items: (rows as Record<string, unknown>[]).map((x) => toApiRow(b, x)), total: Number(totals[0]?.n ?? 0), page: q.page, page_size: q.page_size };
+  });
+
+  if (can('export')) {
+    r.get(`${base}/export`, { config: { access: { page: def.page, button: 'export' } }, schema: { tags, querystring: qSchema.omit({ page: true, page_size: true }) } }, async (req, reply) => {
+      const q = req.query as Record<string, unknown> & { sort?: string };
+      const where = and(whereOf(b, q), b.scope?.(req));
+      const order = orderOf(b, q.sort);
+      const locale = localeOf(req);
+      const fields = def.fields;
+      const BATCH = 1000;
+      const MAX_ROWS = 1_000_000;
+      async function* lines() {
+        yield '\uFEFF' + fields.map((f) => csvCell(f.key)).join(',') + '\n';
+        for (let offset = 0; offset < MAX_ROWS; offset += BATCH) {
+          const rows = (await db.select().from(b.table).where(where).orderBy(...order).limit(BATCH).offset(offset)) as Record<string, unknown>[];
+          let chunk = '';
+          for (const row of rows) {
+            const api = toApiRow(b, row);
+            chunk += fields.map((f) => csvCell(f.type === 'enum' && api[f.key] != null ? enumLabel(f.enum as never, api[f.key] as never, locale) : api[f.key])).join(',') + '\n';
+          }
+          if (chunk) yield chunk;
+          if (rows.length < BATCH) return;
+        }
+      }
+      await writeAudit(db, req, { type: auditType, content: `Exported ${def.name}`, after: q });
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${def.name}-${new Date().toISOString().slice(0, 10)}.csv"`);
+      return reply.send(Readable.from(lines()));
+    });
+  }
+
+  const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+  r.get(`${base}/:id`, { config: { access: { page: def.page } }, schema: { tags, params: idParams } }, async (req) => {
+    const row = await loadOne(db, req.params.id, false, req);
+    if (!row) throw notFound();
+    return toApiRow(b, row);
+  });
+
+  if (can('create')) {
+    r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema: { tags, body: bodySchema(def, 'create') } }, async (req, reply) => {
+      const body = { ...(req.body as Record<string, unknown>) };
+      for (const f of def.fields) if (isEditable(f, 'create') && body[f.key] === undefined && f.default !== undefined) body[f.key] = f.default;
+      await b.prepare?.(body, { mode: 'create', req });
+      const created = await db.transaction(async (tx) => {
+        const rows = (await tx.insert(b.table).values(toColumnValues(b, body) as never).returning()) as Record<string, unknown>[];
+        const a = toApiRow(b, rows[0]);
+        await writeAudit(tx, req, { type: auditType, content: `Created ${def.name} #${String(a.id)}`, after: a });
+        return a;
+      });
+      b.afterWrite?.();
+      return reply.status(201).send(created);
+    });
+  }
+
+  if (can('edit')) {
+    r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, params: idParams, body: bodySchema(def, 'edit') } }, async (req) => {
+      const body = { ...(req.body as Record<string, unknown>) };
+      const updated = await db.transaction(async (tx) => {
+        const before = await loadOne(tx, req.params.id, true);
+        if (!before) throw notFound();
+        await b.prepare?.(body, { mode: 'edit', req, before: toApiRow(b, before) });
+        const set = toColumnValues(b, body);
+        if ('updatedAt' in getTableColumns(b.table)) set.updatedAt = new Date();
+        const rows = (await tx.update(b.table).set(set).where(eq(idCol(), req.params.id)).returning()) as Record<string, unknown>[];
+        const a = toApiRow(b, rows[0]);
+        await writeAudit(tx, req, { type: auditType, content: `Edited ${def.name} #${req.params.id}`, before: toApiRow(b, before), after: a });
+        return a;
+      });
+      b.afterWrite?.();
+      return updated;
+    });
+  }
+
+  if (can('delete')) {
+    r.delete(`${base}/:id`, { config: { access: { page: def.page, button: 'delete' } }, schema: { tags, params: idParams } }, async (req) => {
+      await db.transaction(async (tx) => {
+        const before = await loadOne(tx, req.params.id, true);
+        if (!before) throw notFound();
+        await b.beforeDelete?.(before, tx);
+        await tx.delete(b.table).where(eq(idCol(), req.params.id));
+        await writeAudit(tx, req, { type: auditType, content: `Deleted ${def.name} #${req.params.id}`, before: toApiRow(b, before) });
+      });
+      b.afterWrite?.();
+      return { ok: true };
+    });
+  }
+}

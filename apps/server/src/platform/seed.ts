@@ -1,0 +1,128 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import { flattenCatalogue, seedRoleKeys, SEED_ROLES } from '@dau/contract';
+import { LOG_TYPE, PRIMARY_COLOR, enumLabel } from '@dau/domain';
+import { admins, languages, logConfig, logTypes, menuItems, roleMenus, roles, siteConfig, subscriberConfig } from '../modules/system/schema.js';
+import type { Db, Executor } from './db.js';
+import { generatePassword, hashPassword } from './crypto.js';
+
+export interface SeedResult {
+  /** Set when the super admin was created by this run. */
+  adminPassword?: string;
+  adminCreated: boolean;
+}
+
+/** Upserts the permission catalogue by key; returns the keys that are new. */
+async function seedCatalogue(ex: Executor): Promise<string[]> {
+  const entries = flattenCatalogue();
+  const existing = new Map((await ex.select({ id: menuItems.id, key: menuItems.key }).from(menuItems)).map((r) => [r.key, r.id]));
+  const added: string[] = [];
+  for (const e of entries) {
+    const parentId = e.parentKey ? existing.get(e.parentKey) ?? null : null;
+    const values = {
+      key: e.key, parentId, name: e.name, languageVariables: e.languageVariable, path: e.path, type: e.type,
+      platform: e.platform, showHeadshot: e.showHeadshot, hidden: e.hidden, icon: e.icon, sort: e.sort,
+    };
+    const id = existing.get(e.key);
+    if (id) {
+      await ex.update(menuItems).set(values).where(eq(menuItems.id, id));
+    } else {
+      const [row] = await ex.insert(menuItems).values(values).returning({ id: menuItems.id });
+      existing.set(e.key, row.id);
+      added.push(e.key);
+    }
+  }
+  // Items no longer in the catalogue leave every role.
+  const keep = new Set(entries.map((e) => e.key));
+  const gone = [...existing.keys()].filter((k) => !keep.has(k));
+  if (gone.length) await ex.delete(menuItems).where(inArray(menuItems.key, gone));
+  return added;
+}
+
+async function ensureRole(ex: Executor, name: string, remarks: string, isSuper: boolean) {
+  const [r] = await ex.select().from(roles).where(eq(roles.name, name));
+  if (r) return { id: r.id, created: false };
+  const [row] = await ex.insert(roles).values({ name, remarks, isSuper }).returning({ id: roles.id });
+  return { id: row.id, created: true };
+}
+
+async function grant(ex: Executor, roleId: number, keys: string[]) {
+  if (!keys.length) return;
+  const ids = await ex.select({ id: menuItems.id }).from(menuItems).where(inArray(menuItems.key, keys));
+  if (!ids.length) return;
+  await ex.insert(roleMenus).values(ids.map((r) => ({ roleId, menuId: r.id }))).onConflictDoNothing();
+  await ex.update(roles).set({ version: sql`${roles.version} + 1` }).where(eq(roles.id, roleId));
+}
+
+/** Idempotent: every start brings the catalogue and reference data up to date; it never overwrites operators' edits. */
+export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolean } = {}): Promise<SeedResult> {
+  let adminPassword: string | undefined;
+  let adminCreated = false;
+  await db.transaction(async (tx) => {
+    const added = await seedCatalogue(tx);
+    const superRole = await ensureRole(tx, SEED_ROLES.superAdmin.name, SEED_ROLES.superAdmin.remarks, true);
+    const adminRole = await ensureRole(tx, SEED_ROLES.administrator.name, SEED_ROLES.administrator.remarks, false);
+    const defaultRole = await ensureRole(tx, SEED_ROLES.default.name, SEED_ROLES.default.remarks, false);
+    const adminKeys = seedRoleKeys('administrator');
+    const defaultKeys = seedRoleKeys('default');
+    // New roles get their whole set; existing ones only the catalogue entries that are new in this release.
+    await grant(tx, adminRole.id, adminRole.created ? adminKeys : adminKeys.filter((k) => added.includes(k)));
+    await grant(tx, defaultRole.id, defaultRole.created ? defaultKeys : defaultKeys.filter((k) => added.includes(k)));
+
+    for (const [code, id] of Object.entries(LOG_TYPE)) {
+      await tx.insert(logTypes).values({ id, code, name: enumLabel('log_type', id as never, 'en-US') }).onConflictDoNothing();
+    }
+    await tx.insert(siteConfig).values({ id: 1, title: 'Dau', color: PRIMARY_COLOR }).onConflictDoNothing();
+    await tx.insert(subscriberConfig).values({ id: 1, defaultRoleId: defaultRole.id, noRegistrationTip: 'Registration is closed. Ask an administrator for an account.' }).onConflictDoNothing();
+    const langs = [
+      { code: 'en-US', title: 'English', defaultLanguage: 2, abbreviation: 'EN', country: 'United States', phoneCode: '1', sort: 30 },
+      { code: 'sw-KE', title: 'Kiswahili', defaultLanguage: 1, abbreviation: 'SW', country: 'Kenya', phoneCode: '254', sort: 20 },
+      { code: 'zh-CN', title: '简体中文', defaultLanguage: 1, abbreviation: 'ZH', country: 'China', phoneCode: '86', sort: 10 },
+    ];
+    for (const l of langs) await tx.insert(languages).values(l).onConflictDoNothing();
+    for (const logger of ['http', 'database', 'socket', 'feed', 'payments', 'jobs']) {
+      await tx.insert(logConfig).values({ logger, level: 3, retentionDays: 180, options: '{}' }).onConflictDoNothing();
+    }
+
+    const [existing] = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.account})`, 'admin'));
+    if (!existing) {
+      adminPassword = opts.adminPassword ?? generatePassword();
+      await tx.insert(admins).values({
+        account: 'admin', name: 'Super admin', passwordHash: await hashPassword(adminPassword), roleId: superRole.id,
+        path: '/', invitationCode: 'DAU0001',
+      });
+      adminCreated = true;
+      if (opts.demo) await seedDemo(tx, { superRoleId: superRole.id, adminRoleId: adminRole.id, defaultRoleId: defaultRole.id });
+    }
+  });
+  return { adminPassword, adminCreated };
+}
+
+/**
+ * Demo staff for a fresh install: two branches of agents under the super admin and a customer-service
+ * account, so lists, scopes and the permission tree show something real. Their passwords are random and
+ * not printed: the super admin resets one to sign in as that admin.
+ */
+async function seedDemo(ex: Executor, r: { superRoleId: number; adminRoleId: number; defaultRoleId: number }) {
+  const [root] = await ex.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
+  const agentRole = await ensureRole(ex, 'Agent', 'Branch agent: manages the admins below them and reads their trail.', false);
+  if (agentRole.created) {
+    await grant(ex, agentRole.id, ['system', 'administrators', 'administrators:create', 'administrators:edit', 'administrators:disable',
+      'administrators:reset_password', 'administrators:notify', 'log', 'update_password']);
+  }
+  const hash = await hashPassword(generatePassword());
+  const add = async (account: string, name: string, phone: string, roleId: number, superior: { id: number; path: string }, share: string) => {
+    const [row] = await ex
+      .insert(admins)
+      .values({ account, name, phone, passwordHash: hash, roleId, superiorId: superior.id, path: `${superior.path}${superior.id}/`, shareRatio: share, invitationCode: `INV${account.replace(/[^a-z]/gi, '').toUpperCase().slice(-10)}` })
+      .returning({ id: admins.id, path: admins.path });
+    return row;
+  };
+  const top = { id: root.id, path: '/' };
+  const dar = await add('agent_dar', 'Baraka Mwakyusa', '255754112233', agentRole.id, top, '0.3500');
+  await add('agent_dar_kariakoo', 'Neema Shirima', '255715443322', agentRole.id, dar, '0.2000');
+  await add('agent_dar_mbezi', 'Juma Ally', '255767998877', agentRole.id, dar, '0.1500');
+  const aru = await add('agent_arusha', 'Elia Lema', '255688776655', agentRole.id, top, '0.3000');
+  await add('agent_arusha_njiro', 'Rehema Kimaro', '255622334455', agentRole.id, aru, '0.1000');
+  await add('cs_amina', 'Amina Said', '255713000111', r.defaultRoleId, top, '0');
+  await add('ops_lead', 'Grace Mushi', '255784000222', r.adminRoleId, top, '0');
+}

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SOCKET_CLOSE_NO_RECONNECT, normalizeLocale } from '@dau/domain';
+import { authenticate } from './access.js';
+import { openMessage, sealMessage } from './crypto.js';
+import type { AppContext } from './context.js';
+import { NOTICE_CREATED, type NoticeEvent } from '../modules/notices/service.js';
+import { SESSION_REVOKED } from '../modules/auth/sessions.js';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sessions } from '../modules/auth/schema.js';
+
+/** Push types (spec §4): 1 ignored, 2 reload the page, 3 close; 10 a notice; others go to the current screen. */
+export const PUSH = { ignore: 1, reload: 2, close: 3, notice: 10 } as const;
+export const PUSH_TO_ADMINS = 'push.admins';
+
+export interface PushMessage {
+  status: boolean;
+  type: number;
+  message?: string;
+  content?: unknown;
+  count?: number;
+}
+
+interface Client {
+  ws: WebSocket;
+  sessionId?: string;
+  adminId?: number;
+  key?: string;
+  locale: string;
+  lastSeen: number;
+}
+
+const SILENT_MS = 15_000;
+
+/**
+ * The console's live channel at /ws (DESIGN "Realtime"). A client proves its session every 5 s with an
+ * AES-GCM envelope under the per-session key handed out at sign-in; unauthenticated or silent clients
+ * are dropped. Notices, pushes and revocations arrive through the bus, so every process delivers its own.
+ */
+export class SocketHub {
+  private clients = new Set<Client>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private ctx: AppContext) {
+    ctx.bus.subscribe(NOTICE_CREATED, (p) => {
+      const e = p as NoticeEvent;
+      this.toAdmin(e.adminId, { status: true, type: PUSH.notice, content: { id: e.id, content: e.content } });
+    });
+    ctx.bus.subscribe(SESSION_REVOKED, (p) => {
+      const e = p as { adminId: number; sessionIds: string[] };
+      for (const c of this.clients) {
+        if (c.sessionId && e.sessionIds.includes(c.sessionId)) this.close(c, 'session ended');
+      }
+    });
+    ctx.bus.subscribe(PUSH_TO_ADMINS, (p) => {
+      const e = p as { adminIds: number[] | 'all'; message: PushMessage };
+      for (const c of this.clients) {
+        if (c.adminId && (e.adminIds === 'all' || e.adminIds.includes(c.adminId))) this.send(c, e.message);
+      }
+    });
+  }
+
+  get size() {
+    return this.clients.size;
+  }
+
+  private send(c: Client, msg: PushMessage) {
+    if (c.ws.readyState !== c.ws.OPEN) return;
+    c.ws.send(JSON.stringify(c.key ? sealMessage(c.key, msg) : msg));
+  }
+
+  private close(c: Client, reason: string) {
+    this.send(c, { status: true, type: PUSH.close, message: reason });
+    c.ws.close(SOCKET_CLOSE_NO_RECONNECT, reason);
+    this.clients.delete(c);
+  }
+
+  toAdmin(adminId: number, msg: PushMessage) {
+    for (const c of this.clients) if (c.adminId === adminId) this.send(c, msg);
+  }
+
+  install(app: FastifyInstance) {
+    app.get('/ws', { websocket: true, config: { access: { public: true } } }, (socket) => {
+      const c: Client = { ws: socket, locale: 'en-US', lastSeen: Date.now() };
+      this.clients.add(c);
+      socket.on('message', (raw) => void this.onMessage(c, String(raw)));
+      socket.on('close', () => this.clients.delete(c));
+      socket.on('error', () => this.clients.delete(c));
+    });
+    this.timer = setInterval(() => {
+      const now = Date.now();
+      for (const c of this.clients) {
+        if (now - c.lastSeen > SILENT_MS) {
+          c.ws.terminate();
+          this.clients.delete(c);
+        }
+      }
+    }, 5_000);
+    this.timer.unref();
+    app.addHook('onClose', async () => {
+      if (this.timer) clearInterval(this.timer);
+      for (const c of this.clients) c.ws.close(1001, 'server stopping');
+      this.clients.clear();
+    });
+  }
+
+  private async onMessage(c: Client, raw: string) {
+    let env: { type?: unknown; kid?: unknown; iv?: unknown; data?: unknown };
+    try {
+      env = JSON.parse(raw) as typeof env;
+    } catch {
+      return this.send(c, { status: false, type: 0, message: 'bad message' });
+    }
+    if (env.type === 'ping' && !env.kid) {
+      c.lastSeen = Date.now();
+      return;
+    }
+    if (typeof env.kid !== 'string' || typeof env.iv !== 'string' || typeof env.data !== 'string') {
+      return this.send(c, { status: false, type: 0, message: 'bad message' });
+    }
+    const [row] = await this.ctx.db
+      .select({ key: sessions.wsKey, adminId: sessions.adminId })
+      .from(sessions)
+      .where(and(eq(sessions.id, env.kid), isNull(sessions.revokedAt), sql`${sessions.absoluteExpiresAt} > now()`));
+    if (!row) return this.reject(c);
+    let msg: { type?: number; token?: string; locale?: string };
+    try {
+      msg = openMessage(row.key, { iv: env.iv, data: env.data }) as typeof msg;
+    } catch {
+      return this.reject(c);
+    }
+    const auth = msg.token ? await authenticate(this.ctx.db, msg.token) : null;
+    if (!auth || auth.sessionId !== env.kid) return this.reject(c);
+    const first = !c.sessionId;
+    c.sessionId = auth.sessionId;
+    c.adminId = auth.admin.id;
+    c.key = row.key;
+    c.locale = normalizeLocale(msg.locale ?? '');
+    c.lastSeen = Date.now();
+    if (first) this.send(c, { status: true, type: PUSH.ignore, content: { online: true } });
+  }
+
+  private reject(c: Client) {
+    c.ws.send(JSON.stringify({ status: false, type: PUSH.close, message: 'UNAUTHORIZED' }));
+    c.ws.close(SOCKET_CLOSE_NO_RECONNECT, 'unauthorized');
+    this.clients.delete(c);
+  }
+}

@@ -1,0 +1,3 @@
+// Every module's slice of the schema, for drizzle's relational queries and the migration generator.
+export * from './modules/system/schema.js';
+export * from './modules/auth/schema.js';

@@ -1,0 +1,71 @@
+import { useMemo } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { App as AntApp, ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
+import type { Locale as AntLocale } from 'antd/es/locale';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import swKE from './locales/antd-sw_KE';
+import type { Locale } from '@dau/domain';
+import i18n from './locales';
+import { ApiFailure } from './app/api';
+import { AuthProvider } from './app/auth';
+import { FeedbackBridge } from './app/feedback';
+import { PrefsProvider, usePrefs } from './app/prefs';
+import { AppRouter } from './app/router';
+import { needsDarkText, useSite } from './app/site';
+
+const ANTD_LOCALES: Record<Locale, AntLocale> = { 'en-US': enUS, 'sw-KE': swKE, 'zh-CN': zhCN };
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // A refusal (4xx) will not change by asking again; a network or server error may.
+      retry: (count, err) => !(err instanceof ApiFailure && err.status >= 400 && err.status < 500) && count < 2,
+    },
+    mutations: { retry: false },
+  },
+});
+
+function Themed() {
+  const { t } = useTranslation();
+  const { theme, language } = usePrefs();
+  const site = useSite(t('common.appName'));
+  const themeConfig = useMemo<ThemeConfig>(() => {
+    const darkText = needsDarkText(site.color);
+    return {
+      algorithm: theme === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+      token: { colorPrimary: site.color, colorInfo: site.color, borderRadius: 6 },
+      components: {
+        // White on a light primary such as #f5ca47 cannot be read: use dark text on primary buttons.
+        Button: darkText ? { primaryColor: 'rgba(0, 0, 0, 0.88)' } : {},
+        Menu: darkText && theme === 'light' ? { itemSelectedColor: 'rgba(0, 0, 0, 0.88)' } : {},
+      },
+    };
+  }, [site.color, theme]);
+
+  return (
+    <ConfigProvider theme={themeConfig} locale={ANTD_LOCALES[language]}>
+      <AntApp message={{ maxCount: 5 }}>
+        <FeedbackBridge />
+        <AuthProvider>
+          <AppRouter />
+        </AuthProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export default function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <I18nextProvider i18n={i18n}>
+        <PrefsProvider>
+          <Themed />
+        </PrefsProvider>
+      </I18nextProvider>
+    </QueryClientProvider>
+  );
+}

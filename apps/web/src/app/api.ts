@@ -1,0 +1,92 @@
+import { storage } from './storage';
+
+/** A refused or failed call: the server's { code, message, details } plus the HTTP status (0 = network). */
+export class ApiFailure extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+    public details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | null | undefined | readonly (string | number)[]>;
+
+export function toQueryString(query?: Query): string {
+  if (!query) return '';
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    if (Array.isArray(v)) v.forEach((x) => p.append(k, String(x)));
+    else p.set(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Listeners for 401 answers (the session ended): the auth provider signs out. */
+const unauthorizedListeners = new Set<() => void>();
+export const onUnauthorized = (fn: () => void) => {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+};
+
+export async function request<T>(method: string, path: string, opts: { query?: Query; body?: unknown; raw?: boolean } = {}): Promise<T> {
+  const headers: Record<string, string> = { 'x-locale': storage.get('language') ?? 'en-US' };
+  const token = storage.get('token');
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`/api/v1${path}${toQueryString(opts.query)}`, {
+      method,
+      headers,
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    });
+  } catch {
+    throw new ApiFailure(0, 'NETWORK', 'Failed to load...');
+  }
+  if (opts.raw && res.ok) return res as unknown as T;
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = (data ?? {}) as { code?: string; message?: string; details?: unknown };
+    if (res.status === 401 && token) unauthorizedListeners.forEach((fn) => fn());
+    throw new ApiFailure(res.status, e.code ?? 'INTERNAL', e.message ?? res.statusText, e.details);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', path, { query }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body: body ?? {} }),
+  del: <T>(path: string) => request<T>('DELETE', path),
+  /** Downloads a file answer (exports) with the session's token. */
+  async download(path: string, query: Query | undefined, filename: string) {
+    const res = await request<Response>('GET', path, { query, raw: true });
+    const blob = await res.blob();
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  },
+};
+
+export interface ListAnswer<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}

@@ -1,0 +1,125 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { LoginAnswer, MeAnswer } from '@dau/contract';
+import { api, onUnauthorized } from './api';
+import { storage } from './storage';
+
+/**
+ * The session (spec §4 "Session", §7): the token lives in storage. At load, when a token is stored, GET
+ * /auth/me; a failure or an empty answer clears the user info and the token. Signing in stores the token,
+ * the socket key and session id, and the account name when "remember me" is ticked (never the password).
+ */
+export type AuthState = { status: 'loading' } | { status: 'anonymous' } | { status: 'signed'; me: MeAnswer };
+
+export interface AuthValue {
+  state: AuthState;
+  /** After POST /auth/login: keeps the session and loads the admin's menus. Throws when /auth/me fails. */
+  signIn(answer: LoginAnswer, remember: { account: string } | null): Promise<MeAnswer>;
+  /** POST /auth/logout (unless the server already ended the session), then forgets the session here. */
+  signOut(opts?: { callServer?: boolean }): Promise<void>;
+  /** Re-reads /auth/me (after binding Google, or when the server says the session may have ended). */
+  refresh(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+function keepSession(a: { token: string; ws_key: string; session_id: string }) {
+  storage.set('token', a.token);
+  storage.set('wsKey', a.ws_key);
+  storage.set('sessionId', a.session_id);
+}
+
+function forgetSession() {
+  storage.set('token', null);
+  storage.set('wsKey', null);
+  storage.set('sessionId', null);
+}
+
+async function fetchMe(): Promise<MeAnswer | null> {
+  const me = await api.get<MeAnswer | null>('/auth/me');
+  return me && me.user_info && me.token ? me : null;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<AuthState>(() => (storage.get('token') ? { status: 'loading' } : { status: 'anonymous' }));
+
+  const load = useCallback(async () => {
+    if (!storage.get('token')) {
+      setState({ status: 'anonymous' });
+      return;
+    }
+    try {
+      const me = await fetchMe();
+      if (!me) throw new Error('empty');
+      keepSession(me);
+      setState({ status: 'signed', me });
+    } catch {
+      forgetSession();
+      queryClient.clear();
+      setState({ status: 'anonymous' });
+    }
+  }, [queryClient]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        forgetSession();
+        queryClient.clear();
+        setState({ status: 'anonymous' });
+      }),
+    [queryClient],
+  );
+
+  const signIn = useCallback(
+    async (answer: LoginAnswer, remember: { account: string } | null) => {
+      storage.set('account', remember ? remember.account : null);
+      keepSession(answer);
+      queryClient.clear();
+      try {
+        const me = await fetchMe();
+        if (!me) throw new Error('empty');
+        keepSession(me);
+        setState({ status: 'signed', me });
+        return me;
+      } catch (e) {
+        forgetSession();
+        setState({ status: 'anonymous' });
+        throw e;
+      }
+    },
+    [queryClient],
+  );
+
+  const signOut = useCallback(
+    async ({ callServer = true }: { callServer?: boolean } = {}) => {
+      if (callServer && storage.get('token')) {
+        await api.post('/auth/logout').catch(() => undefined);
+      }
+      forgetSession();
+      queryClient.clear();
+      setState({ status: 'anonymous' });
+    },
+    [queryClient],
+  );
+
+  const value = useMemo(() => ({ state, signIn, signOut, refresh: load }), [state, signIn, signOut, load]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthValue {
+  const v = useContext(AuthContext);
+  if (!v) throw new Error('useAuth outside AuthProvider');
+  return v;
+}
+
+/** The signed-in admin (only inside the protected area). */
+export function useMe(): MeAnswer {
+  const { state } = useAuth();
+  if (state.status !== 'signed') throw new Error('useMe outside the protected area');
+  return state.me;
+}

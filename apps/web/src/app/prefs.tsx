@@ -1,0 +1,81 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import dayjs from 'dayjs';
+import 'dayjs/locale/sw';
+import 'dayjs/locale/zh-cn';
+import { SUPPORTED_LOCALES, type Locale } from '@dau/domain';
+import i18n, { initialLocale } from '../locales';
+import { storage } from './storage';
+
+/**
+ * What the operator chose for this browser (spec §9): the theme (key `theme`: '1' light, default; '2' dark),
+ * the language (key `language`, default en-US) and the menu layout (key `layout`: side menu or top menu).
+ * Switching any of them applies at once, without a reload.
+ */
+export type ThemeMode = 'light' | 'dark';
+export type LayoutMode = 'side' | 'top';
+
+const DAYJS_LOCALE: Record<Locale, string> = { 'en-US': 'en', 'sw-KE': 'sw', 'zh-CN': 'zh-cn' };
+
+export interface Prefs {
+  theme: ThemeMode;
+  setTheme(t: ThemeMode): void;
+  language: Locale;
+  setLanguage(l: Locale): void;
+  layout: LayoutMode;
+  setLayout(l: LayoutMode): void;
+}
+
+const PrefsContext = createContext<Prefs | null>(null);
+
+function applyLanguage(lng: Locale) {
+  void i18n.changeLanguage(lng);
+  dayjs.locale(DAYJS_LOCALE[lng]);
+  document.documentElement.lang = lng;
+}
+
+function applyTheme(mode: ThemeMode) {
+  document.documentElement.dataset.theme = mode;
+  document.documentElement.style.colorScheme = mode;
+}
+
+export function PrefsProvider({ children }: { children: ReactNode }) {
+  const [theme, setThemeState] = useState<ThemeMode>(() => {
+    const mode = storage.get('theme') === '2' ? 'dark' : 'light';
+    applyTheme(mode);
+    return mode;
+  });
+  const [language, setLanguageState] = useState<Locale>(() => {
+    const lng = initialLocale();
+    applyLanguage(lng);
+    return lng;
+  });
+  const [layout, setLayoutState] = useState<LayoutMode>(() => (storage.get('layout') === 'top' ? 'top' : 'side'));
+
+  const setTheme = useCallback((mode: ThemeMode) => {
+    storage.set('theme', mode === 'dark' ? '2' : '1');
+    applyTheme(mode);
+    setThemeState(mode);
+  }, []);
+  const setLanguage = useCallback((lng: Locale) => {
+    if (!(SUPPORTED_LOCALES as readonly string[]).includes(lng)) return;
+    storage.set('language', lng);
+    applyLanguage(lng);
+    setLanguageState(lng);
+  }, []);
+  const setLayout = useCallback((mode: LayoutMode) => {
+    storage.set('layout', mode);
+    setLayoutState(mode);
+  }, []);
+
+  const value = useMemo(
+    () => ({ theme, setTheme, language, setLanguage, layout, setLayout }),
+    [theme, setTheme, language, setLanguage, layout, setLayout],
+  );
+  return <PrefsContext.Provider value={value}>{children}</PrefsContext.Provider>;
+}
+
+export function usePrefs(): Prefs {
+  const v = useContext(PrefsContext);
+  if (!v) throw new Error('usePrefs outside PrefsProvider');
+  return v;
+}

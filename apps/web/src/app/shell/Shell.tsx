@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import { Outlet, useNavigate } from 'react-router';
+import { Breadcrumb, Drawer, Layout, Menu, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { MENU_WIDTH } from '@dau/domain';
+import { AccessProvider, useCurrentPage } from '../access';
+import { useMe } from '../auth';
+import { useIsMobile } from '../dialog';
+import { LiveProvider } from '../live';
+import { usePrefs } from '../prefs';
+import { HeaderBar } from './HeaderBar';
+import { useMenuModel } from './menuModel';
+
+/**
+ * The signed-in console: the admin's permissions, the live socket, and the layout — a left menu 210 px
+ * wide (collapsible; a drawer on mobile) or, in top-menu mode, no left menu (width 0) and the menu in the
+ * header. The mode is stored under `layout`.
+ */
+export function Shell() {
+  const me = useMe();
+  return (
+    <AccessProvider user={me.user_info} menus={me.menus}>
+      <LiveProvider>
+        <ShellLayout />
+      </LiveProvider>
+    </AccessProvider>
+  );
+}
+
+function ShellLayout() {
+  const { t } = useTranslation();
+  const { layout } = usePrefs();
+  const { token } = theme.useToken();
+  const navigate = useNavigate();
+  const page = useCurrentPage();
+  const model = useMenuModel();
+  const isMobile = useIsMobile();
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const group = model.byPath[page]?.group;
+  const [openKeys, setOpenKeys] = useState<string[]>(group ? [`group:${group}`] : []);
+
+  useEffect(() => {
+    if (group) setOpenKeys((keys) => (keys.includes(`group:${group}`) ? keys : [...keys, `group:${group}`]));
+  }, [group]);
+
+  const go = ({ key }: { key: string }) => {
+    if (key.startsWith('group:')) return;
+    setDrawerOpen(false);
+    navigate(`/customer/${key}`);
+  };
+
+  const sideMenu = (
+    <div data-testid="side-menu">
+      <Menu
+        mode="inline"
+        items={model.items}
+        selectedKeys={[page]}
+        openKeys={collapsed && !isMobile ? undefined : openKeys}
+        onOpenChange={setOpenKeys}
+        onClick={go}
+        style={{ borderInlineEnd: 'none' }}
+      />
+    </div>
+  );
+  const showSider = layout === 'side' && !isMobile;
+  const pageLabel = model.byPath[page]?.label ?? (page ? t(`menu.${page}`, { defaultValue: page }) : '');
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <HeaderBar
+        model={model}
+        page={page}
+        onNavigate={go}
+        collapsed={collapsed}
+        onToggleMenu={() => (isMobile ? setDrawerOpen(true) : setCollapsed((c) => !c))}
+      />
+      <Layout>
+        {showSider && (
+          <Layout.Sider
+            width={MENU_WIDTH}
+            collapsedWidth={64}
+            collapsed={collapsed}
+            trigger={null}
+            theme="light"
+            style={{
+              position: 'sticky',
+              top: 56,
+              height: 'calc(100vh - 56px)',
+              overflow: 'auto',
+              borderInlineEnd: `1px solid ${token.colorSplit}`,
+            }}
+          >
+            {sideMenu}
+          </Layout.Sider>
+        )}
+        <Layout.Content style={{ padding: isMobile ? 8 : 16, minWidth: 0 }}>
+          <Breadcrumb
+            style={{ marginBottom: 12 }}
+            items={[
+              ...(group ? [{ title: model.groupLabel[group] }] : []),
+              ...(pageLabel ? [{ title: <span data-testid="page-title">{pageLabel}</span> }] : []),
+            ]}
+          />
+          <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: isMobile ? 12 : 20, minHeight: 240 }}>
+            <Outlet />
+          </div>
+        </Layout.Content>
+      </Layout>
+      <Drawer
+        open={isMobile && drawerOpen}
+        placement="left"
+        size={MENU_WIDTH + 40}
+        onClose={() => setDrawerOpen(false)}
+        title={t('shell.menu')}
+        styles={{ body: { padding: 0 } }}
+      >
+        {sideMenu}
+      </Drawer>
+    </Layout>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Avatar, Button, Dropdown, Typography } from 'antd';
+import { KeyOutlined, LockOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { GOOGLE_BINDING } from '@dau/domain';
+import { GoogleBindingModal } from '../../pages/auth/GoogleBindingModal';
+import { useAuth, useMe } from '../auth';
+
+/** The admin's dropdown: who is signed in, change password, Google authenticator, sign out. */
+export function UserMenu({ compact = false }: { compact?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { signOut } = useAuth();
+  const me = useMe();
+  const [googleOpen, setGoogleOpen] = useState(false);
+  const user = me.user_info;
+  const bound = user.google_bound === GOOGLE_BINDING.bound;
+
+  const onClick = async ({ key }: { key: string }) => {
+    if (key === 'password') navigate('/customer/update_password');
+    if (key === 'google') setGoogleOpen(true);
+    if (key === 'logout') {
+      await signOut();
+      navigate('/admin_login', { replace: true });
+    }
+  };
+
+  return (
+    <>
+      <Dropdown
+        trigger={['click']}
+        placement="bottomRight"
+        menu={{
+          onClick: (e) => void onClick(e),
+          items: [
+            {
+              key: 'who',
+              disabled: true,
+              icon: <UserOutlined />,
+              label: (
+                <span data-testid="user-account">
+                  <Typography.Text strong>{user.account}</Typography.Text>
+                  {user.role_name ? <Typography.Text type="secondary"> · {user.role_name}</Typography.Text> : null}
+                </span>
+              ),
+            },
+            { type: 'divider' },
+            { key: 'password', icon: <LockOutlined />, label: <span data-testid="change-password">{t('shell.changePassword')}</span> },
+            {
+              key: 'google',
+              icon: bound ? <SafetyCertificateOutlined /> : <KeyOutlined />,
+              label: (
+                <span data-testid="google-binding">
+                  {t('google.title')}
+                  <Typography.Text type={bound ? 'success' : 'secondary'}> ({bound ? t('google.bound') : t('google.unbound')})</Typography.Text>
+                </span>
+              ),
+            },
+            { type: 'divider' },
+            { key: 'logout', icon: <LogoutOutlined />, danger: true, label: <span data-testid="logout">{t('shell.signOut')}</span> },
+          ],
+        }}
+      >
+        <Button type="text" data-testid="user-menu" aria-label={t('shell.account')} style={{ paddingInline: 6 }}>
+          <Avatar size="small" icon={<UserOutlined />} />
+          {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.name || user.account}</span>}
+        </Button>
+      </Dropdown>
+      <GoogleBindingModal open={googleOpen} bound={bound} onClose={() => setGoogleOpen(false)} />
+    </>
+  );
+}

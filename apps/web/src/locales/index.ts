@@ -1,0 +1,49 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { SUPPORTED_LOCALES, DEFAULT_LOCALE, type Locale } from '@dau/domain';
+import enCommon from './en-US/common';
+import swCommon from './sw-KE/common';
+import zhCommon from './zh-CN/common';
+import enMenu from './en-US/menu';
+import swMenu from './sw-KE/menu';
+import zhMenu from './zh-CN/menu';
+import enSystem from './en-US/system';
+import swSystem from './sw-KE/system';
+import zhSystem from './zh-CN/system';
+import { storage } from '../app/storage';
+
+/**
+ * The console's texts. Each area owns one file per language (common: shell, login, shared words; menu:
+ * the permission catalogue; system: the system screens and resource field labels). Files of one
+ * language merge into one tree; a test checks every locale has every key of en-US and that no two
+ * files claim the same top-level key.
+ */
+export const LOCALE_FILES = {
+  'en-US': [enCommon, enMenu, enSystem],
+  'sw-KE': [swCommon, swMenu, swSystem],
+  'zh-CN': [zhCommon, zhMenu, zhSystem],
+} as const;
+
+export const resources = Object.fromEntries(
+  Object.entries(LOCALE_FILES).map(([lng, files]) => [lng, { translation: Object.assign({}, ...files) }]),
+);
+
+export function initialLocale(): Locale {
+  const saved = storage.get('language');
+  return (SUPPORTED_LOCALES as readonly string[]).includes(saved ?? '') ? (saved as Locale) : DEFAULT_LOCALE;
+}
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: initialLocale(),
+  fallbackLng: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  saveMissing: true,
+  missingKeyHandler: (_lngs, _ns, key) => {
+    // Visible in the browser console and caught by the browser test that renders each language.
+    console.error(`[i18n] missing key: ${key}`);
+  },
+});
+
+export default i18n;

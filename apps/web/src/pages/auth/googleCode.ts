@@ -1,0 +1,2 @@
+/** A Google authenticator code: six digits. */
+export const SIX_DIGITS = /^\d{6}$/;

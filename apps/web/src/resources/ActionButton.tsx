@@ -1,0 +1,52 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Popconfirm, type ButtonProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useAccess, useCurrentPage } from '../app/access';
+
+export interface ActionButtonProps extends Omit<ButtonProps, 'onClick' | 'children'> {
+  /** The button permission (`page:action`); also the default label `button.<action>`. */
+  action: string;
+  /** The permission page; default: the current /customer/{page}. */
+  page?: string;
+  /** Asks first (a pop-confirm with this text). */
+  confirm?: ReactNode;
+  /** May return a promise: the button spins until it settles. */
+  onClick?: () => unknown;
+  testId?: string;
+  children?: ReactNode;
+}
+
+/** A button that is not there without its permission, with an optional confirmation and a busy state. */
+export function ActionButton({ action, page, confirm, onClick, testId, children, ...rest }: ActionButtonProps) {
+  const { t } = useTranslation();
+  const { can } = useAccess();
+  const current = useCurrentPage();
+  const [busy, setBusy] = useState(false);
+  if (!can(page ?? current, action)) return null;
+
+  const run = async () => {
+    setBusy(true);
+    try {
+      await onClick?.();
+    } catch {
+      /* the mutation has already shown the server's message */
+    } finally {
+      setBusy(false);
+    }
+  };
+  const label = children ?? t(`button.${action}`);
+  if (confirm) {
+    return (
+      <Popconfirm title={confirm} onConfirm={run} okButtonProps={{ danger: rest.danger, 'data-testid': 'confirm-ok' } as ButtonProps}>
+        <Button loading={busy} data-testid={testId} {...rest}>
+          {label}
+        </Button>
+      </Popconfirm>
+    );
+  }
+  return (
+    <Button loading={busy} data-testid={testId} onClick={() => void run()} {...rest}>
+      {label}
+    </Button>
+  );
+}

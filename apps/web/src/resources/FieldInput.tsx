@@ -1,0 +1,110 @@
+import { cloneElement, isValidElement } from 'react';
+import { Col, ColorPicker, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Switch, type FormRule } from 'antd';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { fieldLabelKey } from '@dau/contract';
+import { message } from '@dau/domain';
+import { DATETIME_FORMAT } from './FieldValue';
+import { formFields } from './formValues';
+import { fieldOptions, useLocale } from './locale';
+import type { FieldContext, FieldView } from './types';
+
+const isJson = (v: string) => {
+  try {
+    JSON.parse(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The client-side checks of a field: required, length, bounds, JSON; then the field's own rules. */
+export function fieldRules(f: FieldView, t: TFunction, locale: string): FormRule[] {
+  const label = t(fieldLabelKey(f));
+  const rules: FormRule[] = [];
+  if (f.required && f.type !== 'switch') {
+    const text = f.requiredMessage ?? t(f.type === 'enum' || f.type === 'datetime' ? 'form.requiredSelect' : 'form.required', { label });
+    rules.push({ required: true, whitespace: f.type === 'text' || f.type === 'textarea', message: text });
+  }
+  if (f.maxLength !== undefined && f.type !== 'number') rules.push({ type: 'string', max: f.maxLength, message: t('form.maxLength', { max: f.maxLength }) });
+  if (f.type === 'number' || f.type === 'money' || f.type === 'odds') {
+    if (f.min !== undefined && f.max !== undefined) rules.push({ type: 'number', min: f.min, max: f.max, message: t('form.between', { min: f.min, max: f.max }) });
+    else if (f.min !== undefined) rules.push({ type: 'number', min: f.min, message: t('form.atLeast', { min: f.min }) });
+    else if (f.max !== undefined) rules.push({ type: 'number', max: f.max, message: t('form.atMost', { max: f.max }) });
+  }
+  if (f.type === 'json' || f.check === 'json') {
+    rules.push({ validator: async (_r, v: unknown) => (typeof v !== 'string' || !v.trim() || isJson(v) ? undefined : Promise.reject(new Error(message('CONVERSION_FAILED', locale)))) });
+  }
+  return [...rules, ...(f.rules ?? [])];
+}
+
+interface FieldInputProps {
+  field: FieldView;
+  ctx: FieldContext;
+  disabled?: boolean;
+  [control: string]: unknown;
+}
+
+/** The input of one field, chosen from its type (or the field's own `input`). */
+export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputProps) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  // Form.Item hands `value`/`onChange` (or `checked`) to its child: pass them on to the real input.
+  if (f.input) {
+    const own = f.input(ctx);
+    return isValidElement(own) ? cloneElement(own, disabled ? { ...control, disabled } : control) : <>{own}</>;
+  }
+  const options = fieldOptions(f, locale);
+  const placeholder = f.placeholder;
+  if (options) return <Select options={options as never} allowClear={!f.required} showSearch={{ optionFilterProp: 'label' }} placeholder={placeholder ?? t('form.select')} disabled={disabled} {...control} />;
+  switch (f.type) {
+    case 'switch':
+      return <Switch disabled={disabled} {...control} />;
+    case 'number':
+    case 'odds':
+      return <InputNumber min={f.min} max={f.max} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
+    case 'money':
+      return <InputNumber prefix="TSh" precision={2} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
+    case 'datetime':
+      return <DatePicker showTime format={DATETIME_FORMAT} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
+    case 'color':
+      return <ColorPicker showText format="hex" disabledAlpha disabled={disabled} {...control} />;
+    case 'json':
+      return <Input.TextArea autoSize={{ minRows: 4, maxRows: 16 }} style={{ fontFamily: 'monospace' }} placeholder={placeholder ?? '{ }'} disabled={disabled} {...control} />;
+    case 'textarea':
+      return <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={f.maxLength} showCount={!!f.maxLength} placeholder={placeholder} disabled={disabled} {...control} />;
+    case 'image':
+      return <Input allowClear placeholder={placeholder ?? 'https://'} maxLength={f.maxLength} disabled={disabled} {...control} />;
+    default:
+      return <Input allowClear maxLength={f.maxLength} placeholder={placeholder} disabled={disabled} {...control} />;
+  }
+}
+
+/** Wide inputs take the whole row of the form's grid. */
+const isWide = (f: FieldView) => f.type === 'json' || f.type === 'textarea';
+
+/** The Form.Items of the fields a mode may set, on a two-column grid (one column on phones). */
+export function FormFields({ fields, ctx }: { fields: readonly FieldView[]; ctx: FieldContext }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Grid gutter={[16, 0]}>
+      {formFields(fields, ctx.mode).map((f) => {
+        const disabled = f.disabled?.(ctx);
+        return (
+          <Col key={f.key} xs={24} md={isWide(f) ? 24 : 12}>
+            <Form.Item
+              name={f.key}
+              label={t(fieldLabelKey(f))}
+              rules={disabled ? [] : fieldRules(f, t, locale)}
+              valuePropName={f.type === 'switch' ? 'checked' : 'value'}
+              getValueFromEvent={f.type === 'color' ? (c: { toHexString(): string }) => c.toHexString() : undefined}
+            >
+              <FieldInput field={f} ctx={ctx} disabled={disabled} {...control} />
+            </Form.Item>
+          </Col>
+        );
+      })}
+    </Grid>
+  );
+}

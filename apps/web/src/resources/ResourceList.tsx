@@ -1,0 +1,137 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import type { ResourceAction } from '@dau/contract';
+import { useTranslation } from 'react-i18next';
+import { useAccess } from '../app/access';
+import { useMsg } from '../app/messages';
+import { ActionButton } from './ActionButton';
+import { useResourceList, useResourceMutations, useResourceRecord } from './data';
+import { DetailDrawer } from './DetailDrawer';
+import { ExportButton } from './ExportButton';
+import { FormModal } from './FormModal';
+import { PageHeader, resourceTexts } from './PageHeader';
+import { ResourceTable } from './ResourceTable';
+import { SearchForm } from './SearchForm';
+import { rowKeyOf, type FormMode, type ResourceView, type Row } from './types';
+import { useListState } from './useListState';
+
+export interface ResourceListProps {
+  def: ResourceView;
+  /** Extra buttons of a row, after view / edit / delete. */
+  rowActions?: (row: Row) => ReactNode;
+  /** Whether a declared action is offered for this row (e.g. no delete of the super role). */
+  rowAllows?: (action: ResourceAction, row: Row) => boolean;
+  /** Extra toolbar buttons; `selected` is set when `selectable`. */
+  toolbar?: (ctx: { selected: Row[]; clearSelection(): void }) => ReactNode;
+  selectable?: boolean;
+  /** Called with the server's answer after a create or an edit (e.g. to show a generated password). */
+  onSaved?: (mode: FormMode, answer: unknown) => void;
+  /** data-testid of the create button (default `resource-create`). */
+  createTestId?: string;
+  /** Dialogs and drawers of the screen's own actions. */
+  children?: ReactNode;
+}
+
+type Editing = { mode: FormMode; row?: Row } | null;
+
+/** A list screen built from a declaration: search form, table, detail drawer, create/edit dialog, delete, export. */
+export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, onSaved, createTestId = 'resource-create', children }: ResourceListProps) {
+  const { t } = useTranslation();
+  const msg = useMsg();
+  const { can } = useAccess();
+  const list = useListState(def.fields, def.defaultSort);
+  const result = useResourceList(def, list.query);
+  const { create, update, remove } = useResourceMutations(def);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [viewing, setViewing] = useState<Row | null>(null);
+  const [selected, setSelected] = useState<Row[]>([]);
+  const detail = useResourceRecord(def, viewing ? rowKeyOf(viewing) : undefined, viewing ?? undefined, def.fetchDetail !== false);
+  const texts = resourceTexts(def);
+
+  const offers = useCallback(
+    (action: ResourceAction, row?: Row) => def.actions.includes(action) && can(def.page, action) && (!row || !rowAllows || rowAllows(action, row)),
+    [def, can, rowAllows],
+  );
+
+  const actionsOf = (row: Row) => {
+    const id = rowKeyOf(row);
+    return (
+      <>
+        <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setViewing(row)} data-testid={`row-view-${id}`}>
+          {t('action.view')}
+        </Button>
+        {offers('edit', row) && (
+          <ActionButton action="edit" page={def.page} type="link" size="small" icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row })} />
+        )}
+        {offers('delete', row) && (
+          <ActionButton
+            action="delete"
+            page={def.page}
+            type="link"
+            size="small"
+            danger
+            icon={<DeleteOutlined />}
+            testId={`row-delete-${id}`}
+            confirm={msg('DELETE_PERMANENT_WARNING')}
+            onClick={() => remove.mutateAsync(id)}
+          />
+        )}
+        {rowActions?.(row)}
+      </>
+    );
+  };
+
+  const save = async (body: Row) => {
+    const answer = editing?.mode === 'edit' && editing.row ? await update.mutateAsync({ id: rowKeyOf(editing.row), body }) : await create.mutateAsync(body);
+    onSaved?.(editing?.mode ?? 'create', answer);
+  };
+
+  return (
+    <>
+      <PageHeader title={t(texts.title)} description={t(texts.description)} />
+      <SearchForm fields={def.fields} list={list} />
+      <ResourceTable
+        screen={def.name}
+        fields={def.fields}
+        list={list}
+        result={result}
+        onRowClick={setViewing}
+        rowActions={actionsOf}
+        rowSelection={selectable ? { selectedRowKeys: selected.map(rowKeyOf), onChange: (_keys, rows) => setSelected(rows), preserveSelectedRowKeys: true } : undefined}
+        toolbar={
+          <>
+            {offers('create') && (
+              <ActionButton action="create" page={def.page} type="primary" icon={<PlusOutlined />} testId={createTestId} onClick={() => setEditing({ mode: 'create' })} />
+            )}
+            {offers('export') && <ExportButton page={def.page} api={def.api} name={def.name} query={list.exportQuery} />}
+            {toolbar?.({ selected, clearSelection: () => setSelected([]) })}
+          </>
+        }
+      />
+      <DetailDrawer
+        open={!!viewing}
+        title={t(texts.title)}
+        fields={def.fields}
+        record={detail.data ?? viewing ?? undefined}
+        loading={detail.isFetching}
+        onClose={() => setViewing(null)}
+        extra={
+          viewing && offers('edit', viewing) ? (
+            <ActionButton action="edit" page={def.page} icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', row: detail.data ?? viewing })} />
+          ) : undefined
+        }
+      />
+      <FormModal
+        open={!!editing}
+        title={`${t(texts.title)} · ${t(editing?.mode === 'edit' ? 'button.edit' : 'button.create')}`}
+        fields={def.fields}
+        mode={editing?.mode ?? 'create'}
+        record={editing?.row}
+        onSubmit={save}
+        onClose={() => setEditing(null)}
+      />
+      {children}
+    </>
+  );
+}

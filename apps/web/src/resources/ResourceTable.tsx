@@ -1,0 +1,98 @@
+import { useMemo, type ReactNode } from 'react';
+import { Flex, Space, Table, type TableColumnsType, type TableProps } from 'antd';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { ListAnswer } from '../app/api';
+import { buildColumns, formatSort } from './columns';
+import { LoadError, NoData } from './StateViews';
+import { TableSettings } from './TableSettings';
+import { rowKeyOf, type FieldView, type Row } from './types';
+import { PAGE_SIZES, type ListState } from './useListState';
+import { useTablePrefs } from './useTablePrefs';
+
+export interface ResourceTableProps {
+  /** Names the screen for the saved column and density choices. */
+  screen: string;
+  fields: readonly FieldView[];
+  list: ListState;
+  result: UseQueryResult<ListAnswer<Row>>;
+  /** Buttons at the left of the toolbar (create, export, batch actions). */
+  toolbar?: ReactNode;
+  /** The buttons of one row (leave it out when the operator may do nothing to a row). */
+  rowActions?: (row: Row) => ReactNode;
+  onRowClick?: (row: Row) => void;
+  rowSelection?: TableProps<Row>['rowSelection'];
+}
+
+/** The list: toolbar, typed columns, server-side sort and paging from the URL state, saved column choices. */
+export function ResourceTable({ screen, fields, list, result, toolbar, rowActions, onRowClick, rowSelection }: ResourceTableProps) {
+  const { t } = useTranslation();
+  const prefs = useTablePrefs(screen);
+  const all = useMemo(() => buildColumns(fields, t, list.sort), [fields, t, list.sort]);
+  const columns = useMemo(() => {
+    const shown: TableColumnsType<Row> = all.filter((c) => !prefs.hidden.includes(String(c.key)));
+    if (rowActions) {
+      shown.push({
+        key: '__actions',
+        title: t('table.actions'),
+        fixed: 'end',
+        render: (_: unknown, row: Row) => (
+          // Buttons and their pop-confirms must not open the row's detail.
+          <span onClick={(e) => e.stopPropagation()}>
+            <Space size={0} wrap={false}>
+              {rowActions(row)}
+            </Space>
+          </span>
+        ),
+      });
+    }
+    return shown;
+  }, [all, prefs.hidden, rowActions, t]);
+
+  const data = result.data;
+  return (
+    <div data-testid="resource-table">
+      <Flex justify="space-between" align="center" gap={8} wrap style={{ marginBottom: 12 }}>
+        <Space wrap>{toolbar}</Space>
+        <TableSettings
+          columns={all.map((c) => ({ key: String(c.key), title: String(c.title) }))}
+          hidden={prefs.hidden}
+          density={prefs.density}
+          onHidden={prefs.setHidden}
+          onDensity={prefs.setDensity}
+          onResetColumns={prefs.reset}
+          onReload={() => void result.refetch()}
+          reloading={result.isFetching}
+        />
+      </Flex>
+      {result.isError && !data ? (
+        <LoadError error={result.error} onRetry={() => void result.refetch()} />
+      ) : (
+        <Table<Row>
+          rowKey={rowKeyOf}
+          size={prefs.density}
+          columns={columns}
+          dataSource={data?.items ?? []}
+          loading={result.isFetching}
+          rowSelection={rowSelection}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: result.isPending ? ' ' : <NoData /> }}
+          onRow={onRowClick ? (row) => ({ onClick: () => onRowClick(row), style: { cursor: 'pointer' } }) : undefined}
+          onChange={(_p, _f, sorter, extra) => {
+            if (extra.action !== 'sort' || Array.isArray(sorter)) return;
+            list.setSort(formatSort(sorter.order ? String(sorter.columnKey) : undefined, sorter.order));
+          }}
+          pagination={{
+            current: list.page,
+            pageSize: list.pageSize,
+            total: data?.total ?? 0,
+            pageSizeOptions: PAGE_SIZES,
+            showSizeChanger: true,
+            showTotal: (total) => t('table.total', { total }),
+            onChange: (page, pageSize) => list.setPage(page, pageSize),
+          }}
+        />
+      )}
+    </div>
+  );
+}

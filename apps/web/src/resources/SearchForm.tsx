@@ -1,0 +1,124 @@
+import { useEffect, useMemo } from 'react';
+import { Button, Col, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Space } from 'antd';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { fieldLabelKey } from '@dau/contract';
+import { fieldOptions, useLocale } from './locale';
+import type { FieldView } from './types';
+import type { Filters, ListState } from './useListState';
+
+type FormValues = Record<string, unknown>;
+
+/** URL filter strings -> the search form's values (dates, numbers, option values). */
+function toForm(fields: readonly FieldView[], filters: Filters, locale: string): FormValues {
+  const out: FormValues = {};
+  for (const f of fields) {
+    if (f.search === 'range') {
+      const from = filters[`${f.key}_from`];
+      const to = filters[`${f.key}_to`];
+      if (from || to) out[f.key] = [from ? dayjs(from) : null, to ? dayjs(to) : null];
+      continue;
+    }
+    const v = filters[f.key];
+    if (!f.search || v === undefined) continue;
+    const options = fieldOptions(f, locale);
+    if (options) out[f.key] = options.find((o) => String(o.value) === v)?.value ?? v;
+    else if (f.type === 'number') out[f.key] = Number(v);
+    else out[f.key] = v;
+  }
+  return out;
+}
+
+/** The search form's values -> URL filter strings. */
+function fromForm(fields: readonly FieldView[], values: FormValues): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const f of fields) {
+    const v = values[f.key];
+    if (f.search === 'range') {
+      const [from, to] = (v as [Dayjs | null, Dayjs | null] | undefined) ?? [];
+      // Whole days in the operator's zone: from the first day's start to the last day's end.
+      out[`${f.key}_from`] = from ? from.startOf('day').toISOString() : undefined;
+      out[`${f.key}_to`] = to ? to.endOf('day').toISOString() : undefined;
+    } else if (f.search) {
+      const s = v === undefined || v === null ? '' : String(v).trim();
+      out[f.key] = s || undefined;
+    }
+  }
+  return out;
+}
+
+function SearchInput({ field, locale }: { field: FieldView; locale: string }) {
+  const { t } = useTranslation();
+  if (field.search === 'range') {
+    return (
+      <DatePicker.RangePicker
+        allowEmpty={[true, true]}
+        style={{ width: '100%' }}
+        presets={[
+          { label: t('form.today'), value: [dayjs().startOf('day'), dayjs().endOf('day')] },
+          { label: t('form.last7Days'), value: [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')] },
+          { label: t('form.last30Days'), value: [dayjs().subtract(29, 'day').startOf('day'), dayjs().endOf('day')] },
+        ]}
+      />
+    );
+  }
+  const options = fieldOptions(field, locale);
+  if (options) return <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={options as never} placeholder={t('form.all')} />;
+  if (field.type === 'switch') {
+    return (
+      <Select
+        allowClear
+        placeholder={t('form.all')}
+        options={[
+          { value: 'true', label: t('form.yes') },
+          { value: 'false', label: t('form.no') },
+        ]}
+      />
+    );
+  }
+  if (field.type === 'number') return <InputNumber style={{ width: '100%' }} />;
+  return <Input allowClear placeholder={field.search === 'like' ? t('form.contains') : undefined} />;
+}
+
+/** The filters of a list, built from the fields that declare `search`; it reads and writes the URL state. */
+export function SearchForm({ fields, list }: { fields: readonly FieldView[]; list: ListState }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const [form] = Form.useForm<FormValues>();
+  const searchable = useMemo(() => fields.filter((f) => f.search), [fields]);
+  const key = JSON.stringify(list.filters);
+
+  // The URL is the truth: a back/forward or a shared link refills the form.
+  useEffect(() => {
+    form.resetFields();
+    form.setFieldsValue(toForm(searchable, list.filters, locale));
+  }, [key, locale, searchable, form]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (searchable.length === 0) return null;
+  return (
+    <Form form={form} layout="vertical" data-testid="resource-search" onFinish={(v) => list.setFilters(fromForm(searchable, v))} style={{ marginBottom: 8 }}>
+      <Grid gutter={[16, 0]} align="bottom">
+        {searchable.map((f) => (
+          <Col key={f.key} xs={24} sm={12} md={8} xl={f.search === 'range' ? 8 : 6}>
+            <Form.Item name={f.key} label={t(fieldLabelKey(f))} style={{ marginBottom: 12 }}>
+              <SearchInput field={f} locale={locale} />
+            </Form.Item>
+          </Col>
+        ))}
+        <Col flex="auto">
+          <Form.Item style={{ marginBottom: 12 }}>
+            <Space wrap style={{ justifyContent: 'flex-end', width: '100%' }}>
+              <Button icon={<ReloadOutlined />} onClick={list.reset} data-testid="resource-search-reset">
+                {t('action.reset')}
+              </Button>
+              <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="resource-search-submit">
+                {t('action.search')}
+              </Button>
+            </Space>
+          </Form.Item>
+        </Col>
+      </Grid>
+    </Form>
+  );
+}

@@ -1,0 +1,75 @@
+import { useMemo, useState } from 'react';
+import { EditOutlined } from '@ant-design/icons';
+import { Button, Descriptions, Flex, Form, Skeleton } from 'antd';
+import type { QueryKey } from '@tanstack/react-query';
+import { fieldLabelKey } from '@dau/contract';
+import { useTranslation } from 'react-i18next';
+import { ActionButton } from './ActionButton';
+import { useResourceMutations, useSingleton } from './data';
+import { FieldValue } from './FieldValue';
+import { FormFields } from './FieldInput';
+import { formFields, fromFormValues, toFormValues } from './formValues';
+import { PageHeader, resourceTexts } from './PageHeader';
+import { applyServerErrors } from './serverErrors';
+import { LoadError } from './StateViews';
+import type { ResourceView, Row } from './types';
+
+/** A settings record (singleton declaration): shown as a description list, edited in place (permission `edit`). */
+export function SettingsCard({ def, invalidate = [] }: { def: ResourceView; invalidate?: QueryKey[] }) {
+  const { t } = useTranslation();
+  const record = useSingleton(def);
+  const { update } = useResourceMutations(def, invalidate);
+  const [editing, setEditing] = useState(false);
+  const [form] = Form.useForm();
+  const texts = resourceTexts(def);
+  const names = useMemo(() => formFields(def.fields, 'edit').map((f) => f.key), [def.fields]);
+  const data = record.data;
+
+  const save = async (values: Row) => {
+    try {
+      await update.mutateAsync({ body: fromFormValues(def.fields, 'edit', values, data) });
+      setEditing(false);
+    } catch (err) {
+      applyServerErrors(form, err, names);
+    }
+  };
+
+  const canEdit = def.actions.includes('edit');
+  return (
+    <div data-testid="resource-settings">
+      <PageHeader
+        title={t(texts.title)}
+        description={t(texts.description)}
+        extra={
+          canEdit && data && !editing ? (
+            <ActionButton action="edit" page={def.page} type="primary" icon={<EditOutlined />} testId="resource-edit" onClick={() => setEditing(true)} />
+          ) : undefined
+        }
+      />
+      {record.isError && !data ? (
+        <LoadError error={record.error} onRetry={() => void record.refetch()} />
+      ) : !data ? (
+        <Skeleton active />
+      ) : editing ? (
+        <Form form={form} layout="vertical" initialValues={toFormValues(def.fields, 'edit', data)} onFinish={(v) => void save(v)} style={{ maxWidth: 880 }}>
+          <FormFields fields={def.fields} ctx={{ mode: 'edit', record: data }} />
+          <Flex gap={8}>
+            <Button type="primary" htmlType="submit" loading={update.isPending} data-testid="form-submit">
+              {t('action.save')}
+            </Button>
+            <Button onClick={() => setEditing(false)}>{t('action.cancel')}</Button>
+          </Flex>
+        </Form>
+      ) : (
+        <Descriptions
+          bordered
+          size="small"
+          column={{ xs: 1, md: 2 }}
+          items={def.fields
+            .filter((f) => f.detail !== false)
+            .map((f) => ({ key: f.key, label: t(fieldLabelKey(f)), children: <FieldValue field={f} value={data[f.key]} row={data} variant="detail" /> }))}
+        />
+      )}
+    </div>
+  );
+}

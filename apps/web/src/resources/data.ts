@@ -1,0 +1,69 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import type { MessageCode } from '@dau/domain';
+import { api, type ListAnswer } from '../app/api';
+import { useFeedback } from './feedback';
+import type { ResourceView, Row } from './types';
+
+type Named = Pick<ResourceView, 'name' | 'api'>;
+
+/** One page of a list: queryKey [name, query]; the previous page stays on screen while the next loads. */
+export function useResourceList(def: Named, query: Record<string, string | number>) {
+  return useQuery({
+    queryKey: [def.name, query],
+    queryFn: () => api.get<ListAnswer<Row>>(def.api, query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One row, fresh from GET {api}/:id; the list's copy shows until it arrives. */
+export function useResourceRecord(def: Named, id: string | number | undefined, placeholder?: Row, enabled = true) {
+  return useQuery({
+    queryKey: [def.name, 'detail', id],
+    queryFn: () => api.get<Row>(`${def.api}/${id}`),
+    enabled: enabled && id !== undefined,
+    placeholderData: placeholder,
+  });
+}
+
+/** A settings record (singleton resource): GET {api}. */
+export function useSingleton(def: Named) {
+  return useQuery({ queryKey: [def.name, 'record'], queryFn: () => api.get<Row>(def.api) });
+}
+
+export interface ApiMutationOptions<R> {
+  /** Query keys to refresh after success (prefixes: [name] refreshes every list and detail of name). */
+  invalidate?: QueryKey[];
+  /** The toast on success: a message code, or false when the caller shows something else. */
+  success?: MessageCode | false;
+  onSuccess?: (answer: R) => void;
+}
+
+/**
+ * A write: pessimistic (the screen changes when the server has answered), then the lists are refreshed and
+ * a toast says "Successful operation" or the server's message.
+ */
+export function useApiMutation<V, R>(fn: (vars: V) => Promise<R>, opts: ApiMutationOptions<R> = {}) {
+  const client = useQueryClient();
+  const { ok, fail } = useFeedback();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async (answer) => {
+      if (opts.success !== false) ok(opts.success);
+      opts.onSuccess?.(answer);
+      await Promise.all((opts.invalidate ?? []).map((queryKey) => client.invalidateQueries({ queryKey })));
+    },
+    onError: (err) => fail(err),
+  });
+}
+
+/** Create, update and delete of a list resource, or update of a singleton (PUT {api}). */
+export function useResourceMutations(def: Named, extraInvalidate: QueryKey[] = []) {
+  const invalidate = [[def.name], ...extraInvalidate];
+  return {
+    create: useApiMutation((body: Row) => api.post<unknown>(def.api, body), { invalidate }),
+    update: useApiMutation(({ id, body }: { id?: string | number; body: Row }) => api.put<unknown>(id === undefined ? def.api : `${def.api}/${id}`, body), {
+      invalidate,
+    }),
+    remove: useApiMutation((id: string | number) => api.del<unknown>(`${def.api}/${id}`), { invalidate }),
+  };
+}

@@ -1,0 +1,4 @@
+export * from './menu.js';
+export * from './resource.js';
+export * from './resources.js';
+export * from './api.js';

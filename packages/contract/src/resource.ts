@@ -1,0 +1,61 @@
+/**
+ * The resource layer (DESIGN.md): one declaration per simple screen, shared by server and console.
+ * From a ResourceDef the server builds validated, permission-checked list/get/create/update/delete/export
+ * routes; the console builds the search form, table, detail drawer and create/edit form.
+ */
+export type FieldType =
+  | 'text' | 'textarea' | 'number' | 'money' | 'odds' | 'enum' | 'datetime' | 'image' | 'switch' | 'color' | 'json';
+
+export type SearchMode = 'exact' | 'like' | 'range';
+
+export interface FieldDef {
+  /** API key, snake_case; the server maps it to the camelCase column unless `column` says otherwise. */
+  key: string;
+  type: FieldType;
+  /** Locale key of the label; defaults to `field.<key>`. */
+  label?: string;
+  /** For `enum`: the domain enumeration whose ids and labels the field takes. */
+  enum?: string;
+  search?: SearchMode;
+  sortable?: boolean;
+  /** Shown as a table column (default true). */
+  table?: boolean;
+  /** Can be set on create / changed on edit. */
+  editable?: boolean;
+  /** Only settable on create. */
+  createOnly?: boolean;
+  required?: boolean;
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  /** Named server-side check beyond the type (e.g. 'ip' for IP or CIDR, 'json' for JSON objects, 'locale'). */
+  check?: 'ip' | 'json' | 'color' | 'locale';
+  /** Default value for the create form. */
+  default?: string | number | boolean;
+  /** Column width hint in the table. */
+  width?: number;
+}
+
+export type ResourceAction = 'create' | 'edit' | 'delete' | 'export';
+
+export interface ResourceDef {
+  name: string;
+  /** The page path of the permission catalogue; actions check `page:action`. */
+  page: string;
+  /** Route under /api/v1. */
+  api: string;
+  /** A list of rows, or one settings record (`singleton`). */
+  kind: 'list' | 'singleton';
+  fields: readonly FieldDef[];
+  actions: readonly ResourceAction[];
+  /** Default sort, e.g. '-id'. */
+  defaultSort?: string;
+  /** Locale key of a sentence shown under the title. */
+  description?: string;
+}
+
+export const defineResource = <T extends ResourceDef>(def: T): T => def;
+
+export const fieldLabelKey = (f: FieldDef) => f.label ?? `field.${f.key}`;
+export const inTable = (f: FieldDef) => f.table !== false;
+export const isEditable = (f: FieldDef, mode: 'create' | 'edit') => (mode === 'create' ? !!(f.editable || f.createOnly) : !!f.editable && !f.createOnly);

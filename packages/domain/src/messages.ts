@@ -1,0 +1,345 @@
+/**
+ * The user-visible messages of spec §5 and §8, plus those the foundation needs (auth, permissions,
+ * data scope, validation). The server answers `{ code, message }` with a code from here; the console
+ * shows `message(code, locale)`. English texts are the spec's, word for word, where the spec has one.
+ *
+ * Parameters are written `{name}` and filled by `message(code, locale, { name: value })`.
+ */
+import { DEFAULT_LOCALE, isLocale, normalizeLocale, type Locale } from './locale';
+
+type Texts = Readonly<Record<Locale, string>>;
+
+export const MESSAGES = {
+  // Generic (spec §5, §8)
+  PARAM_INVALID: {
+    'en-US': 'The parameter is invalid',
+    'sw-KE': 'Kigezo si sahihi',
+    'zh-CN': '参数无效',
+  },
+  NOT_FOUND: { 'en-US': 'Not found', 'sw-KE': 'Haikupatikana', 'zh-CN': '未找到' },
+  CONFLICT: {
+    'en-US': 'This record was changed or is in a state that does not allow this action. Refresh and try again.',
+    'sw-KE': 'Rekodi hii imebadilishwa au iko katika hali isiyoruhusu kitendo hiki. Onyesha upya kisha ujaribu tena.',
+    'zh-CN': '该记录已被修改或当前状态不允许此操作，请刷新后重试。',
+  },
+  TOO_MANY_REQUESTS: {
+    'en-US': 'Too many requests. Please wait a moment and try again.',
+    'sw-KE': 'Maombi ni mengi mno. Tafadhali subiri kidogo kisha ujaribu tena.',
+    'zh-CN': '请求过于频繁，请稍后再试。',
+  },
+  INTERNAL: {
+    'en-US': 'Something went wrong on the server. Please try again; if it keeps happening, contact an administrator.',
+    'sw-KE': 'Hitilafu imetokea kwenye seva. Tafadhali jaribu tena; ikiendelea kutokea, wasiliana na msimamizi.',
+    'zh-CN': '服务器出错了，请重试；如果问题持续出现，请联系管理员。',
+  },
+  RESOURCE_ERROR: {
+    'en-US': 'Resource error, please contact administrator',
+    'sw-KE': 'Hitilafu ya rasilimali, tafadhali wasiliana na msimamizi',
+    'zh-CN': '资源错误，请联系管理员',
+  },
+  DATA_ABNORMAL: { 'en-US': 'Data abnormal', 'sw-KE': 'Data si ya kawaida', 'zh-CN': '数据异常' },
+  WS_UNSUPPORTED: {
+    'en-US': 'Sorry, the browser does not support websocket, please change the browser and try again',
+    'sw-KE': 'Samahani, kivinjari hiki hakiwezi kutumia websocket, tafadhali badilisha kivinjari kisha ujaribu tena',
+    'zh-CN': '抱歉，当前浏览器不支持 WebSocket，请更换浏览器后重试',
+  },
+  MAINTENANCE: {
+    'en-US': 'The site is under maintenance. Recovery will be announced in the group chat.',
+    'sw-KE': 'Tovuti iko kwenye matengenezo. Kurejea kwa huduma kutatangazwa kwenye gumzo la kikundi.',
+    'zh-CN': '网站正在维护中，恢复时间将在群聊中通知。',
+  },
+
+  // Sign-in and session (spec §5)
+  LOGIN_USERNAME_REQUIRED: {
+    'en-US': 'Please input Username',
+    'sw-KE': 'Tafadhali weka jina la mtumiaji',
+    'zh-CN': '请输入用户名',
+  },
+  LOGIN_PASSWORD_REQUIRED: {
+    'en-US': 'Please enter password',
+    'sw-KE': 'Tafadhali weka nenosiri',
+    'zh-CN': '请输入密码',
+  },
+  LOGIN_FAILED: { 'en-US': 'Login failed', 'sw-KE': 'Kuingia kumeshindikana', 'zh-CN': '登录失败' },
+  GOOGLE_CODE_REQUIRED: {
+    'en-US': 'Please enter the Google verification code',
+    'sw-KE': 'Tafadhali weka msimbo wa uthibitisho wa Google',
+    'zh-CN': '请输入谷歌验证码',
+  },
+  GOOGLE_CODE_INVALID: {
+    'en-US': 'The Google verification code is wrong',
+    'sw-KE': 'Msimbo wa uthibitisho wa Google si sahihi',
+    'zh-CN': '谷歌验证码错误',
+  },
+  ACCOUNT_LOCKED: {
+    'en-US': 'Too many failed sign-ins. The account is locked for {minutes} minute(s).',
+    'sw-KE': 'Majaribio mengi ya kuingia yameshindikana. Akaunti imefungwa kwa dakika {minutes}.',
+    'zh-CN': '登录失败次数过多，账号已锁定 {minutes} 分钟。',
+  },
+  ACCOUNT_DISABLED: {
+    'en-US': 'This account is disabled',
+    'sw-KE': 'Akaunti hii imezimwa',
+    'zh-CN': '该账号已被禁用',
+  },
+  IP_BLACKLISTED: {
+    'en-US': 'Access from your IP address is blocked',
+    'sw-KE': 'Ufikiaji kutoka anwani yako ya IP umezuiwa',
+    'zh-CN': '您的IP地址已被禁止访问',
+  },
+  UNAUTHORIZED: { 'en-US': 'Please sign in again', 'sw-KE': 'Tafadhali ingia tena', 'zh-CN': '请重新登录' },
+  SESSION_EXPIRED: {
+    'en-US': 'Your session has expired. Please sign in again.',
+    'sw-KE': 'Muda wa kikao chako umekwisha. Tafadhali ingia tena.',
+    'zh-CN': '登录已过期，请重新登录。',
+  },
+  FORBIDDEN: {
+    'en-US': 'You do not have permission for this action',
+    'sw-KE': 'Huna ruhusa ya kufanya kitendo hiki',
+    'zh-CN': '您没有执行此操作的权限',
+  },
+  FORGOT_PASSWORD: {
+    'en-US': 'Please contact an administrator to reset your password',
+    'sw-KE': 'Tafadhali wasiliana na msimamizi ili akuwekee upya nenosiri lako',
+    'zh-CN': '请联系管理员重置密码',
+  },
+
+  // Registration (spec §2, §5)
+  REGISTER_DISABLED: {
+    'en-US': 'Registration is disabled',
+    'sw-KE': 'Usajili umezimwa',
+    'zh-CN': '注册功能已关闭',
+  },
+  REGISTER_PASSWORDS_INCONSISTENT: {
+    'en-US': 'Two passwords are inconsistent',
+    'sw-KE': 'Nenosiri mbili hazilingani',
+    'zh-CN': '两次密码不一致',
+  },
+  REGISTER_ACCOUNT_EQUALS_PASSWORD: {
+    'en-US': 'The account number and password are not allowed to be the same',
+    'sw-KE': 'Jina la akaunti na nenosiri haviruhusiwi kufanana',
+    'zh-CN': '账号和密码不能相同',
+  },
+  ACCOUNT_EXISTS: {
+    'en-US': 'This account already exists',
+    'sw-KE': 'Akaunti hii tayari ipo',
+    'zh-CN': '该账号已存在',
+  },
+  ACCOUNT_INVALID: {
+    'en-US': 'The account must be 3 to 32 characters: letters, digits, underscore, dot or hyphen',
+    'sw-KE': 'Akaunti lazima iwe na herufi 3 hadi 32: herufi, tarakimu, mstari wa chini, nukta au kistari',
+    'zh-CN': '账号须为3至32个字符，只能包含字母、数字、下划线、点或连字符',
+  },
+
+  // Passwords (spec §5)
+  OLD_PASSWORD_REQUIRED: {
+    'en-US': 'Please enter old password',
+    'sw-KE': 'Tafadhali weka nenosiri la zamani',
+    'zh-CN': '请输入旧密码',
+  },
+  NEW_PASSWORD_REQUIRED: {
+    'en-US': 'Please enter a new password',
+    'sw-KE': 'Tafadhali weka nenosiri jipya',
+    'zh-CN': '请输入新密码',
+  },
+  PASSWORDS_INCONSISTENT: {
+    'en-US': 'The passwords entered twice are inconsistent, please try again.',
+    'sw-KE': 'Nenosiri ulizoweka mara mbili hazilingani, tafadhali jaribu tena.',
+    'zh-CN': '两次输入的密码不一致，请重新输入。',
+  },
+  OLD_PASSWORD_WRONG: {
+    'en-US': 'The old password is wrong',
+    'sw-KE': 'Nenosiri la zamani si sahihi',
+    'zh-CN': '旧密码错误',
+  },
+  PASSWORD_TOO_WEAK: {
+    'en-US': 'The password must be at least 8 characters',
+    'sw-KE': 'Nenosiri lazima liwe na angalau herufi 8',
+    'zh-CN': '密码长度至少为8个字符',
+  },
+  PASSWORD_TOO_LONG: {
+    'en-US': 'The password must be at most 128 characters',
+    'sw-KE': 'Nenosiri lisizidi herufi 128',
+    'zh-CN': '密码长度不能超过128个字符',
+  },
+
+  // Roles, permissions, data scope (spec §5, §6)
+  ROLE_NODE_NAME_EMPTY: {
+    'en-US': 'Node name cannot be empty',
+    'sw-KE': 'Jina la nodi haliwezi kuwa tupu',
+    'zh-CN': '节点名称不能为空',
+  },
+  ROLE_NAME_REQUIRED: { 'en-US': 'Fill role name', 'sw-KE': 'Jaza jina la jukumu', 'zh-CN': '请填写角色名称' },
+  ROLE_IN_USE: {
+    'en-US': 'This role is assigned to administrators and cannot be deleted',
+    'sw-KE': 'Jukumu hili limepewa wasimamizi na haliwezi kufutwa',
+    'zh-CN': '该角色已分配给管理员，无法删除',
+  },
+  SHARE_RATIO_INVALID: {
+    'en-US': 'Please enter a number greater than or equal to 0',
+    'sw-KE': 'Tafadhali weka namba iliyo kubwa kuliko au sawa na 0',
+    'zh-CN': '请输入大于或等于0的数字',
+  },
+  CANNOT_GRANT_UNHELD: {
+    'en-US': 'You cannot grant permissions you do not hold',
+    'sw-KE': 'Huwezi kutoa ruhusa ambazo wewe mwenyewe huna',
+    'zh-CN': '不能授予您自己没有的权限',
+  },
+  CANNOT_CHANGE_OWN_ROLE: {
+    'en-US': 'You cannot change your own role',
+    'sw-KE': 'Huwezi kubadilisha jukumu lako mwenyewe',
+    'zh-CN': '不能修改自己的角色',
+  },
+  OUT_OF_SCOPE: {
+    'en-US': 'This record is outside your branch',
+    'sw-KE': 'Rekodi hii iko nje ya tawi lako',
+    'zh-CN': '该记录不在您的下级范围内',
+  },
+
+  // Files, configuration (spec §5)
+  UPLOAD_LIMIT: {
+    'en-US': 'File upload limit exceeded',
+    'sw-KE': 'Kikomo cha kupakia faili kimepitwa',
+    'zh-CN': '超出文件上传限制',
+  },
+  CONVERSION_FAILED: { 'en-US': 'Conversion failed', 'sw-KE': 'Ubadilishaji umeshindikana', 'zh-CN': '转换失败' },
+  LOG_TYPE_UNKNOWN: {
+    'en-US': 'Unknown log type',
+    'sw-KE': 'Aina ya kumbukumbu haijulikani',
+    'zh-CN': '未知的日志类型',
+  },
+
+  // Queries (spec §5)
+  ORDER_FILTER_REQUIRED: {
+    'en-US': 'Please enter at least one filter condition',
+    'sw-KE': 'Tafadhali weka angalau sharti moja la kuchuja',
+    'zh-CN': '请至少输入一个筛选条件',
+  },
+  ORDER_USER_REQUIRED: {
+    'en-US': 'Please select a user or enter the order number or order id',
+    'sw-KE': 'Tafadhali chagua mtumiaji au weka namba ya oda au kitambulisho cha oda',
+    'zh-CN': '请选择用户，或输入订单号或订单ID',
+  },
+  CS_PHONE_REQUIRED: {
+    'en-US': 'Please enter the mobile phone number of the user you want to query',
+    'sw-KE': 'Tafadhali weka namba ya simu ya mkononi ya mtumiaji unayetaka kumtafuta',
+    'zh-CN': '请输入要查询用户的手机号码',
+  },
+  RECHARGE_USER_REQUIRED: {
+    'en-US': 'Please select the user to query',
+    'sw-KE': 'Tafadhali chagua mtumiaji wa kutafuta',
+    'zh-CN': '请选择要查询的用户',
+  },
+
+  // Bet slip and jackpot (spec §5)
+  LIMIT_DOUBLES: {
+    'en-US': 'Limit of doubles reached',
+    'sw-KE': 'Kikomo cha machaguo mawili kimefikiwa',
+    'zh-CN': '双选数量已达上限',
+  },
+  SELECT_RESULT: { 'en-US': 'Please select a result', 'sw-KE': 'Tafadhali chagua matokeo', 'zh-CN': '请选择结果' },
+  TRIPLES_NOT_ALLOWED: {
+    'en-US': 'Triples not allowed',
+    'sw-KE': 'Machaguo matatu hayaruhusiwi',
+    'zh-CN': '不允许三选',
+  },
+  EXCEEDED_MAX_SELECTABLE: {
+    'en-US': 'exceeded maximum selectable',
+    'sw-KE': 'umezidi idadi ya juu ya machaguo',
+    'zh-CN': '已超出最大可选数量',
+  },
+  RESULTS_PER_MATCH_LIMIT: {
+    'en-US': 'No more than 2 results may be chosen for the same match',
+    'sw-KE': 'Huwezi kuchagua zaidi ya matokeo 2 kwa mechi moja',
+    'zh-CN': '同一场比赛最多只能选择2个结果',
+  },
+  CASHOUT_LOCKED: {
+    'en-US': 'Cashout currently locked.',
+    'sw-KE': 'Cash out imefungwa kwa sasa.',
+    'zh-CN': '提前兑现暂时锁定。',
+  },
+
+  // Money and input formats
+  AMOUNT_INVALID: {
+    'en-US': 'Please enter a valid amount with at most 2 decimal places',
+    'sw-KE': 'Tafadhali weka kiasi sahihi chenye desimali zisizozidi 2',
+    'zh-CN': '请输入有效金额，最多保留两位小数',
+  },
+  INSUFFICIENT_BALANCE: { 'en-US': 'Insufficient balance', 'sw-KE': 'Salio halitoshi', 'zh-CN': '余额不足' },
+  PHONE_INVALID: {
+    'en-US': 'Please enter a valid Tanzanian mobile number (255XXXXXXXXX or 0XXXXXXXXX)',
+    'sw-KE': 'Tafadhali weka namba sahihi ya simu ya mkononi ya Tanzania (255XXXXXXXXX au 0XXXXXXXXX)',
+    'zh-CN': '请输入有效的坦桑尼亚手机号码（255XXXXXXXXX 或 0XXXXXXXXX）',
+  },
+  IP_INVALID: {
+    'en-US': 'Please enter a valid IPv4 or IPv6 address, or a range in CIDR form such as 10.0.0.0/8',
+    'sw-KE': 'Tafadhali weka anwani sahihi ya IPv4 au IPv6, au masafa kwa muundo wa CIDR kama 10.0.0.0/8',
+    'zh-CN': '请输入有效的 IPv4 或 IPv6 地址，或 CIDR 格式的地址段，例如 10.0.0.0/8',
+  },
+
+  // Confirmations and notices (spec §8)
+  SUCCESS: { 'en-US': 'Successful operation', 'sw-KE': 'Imefanikiwa', 'zh-CN': '操作成功' },
+  COPIED: { 'en-US': 'Copied successfully', 'sw-KE': 'Imenakiliwa', 'zh-CN': '复制成功' },
+  REQUESTING: {
+    'en-US': 'Requesting, please wait...',
+    'sw-KE': 'Ombi linatumwa, tafadhali subiri...',
+    'zh-CN': '请求中，请稍候...',
+  },
+  LOAD_FAILED: { 'en-US': 'Failed to load...', 'sw-KE': 'Imeshindwa kupakia...', 'zh-CN': '加载失败...' },
+  NO_DATA: { 'en-US': 'No data', 'sw-KE': 'Hakuna data', 'zh-CN': '暂无数据' },
+  DELETE_ISSUE_WARNING: {
+    'en-US':
+      'Deleting this issue deletes all user orders of the round and refunds them. This cannot be recovered.',
+    'sw-KE':
+      'Kufuta awamu hii kutafuta oda zote za watumiaji za awamu hii na kuwarejeshea pesa zao. Haitaweza kurejeshwa.',
+    'zh-CN': '删除该期将删除本期所有用户订单并全部退款，删除后无法恢复。',
+  },
+  DELETE_PERMANENT_WARNING: {
+    'en-US': 'The data will be permanently deleted and cannot be recovered.',
+    'sw-KE': 'Data itafutwa kabisa na haitaweza kurejeshwa.',
+    'zh-CN': '数据将被永久删除，无法恢复。',
+  },
+  CONFIRM_CLEAR_MESSAGES: {
+    'en-US': 'Clear all site messages?',
+    'sw-KE': 'Futa jumbe zote za tovuti?',
+    'zh-CN': '确定清空所有站内消息吗？',
+  },
+  CONFIRM_COLLECT_ALL: {
+    'en-US': 'Collect the balances of all wallets?',
+    'sw-KE': 'Kusanya salio la pochi zote?',
+    'zh-CN': '确定归集所有钱包吗？',
+  },
+  CONFIRM_SYNC_BALANCES: {
+    'en-US': 'Sync the balances of all wallets?',
+    'sw-KE': 'Sawazisha salio la pochi zote?',
+    'zh-CN': '确定同步所有钱包余额吗？',
+  },
+  CONFIRM_RELEASE_LOCK: {
+    'en-US': 'Release this database lock? The session holding it will be terminated.',
+    'sw-KE': 'Achilia kufuli hili la hifadhidata? Kikao kinacholishikilia kitakatishwa.',
+    'zh-CN': '确定释放该数据库锁吗？持有该锁的会话将被终止。',
+  },
+} as const satisfies Record<string, Texts>;
+
+export type MessageCode = keyof typeof MESSAGES;
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+export const MESSAGE_CODES = Object.keys(MESSAGES) as MessageCode[];
+
+export function isMessageCode(value: unknown): value is MessageCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(MESSAGES, value);
+}
+
+/** Fills `{name}` placeholders; a placeholder without a value is left as written. */
+export function interpolate(template: string, params?: MessageParams): string {
+  if (!params) return template;
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** The text of a message in a language (any tag is normalised; unknown languages get en-US). */
+export function message(code: MessageCode, locale: Locale | string = DEFAULT_LOCALE, params?: MessageParams): string {
+  const texts: Texts = MESSAGES[code];
+  const lang = isLocale(locale) ? locale : normalizeLocale(locale);
+  return interpolate(texts[lang], params);
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ABNORMAL_BET_THRESHOLD_MINUTES,
+  ENUM_DEFS,
+  ENUM_NAMES,
+  ENUMS,
+  enumIds,
+  enumKey,
+  isEnumValue,
+  type EnumName,
+} from '../src';
+
+/** Spec §4 (and §3/§9 for sport, pay type, notify status, language, theme), as id -> identifier. */
+const SPEC: Record<EnumName, Record<number, string>> = {
+  outcome_status: {
+    1: 'pending', 2: 'won', 3: 'lost', 4: 'unknown_resolved', 5: 'unknown', 6: 'half_won', 7: 'half_lost',
+    8: 'void', 9: 'cancelled', 10: 'admin_cancelled',
+  },
+  event_status: {
+    1: 'not_started', 2: 'in_progress', 3: 'ended', 4: 'interrupted', 5: 'cancelled', 6: 'walkover', 7: 'abandoned',
+    8: 'retired',
+  },
+  event_info_status: { 1: 'valid', 2: 'removed', 3: 'invalid', 4: 'ended' },
+  betting_offer_status: {
+    1: 'bettable', 2: 'no_odds', 3: 'non_participant', 4: 'removed_from_feed', 5: 'invalid', 6: 'resolved',
+    7: 'temporarily_removed',
+  },
+  location_type: { 1: 'country', 2: 'continent', 3: 'miscellaneous', 4: 'world' },
+  selection_outcome: {
+    0: 'pending', 1: 'abnormal_result', 2: 'refunded', 3: 'lost', 4: 'won', 5: 'half_won', 6: 'half_lost',
+  },
+  type_flag: { 0: 'undefined', 1: 'pre_match_and_in_play', 2: 'pre_match_only', 3: 'in_play_only' },
+  match_status: {
+    1: 'not_started', 2: 'in_progress', 3: 'ended', 4: 'paused', 5: 'cancelled', 6: 'cancelled_before_start',
+    7: 'cancelled_after_start', 8: 'abandoned_after_start',
+  },
+  order_list_status: {
+    2: 'awaiting_draw', 4: 'drawn', 6: 'early_settlement', 7: 'awaiting_statistics', 8: 'auto_early_settlement',
+  },
+  pay_status: { 1: 'processing', 2: 'paid', 3: 'voided' },
+  archive_type: { 1: 'within_30_days', 2: 'before_30_days' },
+  online_status: { 1: 'offline', 2: 'online' },
+  user_disabled: { 1: 'enabled', 2: 'disabled' },
+  menu_type: { 1: 'route', 2: 'button' },
+  order_type: { 1: 'user_bet', 2: 'admin_bet', 3: 'random_bet' },
+  match_status_at_bet: { 1: 'not_started', 2: 'started' },
+  risk_level: { 1: 'none', 2: 'low', 3: 'moderate', 4: 'high', 5: 'no_betting' },
+  bet_status: { 1: 'allowed', 2: 'not_allowed' },
+  sealing: { 1: 'seal', 2: 'do_not_seal' },
+  activity_qualification: { 1: 'pending', 2: 'success' },
+  sms_status: { 1: 'unused', 2: 'used' },
+  async_operation_status: { 1: 'in_progress', 2: 'completed', 3: 'abnormal' },
+  collection_status: { 1: 'success', 2: 'fail' },
+  google_binding: { 1: 'bound', 2: 'unbound' },
+  message_status: { 1: 'not_viewed', 2: 'viewed' },
+  wallet_removal: { 1: 'not_deleted', 2: 'deleted' },
+  abnormal_bet_flag: {
+    0: 'none', 1: 'no_result_120_minutes', 2: 'no_result_150_minutes', 3: 'no_result_5_hours', 4: 'no_result_24_hours',
+  },
+  picture_jump_type: { 1: 'router_push', 2: 'new_window', 3: 'current_window' },
+  sport: { 1: 'football', 8: 'basketball' },
+  pay_type: { 3: 'tigo', 4: 'airtel', 6: 'vodacom', 7: 'halotel' },
+  notify_status: { 1: 'unviewed', 2: 'viewed' },
+  language_show_status: { 1: 'hidden', 2: 'shown' },
+  default_language: { 1: 'not_default', 2: 'default' },
+  theme: { 1: 'light', 2: 'dark' },
+  log_type: {
+    1: 'ordinary', 2: 'login', 3: 'ip_blacklist', 4: 'reset_password', 5: 'delete_user', 6: 'mail_error',
+    7: 'update_password', 8: 'new_user', 9: 'data_encryption_error', 10: 'update_user_info', 11: 'sql_error',
+    12: 'update_balance', 13: 'radar_data_error', 14: 'radar_unknown_type', 15: 'socket_error', 16: 'front_end_error',
+  },
+  cashout_state: { 1: 'request', 2: 'requesting', 3: 'retrieving_update', 4: 'locked', 5: 'offer', 6: 'accept' },
+  order_status: {
+    1: 'unpaid', 2: 'pending', 3: 'order_exception', 4: 'settled', 6: 'early_settlement', 7: 'to_be_counted',
+    8: 'auto_cash_out',
+  },
+};
+
+describe('enumerations of spec §4', () => {
+  it('has exactly the registry names the server and console use', () => {
+    expect([...ENUM_NAMES].sort()).toEqual(Object.keys(SPEC).sort());
+  });
+
+  it.each(Object.keys(SPEC) as EnumName[])('%s has the spec ids', (name) => {
+    const expected = Object.fromEntries(Object.entries(SPEC[name]).map(([id, key]) => [key, Number(id)]));
+    expect({ ...ENUM_DEFS[name] }).toEqual(expected);
+    expect(ENUMS[name]).toEqual(Object.fromEntries(Object.entries(SPEC[name]).map(([id, key]) => [id, key])));
+  });
+
+  it('has no duplicate id inside an enumeration', () => {
+    for (const name of ENUM_NAMES) {
+      const ids = Object.values(ENUM_DEFS[name]);
+      expect(new Set(ids).size, name).toBe(ids.length);
+    }
+  });
+
+  it('lists ids ascending', () => {
+    expect(enumIds('pay_type')).toEqual([3, 4, 6, 7]);
+    expect(enumIds('order_list_status')).toEqual([2, 4, 6, 7, 8]);
+    expect(enumIds('selection_outcome')).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(enumIds('log_type')).toHaveLength(16);
+    expect(() => enumIds('nope' as EnumName)).toThrow(RangeError);
+  });
+
+  it('tells enumeration values from other numbers', () => {
+    expect(isEnumValue('sport', 8)).toBe(true);
+    expect(isEnumValue('sport', 2)).toBe(false);
+    expect(isEnumValue('sport', '8')).toBe(false);
+    expect(isEnumValue('type_flag', 0)).toBe(true);
+    expect(isEnumValue('outcome_status', 0)).toBe(false);
+    expect(isEnumValue('outcome_status', 1.5)).toBe(false);
+    expect(isEnumValue('nope' as EnumName, 1)).toBe(false);
+    expect(enumKey('pay_type', 6)).toBe('vodacom');
+    expect(enumKey('pay_type', 5)).toBeUndefined();
+  });
+
+  it('orders abnormal-bet flags by threshold in minutes', () => {
+    expect(ABNORMAL_BET_THRESHOLD_MINUTES).toEqual({ 1: 120, 2: 150, 3: 300, 4: 1440 });
+    const minutes = Object.values(ABNORMAL_BET_THRESHOLD_MINUTES);
+    expect([...minutes].sort((a, b) => a - b)).toEqual(minutes);
+  });
+
+  it('gives the order statuses tied to list statuses the same ids', () => {
+    // "pending (awaiting draw)", "settled (drawn)", "to be counted (awaiting statistics)"...
+    expect(ENUM_DEFS.order_status.pending).toBe(ENUM_DEFS.order_list_status.awaiting_draw);
+    expect(ENUM_DEFS.order_status.settled).toBe(ENUM_DEFS.order_list_status.drawn);
+    expect(ENUM_DEFS.order_status.early_settlement).toBe(ENUM_DEFS.order_list_status.early_settlement);
+    expect(ENUM_DEFS.order_status.to_be_counted).toBe(ENUM_DEFS.order_list_status.awaiting_statistics);
+    expect(ENUM_DEFS.order_status.auto_cash_out).toBe(ENUM_DEFS.order_list_status.auto_early_settlement);
+  });
+});
