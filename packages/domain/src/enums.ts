@@ -154,6 +154,9 @@ export const DEFAULT_LANGUAGE = { not_default: 1, default: 2 } as const;
 
 export const THEME = { light: 1, dark: 2 } as const;
 
+/** Server log levels of the log configuration screen. */
+export const LOG_LEVEL = { trace: 1, debug: 2, info: 3, warn: 4, error: 5, fatal: 6 } as const;
+
 export const LOG_TYPE = {
   ordinary: 1,
   login: 2,
@@ -229,6 +232,7 @@ export type NotifyStatus = Ids<typeof NOTIFY_STATUS>;
 export type LanguageShowStatus = Ids<typeof LANGUAGE_SHOW_STATUS>;
 export type DefaultLanguage = Ids<typeof DEFAULT_LANGUAGE>;
 export type Theme = Ids<typeof THEME>;
+export type LogLevel = Ids<typeof LOG_LEVEL>;
 export type LogType = Ids<typeof LOG_TYPE>;
 export type CashoutState = Ids<typeof CASHOUT_STATE>;
 export type OrderStatus = Ids<typeof ORDER_STATUS>;
@@ -269,6 +273,7 @@ export const ENUM_DEFS = {
   language_show_status: LANGUAGE_SHOW_STATUS,
   default_language: DEFAULT_LANGUAGE,
   theme: THEME,
+  log_level: LOG_LEVEL,
   log_type: LOG_TYPE,
   cashout_state: CASHOUT_STATE,
   order_status: ORDER_STATUS,

@@ -201,6 +201,11 @@ export const MESSAGES = {
     'sw-KE': 'Kikomo cha kupakia faili kimepitwa',
     'zh-CN': '超出文件上传限制',
   },
+  IP_SELF_BLOCK: {
+    'en-US': 'This entry would block your own IP address. Sign in from another address to add it.',
+    'sw-KE': 'Ingizo hili lingezuia anwani yako ya IP. Ingia kutoka anwani nyingine ili kuliongeza.',
+    'zh-CN': '该条目会封禁您当前的 IP 地址。请从其他地址登录后再添加。',
+  },
   CONVERSION_FAILED: { 'en-US': 'Conversion failed', 'sw-KE': 'Ubadilishaji umeshindikana', 'zh-CN': '转换失败' },
   LOG_TYPE_UNKNOWN: {
     'en-US': 'Unknown log type',

@@ -64,6 +64,7 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   language_show_status: { 1: 'hidden', 2: 'shown' },
   default_language: { 1: 'not_default', 2: 'default' },
   theme: { 1: 'light', 2: 'dark' },
+  log_level: { 1: 'trace', 2: 'debug', 3: 'info', 4: 'warn', 5: 'error', 6: 'fatal' },
   log_type: {
     1: 'ordinary', 2: 'login', 3: 'ip_blacklist', 4: 'reset_password', 5: 'delete_user', 6: 'mail_error',
     7: 'update_password', 8: 'new_user', 9: 'data_encryption_error', 10: 'update_user_info', 11: 'sql_error',

@@ -65,15 +65,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     void load();
   }, [load]);
 
-  useEffect(
-    () =>
-      onUnauthorized(() => {
-        forgetSession();
-        queryClient.clear();
-        setState({ status: 'anonymous' });
-      }),
-    [queryClient],
-  );
+  useEffect(() => {
+    const off = onUnauthorized(() => {
+      forgetSession();
+      queryClient.clear();
+      setState({ status: 'anonymous' });
+    });
+    return () => {
+      off();
+    };
+  }, [queryClient]);
 
   const signIn = useCallback(
     async (answer: LoginAnswer, remember: { account: string } | null) => {

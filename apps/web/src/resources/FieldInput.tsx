@@ -100,7 +100,7 @@ export function FormFields({ fields, ctx }: { fields: readonly FieldView[]; ctx:
               valuePropName={f.type === 'switch' ? 'checked' : 'value'}
               getValueFromEvent={f.type === 'color' ? (c: { toHexString(): string }) => c.toHexString() : undefined}
             >
-              <FieldInput field={f} ctx={ctx} disabled={disabled} {...control} />
+              <FieldInput field={f} ctx={ctx} disabled={disabled} />
             </Form.Item>
           </Col>
         );

@@ -98,6 +98,7 @@ const enUS: DomainLabels = {
     language_show_status: { hidden: 'Hidden', shown: 'Shown' },
     default_language: { not_default: 'Not default', default: 'Default' },
     theme: { light: 'Light', dark: 'Dark' },
+    log_level: { trace: 'Trace', debug: 'Debug', info: 'Info', warn: 'Warning', error: 'Error', fatal: 'Fatal' },
     log_type: {
       ordinary: 'Ordinary',
       login: 'Login',

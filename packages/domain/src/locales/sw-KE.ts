@@ -110,6 +110,7 @@ const swKE: DomainLabels = {
     language_show_status: { hidden: 'Imefichwa', shown: 'Inaonyeshwa' },
     default_language: { not_default: 'Si chaguo-msingi', default: 'Chaguo-msingi' },
     theme: { light: 'Mwanga', dark: 'Giza' },
+    log_level: { trace: 'Ufuatiliaji', debug: 'Utatuzi', info: 'Taarifa', warn: 'Onyo', error: 'Hitilafu', fatal: 'Hitilafu kubwa' },
     log_type: {
       ordinary: 'Kawaida',
       login: 'Kuingia',

@@ -100,6 +100,7 @@ const zhCN: DomainLabels = {
     language_show_status: { hidden: '隐藏', shown: '显示' },
     default_language: { not_default: '非默认', default: '默认' },
     theme: { light: '浅色', dark: '深色' },
+    log_level: { trace: '跟踪', debug: '调试', info: '信息', warn: '警告', error: '错误', fatal: '致命' },
     log_type: {
       ordinary: '普通',
       login: '登录',

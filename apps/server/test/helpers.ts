@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp, type DauApp } from '../src/app.js';
+import { openPglite, openPostgres, type Database } from '../src/platform/db.js';
+import { seed } from '../src/platform/seed.js';
+import { hashPassword } from '../src/platform/crypto.js';
+import { admins, menuItems, roleMenus, roles } from '../src/modules/system/schema.js';
+
+export const ADMIN_PASSWORD = 'Admin#2026pass';
+export const PASSWORD = 'Staff#2026pass';
+
+/**
+ * A fresh database for one test file: in-memory PGlite by default; with TEST_DATABASE_URL a new
+ * PostgreSQL database created for the file and dropped after.
+ */
+export async function freshDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const d = await openPglite();
+    await d.migrate();
+    return { ...d, dispose: () => d.close() };
+  }
+  const name = `dau_t_${crypto.randomBytes(6).toString('hex')}`;
+  const adminClient = new pg.Client({ connectionString: url });
+  await adminClient.connect();
+  await adminClient.query(`CREATE DATABASE ${name}`);
+  await adminClient.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const d = await openPostgres(u.toString(), { max: 30 });
+  await d.migrate();
+  return {
+    ...d,
+    dispose: async () => {
+      await d.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp extends DauApp {
+  database: Database;
+  close(): Promise<void>;
+  /** JSON call with an optional bearer token; answers status and parsed body. */
+  call(method: string, url: string, opts?: { token?: string; body?: unknown; ip?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; res: LightMyRequestResponse }>;
+  login(account: string, password?: string, extra?: Record<string, unknown>): Promise<string>;
+}
+
+export async function createTestApp(): Promise<TestApp> {
+  const database = await freshDatabase();
+  await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: false });
+  const built = await buildApp({ database });
+  await built.app.ready();
+  const call: TestApp['call'] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await built.app.inject({
+      method: method as never,
+      url,
+      headers,
+      remoteAddress: opts.ip ?? '127.0.0.1',
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    });
+    let body: any = res.body;
+    try {
+      body = res.body ? JSON.parse(res.body) : null;
+    } catch {
+      /* CSV and other text answers */
+    }
+    return { status: res.statusCode, body, res };
+  };
+  const login: TestApp['login'] = async (account, password = PASSWORD, extra = {}) => {
+    const r = await call('POST', '/api/v1/auth/login', { body: { account, password, ...extra } });
+    if (r.status !== 200) throw new Error(`login ${account} failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.token as string;
+  };
+  return {
+    ...built,
+    database,
+    call,
+    login,
+    close: async () => {
+      await built.app.close();
+      await database.dispose();
+    },
+  };
+}
+
+/** Creates a role holding exactly these catalogue keys. */
+export async function makeRole(t: TestApp, name: string, keys: string[]): Promise<number> {
+  const db = t.database.db;
+  const [r] = await db.insert(roles).values({ name, remarks: 'test' }).returning({ id: roles.id });
+  for (const key of keys) {
+    const [m] = await db.select({ id: menuItems.id }).from(menuItems).where(eq(menuItems.key, key));
+    if (!m) throw new Error(`no catalogue key ${key}`);
+    await db.insert(roleMenus).values({ roleId: r.id, menuId: m.id });
+  }
+  return r.id;
+}
+
+let staffHash: Promise<string> | null = null;
+
+/** Creates an admin below a superior (by id) with the test password. */
+export async function makeAdmin(t: TestApp, account: string, roleId: number, superiorId: number | null, extra: Partial<typeof admins.$inferInsert> = {}) {
+  const db = t.database.db;
+  let path = '/';
+  if (superiorId) {
+    const [s] = await db.select({ path: admins.path }).from(admins).where(eq(admins.id, superiorId));
+    path = `${s.path}${superiorId}/`;
+  }
+  const [row] = await db
+    .insert(admins)
+    .values({ account, name: account, roleId, superiorId, path, passwordHash: await (staffHash ??= hashPassword(PASSWORD)), ...extra })
+    .returning({ id: admins.id });
+  return row.id;
+}
+
+export const AGENT_KEYS = [
+  'system', 'administrators', 'administrators:create', 'administrators:edit', 'administrators:disable',
+  'administrators:reset_password', 'administrators:unbind_google', 'administrators:notify', 'administrators:export',
+  'role', 'role:create', 'role:edit', 'role:delete', 'role:permissions', 'log', 'log:export',
+];
+export const LIMITED_KEYS = ['system', 'log', 'ip_black', 'language_list'];
+
+/**
+ * Two branches under the super admin: agent A (with sub-agent A1) and agent B (with sub-agent B1), a
+ * limited admin, and a disabled admin.
+ */
+export async function makeWorld(t: TestApp) {
+  const [root] = await t.database.db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
+  const agentRole = await makeRole(t, 'Agent', AGENT_KEYS);
+  const limitedRole = await makeRole(t, 'Limited', LIMITED_KEYS);
+  const agentA = await makeAdmin(t, 'agent_a', agentRole, root.id);
+  const agentA1 = await makeAdmin(t, 'agent_a1', agentRole, agentA);
+  const agentB = await makeAdmin(t, 'agent_b', agentRole, root.id);
+  const agentB1 = await makeAdmin(t, 'agent_b1', agentRole, agentB);
+  const limited = await makeAdmin(t, 'limited', limitedRole, root.id);
+  const disabled = await makeAdmin(t, 'disabled', agentRole, root.id, { disabled: 2 });
+  return { rootId: root.id, agentRole, limitedRole, agentA, agentA1, agentB, agentB1, limited, disabled };
+}

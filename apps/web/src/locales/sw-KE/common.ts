@@ -1,0 +1,101 @@
+import type en from '../en-US/common';
+
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+
+const common: Shape<typeof en> = {
+  common: {
+    appName: 'Dau',
+    loading: 'Inapakia…',
+    retry: 'Jaribu tena',
+    cancel: 'Ghairi',
+    ok: 'Sawa',
+  },
+  theme: {
+    toLight: 'Badili kwenda mandhari angavu',
+    toDark: 'Badili kwenda mandhari meusi',
+  },
+  language: {
+    label: 'Lugha',
+    'en-US': 'English',
+    'sw-KE': 'Kiswahili',
+    'zh-CN': '简体中文',
+  },
+  login: {
+    subtitle: 'Kuingia kwenye ofisi ya nyuma',
+    account: 'Jina la mtumiaji',
+    password: 'Nenosiri',
+    remember: 'Nikumbuke',
+    forgot: 'Umesahau nenosiri?',
+    forgotTitle: 'Umesahau nenosiri',
+    submit: 'Ingia',
+    noAccount: 'Huna akaunti bado?',
+    register: 'Jisajili',
+    googleTitle: 'Uthibitisho wa Google',
+    googleHint: 'Fungua Google Authenticator kisha uweke msimbo wa tarakimu 6 unaoonyeshwa kwa {{account}}.',
+    googleCode: 'Msimbo wa uthibitisho',
+    verify: 'Thibitisha na uingie',
+    back: 'Rudi kwenye nenosiri',
+  },
+  register: {
+    title: 'Fungua akaunti ya msimamizi',
+    account: 'Jina la mtumiaji',
+    password: 'Nenosiri',
+    confirm: 'Thibitisha nenosiri',
+    invitation: 'Msimbo wa mwaliko',
+    submit: 'Jisajili',
+    haveAccount: 'Tayari una akaunti? Ingia',
+    success: 'Akaunti imefunguliwa. Sasa unaweza kuingia.',
+  },
+  maintain: {
+    title: 'Matengenezo yanaendelea',
+    tryAgain: 'Jaribu tena',
+  },
+  shell: {
+    menu: 'Menyu',
+    toggleMenu: 'Onyesha au ficha menyu',
+    layoutSide: 'Menyu upande wa kushoto',
+    layoutTop: 'Menyu juu',
+    account: 'Akaunti yangu',
+    changePassword: 'Badilisha nenosiri',
+    signOut: 'Toka',
+    goHome: 'Rudi mwanzo',
+    notFoundTitle: 'Ukurasa haupatikani',
+    notFoundHint: 'Dashibodi hii haina ukurasa huu. Angalia anwani au chagua ukurasa kwenye menyu.',
+    forbiddenHint: 'Jukumu lako halijumuishi ukurasa huu. Mwombe msimamizi akupe ruhusa ikiwa unauhitaji.',
+    resourceErrorHint: 'Ukurasa haukuweza kupakiwa. Jaribu tena; ikiendelea kushindikana, pakia upya kivinjari.',
+    noPagesTitle: 'Hakuna kurasa zinazopatikana',
+    noPagesHint: 'Jukumu lako bado halikupi ufikiaji wa ukurasa wowote. Mwombe msimamizi akupe ruhusa.',
+  },
+  password: {
+    title: 'Badilisha nenosiri',
+    hint: 'Baada ya kubadilisha utatolewa kila mahali, kisha uingie tena kwa nenosiri jipya.',
+    old: 'Nenosiri la zamani',
+    new: 'Nenosiri jipya',
+    confirm: 'Thibitisha nenosiri jipya',
+    submit: 'Badilisha nenosiri',
+  },
+  google: {
+    title: 'Google Authenticator',
+    bound: 'imeunganishwa',
+    unbound: 'haijaunganishwa',
+    setupIntro: 'Changanua msimbo wa QR kwa programu ya Google Authenticator (au andika ufunguo kwa mkono), kisha weka msimbo wa tarakimu 6 unaoonyeshwa na programu.',
+    qrAlt: 'Msimbo wa QR wa Google Authenticator',
+    secret: 'Ufunguo',
+    code: 'Msimbo wa uthibitisho',
+    codeFormat: 'Msimbo una tarakimu 6',
+    bind: 'Unganisha',
+    unbind: 'Tenganisha',
+    unbindIntro: 'Uthibitisho wa Google umewashwa kwenye akaunti yako. Ili kuuzima, weka msimbo wa sasa wa tarakimu 6 kutoka kwenye programu.',
+  },
+  notice: {
+    close: 'Funga',
+  },
+  socket: {
+    connecting: 'Taarifa za moja kwa moja: zinaunganishwa…',
+    open: 'Taarifa za moja kwa moja: zimeunganishwa',
+    closed: 'Taarifa za moja kwa moja: muunganisho umekatika, zinaunganishwa upya…',
+    stopped: 'Taarifa za moja kwa moja: nje ya mtandao. Pakia upya ukurasa ili kuunganisha tena.',
+  },
+};
+
+export default common;

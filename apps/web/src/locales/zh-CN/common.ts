@@ -1,0 +1,101 @@
+import type en from '../en-US/common';
+
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+
+const common: Shape<typeof en> = {
+  common: {
+    appName: 'Dau',
+    loading: '加载中…',
+    retry: '重试',
+    cancel: '取消',
+    ok: '确定',
+  },
+  theme: {
+    toLight: '切换到浅色主题',
+    toDark: '切换到深色主题',
+  },
+  language: {
+    label: '语言',
+    'en-US': 'English',
+    'sw-KE': 'Kiswahili',
+    'zh-CN': '简体中文',
+  },
+  login: {
+    subtitle: '后台管理登录',
+    account: '用户名',
+    password: '密码',
+    remember: '记住我',
+    forgot: '忘记密码？',
+    forgotTitle: '忘记密码',
+    submit: '登录',
+    noAccount: '还没有账号？',
+    register: '注册',
+    googleTitle: '谷歌验证',
+    googleHint: '请打开 Google Authenticator，输入 {{account}} 对应的 6 位验证码。',
+    googleCode: '验证码',
+    verify: '验证并登录',
+    back: '返回密码登录',
+  },
+  register: {
+    title: '注册管理员账号',
+    account: '用户名',
+    password: '密码',
+    confirm: '确认密码',
+    invitation: '邀请码',
+    submit: '注册',
+    haveAccount: '已有账号？去登录',
+    success: '账号已创建，现在可以登录了。',
+  },
+  maintain: {
+    title: '系统维护中',
+    tryAgain: '重试',
+  },
+  shell: {
+    menu: '菜单',
+    toggleMenu: '显示或隐藏菜单',
+    layoutSide: '菜单置于左侧',
+    layoutTop: '菜单置于顶部',
+    account: '我的账号',
+    changePassword: '修改密码',
+    signOut: '退出登录',
+    goHome: '返回首页',
+    notFoundTitle: '页面不存在',
+    notFoundHint: '后台没有这个页面，请检查地址或从菜单中选择页面。',
+    forbiddenHint: '您的角色不包含此页面的权限，如有需要请联系管理员开通。',
+    resourceErrorHint: '页面加载失败，请重试；如果仍然失败，请刷新浏览器。',
+    noPagesTitle: '暂无可用页面',
+    noPagesHint: '您的角色尚未分配任何页面权限，请联系管理员分配。',
+  },
+  password: {
+    title: '修改密码',
+    hint: '修改后所有设备上的登录都会失效，请使用新密码重新登录。',
+    old: '旧密码',
+    new: '新密码',
+    confirm: '确认新密码',
+    submit: '修改密码',
+  },
+  google: {
+    title: '谷歌身份验证器',
+    bound: '已绑定',
+    unbound: '未绑定',
+    setupIntro: '请用 Google Authenticator 扫描二维码（或手动输入密钥），然后输入应用中显示的 6 位验证码。',
+    qrAlt: '谷歌身份验证器二维码',
+    secret: '密钥',
+    code: '验证码',
+    codeFormat: '验证码为 6 位数字',
+    bind: '绑定',
+    unbind: '解绑',
+    unbindIntro: '您的账号已开启谷歌验证。如需关闭，请输入应用中当前的 6 位验证码。',
+  },
+  notice: {
+    close: '关闭',
+  },
+  socket: {
+    connecting: '实时通知：连接中…',
+    open: '实时通知：已连接',
+    closed: '实时通知：连接已断开，正在重连…',
+    stopped: '实时通知：已离线，请刷新页面重新连接。',
+  },
+};
+
+export default common;

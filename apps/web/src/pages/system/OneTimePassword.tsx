@@ -1,0 +1,50 @@
+import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useDialogWidth } from '../../app/dialog';
+import { useFeedback } from '../../resources';
+
+export interface Revealed {
+  account: string;
+  password: string;
+}
+
+/** A generated password, shown once with a copy button ("Copied successfully"); it cannot be shown again. */
+export function OneTimePassword({ revealed, onClose }: { revealed: Revealed | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const { ok } = useFeedback();
+  const width = useDialogWidth(520);
+  return (
+    <Modal
+      open={!!revealed}
+      title={t('admin.passwordTitle')}
+      width={width}
+      onCancel={onClose}
+      mask={{ closable: false }}
+      destroyOnHidden
+      footer={
+        <Button type="primary" onClick={onClose} data-testid="password-done">
+          {t('admin.passwordDone')}
+        </Button>
+      }
+    >
+      <Alert type="warning" showIcon title={t('admin.passwordOnce')} style={{ marginBottom: 16 }} />
+      <Descriptions
+        bordered
+        size="small"
+        column={1}
+        items={[
+          { key: 'account', label: t('field.account'), children: revealed?.account },
+          {
+            key: 'password',
+            label: t('field.password'),
+            children: (
+              <Typography.Text code copyable={{ text: revealed?.password, onCopy: () => ok('COPIED') }} data-testid="generated-password">
+                {revealed?.password}
+              </Typography.Text>
+            ),
+          },
+        ]}
+      />
+    </Modal>
+  );
+}

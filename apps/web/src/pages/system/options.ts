@@ -1,0 +1,33 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../app/api';
+import type { Option } from '../../resources';
+
+interface RoleOption {
+  id: number;
+  name: string;
+}
+interface AdminOption {
+  id: number;
+  account: string;
+  name: string;
+}
+
+/** Roles the operator may assign (GET /system/roles/options); refreshed whenever roles change. */
+export function useRoleOptions(): Option[] {
+  const { data } = useQuery({
+    queryKey: ['role', 'options'],
+    queryFn: () => api.get<{ items: RoleOption[] }>('/system/roles/options'),
+    staleTime: 60_000,
+  });
+  return (data?.items ?? []).map((r) => ({ value: r.id, label: r.name }));
+}
+
+/** Admins of the operator's subtree, for "superior" (GET /system/administrators/options). */
+export function useAdminOptions(): Option[] {
+  const { data } = useQuery({
+    queryKey: ['administrators', 'options'],
+    queryFn: () => api.get<{ items: AdminOption[] }>('/system/administrators/options'),
+    staleTime: 60_000,
+  });
+  return (data?.items ?? []).map((a) => ({ value: a.id, label: a.name ? `${a.account} (${a.name})` : a.account }));
+}

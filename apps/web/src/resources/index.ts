@@ -1,0 +1,28 @@
+/**
+ * The resource layer (DESIGN.md "one declaration per simple screen"): from a ResourceDef the generic
+ * ResourcePage builds the search form, the table, the detail drawer and the create/edit form. Hand-written
+ * screens compose the same blocks.
+ */
+export * from './types';
+export { ResourcePage } from './ResourcePage';
+export { ResourceList, type ResourceListProps } from './ResourceList';
+export { SettingsCard } from './SettingsCard';
+export { useListState, filterKeysOf, PAGE_SIZES, DEFAULT_PAGE_SIZE, type ListState, type Filters } from './useListState';
+export { SearchForm } from './SearchForm';
+export { ResourceTable, type ResourceTableProps } from './ResourceTable';
+export { buildColumns, parseSort, formatSort } from './columns';
+export { TableSettings } from './TableSettings';
+export { useTablePrefs, type Density, type TablePrefs } from './useTablePrefs';
+export { FieldValue, formatDateTime, DATETIME_FORMAT, Blank } from './FieldValue';
+export { FieldInput, FormFields, fieldRules } from './FieldInput';
+export { toFormValues, fromFormValues, formFields } from './formValues';
+export { FormModal, type FormModalProps } from './FormModal';
+export { DetailDrawer, type DetailDrawerProps } from './DetailDrawer';
+export { ActionButton, type ActionButtonProps } from './ActionButton';
+export { ExportButton } from './ExportButton';
+export { PageHeader, resourceTexts } from './PageHeader';
+export { NoData, LoadError } from './StateViews';
+export { useResourceList, useResourceRecord, useSingleton, useApiMutation, useResourceMutations, type ApiMutationOptions } from './data';
+export { useFeedback } from './feedback';
+export { applyServerErrors } from './serverErrors';
+export { useLocale, hasEnum, enumText, enumColor, fieldOptions } from './locale';
