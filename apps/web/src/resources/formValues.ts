@@ -64,12 +64,6 @@ export function fromFormValues(fields: readonly FieldView[], mode: FormMode, val
       case 'switch':
         body[f.key] = !!v;
         break;
-      case 'text':
-      case 'textarea':
-      case 'image':
-      case 'json':
-        body[f.key] = String(v).trim();
-        break;
       default:
         body[f.key] = v;
     }
