@@ -34,7 +34,7 @@ export function AdminRowActions({ row, onResetPassword }: { row: Row; onResetPas
           confirm={t(disabled ? 'admin.confirmEnable' : 'admin.confirmDisable', names)}
           onClick={() => setDisabled.mutateAsync(disabled ? USER_DISABLED.enabled : USER_DISABLED.disabled)}
         >
-          {disabled ? t('action.enable') : undefined}
+          {t(disabled ? 'action.enable' : 'action.disable')}
         </ActionButton>
       )}
       <ActionButton action="reset_password" page={PAGE} type="link" size="small" icon={<KeyOutlined />} testId={`row-reset_password-${admin.id}`} onClick={() => onResetPassword(row)} />
@@ -48,7 +48,9 @@ export function AdminRowActions({ row, onResetPassword }: { row: Row; onResetPas
           testId={`row-unbind_google-${admin.id}`}
           confirm={t('admin.confirmUnbind', names)}
           onClick={() => unbind.mutateAsync(undefined)}
-        />
+        >
+          {t('admin.unbindGoogle')}
+        </ActionButton>
       )}
     </>
   );

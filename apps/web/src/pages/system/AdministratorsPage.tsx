@@ -49,7 +49,7 @@ export default function AdministratorsPage() {
           testId="admin-notify"
           onClick={() => setNotifying({ ids: selected.map((r) => Number(r.id)), done: clearSelection })}
         >
-          {selected.length ? t('admin.notifySelected', { count: selected.length }) : t('button.notify')}
+          {selected.length ? t('admin.notifySelected', { n: selected.length }) : t('button.notify')}
         </ActionButton>
       )}
     >
@@ -68,7 +68,7 @@ export default function AdministratorsPage() {
       />
       <FormModal
         open={!!notifying}
-        title={t('admin.notifyTitle', { count: notifying?.ids.length ?? 0 })}
+        title={t('admin.notifyTitle', { n: notifying?.ids.length ?? 0 })}
         fields={notifyFields}
         mode="create"
         maxWidth={640}
