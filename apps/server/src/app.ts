@@ -7,7 +7,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './platform/db.js';
-import { installAccessControl } from './platform/access.js';
+import { installAccessControl, type DeclaredRoute } from './platform/access.js';
 import { installAuditTrail } from './platform/audit.js';
 import { installErrorHandler } from './platform/http.js';
 import { IpBlocklist } from './platform/ipblock.js';
@@ -30,6 +30,8 @@ export interface BuildOptions {
 
 export interface DauApp {
   app: FastifyInstance;
+  /** Every route with its declared access (the permission matrix is built from it). */
+  routes: DeclaredRoute[];
   ctx: AppContext;
   sockets: SocketHub;
 }
@@ -50,8 +52,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock };
 
   installErrorHandler(app);
-  installAccessControl(app, db, { publicPrefixes: ['/api/docs'] });
   ipBlock.install(app);
+  const routes = installAccessControl(app, db, { publicPrefixes: ['/api/docs'] });
   installAuditTrail(app, db);
 
   await app.register(fastifySwagger, {
@@ -91,5 +93,5 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     });
   }
 
-  return { app, ctx, sockets };
+  return { app, routes, ctx, sockets };
 }

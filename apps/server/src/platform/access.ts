@@ -121,8 +121,15 @@ export function bearer(req: FastifyRequest): string {
   return h.slice(7).trim();
 }
 
-/** Installs the start-time check (every route declares its access) and the per-request check. */
-export function installAccessControl(app: FastifyInstance, db: Db, opts: { publicPrefixes?: string[] } = {}) {
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** Installs the start-time check (every route declares its access) and the per-request check; returns the route list. */
+export function installAccessControl(app: FastifyInstance, db: Db, opts: { publicPrefixes?: string[] } = {}): DeclaredRoute[] {
+  const declared: DeclaredRoute[] = [];
   app.addHook('onRoute', (route) => {
     // Routes of third-party plugins that serve public documents (the OpenAPI viewer) are declared here, by prefix.
     if (opts.publicPrefixes?.some((p) => route.url.startsWith(p))) {
@@ -132,8 +139,10 @@ export function installAccessControl(app: FastifyInstance, db: Db, opts: { publi
     if (!access) {
       throw new Error(`Route ${route.method} ${route.url} declares no access (public, signedIn or a permission)`);
     }
+    for (const m of [route.method].flat()) if (m !== 'HEAD') declared.push({ method: m, url: route.url, access });
   });
-  app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
+  // onRequest: the caller is known before the body is even parsed; invalid input from a stranger answers 401, not 400.
+  app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
     const access = req.routeOptions.config?.access;
     if (!access) throw forbidden();
     if ('public' in access) {
@@ -147,6 +156,7 @@ export function installAccessControl(app: FastifyInstance, db: Db, opts: { publi
     if ('signedIn' in access) return;
     if (!auth.can(access.page, access.button)) throw new AppError(403, 'FORBIDDEN', {}, { permission: permissionKey(access) });
   });
+  return declared;
 }
 
 /** The signed-in admin of a route that is not public. */

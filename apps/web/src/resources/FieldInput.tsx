@@ -62,6 +62,7 @@ export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputPr
       return <Switch disabled={disabled} {...control} />;
     case 'number':
     case 'odds':
+    case 'enum': // an enumeration the domain does not have (yet): its id
       return <InputNumber min={f.min} max={f.max} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
     case 'money':
       return <InputNumber prefix="TSh" precision={2} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;

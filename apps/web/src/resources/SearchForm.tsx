@@ -24,7 +24,7 @@ function toForm(fields: readonly FieldView[], filters: Filters, locale: string):
     if (!f.search || v === undefined) continue;
     const options = fieldOptions(f, locale);
     if (options) out[f.key] = options.find((o) => String(o.value) === v)?.value ?? v;
-    else if (f.type === 'number') out[f.key] = Number(v);
+    else if (f.type === 'number' || f.type === 'enum') out[f.key] = Number(v);
     else out[f.key] = v;
   }
   return out;
@@ -77,7 +77,7 @@ function SearchInput({ field, locale }: { field: FieldView; locale: string }) {
       />
     );
   }
-  if (field.type === 'number') return <InputNumber style={{ width: '100%' }} />;
+  if (field.type === 'number' || field.type === 'enum') return <InputNumber style={{ width: '100%' }} />;
   return <Input allowClear placeholder={field.search === 'like' ? t('form.contains') : undefined} />;
 }
 

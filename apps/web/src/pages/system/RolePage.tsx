@@ -22,7 +22,7 @@ export default function RolePage() {
       actions: ['create', 'edit', 'delete'],
       fetchDetail: false,
       fields: [
-        { key: 'id', type: 'number', sortable: true, width: 70 },
+        { key: 'id', type: 'number', width: 70 },
         {
           key: 'name',
           type: 'text',

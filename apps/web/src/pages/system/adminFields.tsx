@@ -65,8 +65,9 @@ export function useAdminResource(): ResourceView {
         key: 'share_ratio',
         type: 'number',
         editable: true,
-        rules: [{ type: 'number', min: 0, message: msg('SHARE_RATIO_INVALID') }, { type: 'number', max: 100, message: t('form.atMost', { max: 100 }) }],
-        render: (v) => (v === null || v === undefined || v === '' ? <Blank /> : `${Number(v)}%`),
+        // Spec §5: a number >= 0 (the server also allows at most 4 decimals).
+        rules: [{ type: 'number', min: 0, message: msg('SHARE_RATIO_INVALID') }],
+        render: (v) => (v === null || v === undefined || v === '' ? <Blank /> : String(Number(v))),
       },
       { key: 'balance', type: 'money' },
       { key: 'invitation_code', type: 'text', editable: true, maxLength: 32 },

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { permissionKey, type Permission } from '@dau/contract';
+import { ADMIN_PASSWORD, AGENT_KEYS, LIMITED_KEYS, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
+import type { DeclaredRoute } from '../src/platform/access.js';
+
+/**
+ * The permission matrix, built from the router itself: every declared route x every kind of caller.
+ * MATRIX lists every route the server has; a route missing here (or listed but gone) fails the test.
+ * Each entry says how to call it so that an allowed caller gets a harmless answer (a read, a 400 for a
+ * deliberately invalid body, a 404 for a missing id) and whether its target lies in agent A's branch.
+ */
+/** `need`: 'public', 'signedIn', a page, or 'page:button' — stated here, independently of the route's own declaration. */
+type Case = { need: string; url?: string; body?: unknown; branch?: true; fresh?: true };
+const INVALID = { matrix_probe: true };
+const MISSING = '999999';
+const PUBLIC = 'public';
+const SIGNED_IN = 'signedIn';
+
+const MATRIX: Record<string, Case> = {
+  'GET /api/health': { need: PUBLIC },
+  'GET /api/v1/site': { need: PUBLIC },
+  'GET /api/v1/languages': { need: PUBLIC },
+  'GET /api/v1/auth/register-config': { need: PUBLIC },
+  'POST /api/v1/auth/register': { need: PUBLIC, body: INVALID },
+  'POST /api/v1/auth/login': { need: PUBLIC, body: INVALID },
+  'POST /api/v1/auth/logout': { need: SIGNED_IN, fresh: true },
+  'GET /api/v1/auth/me': { need: SIGNED_IN },
+  'POST /api/v1/auth/password': { need: SIGNED_IN, body: INVALID },
+  'POST /api/v1/auth/google/setup': { need: SIGNED_IN },
+  'POST /api/v1/auth/google/bind': { need: SIGNED_IN, body: INVALID },
+  'POST /api/v1/auth/google/unbind': { need: SIGNED_IN, body: INVALID },
+  'GET /api/v1/notices': { need: SIGNED_IN },
+  'POST /api/v1/notices/:id/viewed': { need: SIGNED_IN, url: `/api/v1/notices/${MISSING}/viewed` },
+  'GET /api/v1/system/administrators': { need: 'administrators' },
+  'GET /api/v1/system/administrators/options': { need: 'administrators' },
+  'GET /api/v1/system/administrators/export': { need: 'administrators:export' },
+  'GET /api/v1/system/administrators/:id': { need: 'administrators', branch: true },
+  'POST /api/v1/system/administrators': { need: 'administrators:create', body: INVALID },
+  'PUT /api/v1/system/administrators/:id': { need: 'administrators:edit', body: INVALID },
+  'POST /api/v1/system/administrators/:id/disable': { need: 'administrators:disable', body: INVALID },
+  'POST /api/v1/system/administrators/:id/reset-password': { need: 'administrators:reset_password', body: INVALID },
+  'POST /api/v1/system/administrators/:id/unbind-google': { need: 'administrators:unbind_google', branch: true },
+  'POST /api/v1/system/administrators/notify': { need: 'administrators:notify', body: INVALID },
+  'GET /api/v1/system/roles': { need: 'role' },
+  'GET /api/v1/system/roles/options': { need: 'administrators' },
+  'POST /api/v1/system/roles': { need: 'role:create', body: INVALID },
+  'PUT /api/v1/system/roles/:id': { need: 'role:edit', body: INVALID },
+  'DELETE /api/v1/system/roles/:id': { need: 'role:delete', url: `/api/v1/system/roles/${MISSING}` },
+  'GET /api/v1/system/roles/:id/permissions': { need: 'role' },
+  'PUT /api/v1/system/roles/:id/permissions': { need: 'role:permissions', body: INVALID },
+  'GET /ws': { need: PUBLIC },
+  'GET /api/docs': { need: PUBLIC },
+  'GET /api/docs/json': { need: PUBLIC },
+  'GET /api/docs/yaml': { need: PUBLIC },
+  'GET /api/docs/static/*': { need: PUBLIC, url: '/api/docs/static/index.html' },
+  'GET /api/docs/static/index.html': { need: PUBLIC },
+  'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
+};
+// The resource routes follow one pattern each: the page to read, page:action to act.
+for (const [api, page, kind, actions] of [
+  ['/system/ip_black', 'ip_black', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/system/languages', 'language_list', 'list', ['create', 'edit', 'delete']],
+  ['/system/log_types', 'log_type', 'list', ['edit']],
+  ['/system/log_config', 'log_config', 'list', ['edit']],
+  ['/system/logs', 'log', 'list', ['export']],
+  ['/system/configuration', 'configuration', 'singleton', ['edit']],
+  ['/system/subscriber_config', 'subscriber_config_default', 'singleton', ['edit']],
+] as const) {
+  const base = `/api/v1${api}`;
+  const has = (a: string) => (actions as readonly string[]).includes(a);
+  MATRIX[`GET ${base}`] = { need: page };
+  if (kind === 'singleton') {
+    MATRIX[`PUT ${base}`] = { need: `${page}:edit`, body: INVALID };
+    continue;
+  }
+  MATRIX[`GET ${base}/:id`] = { need: page, url: `${base}/${MISSING}` };
+  if (has('export')) MATRIX[`GET ${base}/export`] = { need: `${page}:export` };
+  if (has('create')) MATRIX[`POST ${base}`] = { need: `${page}:create`, body: INVALID };
+  if (has('edit')) MATRIX[`PUT ${base}/:id`] = { need: `${page}:edit`, body: INVALID };
+  if (has('delete')) MATRIX[`DELETE ${base}/:id`] = { need: `${page}:delete`, url: `${base}/${MISSING}` };
+}
+
+type Actor = 'anonymous' | 'super' | 'limited' | 'agent' | 'agentOther' | 'disabled' | 'stale';
+const ACTORS: Actor[] = ['anonymous', 'super', 'limited', 'agent', 'agentOther', 'disabled', 'stale'];
+/** What the stale session's role still holds after the removal. */
+const STALE_KEEPS = ['system', 'log'];
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof makeWorld>>;
+const tokens: Partial<Record<Actor, string>> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await makeWorld(t);
+  tokens.super = await t.login('admin', ADMIN_PASSWORD);
+  tokens.limited = await t.login('limited');
+  tokens.agent = await t.login('agent_a');
+  tokens.agentOther = await t.login('agent_b');
+  // A disabled admin: signed in while enabled, then disabled by the super admin.
+  const soonDisabled = await makeAdmin(t, 'soon_disabled', w.agentRole, w.rootId);
+  tokens.disabled = await t.login('soon_disabled');
+  await t.call('POST', `/api/v1/system/administrators/${soonDisabled}/disable`, { token: tokens.super, body: { disabled: 2 } });
+  // A session issued before a permission was removed from its role.
+  const staleRole = await makeRole(t, 'Stale', AGENT_KEYS);
+  await makeAdmin(t, 'stale', staleRole, w.rootId);
+  tokens.stale = await t.login('stale');
+  const cut = await t.call('PUT', `/api/v1/system/roles/${staleRole}/permissions`, { token: tokens.super, body: { keys: STALE_KEEPS } });
+  expect(cut.status).toBe(200);
+});
+afterAll(() => t?.close());
+
+function heldBy(actor: Actor): Set<string> | 'all' | 'none' {
+  switch (actor) {
+    case 'super':
+      return 'all';
+    case 'limited':
+      return new Set(LIMITED_KEYS);
+    case 'agent':
+    case 'agentOther':
+      return new Set(AGENT_KEYS);
+    case 'stale':
+      return new Set(STALE_KEEPS);
+    default:
+      return 'none';
+  }
+}
+
+function allowedByPermission(actor: Actor, p: Permission): boolean {
+  const held = heldBy(actor);
+  if (held === 'all') return true;
+  if (held === 'none') return false;
+  if (p.page === 'update_password' && !p.button) return true;
+  return held.has(p.page) && (!p.button || held.has(permissionKey(p)));
+}
+
+function expected(actor: Actor, c: Case): 'allowed' | 401 | 403 {
+  if (c.need === PUBLIC) return 'allowed';
+  if (actor === 'anonymous' || actor === 'disabled') return 401;
+  if (c.need === SIGNED_IN) return 'allowed';
+  const [page, button] = c.need.split(':');
+  if (!allowedByPermission(actor, { page, button })) return 403;
+  if (c.branch && actor === 'agentOther') return 403;
+  return 'allowed';
+}
+
+describe('permission matrix', () => {
+  it('declares on every route the access the matrix states', () => {
+    const declared = (r: DeclaredRoute) => ('public' in r.access ? PUBLIC : 'signedIn' in r.access ? SIGNED_IN : permissionKey(r.access));
+    const wrong = t.routes.filter((r) => MATRIX[`${r.method} ${r.url}`] && MATRIX[`${r.method} ${r.url}`].need !== declared(r));
+    expect(wrong.map((r) => `${r.method} ${r.url}: ${declared(r)}`)).toEqual([]);
+  });
+
+  it('lists every route of the router, and only those', () => {
+    const keys = t.routes.map((r) => `${r.method} ${r.url}`);
+    const missing = keys.filter((k) => !(k in MATRIX));
+    const stale = Object.keys(MATRIX).filter((k) => !keys.includes(k));
+    expect(missing, 'routes without a matrix entry').toEqual([]);
+    expect(stale, 'matrix entries without a route').toEqual([]);
+  });
+
+  it('answers every route x caller as its declared access says', async () => {
+    const failures: string[] = [];
+    for (const r of t.routes) {
+      const c = MATRIX[`${r.method} ${r.url}`];
+      let url = c.url ?? r.url;
+      if (url.includes(':id')) {
+        const id = r.url.includes('/administrators/') ? w.agentA1 : r.url.includes('/roles/') ? w.agentRole : Number(MISSING);
+        url = url.replace(':id', String(id));
+      }
+      for (const actor of ACTORS) {
+        let token = tokens[actor];
+        if (c.fresh && token && !['disabled', 'anonymous'].includes(actor)) {
+          token = await t.login(actor === 'super' ? 'admin' : { limited: 'limited', agent: 'agent_a', agentOther: 'agent_b', stale: 'stale' }[actor as 'limited']!, actor === 'super' ? ADMIN_PASSWORD : undefined);
+        }
+        const res = await t.call(r.method, url, { token, body: c.body });
+        const want = expected(actor, c);
+        const ok = want === 'allowed' ? res.status !== 401 && res.status !== 403 && res.status < 500 : res.status === want;
+        if (!ok) failures.push(`${actor.padEnd(10)} ${r.method} ${url} → ${res.status} (want ${want}) ${JSON.stringify(res.body)?.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses the stale session exactly where the permission was removed', async () => {
+    const logs = await t.call('GET', '/api/v1/system/logs', { token: tokens.stale });
+    expect(logs.status).toBe(200);
+    const admins = await t.call('GET', '/api/v1/system/administrators', { token: tokens.stale });
+    expect(admins.status).toBe(403);
+    expect(admins.body.code).toBe('FORBIDDEN');
+  });
+
+  it('leaves a trail row for refused calls', async () => {
+    const { systemLogs } = await import('../src/modules/system/schema.js');
+    const rows = await t.database.db.select().from(systemLogs).where(eq(systemLogs.status, 403));
+    expect(rows.length).toBeGreaterThan(10);
+  });
+});
