@@ -66,7 +66,7 @@ function selectRows(ex: Executor) {
       a: admins,
       roleName: roles.name,
       superiorAccount: superiors.account,
-      subordinates: sql<number>`(select count(*)::int from admins s where s.superior_id = ${admins.id})`,
+      subordinates: sql<number>`(select count(*)::int from admins s where s.superior_id = "admins"."id")`,
     })
     .from(admins)
     .innerJoin(roles, eq(roles.id, admins.roleId))

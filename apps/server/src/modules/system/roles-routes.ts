@@ -21,8 +21,8 @@ async function roleRow(ex: Executor, id: number) {
   const [r] = await ex
     .select({
       role: roles,
-      admins: sql<number>`(select count(*)::int from admins a where a.role_id = ${roles.id})`,
-      perms: sql<number>`(select count(*)::int from role_menus m where m.role_id = ${roles.id})`,
+      admins: sql<number>`(select count(*)::int from admins a where a.role_id = "roles"."id")`,
+      perms: sql<number>`(select count(*)::int from role_menus m where m.role_id = "roles"."id")`,
     })
     .from(roles)
     .where(eq(roles.id, id));
@@ -68,8 +68,8 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
       db
         .select({
           role: roles,
-          admins: sql<number>`(select count(*)::int from admins a where a.role_id = ${roles.id})`,
-          perms: sql<number>`(select count(*)::int from role_menus m where m.role_id = ${roles.id})`,
+          admins: sql<number>`(select count(*)::int from admins a where a.role_id = "roles"."id")`,
+          perms: sql<number>`(select count(*)::int from role_menus m where m.role_id = "roles"."id")`,
         })
         .from(roles)
         .where(where)
