@@ -3,8 +3,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { App as AntApp, ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
 import type { Locale as AntLocale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+// antd/es (not antd/locale, which re-exports the CommonJS build) so that only the ES modules are bundled.
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
 import swKE from './locales/antd-sw_KE';
 import type { Locale } from '@dau/domain';
 import i18n from './locales';
@@ -13,7 +14,7 @@ import { AuthProvider } from './app/auth';
 import { FeedbackBridge } from './app/feedback';
 import { PrefsProvider, usePrefs } from './app/prefs';
 import { AppRouter } from './app/router';
-import { needsDarkText, useSite } from './app/site';
+import { needsDarkText, shade, useSite } from './app/site';
 
 const ANTD_LOCALES: Record<Locale, AntLocale> = { 'en-US': enUS, 'sw-KE': swKE, 'zh-CN': zhCN };
 
@@ -34,21 +35,28 @@ function Themed() {
   const { theme, language } = usePrefs();
   const site = useSite(t('common.appName'));
   const themeConfig = useMemo<ThemeConfig>(() => {
-    const darkText = needsDarkText(site.color);
+    const dark = theme === 'dark';
+    // A light primary such as #f5ca47 cannot carry white text, nor be read as text on white: primary
+    // buttons get dark text, and in the light theme links and selected menu entries a darker shade.
+    const lightPrimary = needsDarkText(site.color);
+    const ink = 'rgba(0, 0, 0, 0.88)';
+    const link = lightPrimary && !dark ? { colorLink: shade(site.color, 0.55), colorLinkHover: shade(site.color, 0.7) } : {};
     return {
-      algorithm: theme === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
-      token: { colorPrimary: site.color, colorInfo: site.color, borderRadius: 6 },
+      algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+      token: { colorPrimary: site.color, borderRadius: 6, ...link },
       components: {
-        // White on a light primary such as #f5ca47 cannot be read: use dark text on primary buttons.
-        Button: darkText ? { primaryColor: 'rgba(0, 0, 0, 0.88)' } : {},
-        Menu: darkText && theme === 'light' ? { itemSelectedColor: 'rgba(0, 0, 0, 0.88)' } : {},
+        Button: lightPrimary ? { primaryColor: ink } : {},
+        Menu: {
+          subMenuItemBg: 'transparent',
+          ...(lightPrimary && !dark ? { itemSelectedColor: ink, subMenuItemSelectedColor: ink } : {}),
+        },
       },
     };
   }, [site.color, theme]);
 
   return (
     <ConfigProvider theme={themeConfig} locale={ANTD_LOCALES[language]}>
-      <AntApp message={{ maxCount: 5 }}>
+      <AntApp message={{ maxCount: 5, stack: false }}>
         <FeedbackBridge />
         <AuthProvider>
           <AppRouter />

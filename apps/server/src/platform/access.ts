@@ -143,6 +143,7 @@ export function installAccessControl(app: FastifyInstance, db: Db, opts: { publi
   });
   // onRequest: the caller is known before the body is even parsed; invalid input from a stranger answers 401, not 400.
   app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
+    if (req.is404) return; // no such route: the not-found handler answers
     const access = req.routeOptions.config?.access;
     if (!access) throw forbidden();
     if ('public' in access) {

@@ -24,7 +24,7 @@ export interface ResourceBinding {
   /** Field key → column, when the column is not the camelCase of the key. */
   columns?: Record<string, PgColumn>;
   /** Extra checks and transformations of written values (throw AppError to refuse). */
-  prepare?: (values: Record<string, unknown>, ctx: { mode: 'create' | 'edit'; req: FastifyRequest; before?: Record<string, unknown> }) =>
+  prepare?: (values: Record<string, unknown>, ctx: { mode: 'create' | 'edit'; req: FastifyRequest; ex: Executor; before?: Record<string, unknown> }) =>
     | void
     | Promise<void>;
   /** Called after a committed write (cache invalidation). */
@@ -204,7 +204,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
         const after = await db.transaction(async (tx) => {
           const before = await loadOne(tx, sid, true);
           if (!before) throw notFound();
-          await b.prepare?.(body, { mode: 'edit', req, before });
+          await b.prepare?.(body, { mode: 'edit', req, ex: tx, before });
           const rows = (await tx
             .update(b.table)
             .set({ ...toColumnValues(b, body), ...('updatedAt' in getTableColumns(b.table) ? { updatedAt: new Date() } : {}) })
@@ -272,8 +272,8 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema: { tags, body: bodySchema(def, 'create') } }, async (req, reply) => {
       const body = { ...(req.body as Record<string, unknown>) };
       for (const f of def.fields) if (isEditable(f, 'create') && body[f.key] === undefined && f.default !== undefined) body[f.key] = f.default;
-      await b.prepare?.(body, { mode: 'create', req });
       const created = await db.transaction(async (tx) => {
+        await b.prepare?.(body, { mode: 'create', req, ex: tx });
         const rows = (await tx.insert(b.table).values(toColumnValues(b, body) as never).returning()) as Record<string, unknown>[];
         const a = toApiRow(b, rows[0]);
         await writeAudit(tx, req, { type: auditType, content: `Created ${def.name} #${String(a.id)}`, after: a });
@@ -290,7 +290,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       const updated = await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
         if (!before) throw notFound();
-        await b.prepare?.(body, { mode: 'edit', req, before: toApiRow(b, before) });
+        await b.prepare?.(body, { mode: 'edit', req, ex: tx, before: toApiRow(b, before) });
         const set = toColumnValues(b, body);
         if ('updatedAt' in getTableColumns(b.table)) set.updatedAt = new Date();
         const rows = (await tx.update(b.table).set(set).where(eq(idCol(), req.params.id)).returning()) as Record<string, unknown>[];

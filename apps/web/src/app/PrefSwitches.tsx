@@ -1,8 +1,14 @@
-import { Button, Dropdown, Tooltip } from 'antd';
-import { GlobalOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { Button, Flex, Popover, Tooltip } from 'antd';
+import { CheckOutlined, GlobalOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SUPPORTED_LOCALES, type Locale } from '@dau/domain';
+import { SUPPORTED_LOCALES } from '@dau/domain';
 import { usePrefs } from './prefs';
+
+/**
+ * The theme and language switches of the login page and the shell. Deliberately light (Popover and
+ * Buttons, no Dropdown/Menu) so that the login page's JavaScript stays small.
+ */
 
 /** Light / dark switch (stored under `theme`: '1' light, '2' dark). */
 export function ThemeToggle() {
@@ -27,22 +33,33 @@ export function ThemeToggle() {
 export function LanguageSwitch({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const { language, setLanguage } = usePrefs();
+  const [open, setOpen] = useState(false);
+  const choices = (
+    <Flex vertical role="listbox" aria-label={t('language.label')}>
+      {SUPPORTED_LOCALES.map((code) => (
+        <Button
+          key={code}
+          type="text"
+          role="option"
+          aria-selected={code === language}
+          data-testid={`language-option-${code}`}
+          style={{ justifyContent: 'space-between', minWidth: 150 }}
+          onClick={() => {
+            setLanguage(code);
+            setOpen(false);
+          }}
+        >
+          <span lang={code}>{t(`language.${code}`)}</span>
+          {code === language ? <CheckOutlined /> : <span />}
+        </Button>
+      ))}
+    </Flex>
+  );
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [language],
-        onClick: ({ key }) => setLanguage(key as Locale),
-        items: SUPPORTED_LOCALES.map((code) => ({
-          key: code,
-          label: <span data-testid={`language-option-${code}`}>{t(`language.${code}`)}</span>,
-        })),
-      }}
-    >
+    <Popover content={choices} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} arrow={false}>
       <Button type="text" aria-label={t('language.label')} data-testid="language-switch" data-language={language} icon={<GlobalOutlined />}>
         {compact ? null : t(`language.${language}`)}
       </Button>
-    </Dropdown>
+    </Popover>
   );
 }

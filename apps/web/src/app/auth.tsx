@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LoginAnswer, MeAnswer } from '@dau/contract';
 import { api, onUnauthorized } from './api';
@@ -44,7 +44,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>(() => (storage.get('token') ? { status: 'loading' } : { status: 'anonymous' }));
 
+  // While signing out the server closes the socket (type 3), which asks for a re-check: nothing to check.
+  const signingOut = useRef(false);
+
   const load = useCallback(async () => {
+    if (signingOut.current) return;
     if (!storage.get('token')) {
       setState({ status: 'anonymous' });
       return;
@@ -98,12 +102,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(
     async ({ callServer = true }: { callServer?: boolean } = {}) => {
-      if (callServer && storage.get('token')) {
-        await api.post('/auth/logout').catch(() => undefined);
+      signingOut.current = true;
+      try {
+        if (callServer && storage.get('token')) {
+          await api.post('/auth/logout').catch(() => undefined);
+        }
+        forgetSession();
+        queryClient.clear();
+        setState({ status: 'anonymous' });
+      } finally {
+        signingOut.current = false;
       }
-      forgetSession();
-      queryClient.clear();
-      setState({ status: 'anonymous' });
     },
     [queryClient],
   );

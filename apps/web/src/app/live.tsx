@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
-import { SOCKET_PUSH_TYPE, message as specMessage } from '@dau/domain';
+import { SOCKET_PUSH_TYPE, isMessageCode, message as specMessage } from '@dau/domain';
 import { useAuth } from './auth';
 import { usePrefs } from './prefs';
 import { storage } from './storage';
@@ -34,13 +34,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const client = useRef<SocketClient | null>(null);
   const languageRef = useRef(language);
   languageRef.current = language;
-  const deps = useRef({ refresh, message });
-  deps.current = { refresh, message };
+  const deps = useRef({ refresh, message, modal });
+  deps.current = { refresh, message, modal };
 
   useEffect(() => {
     void showUnreadNotice();
     if (!socketSupported()) {
-      modal.error({ content: specMessage('WS_UNSUPPORTED', languageRef.current) });
+      deps.current.modal.error({ content: specMessage('WS_UNSUPPORTED', languageRef.current) });
       setStatus('stopped');
       return;
     }
@@ -58,8 +58,10 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     const dispatch = (m: SocketMessage) => {
       const { message: toast, refresh: recheck } = deps.current;
       if (m.status === false) {
-        toast.error(m.message || specMessage('DATA_ABNORMAL', languageRef.current));
-        return;
+        const lng = languageRef.current;
+        // The server may answer with a message code (e.g. UNAUTHORIZED): show its text in the operator's language.
+        toast.error(m.message ? (isMessageCode(m.message) ? specMessage(m.message, lng) : m.message) : specMessage('DATA_ABNORMAL', lng));
+        if (m.type !== SOCKET_PUSH_TYPE.close) return;
       }
       switch (m.type) {
         case SOCKET_PUSH_TYPE.ignore:
@@ -90,7 +92,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       c.stop();
       client.current = null;
     };
-  }, [modal]);
+  }, []);
 
   const send = useCallback((payload: Record<string, unknown>) => client.current?.send(payload), []);
   const subscribe = useCallback((fn: Handler) => {

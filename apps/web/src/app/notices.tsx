@@ -1,6 +1,7 @@
 import { Button } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import type { Notice } from '@dau/contract';
+import { NOTICE_PAGE_SIZE, NOTIFY_STATUS } from '@dau/domain';
 import i18n from '../locales';
 import { api, type ListAnswer } from './api';
 import { feedback } from './feedback';
@@ -42,7 +43,7 @@ export function showNotice(n: { id: number; content: string }) {
 /** GET the first unviewed notice (page size 1) and show it. */
 export async function showUnreadNotice() {
   try {
-    const page = await api.get<ListAnswer<Notice>>('/notices', { notify_status: 1, page: 1, page_size: 1 });
+    const page = await api.get<ListAnswer<Notice>>('/notices', { notify_status: NOTIFY_STATUS.unviewed, page: 1, page_size: NOTICE_PAGE_SIZE });
     const first = page?.items?.[0];
     if (first) showNotice(first);
   } catch (e) {

@@ -48,13 +48,15 @@ function fromForm(fields: readonly FieldView[], values: FormValues): Record<stri
   return out;
 }
 
-function SearchInput({ field, locale }: { field: FieldView; locale: string }) {
+/** Form.Item hands `id`, `value` and `onChange` to its child: they go on to the real input. */
+function SearchInput({ field, locale, ...control }: { field: FieldView; locale: string; [control: string]: unknown }) {
   const { t } = useTranslation();
   if (field.search === 'range') {
     return (
       <DatePicker.RangePicker
         allowEmpty={[true, true]}
         style={{ width: '100%' }}
+        {...control}
         presets={[
           { label: t('form.today'), value: [dayjs().startOf('day'), dayjs().endOf('day')] },
           { label: t('form.last7Days'), value: [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')] },
@@ -64,12 +66,13 @@ function SearchInput({ field, locale }: { field: FieldView; locale: string }) {
     );
   }
   const options = fieldOptions(field, locale);
-  if (options) return <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={options as never} placeholder={t('form.all')} />;
+  if (options) return <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={options as never} placeholder={t('form.all')} {...control} />;
   if (field.type === 'switch') {
     return (
       <Select
         allowClear
         placeholder={t('form.all')}
+        {...control}
         options={[
           { value: 'true', label: t('form.yes') },
           { value: 'false', label: t('form.no') },
@@ -77,8 +80,8 @@ function SearchInput({ field, locale }: { field: FieldView; locale: string }) {
       />
     );
   }
-  if (field.type === 'number' || field.type === 'enum') return <InputNumber style={{ width: '100%' }} />;
-  return <Input allowClear placeholder={field.search === 'like' ? t('form.contains') : undefined} />;
+  if (field.type === 'number' || field.type === 'enum') return <InputNumber style={{ width: '100%' }} {...control} />;
+  return <Input allowClear placeholder={field.search === 'like' ? t('form.contains') : undefined} {...control} />;
 }
 
 /** The filters of a list, built from the fields that declare `search`; it reads and writes the URL state. */

@@ -20,14 +20,14 @@ export function systemResources(app: FastifyInstance, ctx: AppContext) {
     def: ipBlackResource,
     table: ipBlacklist,
     auditType: LOG_TYPE.ip_blacklist,
-    prepare: async (v, { req, before }) => {
+    prepare: async (v, { req, ex, before }) => {
       if (v.ip === undefined) return;
       const parsed = parseIpOrCidr(v.ip);
       if (!parsed.ok) throw badRequest('PARAM_INVALID', [{ field: 'ip' }]);
       v.ip = parsed.value.text;
       // An operator cannot lock themselves out by accident.
       if (ipMatches(req.ip, parsed.value)) throw new AppError(422, 'IP_SELF_BLOCK');
-      const [dup] = await db.select({ id: ipBlacklist.id }).from(ipBlacklist).where(eq(ipBlacklist.ip, v.ip as string));
+      const [dup] = await ex.select({ id: ipBlacklist.id }).from(ipBlacklist).where(eq(ipBlacklist.ip, v.ip as string));
       if (dup && dup.id !== before?.id) throw new AppError(409, 'CONFLICT');
     },
     afterWrite: () => ipBlock.invalidate(),
@@ -36,14 +36,14 @@ export function systemResources(app: FastifyInstance, ctx: AppContext) {
   registerResource(app, db, {
     def: languageResource,
     table: languages,
-    prepare: async (v, { mode, before }) => {
+    prepare: async (v, { mode, ex, before }) => {
       if (v.code !== undefined) {
         const code = String(v.code);
         if (!/^[a-z]{2,3}(-[A-Z]{2})?$/.test(code)) throw badRequest('PARAM_INVALID', [{ field: 'code' }]);
       }
       if (v.default_language === 2) {
         // One default language: setting it here clears the others (in the same request).
-        await db.update(languages).set({ defaultLanguage: 1 }).where(mode === 'edit' && before ? sql`${languages.id} <> ${before.id as number}` : sql`true`);
+        await ex.update(languages).set({ defaultLanguage: 1 }).where(mode === 'edit' && before ? sql`${languages.id} <> ${before.id as number}` : sql`true`);
       }
     },
     beforeDelete: (row) => {

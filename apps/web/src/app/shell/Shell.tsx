@@ -8,6 +8,7 @@ import { useMe } from '../auth';
 import { useIsMobile } from '../dialog';
 import { LiveProvider } from '../live';
 import { usePrefs } from '../prefs';
+import { hasScreen } from '../screens';
 import { HeaderBar } from './HeaderBar';
 import { useMenuModel } from './menuModel';
 
@@ -28,7 +29,7 @@ export function Shell() {
 }
 
 function ShellLayout() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { layout } = usePrefs();
   const { token } = theme.useToken();
   const navigate = useNavigate();
@@ -64,7 +65,8 @@ function ShellLayout() {
     </div>
   );
   const showSider = layout === 'side' && !isMobile;
-  const pageLabel = model.byPath[page]?.label ?? (page ? t(`menu.${page}`, { defaultValue: page }) : '');
+  // A page outside the menu (a detail page) still has its catalogue label; an unknown path has none.
+  const pageLabel = model.byPath[page]?.label ?? (page && hasScreen(page) && i18n.exists(`menu.${page}`) ? t(`menu.${page}`) : '');
 
   return (
     <Layout style={{ minHeight: '100vh' }}>

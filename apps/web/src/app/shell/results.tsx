@@ -9,12 +9,12 @@ export function NotFoundResult() {
   const navigate = useNavigate();
   return (
     <div data-testid="result-404">
-    <Result
-      status="404"
-      title={t('shell.notFoundTitle')}
-      subTitle={t('shell.notFoundHint')}
-      extra={<Button onClick={() => navigate('/customer')}>{t('shell.goHome')}</Button>}
-    />
+      <Result
+        status="404"
+        title={t('shell.notFoundTitle')}
+        subTitle={t('shell.notFoundHint')}
+        extra={<Button onClick={() => navigate('/customer')}>{t('shell.goHome')}</Button>}
+      />
     </div>
   );
 }
@@ -26,12 +26,12 @@ export function ForbiddenResult() {
   const navigate = useNavigate();
   return (
     <div data-testid="result-403">
-    <Result
-      status="403"
-      title={msg('FORBIDDEN')}
-      subTitle={t('shell.forbiddenHint')}
-      extra={<Button onClick={() => navigate('/customer')}>{t('shell.goHome')}</Button>}
-    />
+      <Result
+        status="403"
+        title={msg('FORBIDDEN')}
+        subTitle={t('shell.forbiddenHint')}
+        extra={<Button onClick={() => navigate('/customer')}>{t('shell.goHome')}</Button>}
+      />
     </div>
   );
 }
@@ -42,16 +42,16 @@ export function ResourceErrorResult({ onRetry }: { onRetry: () => void }) {
   const msg = useMsg();
   return (
     <div data-testid="result-resource-error">
-    <Result
-      status="error"
-      title={msg('RESOURCE_ERROR')}
-      subTitle={t('shell.resourceErrorHint')}
-      extra={
-        <Button type="primary" onClick={onRetry} data-testid="screen-retry">
-          {t('common.retry')}
-        </Button>
-      }
-    />
+      <Result
+        status="error"
+        title={msg('RESOURCE_ERROR')}
+        subTitle={t('shell.resourceErrorHint')}
+        extra={
+          <Button type="primary" onClick={onRetry} data-testid="screen-retry">
+            {t('common.retry')}
+          </Button>
+        }
+      />
     </div>
   );
 }

@@ -119,7 +119,7 @@ const system = {
     density_large: 'Comfortable',
     density_medium: 'Default',
     density_small: 'Compact',
-    total: '{{total}} records',
+    total: 'Total: {{total}}',
   },
   form: {
     yes: 'Yes',

@@ -110,7 +110,7 @@ const system: Shape<typeof en> = {
     density_large: 'Nafasi pana',
     density_medium: 'Kawaida',
     density_small: 'Iliyobanwa',
-    total: 'Rekodi {{total}}',
+    total: 'Jumla: {{total}}',
   },
   form: {
     yes: 'Ndiyo',

@@ -1,10 +1,13 @@
 import type { ReactNode } from 'react';
-import { Card, Flex, Layout, Typography, theme } from 'antd';
+import { Flex, Layout, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch, ThemeToggle } from '../../app/PrefSwitches';
 import { useSite } from '../../app/site';
 
-/** The frame of the public pages: theme and language switches, the site's logo and title, a card. */
+/**
+ * The frame of the public pages: theme and language switches, the site's logo and title, a panel.
+ * (A plain panel, not antd Card: Card brings Tabs along, which the login page does not need.)
+ */
 export function AuthLayout({ title, children, width = 400 }: { title: ReactNode; children: ReactNode; width?: number }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
@@ -16,7 +19,17 @@ export function AuthLayout({ title, children, width = 400 }: { title: ReactNode;
         <LanguageSwitch />
       </Flex>
       <Flex flex={1} justify="center" align="center" style={{ padding: '16px 12px 48px' }}>
-        <Card style={{ width: '100%', maxWidth: width, boxShadow: token.boxShadowTertiary }}>
+        <div
+          style={{
+            width: '100%',
+            maxWidth: width,
+            padding: '32px 28px 24px',
+            background: token.colorBgContainer,
+            borderRadius: token.borderRadiusLG,
+            border: `1px solid ${token.colorBorderSecondary}`,
+            boxShadow: token.boxShadowTertiary,
+          }}
+        >
           <Flex vertical align="center" gap={4} style={{ marginBottom: 24 }}>
             {site.logo ? (
               <img src={site.logo} alt="" width={48} height={48} style={{ objectFit: 'contain' }} />
@@ -29,7 +42,7 @@ export function AuthLayout({ title, children, width = 400 }: { title: ReactNode;
             <Typography.Text type="secondary">{title}</Typography.Text>
           </Flex>
           {children}
-        </Card>
+        </div>
       </Flex>
     </Layout>
   );
