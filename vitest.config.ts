@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'domain', include: ['packages/*/test/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'web', include: ['apps/web/test/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'server',

@@ -24,7 +24,8 @@ export function fieldRules(f: FieldView, t: TFunction, locale: string): FormRule
   const rules: FormRule[] = [];
   if (f.required && f.type !== 'switch') {
     const text = f.requiredMessage ?? t(f.type === 'enum' || f.type === 'datetime' ? 'form.requiredSelect' : 'form.required', { label });
-    rules.push({ required: true, whitespace: f.type === 'text' || f.type === 'textarea', message: text });
+    // Only `required` (+ message) for non-text values: any other key makes the validator expect a string.
+    rules.push(f.type === 'text' || f.type === 'textarea' ? { required: true, whitespace: true, message: text } : { required: true, message: text });
   }
   if (f.maxLength !== undefined && f.type !== 'number') rules.push({ type: 'string', max: f.maxLength, message: t('form.maxLength', { max: f.maxLength }) });
   if (f.type === 'number' || f.type === 'money' || f.type === 'odds') {

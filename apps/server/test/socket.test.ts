@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
+import { openMessage, sealMessage } from '../src/platform/crypto.js';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof makeWorld>>;
+let port: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await makeWorld(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as { port: number }).port;
+});
+afterAll(() => t?.close());
+
+interface Conn {
+  ws: WebSocket;
+  messages: any[];
+  closed: Promise<number>;
+  next(pred: (m: any) => boolean, ms?: number): Promise<any>;
+}
+
+function connect(key?: string): Promise<Conn> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+    const messages: any[] = [];
+    const waiters: { pred: (m: any) => boolean; res: (m: any) => void }[] = [];
+    ws.on('message', (raw) => {
+      const env = JSON.parse(String(raw));
+      const msg = key && env.iv ? openMessage(key, env) : env;
+      messages.push(msg);
+      for (const wt of [...waiters]) if (wt.pred(msg)) {
+        waiters.splice(waiters.indexOf(wt), 1);
+        wt.res(msg);
+      }
+    });
+    const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+    ws.on('open', () =>
+      resolve({
+        ws, messages, closed,
+        next: (pred, ms = 5000) =>
+          new Promise((res, rej) => {
+            const hit = messages.find(pred);
+            if (hit) return res(hit);
+            waiters.push({ pred, res });
+            setTimeout(() => rej(new Error('no such message')), ms);
+          }),
+      }),
+    );
+    ws.on('error', reject);
+  });
+}
+
+async function signIn(account: string, password?: string) {
+  const r = await t.call('POST', '/api/v1/auth/login', { body: { account, password: password ?? 'Staff#2026pass' } });
+  return r.body as { token: string; session_id: string; ws_key: string };
+}
+
+const hello = (s: { token: string; session_id: string; ws_key: string }) =>
+  JSON.stringify({ kid: s.session_id, ...sealMessage(s.ws_key, { type: 1, locale: 'en-US', token: s.token }) });
+
+describe('socket', () => {
+  it('authenticates with the encrypted login message and delivers notices live, encrypted', async () => {
+    const s = await signIn('agent_a1');
+    const c = await connect(s.ws_key);
+    c.ws.send(hello(s));
+    const welcome = await c.next((m) => m.type === 1);
+    expect(welcome.status).toBe(true);
+    const root = await t.login('admin', ADMIN_PASSWORD);
+    await t.call('POST', '/api/v1/system/administrators/notify', { token: root, body: { admin_ids: [w.agentA1], content: 'Odds feed is down' } });
+    const notice = await c.next((m) => m.type === 10);
+    expect(notice.content.content).toBe('Odds feed is down');
+    expect(notice.content.id).toBeGreaterThan(0);
+    c.ws.close();
+  });
+
+  it('does not deliver another admin’s notices', async () => {
+    const s = await signIn('agent_b1');
+    const c = await connect(s.ws_key);
+    c.ws.send(hello(s));
+    await c.next((m) => m.type === 1);
+    const root = await t.login('admin', ADMIN_PASSWORD);
+    await t.call('POST', '/api/v1/system/administrators/notify', { token: root, body: { admin_ids: [w.agentA1], content: 'only for a1' } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.messages.some((m) => m.type === 10)).toBe(false);
+    c.ws.close();
+  });
+
+  it('closes with 3001 when the session signs out', async () => {
+    const s = await signIn('agent_a');
+    const c = await connect(s.ws_key);
+    c.ws.send(hello(s));
+    await c.next((m) => m.type === 1);
+    await t.call('POST', '/api/v1/auth/logout', { token: s.token });
+    const close = await c.next((m) => m.type === 3);
+    expect(close.status).toBe(true);
+    expect(await c.closed).toBe(3001);
+  });
+
+  it('refuses a message sealed with the wrong key or a token of another session, with 3001', async () => {
+    const s = await signIn('agent_b');
+    const other = await signIn('agent_b');
+    const c = await connect();
+    c.ws.send(JSON.stringify({ kid: s.session_id, ...sealMessage(other.ws_key, { type: 1, locale: 'en-US', token: s.token }) }));
+    expect(await c.closed).toBe(3001);
+    const d = await connect();
+    d.ws.send(JSON.stringify({ kid: s.session_id, ...sealMessage(s.ws_key, { type: 1, locale: 'en-US', token: other.token }) }));
+    expect(await d.closed).toBe(3001);
+  });
+
+  it('answers a plain ping without a token and keeps the socket open', async () => {
+    const c = await connect();
+    c.ws.send(JSON.stringify({ type: 'ping' }));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    c.ws.close();
+  });
+});
