@@ -73,7 +73,14 @@ describe('socket', () => {
     const notice = await c.next((m) => m.type === 10);
     expect(notice.content.content).toBe('Odds feed is down');
     expect(notice.content.id).toBeGreaterThan(0);
+    const online = await t.call('GET', `/api/v1/system/administrators/${w.agentA1}`, { token: root });
+    expect(online.body.online_status).toBe(2);
     c.ws.close();
+    await c.closed;
+    await new Promise((r) => setTimeout(r, 100));
+    const offline = await t.call('GET', `/api/v1/system/administrators/${w.agentA1}`, { token: root });
+    expect(offline.body.online_status).toBe(1);
+    expect(offline.body.online_update_time).not.toBeNull();
   });
 
   it('does not deliver another admin’s notices', async () => {

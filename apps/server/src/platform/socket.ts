@@ -8,6 +8,7 @@ import { NOTICE_CREATED, type NoticeEvent } from '../modules/notices/service.js'
 import { SESSION_REVOKED } from '../modules/auth/sessions.js';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { sessions } from '../modules/auth/schema.js';
+import { admins } from '../modules/system/schema.js';
 
 /** Push types (spec §4): 1 ignored, 2 reload the page, 3 close; 10 a notice; others go to the current screen. */
 export const PUSH = { ignore: 1, reload: 2, close: 3, notice: 10 } as const;
@@ -72,7 +73,7 @@ export class SocketHub {
   private close(c: Client, reason: string) {
     this.send(c, { status: true, type: PUSH.close, message: reason });
     c.ws.close(SOCKET_CLOSE_NO_RECONNECT, reason);
-    this.clients.delete(c);
+    this.drop(c);
   }
 
   toAdmin(adminId: number, msg: PushMessage) {
@@ -84,15 +85,15 @@ export class SocketHub {
       const c: Client = { ws: socket, locale: 'en-US', lastSeen: Date.now() };
       this.clients.add(c);
       socket.on('message', (raw) => void this.onMessage(c, String(raw)));
-      socket.on('close', () => this.clients.delete(c));
-      socket.on('error', () => this.clients.delete(c));
+      socket.on('close', () => this.drop(c));
+      socket.on('error', () => this.drop(c));
     });
     this.timer = setInterval(() => {
       const now = Date.now();
       for (const c of this.clients) {
         if (now - c.lastSeen > SILENT_MS) {
           c.ws.terminate();
-          this.clients.delete(c);
+          this.drop(c);
         }
       }
     }, 5_000);
@@ -137,7 +138,25 @@ export class SocketHub {
     c.key = row.key;
     c.locale = normalizeLocale(msg.locale ?? '');
     c.lastSeen = Date.now();
-    if (first) this.send(c, { status: true, type: PUSH.ignore, content: { online: true } });
+    if (first) {
+      this.send(c, { status: true, type: PUSH.ignore, content: { online: true } });
+      await this.setOnline(auth.admin.id, 2);
+    }
+  }
+
+  /** Online status (spec §3 Administrator) follows the live console: online while one socket is signed in. */
+  private async setOnline(adminId: number, status: 1 | 2) {
+    try {
+      await this.ctx.db.update(admins).set({ onlineStatus: status, onlineUpdatedAt: new Date() }).where(eq(admins.id, adminId));
+    } catch {
+      /* the database is closing */
+    }
+  }
+
+  private drop(c: Client) {
+    if (!this.clients.delete(c) || !c.adminId) return;
+    const still = [...this.clients].some((x) => x.adminId === c.adminId);
+    if (!still) void this.setOnline(c.adminId, 1);
   }
 
   private reject(c: Client) {

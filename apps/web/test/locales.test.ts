@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import enCommon from '../src/locales/en-US/common';
+import swCommon from '../src/locales/sw-KE/common';
+import zhCommon from '../src/locales/zh-CN/common';
+import enMenu from '../src/locales/en-US/menu';
+import swMenu from '../src/locales/sw-KE/menu';
+import zhMenu from '../src/locales/zh-CN/menu';
+import enSystem from '../src/locales/en-US/system';
+import swSystem from '../src/locales/sw-KE/system';
+import zhSystem from '../src/locales/zh-CN/system';
+import { flattenCatalogue, SYSTEM_RESOURCES, fieldLabelKey } from '@dau/contract';
+
+type Tree = { [k: string]: string | Tree };
+
+function leaves(t: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(t)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of leaves(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const FILES = {
+  common: { en: enCommon, sw: swCommon, zh: zhCommon },
+  menu: { en: enMenu, sw: swMenu, zh: zhMenu },
+  system: { en: enSystem, sw: swSystem, zh: zhSystem },
+} as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
+
+const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('console locales', () => {
+  for (const [file, langs] of Object.entries(FILES)) {
+    const en = leaves(langs.en);
+    for (const lang of ['sw', 'zh'] as const) {
+      it(`${file}: ${lang} has every key of en-US, no extra key, the same placeholders, and is translated`, () => {
+        const other = leaves(langs[lang]);
+        expect([...en.keys()].filter((k) => !other.has(k)), 'missing').toEqual([]);
+        expect([...other.keys()].filter((k) => !en.has(k)), 'extra').toEqual([]);
+        for (const [k, v] of en) {
+          expect(other.get(k)!.trim(), `${lang} ${k} is empty`).not.toBe('');
+          expect(interpolations(other.get(k)!), `${lang} ${k} placeholders`).toEqual(interpolations(v));
+        }
+        const same = [...en].filter(([k, v]) => other.get(k) === v && /[a-z]{4,}/i.test(v));
+        // Brand names and codes may stay as they are; real text may not.
+        expect(same.length / en.size).toBeLessThan(0.1);
+      });
+    }
+  }
+
+  it('no two files claim the same top-level key', () => {
+    const seen = new Map<string, string>();
+    for (const [file, langs] of Object.entries(FILES)) {
+      for (const top of Object.keys(langs.en)) {
+        expect(seen.get(top), `${top} in ${file} and ${seen.get(top)}`).toBeUndefined();
+        seen.set(top, file);
+      }
+    }
+  });
+
+  it('every catalogue entry and every resource field has a label', () => {
+    const all = new Map<string, string>();
+    for (const langs of Object.values(FILES)) for (const [k, v] of leaves(langs.en)) all.set(k, v);
+    const missing = flattenCatalogue().map((e) => e.languageVariable).filter((k) => !all.has(k));
+    expect(missing).toEqual([]);
+    const fields = SYSTEM_RESOURCES.flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
+    expect(fields).toEqual([]);
+  });
+});

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT, startServer, type DauServer } from './server';
+
+/**
+ * Debian's Chromium driven by playwright-core: one browser per test file, a new context (1440x900) per
+ * test, and per page the console errors and uncaught page errors (the console logs
+ * `[i18n] missing key: <key>` for a text missing in the current language).
+ */
+
+export const CHROMIUM = process.env.DAU_CHROMIUM ?? '/usr/bin/chromium';
+export const SHOTS_DIR = path.join(ROOT, 'e2e/.shots');
+/** How long a visible outcome may take to appear. */
+export const UI_TIMEOUT = 15_000;
+
+export interface PageLog {
+  /** Text of every console message of type error. */
+  consoleErrors: string[];
+  /** Uncaught exceptions of the page. */
+  pageErrors: string[];
+}
+
+const logs = new WeakMap<Page, PageLog>();
+
+export function logOf(page: Page): PageLog {
+  let log = logs.get(page);
+  if (!log) {
+    log = { consoleErrors: [], pageErrors: [] };
+    logs.set(page, log);
+  }
+  return log;
+}
+
+function track(page: Page) {
+  const log = logOf(page);
+  page.on('console', (m) => {
+    if (m.type() === 'error') log.consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => log.pageErrors.push(`${e.name}: ${e.message}`));
+  page.setDefaultTimeout(UI_TIMEOUT);
+}
+
+/** The `[i18n] missing key` messages the page printed. */
+export function missingKeys(page: Page): string[] {
+  return logOf(page).consoleErrors.filter((t) => t.includes('[i18n] missing key'));
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium fonts-noto-cjk (or run \`npm run test:e2e\`).`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: baseUrl, locale: 'en-US' });
+  context.on('page', track);
+  return context;
+}
+
+/** A new page of the context; its console is tracked (`context.on('page')`). */
+export async function newPage(context: BrowserContext): Promise<Page> {
+  return context.newPage();
+}
+
+/** Opens a hash route of the console (`/admin_login`, `/customer/ip_black`...). */
+export async function openRoute(page: Page, route: string) {
+  await page.goto(`/#${route.startsWith('/') ? route : `/${route}`}`);
+}
+
+/** Signs in through the real login form; resolves when the console shows its menu. */
+export async function signIn(page: Page, account: string, password: string) {
+  await page.goto('/#/admin_login');
+  await page.getByTestId('login-account').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/#\/customer(\/|$)/);
+  await page.getByTestId('side-menu').waitFor({ state: 'visible' });
+}
+
+/** Saves a full-page PNG under e2e/.shots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const file = path.join(SHOTS_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export interface E2e {
+  readonly server: DauServer;
+  readonly browser: Browser;
+  /** A fresh context (own storage) and its first page; closed after the test. */
+  newPage(): Promise<Page>;
+}
+
+/**
+ * The usual set-up of a browser test file: a fresh server and one Chromium for the file, the contexts
+ * of each test closed after it. Call at the top level of the file.
+ */
+export function useE2e(): E2e {
+  let server: DauServer | undefined;
+  let browser: Browser | undefined;
+  const open: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+  });
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  return {
+    get server() {
+      if (!server) throw new Error('the server is not started (beforeAll failed)');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('Chromium is not launched (beforeAll failed)');
+      return browser;
+    },
+    async newPage() {
+      const context = await newContext(this.browser, this.server.baseUrl);
+      open.push(context);
+      return newPage(context);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * One real Dau server per test file: the `npm start` entry point (apps/server/src/main.ts) on a fresh
+ * embedded database in a temporary directory and a free port, serving the built console (apps/web/dist).
+ */
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ADMIN_ACCOUNT = 'admin';
+export const ADMIN_PASSWORD = 'Admin#2026pass';
+/** Password used for the admins the tests create. */
+export const STAFF_PASSWORD = 'Staff#2026pass';
+
+const WEB_INDEX = path.join(ROOT, 'apps/web/dist/index.html');
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: T;
+}
+
+export interface DauServer {
+  baseUrl: string;
+  dataDir: string;
+  /** JSON call to /api/v1{path}; answers the status and the parsed body (text when not JSON). */
+  api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<ApiAnswer<T>>;
+  /** Signs in through the API and returns the token (throws when the sign-in fails). */
+  loginApi(account: string, password: string, googleCode?: string): Promise<string>;
+  /** What the server printed (stdout and stderr), for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+export async function startServer(opts: { timeoutMs?: number } = {}): Promise<DauServer> {
+  if (!fs.existsSync(WEB_INDEX)) {
+    throw new Error(`The console is not built (${path.relative(ROOT, WEB_INDEX)} is missing): run \`npm run build\` first (or \`npm run test:e2e\`, which builds it).`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DAU_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DAU_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    DAU_DEMO: '0',
+    LOG_LEVEL: 'warn',
+  };
+  // Always the embedded database: a fresh one per file.
+  delete env.DATABASE_URL;
+  delete env.TEST_DATABASE_URL;
+  delete env.DAU_WEB_DIST;
+
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    detached: true, // its own process group, killed as a whole on teardown
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let exited: number | null | undefined;
+  const exitPromise = new Promise<void>((resolve) =>
+    child.on('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
+
+  const cleanup = async () => {
+    if (exited === undefined) {
+      killGroup(child, 'SIGTERM');
+      const done = await Promise.race([exitPromise.then(() => true), sleep(10_000).then(() => false)]);
+      if (!done) {
+        killGroup(child, 'SIGKILL');
+        await Promise.race([exitPromise, sleep(3_000)]);
+      }
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
+  for (;;) {
+    if (exited !== undefined) {
+      await cleanup();
+      throw new Error(`The Dau server exited (code ${exited}) before it was ready:\n${out}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok && ((await res.json()) as { status?: string }).status === 'ok') break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await cleanup();
+      throw new Error(`The Dau server did not answer /api/health within ${opts.timeoutMs ?? 90_000} ms:\n${out}`);
+    }
+    await sleep(200);
+  }
+
+  const api: DauServer['api'] = async (method, p, body, token) => {
+    const headers: Record<string, string> = { 'x-locale': 'en-US' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${baseUrl}/api/v1${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed };
+  };
+
+  const loginApi: DauServer['loginApi'] = async (account, password, googleCode) => {
+    const r = await api('POST', '/auth/login', { account, password, ...(googleCode ? { google_code: googleCode } : {}) });
+    if (r.status !== 200 || typeof r.body?.token !== 'string') {
+      throw new Error(`API sign-in of ${account} failed: ${r.status} ${JSON.stringify(r.body)}`);
+    }
+    return r.body.token as string;
+  };
+
+  return { baseUrl, dataDir, api, loginApi, output: () => out, stop: cleanup };
+}
+
+/** Fails with the server's answer when the status is not the expected one; returns the body. */
+export function expectStatus<T = any>(answer: ApiAnswer<T>, status: number, what: string): T {
+  if (answer.status !== status) throw new Error(`${what}: expected HTTP ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
