@@ -8,7 +8,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './platform/db.js';
 import { installAccessControl, type DeclaredRoute } from './platform/access.js';
-import { installAuditTrail } from './platform/audit.js';
+import { installAuditTrail, LogTypeSwitch } from './platform/audit.js';
 import { installErrorHandler } from './platform/http.js';
 import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
@@ -49,8 +49,10 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
 
   const { db, bus, kind } = opts.database;
   const ipBlock = new IpBlocklist(db);
-  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock };
+  const logTypeSwitch = new LogTypeSwitch(db);
+  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock, logTypeSwitch };
 
+  app.decorate('logTypeSwitch', logTypeSwitch);
   installErrorHandler(app);
   ipBlock.install(app);
   const routes = installAccessControl(app, db, { publicPrefixes: ['/api/docs'] });

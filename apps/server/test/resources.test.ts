@@ -135,6 +135,9 @@ describe('system log', () => {
     expect(types.body.items.find((x: { id: number }) => x.id === 3).code).toBe('ip_blacklist');
     const ed = await t.call('PUT', '/api/v1/system/log_types/6', { token: root, body: { enabled: false } });
     expect(ed.body.enabled).toBe(false);
+    const guarded = await t.call('PUT', '/api/v1/system/log_types/2', { token: root, body: { enabled: false } });
+    expect(guarded.status).toBe(422);
+    expect(guarded.body.code).toBe('LOG_TYPE_PROTECTED');
   });
 });
 

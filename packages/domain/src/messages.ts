@@ -201,6 +201,11 @@ export const MESSAGES = {
     'sw-KE': 'Kikomo cha kupakia faili kimepitwa',
     'zh-CN': '超出文件上传限制',
   },
+  LOG_TYPE_PROTECTED: {
+    'en-US': 'This log type is part of the audit trail and cannot be switched off',
+    'sw-KE': 'Aina hii ya kumbukumbu ni sehemu ya ukaguzi na haiwezi kuzimwa',
+    'zh-CN': '该日志类型属于审计记录，不能关闭',
+  },
   IP_SELF_BLOCK: {
     'en-US': 'This entry would block your own IP address. Sign in from another address to add it.',
     'sw-KE': 'Ingizo hili lingezuia anwani yako ya IP. Ingia kutoka anwani nyingine ili kuliongeza.',

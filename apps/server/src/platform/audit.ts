@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { systemLogs } from '../modules/system/schema.js';
+import { logTypes, systemLogs } from '../modules/system/schema.js';
 import type { Executor } from './db.js';
 import { LOG_TYPE } from '@dau/domain';
 
@@ -30,6 +30,41 @@ const SERVER_IP = (() => {
 })();
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Log types that make the audit trail (who changed what, sign-ins, blacklist hits, passwords, balances):
+ * always recorded. The others (technical errors: mail, SQL, radar feed, socket, front end) can be
+ * switched off on the log type screen when they are noise.
+ */
+export const PROTECTED_LOG_TYPES: ReadonlySet<number> = new Set([
+  LOG_TYPE.ordinary, LOG_TYPE.login, LOG_TYPE.ip_blacklist, LOG_TYPE.reset_password, LOG_TYPE.delete_user,
+  LOG_TYPE.update_password, LOG_TYPE.new_user, LOG_TYPE.update_user_info, LOG_TYPE.update_balance,
+]);
+
+/** Which optional log types are switched off, read from `log_types` every few seconds. */
+export class LogTypeSwitch {
+  private disabled = new Set<number>();
+  private loadedAt = 0;
+  constructor(private db: Executor) {}
+  invalidate() {
+    this.loadedAt = 0;
+  }
+  async records(type: number): Promise<boolean> {
+    if (PROTECTED_LOG_TYPES.has(type)) return true;
+    if (Date.now() - this.loadedAt > 5_000) {
+      const rows = await this.db.select({ id: logTypes.id, enabled: logTypes.enabled }).from(logTypes);
+      this.disabled = new Set(rows.filter((r) => !r.enabled).map((r) => r.id));
+      this.loadedAt = Date.now();
+    }
+    return !this.disabled.has(type);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    logTypeSwitch?: LogTypeSwitch;
+  }
+}
 const SECRET_KEYS = /password|secret|token|google_code|key/i;
 
 /** Values written to the audit trail never carry secrets. */
@@ -45,6 +80,10 @@ export function redact(v: unknown): unknown {
 
 /** Writes one audit row, in the caller's transaction when given one, so the change and its trail commit together. */
 export async function writeAudit(ex: Executor, req: FastifyRequest | null, e: AuditEntry): Promise<void> {
+  if (req?.server.logTypeSwitch && !(await req.server.logTypeSwitch.records(e.type))) {
+    req.audited = true;
+    return;
+  }
   await ex.insert(systemLogs).values({
     type: e.type,
     content: e.content.slice(0, 2000),

@@ -1,5 +1,6 @@
 import type { Bus, Db } from './db.js';
 import type { IpBlocklist } from './ipblock.js';
+import type { LogTypeSwitch } from './audit.js';
 
 /** What every module's routes receive: the database, the cross-process bus and shared caches. */
 export interface AppContext {
@@ -7,4 +8,5 @@ export interface AppContext {
   bus: Bus;
   databaseKind: 'pglite' | 'pg';
   ipBlock: IpBlocklist;
+  logTypeSwitch: LogTypeSwitch;
 }

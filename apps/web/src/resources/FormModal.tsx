@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Button, Form, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDialogWidth } from '../app/dialog';
@@ -24,28 +24,11 @@ export interface FormModalProps {
 }
 
 /** Create / edit dialog: fields by mode, client rules, the server's field errors mapped back. */
-export function FormModal({ open, title, fields, mode, record, onSubmit, onClose, intro, maxWidth = 880 }: FormModalProps) {
+export function FormModal({ open, title, onClose, intro, maxWidth = 880, ...form }: FormModalProps) {
   const { t } = useTranslation();
-  const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
   const width = useDialogWidth(maxWidth);
-  const initialValues = useMemo(() => toFormValues(fields, mode, record), [fields, mode, record]);
-  const names = useMemo(() => formFields(fields, mode).map((f) => f.key), [fields, mode]);
-
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    setSaving(true);
-    try {
-      await onSubmit(fromFormValues(fields, mode, values, record));
-      onClose();
-    } catch (err) {
-      applyServerErrors(form, err, names);
-    } finally {
-      setSaving(false);
-    }
-  };
-
+  const formId = useId();
   return (
     <Modal
       open={open}
@@ -58,17 +41,45 @@ export function FormModal({ open, title, fields, mode, record, onSubmit, onClose
         <Button key="cancel" onClick={onClose}>
           {t('action.cancel')}
         </Button>,
-        <Button key="submit" type="primary" loading={saving} onClick={() => void submit()} data-testid="form-submit">
+        // The button submits the form by its id: the form lives (and is reset) with the dialog's content.
+        <Button key="submit" type="primary" htmlType="submit" form={formId} loading={saving} data-testid="form-submit">
           {t('action.save')}
         </Button>,
       ]}
     >
       {intro}
-      <Form form={form} layout="vertical" initialValues={initialValues} preserve={false} onFinish={() => void submit()}>
-        <FormFields fields={fields} ctx={{ mode, record }} />
-        {/* Enter in a text input submits. */}
-        <button type="submit" hidden />
-      </Form>
+      <ResourceForm id={formId} {...form} onDone={onClose} onSaving={setSaving} />
     </Modal>
+  );
+}
+
+interface ResourceFormProps extends Pick<FormModalProps, 'fields' | 'mode' | 'record' | 'onSubmit'> {
+  id: string;
+  onDone(): void;
+  onSaving(saving: boolean): void;
+}
+
+/** A fresh form instance per mount, so no value of a previous record lingers. */
+function ResourceForm({ id, fields, mode, record, onSubmit, onDone, onSaving }: ResourceFormProps) {
+  const [form] = Form.useForm();
+  const [initialValues] = useState(() => toFormValues(fields, mode, record));
+  const names = useMemo(() => formFields(fields, mode).map((f) => f.key), [fields, mode]);
+
+  const submit = async (values: Row) => {
+    onSaving(true);
+    try {
+      await onSubmit(fromFormValues(fields, mode, values, record));
+      onDone();
+    } catch (err) {
+      applyServerErrors(form, err, names);
+    } finally {
+      onSaving(false);
+    }
+  };
+
+  return (
+    <Form id={id} form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void submit(v)}>
+      <FormFields fields={fields} ctx={{ mode, record }} />
+    </Form>
   );
 }

@@ -33,7 +33,8 @@ export interface ResourceListProps {
   children?: ReactNode;
 }
 
-type Editing = { mode: FormMode; row?: Row } | null;
+/** The form's subject; kept while the dialog fades out (`open` false) so its title does not change. */
+type Editing = { mode: FormMode; row?: Row; open: boolean };
 
 /** A list screen built from a declaration: search form, table, detail drawer, create/edit dialog, delete, export. */
 export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, onSaved, createTestId = 'resource-create', children }: ResourceListProps) {
@@ -43,7 +44,7 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
   const list = useListState(def.fields, def.defaultSort);
   const result = useResourceList(def, list.query);
   const { create, update, remove } = useResourceMutations(def);
-  const [editing, setEditing] = useState<Editing>(null);
+  const [editing, setEditing] = useState<Editing>({ mode: 'create', open: false });
   const [viewing, setViewing] = useState<Row | null>(null);
   const [selected, setSelected] = useState<Row[]>([]);
   const detail = useResourceRecord(def, viewing ? rowKeyOf(viewing) : undefined, viewing ?? undefined, def.fetchDetail !== false);
@@ -62,7 +63,7 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
           {t('action.view')}
         </Button>
         {offers('edit', row) && (
-          <ActionButton action="edit" page={def.page} type="link" size="small" icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row })} />
+          <ActionButton action="edit" page={def.page} type="link" size="small" icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row, open: true })} />
         )}
         {offers('delete', row) && (
           <ActionButton
@@ -83,8 +84,8 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
   };
 
   const save = async (body: Row) => {
-    const answer = editing?.mode === 'edit' && editing.row ? await update.mutateAsync({ id: rowKeyOf(editing.row), body }) : await create.mutateAsync(body);
-    onSaved?.(editing?.mode ?? 'create', answer);
+    const answer = editing.mode === 'edit' && editing.row ? await update.mutateAsync({ id: rowKeyOf(editing.row), body }) : await create.mutateAsync(body);
+    onSaved?.(editing.mode, answer);
   };
 
   return (
@@ -102,7 +103,7 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
         toolbar={
           <>
             {offers('create') && (
-              <ActionButton action="create" page={def.page} type="primary" icon={<PlusOutlined />} testId={createTestId} onClick={() => setEditing({ mode: 'create' })} />
+              <ActionButton action="create" page={def.page} type="primary" icon={<PlusOutlined />} testId={createTestId} onClick={() => setEditing({ mode: 'create', open: true })} />
             )}
             {offers('export') && <ExportButton page={def.page} api={def.api} name={def.name} query={list.exportQuery} />}
             {toolbar?.({ selected, clearSelection: () => setSelected([]) })}
@@ -118,18 +119,18 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
         onClose={() => setViewing(null)}
         extra={
           viewing && offers('edit', viewing) ? (
-            <ActionButton action="edit" page={def.page} icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', row: detail.data ?? viewing })} />
+            <ActionButton action="edit" page={def.page} icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', row: detail.data ?? viewing, open: true })} />
           ) : undefined
         }
       />
       <FormModal
-        open={!!editing}
-        title={`${t(texts.title)} · ${t(editing?.mode === 'edit' ? 'button.edit' : 'button.create')}`}
+        open={editing.open}
+        title={`${t(texts.title)} · ${t(editing.mode === 'edit' ? 'button.edit' : 'button.create')}`}
         fields={def.fields}
-        mode={editing?.mode ?? 'create'}
-        record={editing?.row}
+        mode={editing.mode}
+        record={editing.row}
         onSubmit={save}
-        onClose={() => setEditing(null)}
+        onClose={() => setEditing((e) => ({ ...e, open: false }))}
       />
       {children}
     </>

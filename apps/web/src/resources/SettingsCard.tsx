@@ -18,21 +18,9 @@ import type { ResourceView, Row } from './types';
 export function SettingsCard({ def, invalidate = [] }: { def: ResourceView; invalidate?: QueryKey[] }) {
   const { t } = useTranslation();
   const record = useSingleton(def);
-  const { update } = useResourceMutations(def, invalidate);
   const [editing, setEditing] = useState(false);
-  const [form] = Form.useForm();
   const texts = resourceTexts(def);
-  const names = useMemo(() => formFields(def.fields, 'edit').map((f) => f.key), [def.fields]);
   const data = record.data;
-
-  const save = async (values: Row) => {
-    try {
-      await update.mutateAsync({ body: fromFormValues(def.fields, 'edit', values, data) });
-      setEditing(false);
-    } catch (err) {
-      applyServerErrors(form, err, names);
-    }
-  };
 
   const canEdit = def.actions.includes('edit');
   return (
@@ -51,15 +39,7 @@ export function SettingsCard({ def, invalidate = [] }: { def: ResourceView; inva
       ) : !data ? (
         <Skeleton active />
       ) : editing ? (
-        <Form form={form} layout="vertical" initialValues={toFormValues(def.fields, 'edit', data)} onFinish={(v) => void save(v)} style={{ maxWidth: 880 }}>
-          <FormFields fields={def.fields} ctx={{ mode: 'edit', record: data }} />
-          <Flex gap={8}>
-            <Button type="primary" htmlType="submit" loading={update.isPending} data-testid="form-submit">
-              {t('action.save')}
-            </Button>
-            <Button onClick={() => setEditing(false)}>{t('action.cancel')}</Button>
-          </Flex>
-        </Form>
+        <SettingsForm def={def} data={data} invalidate={invalidate} onDone={() => setEditing(false)} />
       ) : (
         <Descriptions
           bordered
@@ -71,5 +51,35 @@ export function SettingsCard({ def, invalidate = [] }: { def: ResourceView; inva
         />
       )}
     </div>
+  );
+}
+
+/** The settings' edit form, mounted fresh for each edit. */
+function SettingsForm({ def, data, invalidate, onDone }: { def: ResourceView; data: Row; invalidate: QueryKey[]; onDone(): void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  const { update } = useResourceMutations(def, invalidate);
+  const [initialValues] = useState(() => toFormValues(def.fields, 'edit', data));
+  const names = useMemo(() => formFields(def.fields, 'edit').map((f) => f.key), [def.fields]);
+
+  const save = async (values: Row) => {
+    try {
+      await update.mutateAsync({ body: fromFormValues(def.fields, 'edit', values, data) });
+      onDone();
+    } catch (err) {
+      applyServerErrors(form, err, names);
+    }
+  };
+
+  return (
+    <Form form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void save(v)} style={{ maxWidth: 880 }}>
+      <FormFields fields={def.fields} ctx={{ mode: 'edit', record: data }} />
+      <Flex gap={8}>
+        <Button type="primary" htmlType="submit" loading={update.isPending} data-testid="form-submit">
+          {t('action.save')}
+        </Button>
+        <Button onClick={onDone}>{t('action.cancel')}</Button>
+      </Flex>
+    </Form>
   );
 }

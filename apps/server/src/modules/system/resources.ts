@@ -8,6 +8,7 @@ import { LOG_TYPE, ipMatches, parseIpOrCidr } from '@dau/domain';
 import { admins, ipBlacklist, languages, logConfig, logTypes, siteConfig, subscriberConfig, systemLogs } from './schema.js';
 import { subtreeCondition } from './admins-service.js';
 import { registerResource } from '../../platform/resource.js';
+import { PROTECTED_LOG_TYPES } from '../../platform/audit.js';
 import { authOf } from '../../platform/access.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
@@ -51,7 +52,14 @@ export function systemResources(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  registerResource(app, db, { def: logTypeResource, table: logTypes });
+  registerResource(app, db, {
+    def: logTypeResource,
+    table: logTypes,
+    prepare: (v, { before }) => {
+      if (v.enabled === false && PROTECTED_LOG_TYPES.has(Number(before?.id))) throw new AppError(422, 'LOG_TYPE_PROTECTED');
+    },
+    afterWrite: () => ctx.logTypeSwitch.invalidate(),
+  });
 
   registerResource(app, db, {
     def: logConfigResource,

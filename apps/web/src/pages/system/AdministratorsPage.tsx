@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Input } from 'antd';
 import { NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -25,10 +25,10 @@ export default function AdministratorsPage() {
   const showPassword = (account: unknown, password: unknown) => {
     if (typeof password === 'string' && password) setRevealed({ account: String(account), password });
   };
-  const passwordField: FieldView[] = resetFields.map((f) => ({
-    ...f,
-    input: () => <Input.Password autoComplete="new-password" placeholder={t('admin.passwordBlankHint')} />,
-  }));
+  const passwordField = useMemo<FieldView[]>(
+    () => resetFields.map((f) => ({ ...f, input: () => <Input.Password autoComplete="new-password" placeholder={t('admin.passwordBlankHint')} /> })),
+    [t],
+  );
 
   return (
     <ResourcePage

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../app/api';
 import type { Option } from '../../resources';
@@ -12,14 +13,14 @@ interface AdminOption {
   name: string;
 }
 
-/** Roles the operator may assign (GET /system/roles/options); refreshed whenever roles change. */
+/** Roles the operator may assign (GET /system/roles/options); refreshed whenever roles change. Stable between renders. */
 export function useRoleOptions(): Option[] {
   const { data } = useQuery({
     queryKey: ['role', 'options'],
     queryFn: () => api.get<{ items: RoleOption[] }>('/system/roles/options'),
     staleTime: 60_000,
   });
-  return (data?.items ?? []).map((r) => ({ value: r.id, label: r.name }));
+  return useMemo(() => (data?.items ?? []).map((r) => ({ value: r.id, label: r.name })), [data]);
 }
 
 /** Admins of the operator's subtree, for "superior" (GET /system/administrators/options). */
@@ -29,5 +30,5 @@ export function useAdminOptions(): Option[] {
     queryFn: () => api.get<{ items: AdminOption[] }>('/system/administrators/options'),
     staleTime: 60_000,
   });
-  return (data?.items ?? []).map((a) => ({ value: a.id, label: a.name ? `${a.account} (${a.name})` : a.account }));
+  return useMemo(() => (data?.items ?? []).map((a) => ({ value: a.id, label: a.name ? `${a.account} (${a.name})` : a.account })), [data]);
 }
