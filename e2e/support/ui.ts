@@ -65,3 +65,17 @@ export function luminance(css: string): number {
     .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
+
+/**
+ * The input of the form item labelled `label` inside `scope` (a dialog, a drawer, a card). Found through
+ * the item rather than the label's `for`: the search form and the dialog's form give their inputs the
+ * same ids (the field keys), so `getByLabel` would point at the search form's input.
+ */
+export function field(scope: Locator, label: string | RegExp): Locator {
+  const text = typeof label === 'string' ? new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : label;
+  return scope
+    .locator('.ant-form-item')
+    .filter({ has: scope.page().locator('.ant-form-item-label label', { hasText: text }) })
+    .locator('input:not([type="hidden"]), textarea')
+    .first();
+}

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Popconfirm, type ButtonProps } from 'antd';
+import { Button, Popconfirm, Tooltip, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAccess, useCurrentPage } from '../app/access';
 
@@ -13,11 +13,13 @@ export interface ActionButtonProps extends Omit<ButtonProps, 'onClick' | 'childr
   /** May return a promise: the button spins until it settles. */
   onClick?: () => unknown;
   testId?: string;
+  /** Only the icon, the label in a tooltip (row actions, where room is short). */
+  compact?: boolean;
   children?: ReactNode;
 }
 
 /** A button that is not there without its permission, with an optional confirmation and a busy state. */
-export function ActionButton({ action, page, confirm, onClick, testId, children, ...rest }: ActionButtonProps) {
+export function ActionButton({ action, page, confirm, onClick, testId, compact, children, ...rest }: ActionButtonProps) {
   const { t } = useTranslation();
   const { can } = useAccess();
   const current = useCurrentPage();
@@ -35,18 +37,17 @@ export function ActionButton({ action, page, confirm, onClick, testId, children,
     }
   };
   const label = children ?? t(`button.${action}`);
-  if (confirm) {
-    return (
-      <Popconfirm title={confirm} onConfirm={run} okButtonProps={{ danger: rest.danger, 'data-testid': 'confirm-ok' } as ButtonProps}>
-        <Button loading={busy} data-testid={testId} {...rest}>
-          {label}
-        </Button>
-      </Popconfirm>
-    );
-  }
-  return (
-    <Button loading={busy} data-testid={testId} onClick={() => void run()} {...rest}>
-      {label}
+  const iconOnly = compact && !!rest.icon;
+  const button = (
+    <Button loading={busy} data-testid={testId} aria-label={typeof label === 'string' ? label : undefined} onClick={confirm ? undefined : () => void run()} {...rest}>
+      {iconOnly ? null : label}
     </Button>
+  );
+  const shown = iconOnly ? <Tooltip title={label}>{button}</Tooltip> : button;
+  if (!confirm) return shown;
+  return (
+    <Popconfirm title={confirm} onConfirm={run} okButtonProps={{ danger: rest.danger, 'data-testid': 'confirm-ok' } as ButtonProps}>
+      {shown}
+    </Popconfirm>
   );
 }

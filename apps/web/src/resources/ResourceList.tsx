@@ -1,6 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
+import { Button, Tooltip } from 'antd';
 import type { ResourceAction } from '@dau/contract';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../app/access';
@@ -59,18 +59,19 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
     const id = rowKeyOf(row);
     return (
       <>
-        <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setViewing(row)} data-testid={`row-view-${id}`}>
-          {t('action.view')}
-        </Button>
+        <Tooltip title={t('action.view')}>
+          <Button type="text" size="small" icon={<EyeOutlined />} aria-label={t('action.view')} onClick={() => setViewing(row)} data-testid={`row-view-${id}`} />
+        </Tooltip>
         {offers('edit', row) && (
-          <ActionButton action="edit" page={def.page} type="link" size="small" icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row, open: true })} />
+          <ActionButton action="edit" page={def.page} type="text" size="small" compact icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row, open: true })} />
         )}
         {offers('delete', row) && (
           <ActionButton
             action="delete"
             page={def.page}
-            type="link"
+            type="text"
             size="small"
+            compact
             danger
             icon={<DeleteOutlined />}
             testId={`row-delete-${id}`}

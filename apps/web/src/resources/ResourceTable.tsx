@@ -24,6 +24,12 @@ export interface ResourceTableProps {
   rowSelection?: TableProps<Row>['rowSelection'];
 }
 
+/** A click opens the row unless it was on a control (a button, a link, the selection box) or ended a text selection. */
+function opensRow(target: EventTarget): boolean {
+  if (window.getSelection()?.toString()) return false;
+  return !(target instanceof Element && target.closest('button, a, input, label, .ant-table-selection-column, .ant-popover, .ant-popconfirm'));
+}
+
 /** The list: toolbar, typed columns, server-side sort and paging from the URL state, saved column choices. */
 export function ResourceTable({ screen, fields, list, result, toolbar, rowActions, onRowClick, rowSelection }: ResourceTableProps) {
   const { t } = useTranslation();
@@ -77,7 +83,7 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
           rowSelection={rowSelection}
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: result.isPending ? ' ' : <NoData /> }}
-          onRow={onRowClick ? (row) => ({ onClick: () => onRowClick(row), style: { cursor: 'pointer' } }) : undefined}
+          onRow={onRowClick ? (row) => ({ onClick: (e) => opensRow(e.target) && onRowClick(row), style: { cursor: 'pointer' } }) : undefined}
           onChange={(_p, _f, sorter, extra) => {
             if (extra.action !== 'sort' || Array.isArray(sorter)) return;
             list.setSort(formatSort(sorter.order ? String(sorter.columnKey) : undefined, sorter.order));

@@ -96,11 +96,11 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
   useEffect(() => {
     form.resetFields();
     form.setFieldsValue(toForm(searchable, list.filters, locale));
-  }, [key, locale, searchable, form]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key, locale, searchable, form]); // `key` stands for list.filters
 
   if (searchable.length === 0) return null;
   return (
-    <Form form={form} layout="vertical" data-testid="resource-search" onFinish={(v) => list.setFilters(fromForm(searchable, v))} style={{ marginBottom: 8 }}>
+    <Form form={form} name="search" layout="vertical" data-testid="resource-search" onFinish={(v) => list.setFilters(fromForm(searchable, v))} style={{ marginBottom: 8 }}>
       <Grid gutter={[16, 0]} align="bottom">
         {searchable.map((f) => (
           <Col key={f.key} xs={24} sm={12} md={8} xl={f.search === 'range' ? 8 : 6}>

@@ -4,7 +4,7 @@ type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 
 const system: Shape<typeof en> = {
   field: {
-    id: 'Kitambulisho',
+    id: 'ID',
     ip: 'Anwani ya IP',
     remark: 'Maelezo',
     created_at: 'Iliundwa',

@@ -26,8 +26,9 @@ export function AdminRowActions({ row, onResetPassword }: { row: Row; onResetPas
         <ActionButton
           action="disable"
           page={PAGE}
-          type="link"
+          type="text"
           size="small"
+          compact
           danger={!disabled}
           icon={disabled ? <UnlockOutlined /> : <LockOutlined />}
           testId={`row-${disabled ? 'enable' : 'disable'}-${admin.id}`}
@@ -37,13 +38,23 @@ export function AdminRowActions({ row, onResetPassword }: { row: Row; onResetPas
           {t(disabled ? 'action.enable' : 'action.disable')}
         </ActionButton>
       )}
-      <ActionButton action="reset_password" page={PAGE} type="link" size="small" icon={<KeyOutlined />} testId={`row-reset_password-${admin.id}`} onClick={() => onResetPassword(row)} />
+      <ActionButton
+        action="reset_password"
+        page={PAGE}
+        type="text"
+        size="small"
+        compact
+        icon={<KeyOutlined />}
+        testId={`row-reset_password-${admin.id}`}
+        onClick={() => onResetPassword(row)}
+      />
       {admin.google_bound === GOOGLE_BINDING.bound && (
         <ActionButton
           action="unbind_google"
           page={PAGE}
-          type="link"
+          type="text"
           size="small"
+          compact
           icon={<DisconnectOutlined />}
           testId={`row-unbind_google-${admin.id}`}
           confirm={t('admin.confirmUnbind', names)}

@@ -54,7 +54,7 @@ export default function RolePage() {
       def={def}
       rowAllows={(action, row) => !(row.is_super && action === 'delete')}
       rowActions={(row: Row) => (
-        <ActionButton action="permissions" page="role" type="link" size="small" icon={<SafetyOutlined />} testId={`row-permissions-${row.id}`} onClick={() => setEditing(row as unknown as RoleRow)} />
+        <ActionButton action="permissions" page="role" type="text" size="small" compact icon={<SafetyOutlined />} testId={`row-permissions-${row.id}`} onClick={() => setEditing(row as unknown as RoleRow)} />
       )}
     >
       <PermissionDrawer role={editing} onClose={() => setEditing(null)} />

@@ -13,9 +13,11 @@ function TimeAndIp({ time, ip }: { time: unknown; ip: unknown }) {
   return (
     <Space orientation="vertical" size={0}>
       <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(time) || '-'}</span>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {String(ip ?? '-')}
-      </Typography.Text>
+      {!!ip && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {String(ip)}
+        </Typography.Text>
+      )}
     </Space>
   );
 }

@@ -1,0 +1,192 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { logOf, screenshot, signIn, useE2e } from './support/browser';
+import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
+import { dialog, field, rowByKey, rowWithText, settled, toast, until } from './support/ui';
+
+/** The system screens the way an operator uses them: open, fill the form, save, see the toast and the row. */
+const e2e = useE2e();
+let adminToken = '';
+
+beforeAll(async () => {
+  adminToken = await e2e.server.loginApi(ADMIN_ACCOUNT, ADMIN_PASSWORD);
+});
+
+async function openScreen(page: Page, path: string, title: string) {
+  await page.getByTestId(`menu-${path}`).click();
+  await page.waitForURL(new RegExp(`#/customer/${path}\\b`));
+  await until(async () => (await page.getByTestId('page-title').innerText()) === title, `the ${path} screen`);
+  await page.getByTestId('resource-table').waitFor({ state: 'visible' });
+  await settled(page);
+}
+
+/** Waits for the "Successful operation" toast, then for it to go (so the next one is a new one). */
+async function expectSuccessToast(page: Page, what: string) {
+  const t = toast(page, 'Successful operation');
+  await t.first().waitFor({ state: 'visible' }).catch((e) => {
+    throw new Error(`no "Successful operation" toast after ${what}: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
+  });
+  await t.first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+describe('system screens', () => {
+  test('IP blacklist: create, edit the remark, delete with confirmation', async () => {
+    const page = await e2e.newPage();
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await openScreen(page, 'ip_black', 'IP blacklist');
+    const ip = '203.0.113.77';
+    expect(await rowWithText(page, ip).count()).toBe(0);
+
+    // Create.
+    await page.getByTestId('resource-create').click();
+    const create = dialog(page, 'IP blacklist');
+    await create.waitFor();
+    await field(create, 'IP address').fill(ip);
+    await field(create, 'Remarks').fill('Card fraud ring');
+    await create.getByTestId('form-submit').click();
+    await expectSuccessToast(page, 'create');
+    await create.waitFor({ state: 'hidden' });
+    const row = rowWithText(page, ip);
+    await row.waitFor({ state: 'visible' });
+    await expect(row.innerText()).resolves.toContain('Card fraud ring');
+    const id = await row.getAttribute('data-row-key');
+    expect(id).toMatch(/^\d+$/);
+
+    // Edit the remark: the form opens with the row's values.
+    await page.getByTestId(`row-edit-${id}`).click();
+    const edit = dialog(page, 'IP blacklist');
+    await edit.waitFor();
+    await expect(field(edit, 'IP address').inputValue()).resolves.toBe(ip);
+    const remark = field(edit, 'Remarks');
+    await expect(remark.inputValue()).resolves.toBe('Card fraud ring');
+    await remark.fill('Reviewed by risk desk');
+    await edit.getByTestId('form-submit').click();
+    await expectSuccessToast(page, 'edit');
+    await edit.waitFor({ state: 'hidden' });
+    await until(async () => (await rowByKey(page, id!).innerText()).includes('Reviewed by risk desk'), 'the edited remark in the row');
+    expect(await rowByKey(page, id!).innerText()).not.toContain('Card fraud ring');
+    await screenshot(page, 'ip-black-edited');
+
+    // Delete: asks first, then the row goes.
+    await page.getByTestId(`row-delete-${id}`).click();
+    const confirm = page.locator('.ant-popconfirm:visible');
+    await confirm.waitFor();
+    expect(await rowByKey(page, id!).count(), 'row still there while confirming').toBe(1);
+    await confirm.getByTestId('confirm-ok').click();
+    await expectSuccessToast(page, 'delete');
+    await rowByKey(page, id!).waitFor({ state: 'detached' });
+    expect(await rowWithText(page, ip).count()).toBe(0);
+    expect((await e2e.server.api('GET', `/system/ip_black/${id}`, undefined, adminToken)).status).toBe(404);
+    expect(logOf(page).pageErrors).toEqual([]);
+  });
+
+  test('server log settings: invalid JSON in options is refused with "Conversion failed"', async () => {
+    const page = await e2e.newPage();
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await openScreen(page, 'log_config', 'Server log settings');
+    const first = page.getByTestId('resource-table').locator('tr.ant-table-row').first();
+    await first.waitFor();
+    const id = await first.getAttribute('data-row-key');
+    const before = expectStatus(await e2e.server.api('GET', `/system/log_config/${id}`, undefined, adminToken), 200, 'log_config row');
+
+    await page.getByTestId(`row-edit-${id}`).click();
+    const edit = dialog(page);
+    await edit.waitFor();
+    const options = field(edit, 'Options (JSON)');
+    await options.fill('{"rotate": true,');
+    await edit.getByTestId('form-submit').click();
+    await edit.locator('.ant-form-item-explain-error', { hasText: 'Conversion failed' }).waitFor({ state: 'visible' });
+    await screenshot(page, 'log-config-invalid-json');
+    // Nothing was saved and the dialog stays open.
+    await page.waitForTimeout(500);
+    expect(await edit.isVisible()).toBe(true);
+    const unchanged = expectStatus(await e2e.server.api('GET', `/system/log_config/${id}`, undefined, adminToken), 200, 'log_config row');
+    expect(unchanged.options).toBe(before.options);
+
+    // Valid JSON is accepted.
+    await options.fill('{"rotate": true}');
+    await edit.locator('.ant-form-item-explain-error', { hasText: 'Conversion failed' }).waitFor({ state: 'detached' });
+    await edit.getByTestId('form-submit').click();
+    await expectSuccessToast(page, 'saving valid JSON');
+    const saved = expectStatus(await e2e.server.api('GET', `/system/log_config/${id}`, undefined, adminToken), 200, 'log_config row');
+    expect(JSON.parse(saved.options)).toEqual({ rotate: true });
+    expect(logOf(page).pageErrors).toEqual([]);
+  });
+
+  test('administrators: a blank password gives a generated one, shown once', async () => {
+    const page = await e2e.newPage();
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await openScreen(page, 'administrators', 'Administrators');
+
+    await page.getByTestId('admin-create').click();
+    const create = dialog(page, 'Administrators');
+    await create.waitFor();
+    await field(create, 'Account').fill('cashier01');
+    await field(create, 'Name').fill('Cashier one');
+    await expect(field(create, 'Password').inputValue()).resolves.toBe('');
+    await create.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: /^Role$/ }) }).locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^Default$/ }).click();
+    await create.getByTestId('form-submit').click();
+
+    const shown = page.getByTestId('generated-password');
+    await shown.waitFor({ state: 'visible' });
+    const password = (await shown.innerText()).trim();
+    expect(password.length, 'generated password length').toBeGreaterThanOrEqual(8);
+    await expect(dialog(page).innerText()).resolves.toContain('cashier01');
+    await screenshot(page, 'admin-generated-password');
+    // The password works.
+    const token = await e2e.server.loginApi('cashier01', password);
+    expect(token).toBeTruthy();
+
+    await page.getByTestId('password-done').click();
+    await shown.waitFor({ state: 'detached' });
+    const row = rowWithText(page, 'cashier01');
+    await row.waitFor({ state: 'visible' });
+    await expect(row.innerText()).resolves.toContain('Default');
+    // Shown once: nowhere on the page any more, and not in the row's detail.
+    expect(await page.getByText(password).count()).toBe(0);
+    const id = await row.getAttribute('data-row-key');
+    await page.getByTestId(`row-view-${id}`).click();
+    const detail = page.getByTestId('resource-detail');
+    await detail.waitFor({ state: 'visible' });
+    await until(async () => (await detail.innerText()).includes('cashier01'), 'the detail of cashier01');
+    expect(await detail.innerText()).not.toContain(password);
+    expect(logOf(page).pageErrors).toEqual([]);
+  });
+
+  test('roles: tick a page in the permission tree and save', async () => {
+    const role = expectStatus(await e2e.server.api('POST', '/system/roles', { name: 'Risk desk', remarks: 'blocks addresses' }, adminToken), 201, 'create role');
+    const page = await e2e.newPage();
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await openScreen(page, 'role', 'Roles & permissions');
+    const row = rowByKey(page, role.id);
+    await row.waitFor();
+
+    await page.getByTestId(`row-permissions-${role.id}`).click();
+    const drawer = page.locator('.ant-drawer:visible');
+    await drawer.waitFor();
+    await until(async () => (await drawer.locator('.ant-drawer-title').innerText()).includes('Risk desk'), 'the drawer of Risk desk');
+    const node = drawer.locator('.ant-tree-treenode').filter({ has: page.locator('.ant-tree-title', { hasText: /^IP blacklist$/ }) });
+    await node.waitFor();
+    const box = node.locator('.ant-tree-checkbox');
+    expect(await box.getAttribute('class')).not.toContain('ant-tree-checkbox-checked');
+    await box.click();
+    await until(async () => (await box.getAttribute('class'))?.includes('ant-tree-checkbox-checked'), 'IP blacklist ticked');
+    await screenshot(page, 'role-permissions');
+    await drawer.getByTestId('permissions-save').click();
+    await expectSuccessToast(page, 'saving permissions');
+    await drawer.waitFor({ state: 'hidden' });
+
+    const saved = expectStatus(await e2e.server.api('GET', `/system/roles/${role.id}/permissions`, undefined, adminToken), 200, 'role permissions');
+    expect([...saved.keys].sort()).toEqual(['ip_black', 'ip_black:create', 'ip_black:delete', 'ip_black:edit', 'ip_black:export', 'system']);
+    // The row's permission count follows.
+    await until(async () => /\b6\b/.test(await rowByKey(page, role.id).innerText()), 'the permission count 6 in the row');
+
+    // Opened again, the tree shows what was saved.
+    await page.getByTestId(`row-permissions-${role.id}`).click();
+    const again = page.locator('.ant-drawer:visible');
+    const node2 = again.locator('.ant-tree-treenode').filter({ has: page.locator('.ant-tree-title', { hasText: /^IP blacklist$/ }) });
+    await until(async () => (await node2.locator('.ant-tree-checkbox').getAttribute('class'))?.includes('ant-tree-checkbox-checked'), 'IP blacklist still ticked');
+    expect(logOf(page).pageErrors).toEqual([]);
+  });
+});
