@@ -100,7 +100,7 @@ export const subscriberConfigResource = defineResource({
   kind: 'singleton',
   actions: ['edit'],
   fields: [
-    { key: 'share_ratio', type: 'number', editable: true, required: true, min: 0, max: 100 },
+    { key: 'share_ratio', type: 'number', editable: true, required: true, min: 0, max: 1 },
     { key: 'online_check', type: 'switch', editable: true },
     { key: 'login_failure_limit', type: 'number', editable: true, required: true, min: 1, max: 100 },
     { key: 'failure_window_minutes', type: 'number', editable: true, required: true, min: 1, max: 1440 },

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { MenuNode, UserInfo } from '@dau/contract';
-import { ALWAYS_ALLOWED_PAGES } from '@dau/contract';
+import { ALWAYS_ALLOWED_PAGES } from '@dau/contract/ui';
 
 /**
  * Access control in the browser: one synchronous `can(page, button?)` answered from the signed-in admin's

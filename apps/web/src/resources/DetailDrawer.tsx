@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Descriptions, Drawer, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { fieldLabelKey } from '@dau/contract';
+import { fieldLabelKey } from '@dau/contract/ui';
 import { useIsMobile } from '../app/dialog';
 import { FieldValue } from './FieldValue';
 import type { FieldView, Row } from './types';

@@ -2,7 +2,7 @@ import { cloneElement, isValidElement } from 'react';
 import { Col, ColorPicker, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Switch, type FormRule } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { fieldLabelKey } from '@dau/contract';
+import { fieldLabelKey } from '@dau/contract/ui';
 import { message } from '@dau/domain';
 import { DATETIME_FORMAT } from './FieldValue';
 import { formFields } from './formValues';

@@ -2,7 +2,7 @@ import { Badge, Image, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { formatTsh } from '@dau/domain';
-import { fieldLabelKey } from '@dau/contract';
+import { fieldLabelKey } from '@dau/contract/ui';
 import { enumColor, enumText, useLocale } from './locale';
 import type { FieldView, Row } from './types';
 

@@ -3,7 +3,7 @@ import { Button, Col, DatePicker, Form, Input, InputNumber, Row as Grid, Select,
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { fieldLabelKey } from '@dau/contract';
+import { fieldLabelKey } from '@dau/contract/ui';
 import { fieldOptions, useLocale } from './locale';
 import type { FieldView } from './types';
 import type { Filters, ListState } from './useListState';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { EditOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Flex, Form, Skeleton } from 'antd';
 import type { QueryKey } from '@tanstack/react-query';
-import { fieldLabelKey } from '@dau/contract';
+import { fieldLabelKey } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { ActionButton } from './ActionButton';
 import { useResourceMutations, useSingleton } from './data';

@@ -1,6 +1,6 @@
 import type { TableColumnsType, TableColumnType } from 'antd';
 import type { TFunction } from 'i18next';
-import { fieldLabelKey, inTable } from '@dau/contract';
+import { fieldLabelKey, inTable } from '@dau/contract/ui';
 import { FieldValue } from './FieldValue';
 import type { FieldView, Row } from './types';
 

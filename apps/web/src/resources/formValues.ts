@@ -1,5 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { isEditable } from '@dau/contract';
+import { isEditable } from '@dau/contract/ui';
 import type { FieldView, FormMode, Row } from './types';
 
 /** The fields a form shows in a mode (create: editable or create-only; edit: editable). */

@@ -122,6 +122,8 @@ function checkShareRatio(v: unknown) {
   if (v === undefined) return undefined;
   const r = validateShareRatio(v);
   if (!r.ok) throw badRequest('SHARE_RATIO_INVALID', [{ field: 'share_ratio' }]);
+  // A share ratio is the agent's fraction of their branch's result: 0.35 = 35 %.
+  if (r.value > 1) throw badRequest('PARAM_INVALID', [{ field: 'share_ratio', message: 'at most 1 (100 %)' }]);
   return String(r.value);
 }
 

@@ -1,7 +1,7 @@
 /** Swahili (Tanzanian usage) labels of the permission catalogue; same keys as ../en-US/menu. */
 import type en from '../en-US/menu';
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+import type { Shape } from '../shape';
 
 const menu: Shape<typeof en> = {
   menu: {

@@ -1,6 +1,6 @@
 import type en from '../en-US/common';
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+import type { Shape } from '../shape';
 
 const common: Shape<typeof en> = {
   common: {

@@ -1,7 +1,7 @@
 /** 权限目录（菜单、页面、按钮）的简体中文名称；键与 ../en-US/menu 相同。 */
 import type en from '../en-US/menu';
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+import type { Shape } from '../shape';
 
 const menu: Shape<typeof en> = {
   menu: {

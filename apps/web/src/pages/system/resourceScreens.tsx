@@ -7,7 +7,7 @@ import {
   logResource,
   logTypeResource,
   subscriberConfigResource,
-} from '@dau/contract';
+} from '@dau/contract/ui';
 import { ResourcePage } from '../../resources';
 
 /** The system screens that are one declaration each (packages/contract/src/resources.ts). */

@@ -1,0 +1,4 @@
+// The part of the contract the console needs at run time, without zod (keeps the shell bundle small).
+export * from './menu.js';
+export * from './resource.js';
+export * from './resources.js';
