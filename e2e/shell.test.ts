@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, STAFF_PASSWORD, expectStatus } from './support/server';
-import { luminance, settled, until } from './support/ui';
+import { fullyShown, luminance, settled, until } from './support/ui';
 
 /** The signed-in console: menu by role, page and button permissions, theme, languages, live notices. */
 const e2e = useE2e();
@@ -183,6 +183,7 @@ describe('shell', () => {
     const { server } = e2e;
     const page = await e2e.newPage();
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await page.getByTestId('resource-table').waitFor({ state: 'visible' });
     await settled(page);
     const apiToken = await server.loginApi(ADMIN_ACCOUNT, ADMIN_PASSWORD);
     const me = expectStatus(await server.api('GET', '/auth/me', undefined, apiToken), 200, 'me');
@@ -200,7 +201,11 @@ describe('shell', () => {
     expect(sent.sent).toBe(1);
 
     const toastEl = page.getByTestId('notice-toast').filter({ hasText: content });
-    await toastEl.waitFor({ state: 'visible' });
+    await fullyShown(toastEl);
+    // Shown centred at the top, over the console.
+    const box = (await toastEl.boundingBox())!;
+    expect(Math.abs(box.x + box.width / 2 - 720), 'toast centred').toBeLessThan(60);
+    expect(box.y, 'toast at the top').toBeLessThan(120);
     expect(await page.evaluate(() => (window as unknown as { __e2eSamePage?: boolean }).__e2eSamePage), 'the page was not reloaded').toBe(true);
     await screenshot(page, 'notice-toast');
 

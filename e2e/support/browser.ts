@@ -92,10 +92,25 @@ export async function signIn(page: Page, account: string, password: string) {
   await page.getByTestId('side-menu').waitFor({ state: 'visible' });
 }
 
+/** Waits (up to `timeout`) until no finite CSS animation or transition is running (fades, slides). */
+export async function animationsDone(page: Page, timeout = 3_000) {
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout, polling: 100 },
+    )
+    .catch(() => undefined);
+}
+
 /** Saves a full-page PNG under e2e/.shots/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const file = path.join(SHOTS_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  await animationsDone(page);
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

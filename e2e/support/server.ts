@@ -96,7 +96,12 @@ export async function startServer(opts: { timeoutMs?: number } = {}): Promise<Da
     }),
   );
 
+  // If the test process ends without teardown (a crash, a killed worker), take the server with it.
+  const onExit = () => killGroup(child, 'SIGKILL');
+  process.on('exit', onExit);
+
   const cleanup = async () => {
+    process.off('exit', onExit);
     if (exited === undefined) {
       killGroup(child, 'SIGTERM');
       const done = await Promise.race([exitPromise.then(() => true), sleep(10_000).then(() => false)]);

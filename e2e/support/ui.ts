@@ -24,15 +24,35 @@ export function rowWithText(page: Page, text: string | RegExp): Locator {
   return page.getByTestId('resource-table').locator('tr.ant-table-row').filter({ hasText: text });
 }
 
-/** Waits until the screen has finished loading: no spinner, skeleton or loading placeholder left. */
+/**
+ * Waits until the screen has finished loading: no spinner, skeleton, blurred table or loading placeholder,
+ * twice in a row (a lazy screen may start loading just after a first look).
+ */
 export async function settled(page: Page, timeout = UI_TIMEOUT) {
-  await page.waitForFunction(
+  const busy = () =>
+    page.evaluate(
+      () =>
+        !!document.querySelector(
+          '[data-testid="page-loading"], [data-testid="screen-loading"], .ant-spin-spinning, .ant-spin-blur, .ant-skeleton',
+        ),
+    );
+  let calm = 0;
+  await until(async () => {
+    calm = (await busy()) ? 0 : calm + 1;
+    return calm >= 2;
+  }, 'the screen to finish loading', timeout);
+}
+
+/** Waits until the element and its ancestors are fully opaque (an appearing toast has finished fading in). */
+export async function fullyShown(locator: Locator) {
+  await locator.waitFor({ state: 'visible' });
+  await until(
     () =>
-      !document.querySelector(
-        '[data-testid="page-loading"], [data-testid="screen-loading"], .ant-spin-spinning, .ant-skeleton, .ant-table-placeholder .ant-spin',
-      ),
-    undefined,
-    { timeout },
+      locator.evaluate((el) => {
+        for (let e: Element | null = el; e && e !== document.body; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return false;
+        return true;
+      }),
+    'the element to be fully shown',
   );
 }
 

@@ -40,7 +40,10 @@ function Themed() {
     // buttons get dark text, and in the light theme links and selected menu entries a darker shade.
     const lightPrimary = needsDarkText(site.color);
     const ink = 'rgba(0, 0, 0, 0.88)';
-    const link = lightPrimary && !dark ? { colorLink: shade(site.color, 0.55), colorLinkHover: shade(site.color, 0.7) } : {};
+    // Links take the site colour in both themes: a darker shade on white, the colour itself on dark.
+    const link = lightPrimary && !dark
+      ? { colorLink: shade(site.color, 0.55), colorLinkHover: shade(site.color, 0.7) }
+      : { colorLink: site.color, colorLinkHover: site.color };
     return {
       algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
       token: { colorPrimary: site.color, borderRadius: 6, ...link },

@@ -78,7 +78,7 @@ function ResourceForm({ id, fields, mode, record, onSubmit, onDone, onSaving }: 
   };
 
   return (
-    <Form id={id} form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void submit(v)}>
+    <Form id={id} name={id} form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void submit(v)}>
       <FormFields fields={fields} ctx={{ mode, record }} />
     </Form>
   );

@@ -72,7 +72,7 @@ function SettingsForm({ def, data, invalidate, onDone }: { def: ResourceView; da
   };
 
   return (
-    <Form form={form} layout="vertical" initialValues={initialValues} onFinish={(v) => void save(v)} style={{ maxWidth: 880 }}>
+    <Form form={form} name={`settings-${def.name}`} layout="vertical" initialValues={initialValues} onFinish={(v) => void save(v)} style={{ maxWidth: 880 }}>
       <FormFields fields={def.fields} ctx={{ mode: 'edit', record: data }} />
       <Flex gap={8} style={{ marginTop: 8 }}>
         <Button type="primary" htmlType="submit" loading={update.isPending} data-testid="form-submit">

@@ -51,13 +51,13 @@ export function useMenuModel(): MenuModel {
           children: children.map((c) => {
             const p = { path: c.path, label: label(c), group: node.path, top: c.show_headshot === 2 };
             pages.push(p);
-            return { key: c.path, icon: menuIcon(c.icon), label: <span data-testid={`menu-${c.path}`}>{p.label}</span> };
+            return { key: c.path, icon: menuIcon(c.icon), label: <span data-testid={`menu-${c.path}`} title={p.label}>{p.label}</span> };
           }),
         });
       } else if (visible(node)) {
         const p = { path: node.path, label: label(node), group: null, top: node.show_headshot === 2 };
         pages.push(p);
-        items.push({ key: node.path, icon: menuIcon(node.icon, true), label: <span data-testid={`menu-${node.path}`}>{p.label}</span> });
+        items.push({ key: node.path, icon: menuIcon(node.icon, true), label: <span data-testid={`menu-${node.path}`} title={p.label}>{p.label}</span> });
       }
     }
     const byPath = Object.fromEntries(pages.map((p) => [p.path, p]));
