@@ -154,6 +154,65 @@ export const DEFAULT_LANGUAGE = { not_default: 1, default: 2 } as const;
 
 export const THEME = { light: 1, dark: 2 } as const;
 
+/**
+ * Bill types of the cash account (spec §4: codes 1-17 and 22-25 exist; the spec does not say which code
+ * is which name, so this mapping is ours, in the spec's order of names, with "bet payout" added where the
+ * sportsbook needs it and the two-way names split in two).
+ */
+export const BILL_TYPE = {
+  bet: 1,
+  bet_payout: 2,
+  jackpot_payment: 3,
+  user_recharge: 4,
+  jackpot_result_change: 5,
+  user_withdrawal: 6,
+  continuous_signup_promotion: 7,
+  amount_rolled_back: 8,
+  invitation_bonus: 9,
+  inviter_profit_reward: 10,
+  ussd_deposit: 11,
+  bet_to_get_bonus: 12,
+  virtual_racing_bet: 13,
+  racing_result_change: 14,
+  balance_to_racing_coin: 15,
+  racing_coin_to_balance: 16,
+  activity_award: 17,
+  admin_balance_change: 22,
+  casino_bet: 23,
+  casino_win: 24,
+  casino_award: 25,
+} as const;
+
+/**
+ * Bill types of the credit (free-bet / activity money) account: spec §4's list bill types 3, 101 and
+ * 103-106 (ours: what each means).
+ */
+export const CREDIT_BILL_TYPE = {
+  jackpot_payment: 3,
+  activity_credit_granted: 101,
+  credit_bet: 103,
+  credit_refund: 104,
+  credit_expired: 105,
+  admin_credit_change: 106,
+} as const;
+
+/** The two accounts of a bettor. */
+export const ACCOUNT_KIND = { cash: 1, credit: 2 } as const;
+
+/** The life of a withdrawal: review, (second approval for large amounts), disbursement, outcome. */
+export const WITHDRAWAL_STATUS = {
+  pending_review: 1,
+  awaiting_second_approval: 2,
+  disbursing: 3,
+  paid: 4,
+  refused: 5,
+  failed: 6,
+  timed_out: 7,
+} as const;
+
+/** Export file formats of async operations. */
+export const EXPORT_FORMAT = { csv: 1, xlsx: 2 } as const;
+
 /** Server log levels of the log configuration screen. */
 export const LOG_LEVEL = { trace: 1, debug: 2, info: 3, warn: 4, error: 5, fatal: 6 } as const;
 
@@ -233,6 +292,10 @@ export type LanguageShowStatus = Ids<typeof LANGUAGE_SHOW_STATUS>;
 export type DefaultLanguage = Ids<typeof DEFAULT_LANGUAGE>;
 export type Theme = Ids<typeof THEME>;
 export type LogLevel = Ids<typeof LOG_LEVEL>;
+export type BillType = Ids<typeof BILL_TYPE>;
+export type CreditBillType = Ids<typeof CREDIT_BILL_TYPE>;
+export type AccountKind = Ids<typeof ACCOUNT_KIND>;
+export type WithdrawalStatus = Ids<typeof WITHDRAWAL_STATUS>;
 export type LogType = Ids<typeof LOG_TYPE>;
 export type CashoutState = Ids<typeof CASHOUT_STATE>;
 export type OrderStatus = Ids<typeof ORDER_STATUS>;
@@ -274,6 +337,11 @@ export const ENUM_DEFS = {
   default_language: DEFAULT_LANGUAGE,
   theme: THEME,
   log_level: LOG_LEVEL,
+  bill_type: BILL_TYPE,
+  credit_bill_type: CREDIT_BILL_TYPE,
+  account_kind: ACCOUNT_KIND,
+  withdrawal_status: WITHDRAWAL_STATUS,
+  export_format: EXPORT_FORMAT,
   log_type: LOG_TYPE,
   cashout_state: CASHOUT_STATE,
   order_status: ORDER_STATUS,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   ABNORMAL_BET_THRESHOLD_MINUTES,
+  BILL_TYPE,
+  CREDIT_BILL_TYPE,
   ENUM_DEFS,
   ENUM_NAMES,
   ENUMS,
@@ -65,6 +67,17 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   default_language: { 1: 'not_default', 2: 'default' },
   theme: { 1: 'light', 2: 'dark' },
   log_level: { 1: 'trace', 2: 'debug', 3: 'info', 4: 'warn', 5: 'error', 6: 'fatal' },
+  bill_type: {
+    1: 'bet', 2: 'bet_payout', 3: 'jackpot_payment', 4: 'user_recharge', 5: 'jackpot_result_change', 6: 'user_withdrawal',
+    7: 'continuous_signup_promotion', 8: 'amount_rolled_back', 9: 'invitation_bonus', 10: 'inviter_profit_reward',
+    11: 'ussd_deposit', 12: 'bet_to_get_bonus', 13: 'virtual_racing_bet', 14: 'racing_result_change',
+    15: 'balance_to_racing_coin', 16: 'racing_coin_to_balance', 17: 'activity_award', 22: 'admin_balance_change',
+    23: 'casino_bet', 24: 'casino_win', 25: 'casino_award',
+  },
+  credit_bill_type: { 3: 'jackpot_payment', 101: 'activity_credit_granted', 103: 'credit_bet', 104: 'credit_refund', 105: 'credit_expired', 106: 'admin_credit_change' },
+  account_kind: { 1: 'cash', 2: 'credit' },
+  withdrawal_status: { 1: 'pending_review', 2: 'awaiting_second_approval', 3: 'disbursing', 4: 'paid', 5: 'refused', 6: 'failed', 7: 'timed_out' },
+  export_format: { 1: 'csv', 2: 'xlsx' },
   log_type: {
     1: 'ordinary', 2: 'login', 3: 'ip_blacklist', 4: 'reset_password', 5: 'delete_user', 6: 'mail_error',
     7: 'update_password', 8: 'new_user', 9: 'data_encryption_error', 10: 'update_user_info', 11: 'sql_error',
@@ -76,6 +89,13 @@ const SPEC: Record<EnumName, Record<number, string>> = {
     8: 'auto_cash_out',
   },
 };
+
+describe('bill type catalogue', () => {
+  it('uses exactly the codes the spec says exist: 1-17 and 22-25 for cash, 3, 101, 103-106 for credit', () => {
+    expect(Object.values(BILL_TYPE).sort((a, b) => a - b)).toEqual([...Array.from({ length: 17 }, (_, i) => i + 1), 22, 23, 24, 25]);
+    expect(Object.values(CREDIT_BILL_TYPE).sort((a, b) => a - b)).toEqual([3, 101, 103, 104, 105, 106]);
+  });
+});
 
 describe('enumerations of spec §4', () => {
   it('has exactly the registry names the server and console use', () => {

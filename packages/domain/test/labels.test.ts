@@ -61,7 +61,7 @@ describe('enumeration labels', () => {
       }
     }
     const values = ENUM_NAMES.reduce((n, name) => n + Object.keys(ENUM_DEFS[name]).length, 0);
-    expect(values).toBe(154);
+    expect(values).toBe(192);
     expect(count).toBe(3 * values);
   });
 

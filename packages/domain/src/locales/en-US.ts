@@ -99,6 +99,25 @@ const enUS: DomainLabels = {
     default_language: { not_default: 'Not default', default: 'Default' },
     theme: { light: 'Light', dark: 'Dark' },
     log_level: { trace: 'Trace', debug: 'Debug', info: 'Info', warn: 'Warning', error: 'Error', fatal: 'Fatal' },
+    bill_type: {
+      bet: 'Bet', bet_payout: 'Bet payout', jackpot_payment: 'Jackpot payment', user_recharge: 'User recharge',
+      jackpot_result_change: 'Jackpot result change', user_withdrawal: 'User withdrawal',
+      continuous_signup_promotion: 'Continuous sign-in promotion', amount_rolled_back: 'Amount rolled back',
+      invitation_bonus: 'Invitation bonus', inviter_profit_reward: 'Inviter profit reward', ussd_deposit: 'USSD deposit',
+      bet_to_get_bonus: 'Bet-to-get bonus', virtual_racing_bet: 'Virtual racing bet', racing_result_change: 'Racing result change',
+      balance_to_racing_coin: 'Balance to racing coin', racing_coin_to_balance: 'Racing coin to balance', activity_award: 'Activity award',
+      admin_balance_change: 'Admin balance change', casino_bet: 'Casino bet', casino_win: 'Casino win', casino_award: 'Casino award',
+    },
+    credit_bill_type: {
+      jackpot_payment: 'Jackpot payment', activity_credit_granted: 'Activity credit granted', credit_bet: 'Bet with credit',
+      credit_refund: 'Credit refunded', credit_expired: 'Credit expired', admin_credit_change: 'Admin credit change',
+    },
+    account_kind: { cash: 'Cash', credit: 'Credit' },
+    withdrawal_status: {
+      pending_review: 'Pending review', awaiting_second_approval: 'Awaiting second approval', disbursing: 'Disbursing',
+      paid: 'Paid', refused: 'Refused', failed: 'Failed', timed_out: 'Timed out',
+    },
+    export_format: { csv: 'CSV', xlsx: 'Excel (XLSX)' },
     log_type: {
       ordinary: 'Ordinary',
       login: 'Login',

@@ -111,6 +111,25 @@ const swKE: DomainLabels = {
     default_language: { not_default: 'Si chaguo-msingi', default: 'Chaguo-msingi' },
     theme: { light: 'Mwanga', dark: 'Giza' },
     log_level: { trace: 'Ufuatiliaji', debug: 'Utatuzi', info: 'Taarifa', warn: 'Onyo', error: 'Hitilafu', fatal: 'Hitilafu kubwa' },
+    bill_type: {
+      bet: 'Dau', bet_payout: 'Malipo ya dau', jackpot_payment: 'Malipo ya jackpot', user_recharge: 'Kuweka pesa',
+      jackpot_result_change: 'Mabadiliko ya matokeo ya jackpot', user_withdrawal: 'Kutoa pesa',
+      continuous_signup_promotion: 'Promosheni ya kuingia mfululizo', amount_rolled_back: 'Kiasi kilichorejeshwa',
+      invitation_bonus: 'Bonasi ya mwaliko', inviter_profit_reward: 'Zawadi ya faida kwa mwalikaji', ussd_deposit: 'Kuweka kwa USSD',
+      bet_to_get_bonus: 'Bonasi ya bashiri upate', virtual_racing_bet: 'Dau la mbio pepe', racing_result_change: 'Mabadiliko ya matokeo ya mbio',
+      balance_to_racing_coin: 'Salio kwenda sarafu za mbio', racing_coin_to_balance: 'Sarafu za mbio kwenda salio', activity_award: 'Zawadi ya shughuli',
+      admin_balance_change: 'Mabadiliko ya salio na msimamizi', casino_bet: 'Dau la kasino', casino_win: 'Ushindi wa kasino', casino_award: 'Zawadi ya kasino',
+    },
+    credit_bill_type: {
+      jackpot_payment: 'Malipo ya jackpot', activity_credit_granted: 'Mkopo wa shughuli umetolewa', credit_bet: 'Dau kwa mkopo',
+      credit_refund: 'Mkopo umerejeshwa', credit_expired: 'Mkopo umeisha muda', admin_credit_change: 'Mabadiliko ya mkopo na msimamizi',
+    },
+    account_kind: { cash: 'Pesa taslimu', credit: 'Mkopo' },
+    withdrawal_status: {
+      pending_review: 'Inasubiri ukaguzi', awaiting_second_approval: 'Inasubiri idhini ya pili', disbursing: 'Inalipwa',
+      paid: 'Imelipwa', refused: 'Imekataliwa', failed: 'Imeshindikana', timed_out: 'Muda umeisha',
+    },
+    export_format: { csv: 'CSV', xlsx: 'Excel (XLSX)' },
     log_type: {
       ordinary: 'Kawaida',
       login: 'Kuingia',

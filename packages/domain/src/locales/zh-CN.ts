@@ -101,6 +101,25 @@ const zhCN: DomainLabels = {
     default_language: { not_default: '非默认', default: '默认' },
     theme: { light: '浅色', dark: '深色' },
     log_level: { trace: '跟踪', debug: '调试', info: '信息', warn: '警告', error: '错误', fatal: '致命' },
+    bill_type: {
+      bet: '投注', bet_payout: '投注派彩', jackpot_payment: '奖池投注', user_recharge: '用户充值',
+      jackpot_result_change: '奖池结果变更', user_withdrawal: '用户提现',
+      continuous_signup_promotion: '连续签到活动', amount_rolled_back: '金额回滚',
+      invitation_bonus: '邀请奖励', inviter_profit_reward: '邀请人盈利奖励', ussd_deposit: 'USSD 充值',
+      bet_to_get_bonus: '投注送彩金', virtual_racing_bet: '虚拟赛马投注', racing_result_change: '赛马结果变更',
+      balance_to_racing_coin: '余额转赛马币', racing_coin_to_balance: '赛马币转余额', activity_award: '活动奖励',
+      admin_balance_change: '管理员调整余额', casino_bet: '娱乐场投注', casino_win: '娱乐场赢奖', casino_award: '娱乐场奖励',
+    },
+    credit_bill_type: {
+      jackpot_payment: '奖池投注', activity_credit_granted: '发放活动彩金', credit_bet: '彩金投注',
+      credit_refund: '彩金退回', credit_expired: '彩金过期', admin_credit_change: '管理员调整彩金',
+    },
+    account_kind: { cash: '现金', credit: '彩金' },
+    withdrawal_status: {
+      pending_review: '待审核', awaiting_second_approval: '待二次审批', disbursing: '出款中',
+      paid: '已出款', refused: '已拒绝', failed: '失败', timed_out: '超时',
+    },
+    export_format: { csv: 'CSV', xlsx: 'Excel (XLSX)' },
     log_type: {
       ordinary: '普通',
       login: '登录',
