@@ -1,3 +1,4 @@
 // Every module's slice of the schema, for drizzle's relational queries and the migration generator.
 export * from './modules/system/schema.js';
 export * from './modules/auth/schema.js';
+export * from './modules/money/schema.js';

@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { and, asc, desc, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { MessageCode } from '@dau/domain';
+import { admins } from '../modules/system/schema.js';
+import { subtreeCondition } from '../modules/system/admins-service.js';
+import { authOf, type AuthContext } from './access.js';
+import type { Db, Executor } from './db.js';
+import { badRequest } from './errors.js';
+import { pageQuery } from './paging.js';
+
+/**
+ * The data scope of an admin over bettors and their money: the agents (admins) of their own subtree.
+ * 'all' for the super administrator role.
+ */
+export type Scope = { all: true } | { all: false; agentIds: number[] };
+
+export async function scopeOf(ex: Executor, auth: AuthContext): Promise<Scope> {
+  if (auth.isSuper) return { all: true };
+  const rows = await ex.select({ id: admins.id }).from(admins).where(subtreeCondition(auth));
+  return { all: false, agentIds: rows.map((r) => r.id) };
+}
+
+/** The condition on a table's agent column; an empty subtree sees nothing. */
+export function scopeCondition(scope: Scope, agentColumn: PgColumn): SQL | undefined {
+  if (scope.all) return undefined;
+  if (!scope.agentIds.length) return sql`false`;
+  return inArray(agentColumn, scope.agentIds);
+}
+
+export interface ExportColumn {
+  key: string;
+  /** Label key in the console's `field` namespace (export headers use the English text of the domain when any). */
+  enum?: string;
+  money?: boolean;
+}
+
+/**
+ * One list screen: filters, scope, query and export columns, declared once and used by the list route,
+ * the count and the background export job (which re-runs it with the asking admin's scope).
+ */
+export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
+  name: string;
+  /** Permission page; exports need `page:export`. */
+  page: string;
+  path: string;
+  filters: Q;
+  /** Refuse a query that lacks what the screen requires (e.g. "Please select the user to query"). */
+  require?: (q: z.infer<Q>) => MessageCode | null;
+  /** The rows: a select with its joins and every condition (filters and scope), without order or limit. */
+  where: (q: z.infer<Q>, scope: Scope) => SQL | undefined;
+  select: (ex: Executor) => any;
+  /** Unique, monotonic key for paging exports (keyset) and for a stable order. */
+  idColumn: PgColumn;
+  sortable: Record<string, PgColumn | SQL>;
+  defaultSort: string;
+  toRow: (r: any) => Record<string, unknown>;
+  columns: readonly ExportColumn[];
+  /** Large tables answer a total capped at this many rows (`total_exact: false` beyond). */
+  countCap?: number;
+}
+
+export const defineList = <Q extends z.ZodObject>(spec: ListSpec<Q>) => spec;
+
+function orderOf(spec: ListSpec, sort: string | undefined) {
+  const wanted = sort ?? spec.defaultSort;
+  const key = wanted.replace(/^-/, '');
+  const col = spec.sortable[key];
+  if (!col) throw badRequest('PARAM_INVALID', [{ field: 'sort', message: `cannot sort by ${key}` }]);
+  const dir = wanted.startsWith('-') ? desc : asc;
+  return col === spec.idColumn ? [dir(col as PgColumn)] : [dir(col as PgColumn), dir(spec.idColumn)];
+}
+
+export async function countRows(ex: Executor, spec: ListSpec, where: SQL | undefined): Promise<{ total: number; exact: boolean }> {
+  const inner = spec.select(ex).where(where);
+  if (!spec.countCap) {
+    const [{ n }] = ((await ex.execute(sql`select count(*)::bigint as n from (${inner}) x`)) as unknown as { rows: { n: string }[] }).rows;
+    return { total: Number(n), exact: true };
+  }
+  const [{ n }] = ((await ex.execute(sql`select count(*)::bigint as n from (${inner.limit(spec.countCap + 1)}) x`)) as unknown as { rows: { n: string }[] }).rows;
+  const total = Number(n);
+  return total > spec.countCap ? { total: spec.countCap, exact: false } : { total, exact: true };
+}
+
+/** Rows of a list for an export, in id order, batch by batch (keyset: memory stays flat). */
+export async function* iterateList(ex: Executor, spec: ListSpec, q: Record<string, unknown>, scope: Scope, batch = 2000) {
+  const base = spec.where(q as never, scope);
+  let last: number | null = null;
+  for (;;) {
+    const where = last === null ? base : and(base, lt(spec.idColumn, last));
+    const rows = (await spec.select(ex).where(where).orderBy(desc(spec.idColumn)).limit(batch)) as Record<string, unknown>[];
+    if (!rows.length) return;
+    const mapped = rows.map(spec.toRow);
+    yield mapped;
+    last = Number(mapped[mapped.length - 1].id);
+    if (rows.length < batch) return;
+  }
+}
+
+/** Parses and checks a list query (shared by the list route and the export request). */
+export function parseListQuery(spec: ListSpec, raw: unknown) {
+  const parsed = spec.filters.safeParse(raw);
+  if (!parsed.success) {
+    throw badRequest('PARAM_INVALID', parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
+  }
+  const missing = spec.require?.(parsed.data as never);
+  if (missing) throw badRequest(missing);
+  return parsed.data as Record<string, unknown>;
+}
+
+const registry = new Map<string, ListSpec>();
+export const listSpecs = () => registry;
+
+/** GET {path}: the list, scoped to the caller. Exports go through the async operations module. */
+export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
+  registry.set(spec.name, spec);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    spec.path,
+    { config: { access: { page: spec.page } }, schema: { tags: [spec.page], querystring: pageQuery.extend(spec.filters.shape) } },
+    async (req: FastifyRequest) => {
+      const auth = authOf(req);
+      const all = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
+      const q = parseListQuery(spec, all);
+      const scope = await scopeOf(db, auth);
+      const where = spec.where(q as never, scope);
+      const [rows, count] = await Promise.all([
+        spec.select(db).where(where).orderBy(...orderOf(spec, all.sort)).limit(all.page_size).offset((all.page - 1) * all.page_size),
+        countRows(db, spec, where),
+      ]);
+      return { items: (rows as unknown[]).map(spec.toRow), total: count.total, total_exact: count.exact, page: all.page, page_size: all.page_size };
+    },
+  );
+}
+
+export const optionalInt = z.coerce.number().int().optional();
+export const optionalText = z.string().trim().max(64).optional();
+export const isoDate = z.string().datetime({ offset: true }).optional();
