@@ -19,6 +19,8 @@ import { adminRoutes } from './modules/system/admins-routes.js';
 import { roleRoutes } from './modules/system/roles-routes.js';
 import { systemResources } from './modules/system/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
+import { bettorRoutes } from './modules/money/bettors-routes.js';
+import { billRoutes } from './modules/money/bills-routes.js';
 
 export interface BuildOptions {
   database: Database;
@@ -77,6 +79,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     adminRoutes(scoped, ctx);
     roleRoutes(scoped, ctx);
     systemResources(scoped, ctx);
+    bettorRoutes(scoped, ctx);
+    billRoutes(scoped, ctx);
     sockets.install(scoped);
   });
 

@@ -286,6 +286,53 @@ export const MESSAGES = {
     'zh-CN': '请输入有效的 IPv4 或 IPv6 地址，或 CIDR 格式的地址段，例如 10.0.0.0/8',
   },
 
+  // Recharges and withdrawals (mobile money)
+  AMOUNT_OUT_OF_RANGE: {
+    'en-US': 'The amount must be between TSh {min} and TSh {max}',
+    'sw-KE': 'Kiasi lazima kiwe kati ya TSh {min} na TSh {max}',
+    'zh-CN': '金额必须在 TSh {min} 至 TSh {max} 之间',
+  },
+  AMOUNT_BELOW_MINIMUM: {
+    'en-US': 'The amount must be at least TSh {min}',
+    'sw-KE': 'Kiasi lazima kiwe angalau TSh {min}',
+    'zh-CN': '金额不能低于 TSh {min}',
+  },
+  WITHDRAWAL_STATE_CHANGED: {
+    'en-US': 'This withdrawal has already been handled by someone else or is no longer in a state that allows this action. Refresh the list.',
+    'sw-KE': 'Utoaji huu tayari umeshughulikiwa na mtu mwingine au hauko tena katika hali inayoruhusu kitendo hiki. Onyesha upya orodha.',
+    'zh-CN': '该提现已被他人处理，或当前状态不再允许此操作，请刷新列表。',
+  },
+  SECOND_APPROVER_SAME: {
+    'en-US': 'A large withdrawal needs the approval of a second, different administrator. You already gave the first approval.',
+    'sw-KE': 'Utoaji mkubwa unahitaji idhini ya msimamizi wa pili, tofauti. Wewe tayari umetoa idhini ya kwanza.',
+    'zh-CN': '大额提现需要另一位管理员进行第二次审批，您已完成第一次审批。',
+  },
+  REFUSE_REASON_REQUIRED: {
+    'en-US': 'Please enter the reason for refusing',
+    'sw-KE': 'Tafadhali weka sababu ya kukataa',
+    'zh-CN': '请输入拒绝原因',
+  },
+  NOT_AWAITING_OPERATOR: {
+    'en-US': 'This transaction is not waiting for the operator, so there is nothing to re-query.',
+    'sw-KE': 'Muamala huu hausubiri mtoa huduma, kwa hiyo hakuna cha kuuliza upya.',
+    'zh-CN': '该交易并未在等待运营商结果，无需重新查询。',
+  },
+  OPERATOR_UNAVAILABLE: {
+    'en-US': 'The mobile-money operator did not answer. Please try again in a moment.',
+    'sw-KE': 'Mtoa huduma wa pesa kwa simu hakujibu. Tafadhali jaribu tena baada ya muda mfupi.',
+    'zh-CN': '移动支付运营商未响应，请稍后重试。',
+  },
+  CALLBACK_SIGNATURE_INVALID: {
+    'en-US': 'The callback signature is missing, wrong or expired',
+    'sw-KE': 'Sahihi ya taarifa ya malipo haipo, si sahihi au imepitwa na wakati',
+    'zh-CN': '回调签名缺失、错误或已过期',
+  },
+  PAY_CONFIG_INVALID: {
+    'en-US': 'The minimum withdrawal cannot be above the maximum withdrawal',
+    'sw-KE': 'Kiwango cha chini cha kutoa hakiwezi kuzidi kiwango cha juu cha kutoa',
+    'zh-CN': '最低提现金额不能高于最高提现金额',
+  },
+
   // Confirmations and notices (spec §8)
   SUCCESS: { 'en-US': 'Successful operation', 'sw-KE': 'Imefanikiwa', 'zh-CN': '操作成功' },
   COPIED: { 'en-US': 'Copied successfully', 'sw-KE': 'Imenakiliwa', 'zh-CN': '复制成功' },

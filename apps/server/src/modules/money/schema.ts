@@ -226,3 +226,40 @@ export const asyncOperations = pgTable(
   (t) => [index('async_operations_admin').on(t.adminId, t.id), index('async_operations_status').on(t.status)],
 );
 
+
+/** Spec §2 activity qualification: a bettor's participation in a promotion; success grants credit money. */
+export const activityQualifications = pgTable(
+  'activity_qualifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bettorId: integer('bettor_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    activity: text('activity').notNull(),
+    /** 1 pending, 2 success (domain ACTIVITY_QUALIFICATION). */
+    status: smallint('status').notNull().default(1),
+    /** Credit money granted on success, cents. */
+    reward: cents('reward').notNull().default(0),
+    remark: text('remark').notNull().default(''),
+    reviewedBy: integer('reviewed_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    qualifiedAt: ts('qualified_at'),
+  },
+  (t) => [
+    uniqueIndex('activity_qualifications_once').on(t.bettorId, t.activity),
+    index('activity_qualifications_agent').on(t.agentId, t.createdAt.desc()),
+    index('activity_qualifications_created').on(t.createdAt.desc()),
+  ],
+);
+
+/**
+ * Idempotency of money-moving admin requests: the console sends an Idempotency-Key per submitted dialog;
+ * a repeat of the same key answers the first answer and moves nothing.
+ */
+export const requestKeys = pgTable('request_keys', {
+  key: text('key').primaryKey(),
+  adminId: integer('admin_id').notNull(),
+  route: text('route').notNull(),
+  status: integer('status').notNull(),
+  response: jsonb('response').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -1,0 +1,42 @@
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { validatePhone } from '@dau/domain';
+import { bettors } from './schema.js';
+import { hashPassword } from '../../platform/crypto.js';
+import { AppError, badRequest } from '../../platform/errors.js';
+import type { Executor } from '../../platform/db.js';
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export function newInvitationCode(): string {
+  return Array.from(crypto.randomBytes(8), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join('');
+}
+
+/**
+ * Registers a bettor: the bettor-facing path (the simulator, a bettor app) calls this. The owning agent
+ * is the inviter's agent when invited by code, else the given agent.
+ */
+export async function registerBettor(
+  ex: Executor,
+  input: { phone: string; name?: string; password?: string; agentId: number; inviterCode?: string; ip?: string },
+) {
+  const phone = validatePhone(input.phone);
+  if (!phone.ok) throw badRequest(phone.code, [{ field: 'phone' }]);
+  let inviterId: number | null = null;
+  let agentId = input.agentId;
+  if (input.inviterCode) {
+    const [inv] = await ex.select({ id: bettors.id, agentId: bettors.agentId }).from(bettors).where(eq(bettors.invitationCode, input.inviterCode));
+    if (!inv) throw badRequest('PARAM_INVALID', [{ field: 'invitation_code' }]);
+    inviterId = inv.id;
+    agentId = inv.agentId;
+  }
+  const taken = await ex.select({ id: bettors.id }).from(bettors).where(eq(bettors.phone, phone.value));
+  if (taken.length) throw new AppError(409, 'ACCOUNT_EXISTS');
+  const [row] = await ex
+    .insert(bettors)
+    .values({
+      phone: phone.value, name: input.name ?? '', passwordHash: input.password ? await hashPassword(input.password) : '',
+      invitationCode: newInvitationCode(), inviterId, agentId, registerIp: input.ip ?? null,
+    })
+    .returning();
+  return row;
+}
