@@ -2,18 +2,24 @@ import { loadConfig } from './platform/config.js';
 import { openDatabase } from './platform/db.js';
 import { seed } from './platform/seed.js';
 import { buildApp } from './app.js';
+import { seedDemoMoney } from './simulator/demo-money.js';
+import { startSimulator } from './simulator/index.js';
 
 const t0 = Date.now();
 const config = loadConfig();
 const database = await openDatabase(config);
 await database.migrate();
 const seeded = await seed(database.db, { adminPassword: config.adminPassword, demo: config.demo });
-const { app } = await buildApp({
+if (seeded.adminCreated && config.demo) await seedDemoMoney(database.db);
+const { app, ctx } = await buildApp({
   database,
   webDist: config.webDist,
   logger: { level: config.logLevel },
   trustProxy: config.trustProxy,
+  dataDir: config.dataDir,
 });
+
+const simulator = config.simulator ? startSimulator(ctx, { log: (msg, err) => app.log.warn({ err }, msg) }) : null;
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -23,6 +29,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   try {
+    simulator?.stop();
     await app.close();
     await database.close();
   } finally {

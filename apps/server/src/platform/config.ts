@@ -9,6 +9,7 @@ const schema = z.object({
   DAU_ADMIN_PASSWORD: z.string().min(8).optional(),
   DAU_WEB_DIST: z.string().optional(),
   DAU_DEMO: z.enum(['0', '1']).default('1'),
+  DAU_SIMULATOR: z.enum(['0', '1']).default('1'),
   DAU_TRUST_PROXY: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
@@ -22,6 +23,7 @@ export interface Config {
   adminPassword?: string;
   webDist: string;
   demo: boolean;
+  simulator: boolean;
   trustProxy: boolean;
   logLevel: string;
 }
@@ -43,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.DAU_ADMIN_PASSWORD,
     webDist: e.DAU_WEB_DIST ? path.resolve(e.DAU_WEB_DIST) : path.join(root, 'apps/web/dist'),
     demo: e.DAU_DEMO === '1',
+    simulator: e.DAU_SIMULATOR === '1',
     trustProxy: e.DAU_TRUST_PROXY === '1',
     logLevel: e.LOG_LEVEL,
   };

@@ -40,6 +40,8 @@ export interface Posting {
   remark?: string;
   /** Groups several postings into one journal transaction; a new one when absent. */
   txnId?: string;
+  /** Only for backfilling history (demo data, imports): when the movement happened. Defaults to now. */
+  at?: Date;
 }
 
 export interface PostedBill {
@@ -99,12 +101,13 @@ export async function post(ex: Executor, p: Posting): Promise<PostedBill> {
       adminId: p.adminId ?? null,
       remark: p.remark ?? '',
       txnId,
+      ...(p.at ? { createdAt: p.at } : {}),
     })
     .returning({
       id: bills.id, serialNumber: bills.serialNumber, bettorId: bills.bettorId, accountKind: bills.accountKind, type: bills.type,
       amount: bills.amount, balanceBefore: bills.balanceBefore, balanceAfter: bills.balanceAfter, createdAt: bills.createdAt, txnId: bills.txnId,
     });
-  await ex.insert(houseEntries).values({ txnId, account: p.house, amount: -p.amount, billType: p.type });
+  await ex.insert(houseEntries).values({ txnId, account: p.house, amount: -p.amount, billType: p.type, ...(p.at ? { createdAt: p.at } : {}) });
   return bill;
 }
 

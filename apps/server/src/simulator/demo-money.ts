@@ -1,0 +1,75 @@
+import { eq, inArray, like } from 'drizzle-orm';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE } from '@dau/domain';
+import { admins } from '../modules/system/schema.js';
+import { activityQualifications, bettors } from '../modules/money/schema.js';
+import { HOUSE, post } from '../modules/money/ledger.js';
+import { registerBettor } from '../modules/money/bettors-service.js';
+import type { Db } from '../platform/db.js';
+import { Rng } from './rng.js';
+
+const FIRST = ['Amani', 'Baraka', 'Neema', 'Juma', 'Rehema', 'Faraji', 'Zawadi', 'Hassani', 'Upendo', 'Salim', 'Mwajuma', 'Tumaini', 'Halima', 'Idrisa', 'Pendo', 'Saidi', 'Subira', 'Omari', 'Imani', 'Yusufu'];
+const LAST = ['Mwakyusa', 'Shirima', 'Kimaro', 'Lema', 'Mushi', 'Said', 'Massawe', 'Mrema', 'Kweka', 'Mollel', 'Nyerere', 'Mbwambo', 'Swai', 'Temba', 'Urio'];
+const PREFIXES = ['65', '67', '71', '75', '76', '68', '62', '74', '78']; // Tigo, Airtel, Vodacom, Halotel ranges
+const OPERATOR_BY_PREFIX: Record<string, number> = { '65': PAY_TYPE.tigo, '67': PAY_TYPE.tigo, '71': PAY_TYPE.tigo, '68': PAY_TYPE.airtel, '78': PAY_TYPE.airtel, '74': PAY_TYPE.vodacom, '75': PAY_TYPE.vodacom, '76': PAY_TYPE.vodacom, '62': PAY_TYPE.halotel };
+export const operatorOf = (phone: string) => OPERATOR_BY_PREFIX[phone.slice(3, 5)] ?? PAY_TYPE.vodacom;
+
+export function demoPhone(rng: Rng): string {
+  return `255${rng.pick(PREFIXES)}${String(rng.int(0, 9_999_999)).padStart(7, '0')}`;
+}
+
+/**
+ * Demo bettors with 60 days of history (so the 30-day archives have rows): recharges, bets and payouts,
+ * admin corrections, credit money and activity qualifications. Everything goes through the ledger service,
+ * so balances equal the sum of bills and the journal balances.
+ */
+export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
+  const rng = new Rng(seed);
+  const agents = await db.select({ id: admins.id, account: admins.account }).from(admins).where(like(admins.account, 'agent_%'));
+  if (!agents.length) return 0;
+  const [ops] = await db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'ops_lead'));
+  const ids: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const b = await registerBettor(db, { phone: demoPhone(rng), name: `${rng.pick(FIRST)} ${rng.pick(LAST)}`, agentId: rng.pick(agents).id }).catch(() => null);
+    if (b) ids.push(b.id);
+  }
+  const rows = await db.select().from(bettors).where(inArray(bettors.id, ids));
+  const now = Date.now();
+  for (const b of rows) {
+    let t = now - 60 * 86_400_000 + rng.int(0, 5 * 86_400_000);
+    const events = rng.int(4, 18);
+    for (let e = 0; e < events && t < now - 60_000; e++) {
+      const at = new Date(t);
+      await db.transaction(async (tx) => {
+        const [cur] = await tx.select({ cash: bettors.cashBalance }).from(bettors).where(eq(bettors.id, b.id));
+        const roll = rng.next();
+        if (cur.cash < 2_000_00 || roll < 0.25) {
+          const amount = rng.pick([1_000_00, 2_000_00, 5_000_00, 10_000_00, 20_000_00, 50_000_00]);
+          await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: `demo-${b.id}-${e}` }, house: HOUSE.clearing(operatorOf(b.phone)), at });
+          await tx.update(bettors).set({ totalRecharge: b.totalRecharge + amount, lastRechargeAt: at }).where(eq(bettors.id, b.id));
+          b.totalRecharge += amount;
+        } else if (roll < 0.85) {
+          const stake = Math.min(cur.cash, rng.pick([500_00, 1_000_00, 2_000_00, 5_000_00]));
+          const bet = await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -stake, type: BILL_TYPE.bet, cause: { type: 'order', id: `demo-o-${b.id}-${e}` }, house: HOUSE.stakesHeld, at });
+          if (rng.next() < 0.4) {
+            const payout = Math.floor((stake * rng.int(150, 600)) / 100);
+            await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: payout, type: BILL_TYPE.bet_payout, cause: { type: 'order', id: `demo-o-${b.id}-${e}` }, house: HOUSE.payouts, txnId: bet.txnId, at: new Date(t + 3_600_000) });
+          }
+        } else if (ops) {
+          const amount = rng.pick([500_00, 1_000_00, -200_00]);
+          if (cur.cash + amount >= 0) {
+            await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type: BILL_TYPE.admin_balance_change, cause: { type: 'admin', id: ops.id }, house: HOUSE.adminAdjustments, adminId: ops.id, remark: amount > 0 ? 'Goodwill credit after payment delay' : 'Duplicate bonus corrected', at });
+          }
+        }
+      });
+      t += rng.int(2, 8) * 86_400_000 * rng.next() + rng.int(600_000, 86_400_000);
+    }
+    if (rng.next() < 0.3) {
+      await db.transaction((tx) => post(tx, { bettorId: b.id, account: ACCOUNT_KIND.credit, amount: rng.pick([500_00, 1_000_00]), type: CREDIT_BILL_TYPE.activity_credit_granted, cause: { type: 'promotion' }, house: HOUSE.creditIssued, remark: 'Welcome free bet' }));
+    }
+    if (rng.next() < 0.4) {
+      await db.insert(activityQualifications).values({ bettorId: b.id, agentId: b.agentId, activity: rng.pick(['Weekend accumulator', 'First deposit bonus', 'Refer a friend', 'Jackpot week']), status: rng.next() < 0.5 ? 1 : 2 }).onConflictDoNothing();
+    }
+  }
+  await db.update(bettors).set({ onlineStatus: 2, onlineUpdatedAt: new Date(), lastLoginAt: new Date() }).where(inArray(bettors.id, ids.slice(0, 12)));
+  return ids.length;
+}
