@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
+import { openMenuGroup } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, STAFF_PASSWORD, expectStatus } from './support/server';
 import { fullyShown, luminance, settled, until } from './support/ui';
 
@@ -107,6 +108,7 @@ describe('shell', () => {
 
     await page.reload();
     await page.getByTestId('side-menu').waitFor({ state: 'visible' });
+    await openMenuGroup(page, 'system');
     await settled(page);
     expect(await stored()).toBe('2');
     expect(luminance(await layoutBg()), 'dark layout background after reload').toBeLessThan(0.1);

@@ -90,6 +90,21 @@ export async function signIn(page: Page, account: string, password: string) {
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/#\/customer(\/|$)/);
   await page.getByTestId('side-menu').waitFor({ state: 'visible' });
+  await openMenuGroup(page, 'system');
+}
+
+/** Opens a group of the side menu (the landing page opens its own group only), if the admin has it. */
+export async function openMenuGroup(page: Page, group: string) {
+  const title = page.getByTestId(`menu-group-${group}`);
+  if ((await title.count()) === 0) return;
+  const submenu = page.locator('.ant-menu-submenu', { has: title });
+  if (await submenu.evaluate((el) => el.classList.contains('ant-menu-submenu-open'))) return;
+  await title.click();
+  await page.waitForFunction(
+    (g) => document.querySelector(`[data-testid="menu-group-${g}"]`)?.closest('.ant-menu-submenu')?.classList.contains('ant-menu-submenu-open'),
+    group,
+  );
+  await animationsDone(page);
 }
 
 /** Waits (up to `timeout`) until no finite CSS animation or transition is running (fades, slides). */

@@ -147,25 +147,25 @@ CREATE UNIQUE INDEX "bettors_invitation_code" ON "bettors" USING btree ("invitat
 CREATE INDEX "bettors_agent" ON "bettors" USING btree ("agent_id","id");--> statement-breakpoint
 CREATE INDEX "bettors_created" ON "bettors" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "bettors_online" ON "bettors" USING btree ("online_status");--> statement-breakpoint
-CREATE INDEX "bills_created" ON "bills" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "bills_bettor" ON "bills" USING btree ("bettor_id","account_kind","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "bills_agent" ON "bills" USING btree ("agent_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "bills_type" ON "bills" USING btree ("type","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "bills_created" ON "bills" USING btree ("created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "bills_bettor" ON "bills" USING btree ("bettor_id","account_kind","created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "bills_agent" ON "bills" USING btree ("agent_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "bills_type" ON "bills" USING btree ("type","created_at" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "bills_serial" ON "bills" USING btree ("serial_number");--> statement-breakpoint
-CREATE INDEX "bills_admin" ON "bills" USING btree ("admin_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "bills_admin" ON "bills" USING btree ("admin_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "bills_cause" ON "bills" USING btree ("cause_type","cause_id");--> statement-breakpoint
 CREATE INDEX "house_entries_account" ON "house_entries" USING btree ("account","created_at");--> statement-breakpoint
 CREATE INDEX "house_entries_txn" ON "house_entries" USING btree ("txn_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_callbacks_event" ON "payment_callbacks" USING btree ("pay_type","event_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "recharges_carrier" ON "recharges" USING btree ("pay_type","carrier_order_number");--> statement-breakpoint
-CREATE INDEX "recharges_created" ON "recharges" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "recharges_bettor" ON "recharges" USING btree ("bettor_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "recharges_agent" ON "recharges" USING btree ("agent_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "recharges_created" ON "recharges" USING btree ("created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "recharges_bettor" ON "recharges" USING btree ("bettor_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "recharges_agent" ON "recharges" USING btree ("agent_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "recharges_pending" ON "recharges" USING btree ("pay_status","created_at") WHERE pay_status = 1;--> statement-breakpoint
 CREATE UNIQUE INDEX "withdrawals_carrier" ON "withdrawals" USING btree ("pay_type","carrier_order_number");--> statement-breakpoint
-CREATE INDEX "withdrawals_created" ON "withdrawals" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "withdrawals_bettor" ON "withdrawals" USING btree ("bettor_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "withdrawals_agent" ON "withdrawals" USING btree ("agent_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "withdrawals_created" ON "withdrawals" USING btree ("created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "withdrawals_bettor" ON "withdrawals" USING btree ("bettor_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "withdrawals_agent" ON "withdrawals" USING btree ("agent_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "withdrawals_status" ON "withdrawals" USING btree ("status","created_at");
 --> statement-breakpoint
 -- Hand-written: balances can never go below zero, whatever code runs.

@@ -21,5 +21,5 @@ CREATE TABLE "request_keys" (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX "activity_qualifications_once" ON "activity_qualifications" USING btree ("bettor_id","activity");--> statement-breakpoint
-CREATE INDEX "activity_qualifications_agent" ON "activity_qualifications" USING btree ("agent_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "activity_qualifications_created" ON "activity_qualifications" USING btree ("created_at" DESC NULLS LAST);
+CREATE INDEX "activity_qualifications_agent" ON "activity_qualifications" USING btree ("agent_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "activity_qualifications_created" ON "activity_qualifications" USING btree ("created_at" DESC NULLS FIRST);

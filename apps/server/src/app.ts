@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -19,6 +20,8 @@ import { adminRoutes } from './modules/system/admins-routes.js';
 import { roleRoutes } from './modules/system/roles-routes.js';
 import { systemResources } from './modules/system/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
+import { paymentRoutes } from './modules/payments/routes.js';
+import { exportRoutes } from './modules/exports/routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
 
@@ -28,6 +31,8 @@ export interface BuildOptions {
   webDist?: string;
   logger?: boolean | { level: string };
   trustProxy?: boolean;
+  /** Where the server writes files (exports); without it, a temporary folder removed when the app closes. */
+  dataDir?: string;
 }
 
 export interface DauApp {
@@ -52,7 +57,9 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const { db, bus, kind } = opts.database;
   const ipBlock = new IpBlocklist(db);
   const logTypeSwitch = new LogTypeSwitch(db);
-  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock, logTypeSwitch };
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dau-data-'));
+  if (!opts.dataDir) app.addHook('onClose', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock, logTypeSwitch, dataDir };
 
   app.decorate('logTypeSwitch', logTypeSwitch);
   installErrorHandler(app);
@@ -79,6 +86,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     adminRoutes(scoped, ctx);
     roleRoutes(scoped, ctx);
     systemResources(scoped, ctx);
+    paymentRoutes(scoped, ctx);
+    exportRoutes(scoped, ctx);
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);
     sockets.install(scoped);

@@ -4,13 +4,18 @@ import { seed } from './platform/seed.js';
 import { buildApp } from './app.js';
 import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
+import { simulatePayments } from './modules/payments/simulate.js';
 
 const t0 = Date.now();
 const config = loadConfig();
 const database = await openDatabase(config);
 await database.migrate();
 const seeded = await seed(database.db, { adminPassword: config.adminPassword, demo: config.demo });
-if (seeded.adminCreated && config.demo) await seedDemoMoney(database.db);
+if (seeded.adminCreated && config.demo) {
+  await seedDemoMoney(database.db);
+  // PGlite keeps no automatic statistics: plan the demo tables from real numbers.
+  await database.exec('ANALYZE');
+}
 const { app, ctx } = await buildApp({
   database,
   webDist: config.webDist,
@@ -19,7 +24,9 @@ const { app, ctx } = await buildApp({
   dataDir: config.dataDir,
 });
 
-const simulator = config.simulator ? startSimulator(ctx, { log: (msg, err) => app.log.warn({ err }, msg) }) : null;
+const simulator = config.simulator
+  ? startSimulator(ctx, { activities: [simulatePayments], log: (msg, err) => app.log.warn({ err }, msg) })
+  : null;
 
 let closing = false;
 async function shutdown(signal: string) {

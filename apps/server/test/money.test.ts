@@ -71,6 +71,26 @@ describe('bettors: lists and scope', () => {
   });
 });
 
+describe('staff scope', () => {
+  it('a staff role serves its superior\'s branch: all under the super admin, branch A under agent A; agents keep their own subtree', async () => {
+    const csRole = await makeRole(t, 'CS desk', ['customer_service', 'cs_user', 'cs_bill']);
+    await t.call('PUT', `/api/v1/system/roles/${csRole}`, { token: root, body: { name: 'CS desk', remarks: '', serves_superior_branch: true } });
+    await makeAdmin(t, 'cs_root', csRole, w.rootId);
+    await makeAdmin(t, 'cs_branch_a', csRole, w.agentA);
+    const rootDesk = await t.login('cs_root');
+    const branchDesk = await t.login('cs_branch_a');
+    expect((await t.call('GET', '/api/v1/money/cs/bettors?phone=255715333444', { token: rootDesk })).body.items).toHaveLength(1);
+    expect((await t.call('GET', '/api/v1/money/cs/bettors?phone=255754111222', { token: branchDesk })).body.items).toHaveLength(1);
+    expect((await t.call('GET', '/api/v1/money/cs/bettors?phone=255715333444', { token: branchDesk })).body.items).toHaveLength(0);
+    // A local number is the same subscriber.
+    expect((await t.call('GET', '/api/v1/money/cs/bettors?phone=0754111222', { token: branchDesk })).body.items).toHaveLength(1);
+    // The agent themselves (no staff role) sees only their own subtree on the same screen.
+    expect((await t.call('GET', '/api/v1/money/cs/bettors?phone=255715333444', { token: cashier })).body.items).toHaveLength(0);
+    // The same desk still has no management screen.
+    expect((await t.call('GET', '/api/v1/money/bettors', { token: branchDesk })).status).toBe(403);
+  });
+});
+
 describe('edit balance', () => {
   it('adds and subtracts with a bill, an audit row and the before/after values', async () => {
     const add = await t.call('POST', `/api/v1/money/bettors/${alice.id}/balance`, { token: cashier, body: { amount: 12_345, remark: 'Goodwill after outage' } });

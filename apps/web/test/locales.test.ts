@@ -8,7 +8,10 @@ import zhMenu from '../src/locales/zh-CN/menu';
 import enSystem from '../src/locales/en-US/system';
 import swSystem from '../src/locales/sw-KE/system';
 import zhSystem from '../src/locales/zh-CN/system';
-import { flattenCatalogue, SYSTEM_RESOURCES, fieldLabelKey } from '@dau/contract';
+import enMoney from '../src/locales/en-US/money';
+import swMoney from '../src/locales/sw-KE/money';
+import zhMoney from '../src/locales/zh-CN/money';
+import { flattenCatalogue, MONEY_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -26,6 +29,7 @@ const FILES = {
   common: { en: enCommon, sw: swCommon, zh: zhCommon },
   menu: { en: enMenu, sw: swMenu, zh: zhMenu },
   system: { en: enSystem, sw: swSystem, zh: zhSystem },
+  money: { en: enMoney, sw: swMoney, zh: zhMoney },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -64,7 +68,10 @@ describe('console locales', () => {
     for (const langs of Object.values(FILES)) for (const [k, v] of leaves(langs.en)) all.set(k, v);
     const missing = flattenCatalogue().map((e) => e.languageVariable).filter((k) => !all.has(k));
     expect(missing).toEqual([]);
-    const fields = SYSTEM_RESOURCES.flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
+    const fields = [...SYSTEM_RESOURCES, ...MONEY_RESOURCES, payConfigResource].flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
     expect(fields).toEqual([]);
+    // Titles and descriptions the declarations name.
+    const texts = MONEY_RESOURCES.flatMap((r) => [r.title, r.description]).filter((k): k is string => !!k && !all.has(k));
+    expect(texts).toEqual([]);
   });
 });

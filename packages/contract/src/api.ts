@@ -161,6 +161,7 @@ export const roleRow = z.object({
   name: z.string(),
   remarks: z.string(),
   is_super: z.boolean(),
+  serves_superior_branch: z.boolean(),
   admins: z.number(),
   permission_count: z.number(),
   create_time: z.string(),
@@ -170,6 +171,8 @@ export type RoleRow = z.infer<typeof roleRow>;
 export const roleBody = z.strictObject({
   name: z.string().trim().max(64),
   remarks: z.string().trim().max(200).default(''),
+  /** Customer-service role: on cs_ screens its admins see their superior's branch. */
+  serves_superior_branch: z.boolean().optional(),
 });
 export const rolePermissionsBody = z.strictObject({ keys: z.array(z.string().max(100)).max(2000) });
 export const rolePermissionsAnswer = z.object({ keys: z.array(z.string()), tree: z.array(menuNode) });

@@ -1,4 +1,5 @@
 export * from './menu.js';
 export * from './resource.js';
 export * from './resources.js';
+export * from './money-resources.js';
 export * from './api.js';

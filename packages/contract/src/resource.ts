@@ -3,6 +3,8 @@
  * From a ResourceDef the server builds validated, permission-checked list/get/create/update/delete/export
  * routes; the console builds the search form, table, detail drawer and create/edit form.
  */
+import type { MessageCode } from '@dau/domain';
+
 export type FieldType =
   | 'text' | 'textarea' | 'number' | 'money' | 'odds' | 'enum' | 'datetime' | 'image' | 'switch' | 'color' | 'json';
 
@@ -34,6 +36,8 @@ export interface FieldDef {
   default?: string | number | boolean;
   /** Column width hint in the table. */
   width?: number;
+  /** Shown in the detail view (default true); a search-only field (e.g. a date range filter) says false. */
+  detail?: boolean;
 }
 
 export type ResourceAction = 'create' | 'edit' | 'delete' | 'export';
@@ -52,6 +56,20 @@ export interface ResourceDef {
   defaultSort?: string;
   /** Locale key of a sentence shown under the title. */
   description?: string;
+  /** Locale key of the title (default `resource.<name>.title`). */
+  title?: string;
+  /** Whether the console reloads a row with GET {api}/:id for its detail view (default true). Console only. */
+  fetchDetail?: boolean;
+  /**
+   * The name of the list for background exports (POST /exports { type, format, params }). When set, the
+   * console's export offers CSV and XLSX as an async job instead of downloading `{api}/export`. Console only.
+   */
+  exportType?: string;
+  /**
+   * A query screen: the list is not asked for until one of these filters has a value; meanwhile the
+   * console shows `message` (a domain message code). The server checks its own rule. Console only.
+   */
+  requiredFilters?: { anyOf: readonly string[]; message: MessageCode };
 }
 
 export const defineResource = <T extends ResourceDef>(def: T): T => def;

@@ -140,3 +140,24 @@ export const logResource = defineResource({
 export const SYSTEM_RESOURCES = [
   ipBlackResource, languageResource, logTypeResource, logConfigResource, configurationResource, subscriberConfigResource, logResource,
 ] as const;
+
+/** Betting › Payment settings (pay_config): the limits and timings of recharges and withdrawals; one record. */
+export const payConfigResource = defineResource({
+  name: 'pay_config',
+  page: 'pay_config',
+  api: '/money/pay_config',
+  kind: 'singleton',
+  actions: ['edit'],
+  fields: [
+    { key: 'min_recharge', type: 'money', editable: true, required: true, min: 1, max: 100_000_000_00 },
+    { key: 'min_withdrawal', type: 'money', editable: true, required: true, min: 1, max: 100_000_000_00 },
+    { key: 'max_withdrawal', type: 'money', editable: true, required: true, min: 1, max: 100_000_000_00 },
+    /** Withdrawals above this need a second, different administrator's approval. */
+    { key: 'large_withdrawal', type: 'money', editable: true, required: true, min: 1, max: 100_000_000_00 },
+    /** Pending longer than this: listed in the stuck queue for re-query. */
+    { key: 'stuck_after_minutes', type: 'number', editable: true, required: true, min: 1, max: 1440 },
+    /** A disbursement with no outcome after this long is timed out and its money returned (after a re-query). */
+    { key: 'disburse_timeout_minutes', type: 'number', editable: true, required: true, min: 5, max: 10_080 },
+    { key: 'updated_at', type: 'datetime' },
+  ],
+});

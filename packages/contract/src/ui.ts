@@ -2,3 +2,4 @@
 export * from './menu.js';
 export * from './resource.js';
 export * from './resources.js';
+export * from './money-resources.js';

@@ -9,4 +9,6 @@ export interface AppContext {
   databaseKind: 'pglite' | 'pg';
   ipBlock: IpBlocklist;
   logTypeSwitch: LogTypeSwitch;
+  /** Files the server writes (exports under `exports/`); a temporary folder when the app is built without one (tests). */
+  dataDir: string;
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, desc, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessageCode } from '@dau/domain';
-import { admins } from '../modules/system/schema.js';
+import { admins, roles } from '../modules/system/schema.js';
 import { subtreeCondition } from '../modules/system/admins-service.js';
 import { authOf, type AuthContext } from './access.js';
 import type { Db, Executor } from './db.js';
@@ -19,8 +19,30 @@ export type Scope = { all: true } | { all: false; agentIds: number[] };
 
 export async function scopeOf(ex: Executor, auth: AuthContext): Promise<Scope> {
   if (auth.isSuper) return { all: true };
+  // Staff roles (customer service, operations) work for their superior's branch: the whole book when the
+  // superior is the super admin. Agent roles own their subtree. The served branch always lies within the
+  // superior's subtree, so no one can widen their scope beyond whoever placed them.
+  const [own] = await ex.select({ serves: roles.servesSuperiorBranch }).from(roles).where(eq(roles.id, auth.admin.roleId));
+  const superiorId = auth.admin.superiorId;
+  if (own?.serves && superiorId) {
+    const [sup] = await ex
+      .select({ id: admins.id, path: admins.path, isSuper: roles.isSuper })
+      .from(admins)
+      .innerJoin(roles, eq(roles.id, admins.roleId))
+      .where(eq(admins.id, superiorId));
+    if (sup?.isSuper) return { all: true };
+    if (sup) {
+      const rows = await ex.select({ id: admins.id }).from(admins).where(sql`${admins.id} = ${sup.id} or ${admins.path} like ${`${sup.path}${sup.id}/%`}`);
+      return { all: false, agentIds: rows.map((r) => r.id) };
+    }
+  }
   const rows = await ex.select({ id: admins.id }).from(admins).where(subtreeCondition(auth));
   return { all: false, agentIds: rows.map((r) => r.id) };
+}
+
+/** The scope a list applies for this admin. */
+export function scopeForList(ex: Executor, auth: AuthContext, _spec?: Pick<ListSpec, 'scopeMode'>): Promise<Scope> {
+  return scopeOf(ex, auth);
 }
 
 /** The condition on a table's agent column; an empty subtree sees nothing. */
@@ -60,6 +82,10 @@ export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
   columns: readonly ExportColumn[];
   /** Large tables answer a total capped at this many rows (`total_exact: false` beyond). */
   countCap?: number;
+  /** The bare table to count from when the display joins are not needed by the conditions (much cheaper). */
+  countFrom?: (ex: Executor) => any;
+  /** Kept for declarations: every list applies the admin's data scope (scopeOf). */
+  scopeMode?: 'own' | 'serving';
 }
 
 export const defineList = <Q extends z.ZodObject>(spec: ListSpec<Q>) => spec;
@@ -74,7 +100,7 @@ function orderOf(spec: ListSpec, sort: string | undefined) {
 }
 
 export async function countRows(ex: Executor, spec: ListSpec, where: SQL | undefined): Promise<{ total: number; exact: boolean }> {
-  const inner = spec.select(ex).where(where);
+  const inner = (spec.countFrom ?? spec.select)(ex).where(where);
   if (!spec.countCap) {
     const [{ n }] = ((await ex.execute(sql`select count(*)::bigint as n from (${inner}) x`)) as unknown as { rows: { n: string }[] }).rows;
     return { total: Number(n), exact: true };
@@ -124,7 +150,7 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
       const auth = authOf(req);
       const all = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
       const q = parseListQuery(spec, all);
-      const scope = await scopeOf(db, auth);
+      const scope = await scopeForList(db, auth, spec);
       const where = spec.where(q as never, scope);
       const [rows, count] = await Promise.all([
         spec.select(db).where(where).orderBy(...orderOf(spec, all.sort)).limit(all.page_size).offset((all.page - 1) * all.page_size),

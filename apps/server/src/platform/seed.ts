@@ -2,6 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { flattenCatalogue, seedRoleKeys, SEED_ROLES } from '@dau/contract';
 import { LOG_TYPE, PRIMARY_COLOR, enumLabel } from '@dau/domain';
 import { admins, languages, logConfig, logTypes, menuItems, roleMenus, roles, siteConfig, subscriberConfig } from '../modules/system/schema.js';
+import { paymentConfig } from '../modules/money/schema.js';
 import type { Db, Executor } from './db.js';
 import { generatePassword, hashPassword } from './crypto.js';
 
@@ -38,10 +39,10 @@ async function seedCatalogue(ex: Executor): Promise<string[]> {
   return added;
 }
 
-async function ensureRole(ex: Executor, name: string, remarks: string, isSuper: boolean) {
+async function ensureRole(ex: Executor, name: string, remarks: string, isSuper: boolean, servesSuperiorBranch = false) {
   const [r] = await ex.select().from(roles).where(eq(roles.name, name));
   if (r) return { id: r.id, created: false };
-  const [row] = await ex.insert(roles).values({ name, remarks, isSuper }).returning({ id: roles.id });
+  const [row] = await ex.insert(roles).values({ name, remarks, isSuper, servesSuperiorBranch }).returning({ id: roles.id });
   return { id: row.id, created: true };
 }
 
@@ -60,8 +61,8 @@ export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolea
   await db.transaction(async (tx) => {
     const added = await seedCatalogue(tx);
     const superRole = await ensureRole(tx, SEED_ROLES.superAdmin.name, SEED_ROLES.superAdmin.remarks, true);
-    const adminRole = await ensureRole(tx, SEED_ROLES.administrator.name, SEED_ROLES.administrator.remarks, false);
-    const defaultRole = await ensureRole(tx, SEED_ROLES.default.name, SEED_ROLES.default.remarks, false);
+    const adminRole = await ensureRole(tx, SEED_ROLES.administrator.name, SEED_ROLES.administrator.remarks, false, true);
+    const defaultRole = await ensureRole(tx, SEED_ROLES.default.name, SEED_ROLES.default.remarks, false, true);
     const adminKeys = seedRoleKeys('administrator');
     const defaultKeys = seedRoleKeys('default');
     // New roles get their whole set; existing ones only the catalogue entries that are new in this release.
@@ -73,6 +74,7 @@ export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolea
     }
     await tx.insert(siteConfig).values({ id: 1, title: 'Dau', color: PRIMARY_COLOR }).onConflictDoNothing();
     await tx.insert(subscriberConfig).values({ id: 1, defaultRoleId: defaultRole.id, noRegistrationTip: 'Registration is closed. Ask an administrator for an account.' }).onConflictDoNothing();
+    await tx.insert(paymentConfig).values({ id: 1 }).onConflictDoNothing();
     const langs = [
       { code: 'en-US', title: 'English', defaultLanguage: 2, abbreviation: 'EN', country: 'United States', phoneCode: '1', sort: 30 },
       { code: 'sw-KE', title: 'Kiswahili', defaultLanguage: 1, abbreviation: 'SW', country: 'Kenya', phoneCode: '254', sort: 20 },

@@ -1,8 +1,8 @@
 import { eq, inArray, like } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE } from '@dau/domain';
 import { admins } from '../modules/system/schema.js';
-import { activityQualifications, bettors } from '../modules/money/schema.js';
-import { HOUSE, post } from '../modules/money/ledger.js';
+import { activityQualifications, bettors, recharges, withdrawals } from '../modules/money/schema.js';
+import { HOUSE, newSerial, post } from '../modules/money/ledger.js';
 import { registerBettor } from '../modules/money/bettors-service.js';
 import type { Db } from '../platform/db.js';
 import { Rng } from './rng.js';
@@ -44,9 +44,19 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
         const roll = rng.next();
         if (cur.cash < 2_000_00 || roll < 0.25) {
           const amount = rng.pick([1_000_00, 2_000_00, 5_000_00, 10_000_00, 20_000_00, 50_000_00]);
-          await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: `demo-${b.id}-${e}` }, house: HOUSE.clearing(operatorOf(b.phone)), at });
+          const payType = operatorOf(b.phone);
+          const [rc] = await tx
+            .insert(recharges)
+            .values({
+              serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount, payType, phone: b.phone,
+              carrierOrderNumber: `DEMO${payType}${rng.int(10_000_000, 99_999_999)}`, payStatus: 2, previousRechargeAt: b.lastRechargeAt,
+              callbackCount: 1, createdAt: at, paidAt: new Date(at.getTime() + rng.int(5, 90) * 1000), updatedAt: at,
+            })
+            .returning({ id: recharges.id });
+          await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: rc.id }, house: HOUSE.clearing(payType), at });
           await tx.update(bettors).set({ totalRecharge: b.totalRecharge + amount, lastRechargeAt: at }).where(eq(bettors.id, b.id));
           b.totalRecharge += amount;
+          b.lastRechargeAt = at;
         } else if (roll < 0.85) {
           const stake = Math.min(cur.cash, rng.pick([500_00, 1_000_00, 2_000_00, 5_000_00]));
           const bet = await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -stake, type: BILL_TYPE.bet, cause: { type: 'order', id: `demo-o-${b.id}-${e}` }, house: HOUSE.stakesHeld, at });
@@ -54,6 +64,22 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
             const payout = Math.floor((stake * rng.int(150, 600)) / 100);
             await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: payout, type: BILL_TYPE.bet_payout, cause: { type: 'order', id: `demo-o-${b.id}-${e}` }, house: HOUSE.payouts, txnId: bet.txnId, at: new Date(t + 3_600_000) });
           }
+        } else if (roll < 0.92 && cur.cash >= 5_000_00) {
+          // A withdrawal of the past, paid through the bettor's operator.
+          const amount = Math.min(cur.cash, rng.pick([5_000_00, 10_000_00, 20_000_00]));
+          const payType = operatorOf(b.phone);
+          const [wd] = await tx
+            .insert(withdrawals)
+            .values({
+              serialNumber: newSerial('W'), bettorId: b.id, agentId: b.agentId, amount, payType, phone: b.phone, status: 4, payStatus: 2,
+              carrierOrderNumber: `DEMO${payType}${rng.int(10_000_000, 99_999_999)}`, firstApproverId: ops?.id ?? null,
+              previousRechargeAt: b.lastRechargeAt, createdAt: at, reviewedAt: new Date(at.getTime() + 600_000),
+              disbursedAt: new Date(at.getTime() + 600_000), paidAt: new Date(at.getTime() + 660_000), updatedAt: at,
+            })
+            .returning({ id: withdrawals.id });
+          await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -amount, type: BILL_TYPE.user_withdrawal, cause: { type: 'withdrawal', id: wd.id }, house: HOUSE.clearing(payType), at });
+          await tx.update(bettors).set({ totalWithdrawal: b.totalWithdrawal + amount }).where(eq(bettors.id, b.id));
+          b.totalWithdrawal += amount;
         } else if (ops) {
           const amount = rng.pick([500_00, 1_000_00, -200_00]);
           if (cur.cash + amount >= 0) {

@@ -33,8 +33,17 @@ export const onUnauthorized = (fn: () => void) => {
   return () => unauthorizedListeners.delete(fn);
 };
 
-export async function request<T>(method: string, path: string, opts: { query?: Query; body?: unknown; raw?: boolean } = {}): Promise<T> {
-  const headers: Record<string, string> = { 'x-locale': storage.get('language') ?? 'en-US' };
+export interface RequestOptions {
+  /** Extra request headers, e.g. `Idempotency-Key` of a money-moving dialog. */
+  headers?: Record<string, string>;
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  opts: { query?: Query; body?: unknown; raw?: boolean } & RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...opts.headers, 'x-locale': storage.get('language') ?? 'en-US' };
   const token = storage.get('token');
   if (token) headers.authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
@@ -64,10 +73,20 @@ export async function request<T>(method: string, path: string, opts: { query?: Q
   return data as T;
 }
 
+/**
+ * A key for the `Idempotency-Key` header (8-100 of [A-Za-z0-9_.:-]): one per opened money dialog, sent with
+ * each submit of it, so a double click or a retry moves money once. `crypto.randomUUID` needs a secure
+ * context (HTTPS or localhost); a console served over plain HTTP falls back to `getRandomValues`.
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', path, { query }),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body: body ?? {} }),
+  post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, { ...opts, body: body ?? {} }),
   del: <T>(path: string) => request<T>('DELETE', path),
   /** Downloads a file answer (exports) with the session's token. */
   async download(path: string, query: Query | undefined, filename: string) {
@@ -86,7 +105,9 @@ export const api = {
 
 export interface ListAnswer<T> {
   items: T[];
+  /** With `total_exact: false`, a lower bound ("at least total"): big tables stop counting. */
   total: number;
+  total_exact?: boolean;
   page: number;
   page_size: number;
 }

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { loadTexts } from '../locales';
 
 /**
  * The route registry: which catalogue pages (packages/contract/src/menu.ts) the console has a screen for.
@@ -19,6 +20,18 @@ const resource = (page: string): ScreenDef['load'] => () =>
     return { default: screen };
   });
 
+/** A money screen: its chunk and the money texts (src/locales/<lang>/money.ts), loaded together. */
+const money = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('money')]).then(([m]) => m);
+
+const moneyResource = (page: string): ScreenDef['load'] =>
+  money(() =>
+    import('../pages/money/resourceScreens').then((m) => {
+      const screen = m.screens[page];
+      if (!screen) throw new Error(`No resource screen for ${page}`);
+      return { default: screen };
+    }),
+  );
+
 export const SCREENS: Record<string, ScreenDef['load']> = {
   // System
   update_password: () => import('../pages/auth/UpdatePasswordPage'),
@@ -31,6 +44,30 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   configuration: resource('configuration'),
   subscriber_config_default: resource('subscriber_config_default'),
   log: resource('log'),
+  async_operations: money(() => import('../pages/money/AsyncOperationsPage')),
+  // Users and money
+  user: money(() => import('../pages/money/UserPage')),
+  user_list: moneyResource('user_list'),
+  online_statistical: money(() => import('../pages/money/OnlineStatisticalPage')),
+  activity_qualification: money(() => import('../pages/money/ActivityQualificationPage')),
+  bill: moneyResource('bill'),
+  bill_credit: moneyResource('bill_credit'),
+  admin_bill: money(() => import('../pages/money/AdminBillPage')),
+  recharge_list: money(() => import('../pages/money/RechargeListPage')),
+  withdraw_list: money(() => import('../pages/money/WithdrawListPage')),
+  airtel_transfer: money(() => import('../pages/money/AirtelTransferPage')),
+  pay_config: moneyResource('pay_config'),
+  // Archive
+  bill_archive: moneyResource('bill_archive'),
+  bill_credit_archive: moneyResource('bill_credit_archive'),
+  recharge_archive: moneyResource('recharge_archive'),
+  withdrawal_archive: moneyResource('withdrawal_archive'),
+  // Customer service
+  cs_user: money(() => import('../pages/money/CsUserPage')),
+  cs_bill: moneyResource('cs_bill'),
+  cs_activity_qualification: moneyResource('cs_activity_qualification'),
+  cs_recharge: moneyResource('cs_recharge'),
+  cs_withdraw: moneyResource('cs_withdraw'),
 };
 
 export function hasScreen(page: string): boolean {

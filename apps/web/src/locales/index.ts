@@ -24,6 +24,36 @@ export const LOCALE_FILES = {
   'zh-CN': [zhCommon, zhMenu, zhSystem],
 } as const;
 
+/**
+ * Areas whose texts load with their screens, not at start: the sign-in page and the shell do not need
+ * them. `loadTexts(area)` adds them to every language once; the screen registry waits for it.
+ */
+export const LAZY_LOCALE_FILES = {
+  money: () =>
+    Promise.all([import('./en-US/money'), import('./sw-KE/money'), import('./zh-CN/money')]).then(([en, sw, zh]) => ({
+      'en-US': en.default,
+      'sw-KE': sw.default,
+      'zh-CN': zh.default,
+    })),
+} as const;
+
+export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
+
+const loadedAreas = new Map<LazyArea, Promise<void>>();
+
+export function loadTexts(area: LazyArea): Promise<void> {
+  let done = loadedAreas.get(area);
+  if (!done) {
+    done = LAZY_LOCALE_FILES[area]().then((byLanguage) => {
+      for (const [lng, tree] of Object.entries(byLanguage)) i18n.addResourceBundle(lng, 'translation', tree, true, false);
+    });
+    // A failed fetch (a new deployment, a dropped connection) may be tried again.
+    done.catch(() => loadedAreas.delete(area));
+    loadedAreas.set(area, done);
+  }
+  return done;
+}
+
 export const resources = Object.fromEntries(
   Object.entries(LOCALE_FILES).map(([lng, files]) => [lng, { translation: Object.assign({}, ...files) }]),
 );

@@ -7,6 +7,7 @@ import { message } from '@dau/domain';
 import { DATETIME_FORMAT } from './FieldValue';
 import { formFields } from './formValues';
 import { fieldOptions, useLocale } from './locale';
+import { TshInput, tshRule } from './TshInput';
 import type { FieldContext, FieldView } from './types';
 
 const isJson = (v: string) => {
@@ -28,7 +29,8 @@ export function fieldRules(f: FieldView, t: TFunction, locale: string): FormRule
     rules.push(f.type === 'text' || f.type === 'textarea' ? { required: true, whitespace: true, message: text } : { required: true, message: text });
   }
   if (f.maxLength !== undefined && f.type !== 'number') rules.push({ type: 'string', max: f.maxLength, message: t('form.maxLength', { max: f.maxLength }) });
-  if (f.type === 'number' || f.type === 'money' || f.type === 'odds') {
+  if (f.type === 'money') rules.push(tshRule(t, locale, { min: f.min, max: f.max }));
+  else if (f.type === 'number' || f.type === 'odds') {
     if (f.min !== undefined && f.max !== undefined) rules.push({ type: 'number', min: f.min, max: f.max, message: t('form.between', { min: f.min, max: f.max }) });
     else if (f.min !== undefined) rules.push({ type: 'number', min: f.min, message: t('form.atLeast', { min: f.min }) });
     else if (f.max !== undefined) rules.push({ type: 'number', max: f.max, message: t('form.atMost', { max: f.max }) });
@@ -66,7 +68,7 @@ export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputPr
     case 'enum': // an enumeration the domain does not have (yet): its id
       return <InputNumber min={f.min} max={f.max} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
     case 'money':
-      return <InputNumber prefix="TSh" precision={2} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
+      return <TshInput placeholder={placeholder} disabled={disabled} {...control} />;
     case 'datetime':
       return <DatePicker showTime format={DATETIME_FORMAT} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
     case 'color':
@@ -85,16 +87,19 @@ export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputPr
 /** Wide inputs take the whole row of the form's grid. */
 const isWide = (f: FieldView) => f.type === 'json' || f.type === 'textarea';
 
-/** The Form.Items of the fields a mode may set, on a two-column grid (one column on phones). */
+/** The Form.Items of the fields a mode may set, on a two-column grid (one column on phones, or for a lone field). */
 export function FormFields({ fields, ctx }: { fields: readonly FieldView[]; ctx: FieldContext }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const shown = formFields(fields, ctx.mode);
+  // A form of one field (a reason, a password, a choice) gives it the whole width.
+  const single = shown.length === 1;
   return (
     <Grid gutter={[16, 0]}>
-      {formFields(fields, ctx.mode).map((f) => {
+      {shown.map((f) => {
         const disabled = f.disabled?.(ctx);
         return (
-          <Col key={f.key} xs={24} md={isWide(f) ? 24 : 12}>
+          <Col key={f.key} xs={24} md={single || isWide(f) ? 24 : 12}>
             <Form.Item
               name={f.key}
               label={t(fieldLabelKey(f))}

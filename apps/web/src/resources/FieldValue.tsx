@@ -46,8 +46,16 @@ export function FieldValue({ field, value, row, variant = 'table' }: Props) {
   switch (field.type) {
     case 'datetime':
       return <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(value)}</span>;
-    case 'money':
-      return <span style={{ whiteSpace: 'nowrap' }}>{formatTsh(Number(value), locale)}</span>;
+    case 'money': {
+      // Integer cents from the server; a debit (negative) reads in the error colour.
+      const cents = Number(value);
+      if (!Number.isSafeInteger(cents)) return <>{String(value)}</>;
+      return (
+        <Typography.Text type={cents < 0 ? 'danger' : undefined} style={{ whiteSpace: 'nowrap' }}>
+          {formatTsh(cents, locale)}
+        </Typography.Text>
+      );
+    }
     case 'enum': {
       const label = options ? options.find((o) => String(o.value) === String(value))?.label : enumText(field.enum, value, locale);
       return <Tag color={enumColor(field.enum, value)}>{label ?? String(value)}</Tag>;

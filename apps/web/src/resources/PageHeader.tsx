@@ -20,8 +20,8 @@ export function PageHeader({ title, description, extra }: { title: ReactNode; de
   );
 }
 
-/** `resource.<name>.title` and the declaration's description (default `resource.<name>.description`). */
-export const resourceTexts = (def: { name: string; description?: string }) => ({
-  title: `resource.${def.name}.title`,
+/** The declaration's title and description (default `resource.<name>.title` and `resource.<name>.description`). */
+export const resourceTexts = (def: { name: string; title?: string; description?: string }) => ({
+  title: def.title ?? `resource.${def.name}.title`,
   description: def.description ?? `resource.${def.name}.description`,
 });

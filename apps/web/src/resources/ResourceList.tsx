@@ -6,15 +6,17 @@ import { useTranslation } from 'react-i18next';
 import { useAccess } from '../app/access';
 import { useMsg } from '../app/messages';
 import { ActionButton } from './ActionButton';
-import { useResourceList, useResourceMutations, useResourceRecord } from './data';
+import { useResourceList, useResourceMutations, useResourceRecord, type ListQueryOptions } from './data';
 import { DetailDrawer } from './DetailDrawer';
 import { ExportButton } from './ExportButton';
 import { FormModal } from './FormModal';
 import { PageHeader, resourceTexts } from './PageHeader';
 import { ResourceTable } from './ResourceTable';
 import { SearchForm } from './SearchForm';
+import { QueryHint } from './StateViews';
+import { QuickFilters, type QuickFilter } from './QuickFilters';
 import { rowKeyOf, type FormMode, type ResourceView, type Row } from './types';
-import { useListState } from './useListState';
+import { unmetRequirement, useListState } from './useListState';
 
 export interface ResourceListProps {
   def: ResourceView;
@@ -31,24 +33,65 @@ export interface ResourceListProps {
   createTestId?: string;
   /** Dialogs and drawers of the screen's own actions. */
   children?: ReactNode;
+  /** Shown between the title and the search form (e.g. summary figures). */
+  intro?: ReactNode;
+  /** The title and description (default true; false when the screen has its own, e.g. above tabs). */
+  showHeader?: boolean;
+  /** Buttons in the detail drawer's header, after edit. */
+  detailActions?: (row: Row) => ReactNode;
+  /** Shown in the detail drawer below the fields (e.g. the latest bills of a user). */
+  detailExtra?: (row: Row) => ReactNode;
+  /** The detail drawer's title for a row (default: the screen's title). */
+  detailTitle?: (row: Row) => ReactNode;
+  /** Columns of the detail drawer's field list on wide screens (default 1). */
+  detailColumns?: 1 | 2;
+  /** Reload the list every n ms while the answer asks for it (e.g. jobs in progress). */
+  pollInterval?: ListQueryOptions['refetchInterval'];
+  /** Replaces "No data" when the answer is empty. */
+  empty?: ReactNode;
+  /** One-click views in the toolbar (e.g. "Stuck"), each setting a few filters. */
+  quickFilters?: readonly QuickFilter[];
 }
 
 /** The form's subject; kept while the dialog fades out (`open` false) so its title does not change. */
 type Editing = { mode: FormMode; row?: Row; open: boolean };
 
 /** A list screen built from a declaration: search form, table, detail drawer, create/edit dialog, delete, export. */
-export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, onSaved, createTestId = 'resource-create', children }: ResourceListProps) {
+export function ResourceList({
+  def,
+  rowActions,
+  rowAllows,
+  toolbar,
+  selectable,
+  onSaved,
+  createTestId = 'resource-create',
+  children,
+  intro,
+  showHeader = true,
+  detailActions,
+  detailExtra,
+  detailTitle,
+  detailColumns = 1,
+  pollInterval,
+  empty,
+  quickFilters,
+}: ResourceListProps) {
   const { t } = useTranslation();
   const msg = useMsg();
   const { can } = useAccess();
   const list = useListState(def.fields, def.defaultSort);
-  const result = useResourceList(def, list.query);
+  // A query screen asks nothing until its required filter has a value; it says what it needs instead.
+  const missing = unmetRequirement(def, list.filters);
+  const result = useResourceList(def, list.query, { enabled: !missing, refetchInterval: pollInterval });
   const { create, update, remove } = useResourceMutations(def);
   const [editing, setEditing] = useState<Editing>({ mode: 'create', open: false });
   const [viewing, setViewing] = useState<Row | null>(null);
   const [selected, setSelected] = useState<Row[]>([]);
   const detail = useResourceRecord(def, viewing ? rowKeyOf(viewing) : undefined, viewing ?? undefined, def.fetchDetail !== false);
   const texts = resourceTexts(def);
+  // The row the drawer shows: reloaded by id, or the list's latest copy of it (it refreshes after an action).
+  const fresh = viewing ? result.data?.items.find((r) => rowKeyOf(r) === rowKeyOf(viewing)) : undefined;
+  const shown = viewing ? (def.fetchDetail !== false ? detail.data : undefined) ?? fresh ?? viewing : undefined;
 
   const offers = useCallback(
     (action: ResourceAction, row?: Row) => def.actions.includes(action) && can(def.page, action) && (!row || !rowAllows || rowAllows(action, row)),
@@ -91,7 +134,8 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
 
   return (
     <>
-      <PageHeader title={t(texts.title)} description={t(texts.description)} />
+      {showHeader && <PageHeader title={t(texts.title)} description={t(texts.description)} />}
+      {intro}
       <SearchForm fields={def.fields} list={list} />
       <ResourceTable
         screen={def.name}
@@ -100,30 +144,41 @@ export function ResourceList({ def, rowActions, rowAllows, toolbar, selectable, 
         result={result}
         onRowClick={setViewing}
         rowActions={actionsOf}
+        blocked={missing ? <QueryHint>{msg(missing)}</QueryHint> : undefined}
+        empty={empty}
         rowSelection={selectable ? { selectedRowKeys: selected.map(rowKeyOf), onChange: (_keys, rows) => setSelected(rows), preserveSelectedRowKeys: true } : undefined}
         toolbar={
           <>
+            {quickFilters && <QuickFilters views={quickFilters} list={list} />}
             {offers('create') && (
               <ActionButton action="create" page={def.page} type="primary" icon={<PlusOutlined />} testId={createTestId} onClick={() => setEditing({ mode: 'create', open: true })} />
             )}
-            {offers('export') && <ExportButton page={def.page} api={def.api} name={def.name} query={list.exportQuery} />}
+            {offers('export') && (
+              <ExportButton page={def.page} api={def.api} name={def.name} query={list.exportQuery} exportType={def.exportType} disabled={!!missing} />
+            )}
             {toolbar?.({ selected, clearSelection: () => setSelected([]) })}
           </>
         }
       />
       <DetailDrawer
         open={!!viewing}
-        title={t(texts.title)}
+        title={(shown && detailTitle?.(shown)) ?? t(texts.title)}
+        columns={detailColumns}
         fields={def.fields}
-        record={detail.data ?? viewing ?? undefined}
+        record={shown}
         loading={detail.isFetching}
         onClose={() => setViewing(null)}
         extra={
-          viewing && offers('edit', viewing) ? (
-            <ActionButton action="edit" page={def.page} icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', row: detail.data ?? viewing, open: true })} />
+          shown && (offers('edit', shown) || detailActions) ? (
+            <>
+              {offers('edit', shown) && <ActionButton action="edit" page={def.page} icon={<EditOutlined />} onClick={() => setEditing({ mode: 'edit', row: shown, open: true })} />}
+              {detailActions?.(shown)}
+            </>
           ) : undefined
         }
-      />
+      >
+        {shown && detailExtra?.(shown)}
+      </DetailDrawer>
       <FormModal
         open={editing.open}
         title={`${t(texts.title)} · ${t(editing.mode === 'edit' ? 'button.edit' : 'button.create')}`}

@@ -22,6 +22,13 @@ export interface ResourceTableProps {
   rowActions?: (row: Row) => ReactNode;
   onRowClick?: (row: Row) => void;
   rowSelection?: TableProps<Row>['rowSelection'];
+  /**
+   * Set while the list may not be asked for (a query screen without its required filter): the table is
+   * empty and shows this hint instead of "No data".
+   */
+  blocked?: ReactNode;
+  /** Replaces the default "No data" of an empty answer. */
+  empty?: ReactNode;
 }
 
 /** A click opens the row unless it was on a control (a button, a link, the selection box) or ended a text selection. */
@@ -31,7 +38,7 @@ function opensRow(target: EventTarget): boolean {
 }
 
 /** The list: toolbar, typed columns, server-side sort and paging from the URL state, saved column choices. */
-export function ResourceTable({ screen, fields, list, result, toolbar, rowActions, onRowClick, rowSelection }: ResourceTableProps) {
+export function ResourceTable({ screen, fields, list, result, toolbar, rowActions, onRowClick, rowSelection, blocked, empty }: ResourceTableProps) {
   const { t } = useTranslation();
   const prefs = useTablePrefs(screen);
   const all = useMemo(() => buildColumns(fields, t, list.sort), [fields, t, list.sort]);
@@ -55,7 +62,8 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
     return shown;
   }, [all, prefs.hidden, rowActions, t]);
 
-  const data = result.data;
+  const data = blocked ? undefined : result.data;
+  const emptyText = blocked ?? (result.isPending && result.fetchStatus !== 'idle' ? ' ' : (empty ?? <NoData />));
   return (
     <div data-testid="resource-table">
       <Flex justify="space-between" align="center" gap={8} wrap style={{ marginBottom: 12 }}>
@@ -67,11 +75,11 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
           onHidden={prefs.setHidden}
           onDensity={prefs.setDensity}
           onResetColumns={prefs.reset}
-          onReload={() => void result.refetch()}
+          onReload={blocked ? undefined : () => void result.refetch()}
           reloading={result.isFetching}
         />
       </Flex>
-      {result.isError && !data ? (
+      {result.isError && !data && !blocked ? (
         <LoadError error={result.error} onRetry={() => void result.refetch()} />
       ) : (
         <Table<Row>
@@ -79,24 +87,29 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
           size={prefs.density}
           columns={columns}
           dataSource={data?.items ?? []}
-          loading={result.isFetching}
+          loading={!blocked && result.isFetching}
           rowSelection={rowSelection}
           scroll={{ x: 'max-content' }}
-          locale={{ emptyText: result.isPending ? ' ' : <NoData /> }}
+          locale={{ emptyText }}
           onRow={onRowClick ? (row) => ({ onClick: (e) => opensRow(e.target) && onRowClick(row), style: { cursor: 'pointer' } }) : undefined}
           onChange={(_p, _f, sorter, extra) => {
             if (extra.action !== 'sort' || Array.isArray(sorter)) return;
             list.setSort(formatSort(sorter.order ? String(sorter.columnKey) : undefined, sorter.order));
           }}
-          pagination={{
-            current: list.page,
-            pageSize: list.pageSize,
-            total: data?.total ?? 0,
-            pageSizeOptions: PAGE_SIZES,
-            showSizeChanger: true,
-            showTotal: (total) => t('table.total', { total }),
-            onChange: (page, pageSize) => list.setPage(page, pageSize),
-          }}
+          pagination={
+            blocked
+              ? false
+              : {
+                  current: list.page,
+                  pageSize: list.pageSize,
+                  total: data?.total ?? 0,
+                  pageSizeOptions: PAGE_SIZES,
+                  showSizeChanger: true,
+                  // A big table may stop counting: "Total: 10,000+".
+                  showTotal: (total) => t(data?.total_exact === false ? 'table.totalAtLeast' : 'table.total', { total: total.toLocaleString('en-US') }),
+                  onChange: (page, pageSize) => list.setPage(page, pageSize),
+                }
+          }
         />
       )}
     </div>

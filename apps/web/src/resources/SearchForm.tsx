@@ -1,6 +1,6 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Space } from 'antd';
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey } from '@dau/contract/ui';
@@ -84,6 +84,12 @@ function SearchInput({ field, locale, ...control }: { field: FieldView; locale: 
   return <Input allowClear placeholder={field.search === 'like' ? t('form.contains') : undefined} {...control} />;
 }
 
+/** With more filters than this, the form shows the first ones (and any in use) until "More filters". */
+const COLLAPSE_ABOVE = 7;
+const SHOWN_COLLAPSED = 6;
+
+const inUse = (f: FieldView, filters: Filters) => (f.search === 'range' ? !!(filters[`${f.key}_from`] || filters[`${f.key}_to`]) : !!filters[f.key]);
+
 /** The filters of a list, built from the fields that declare `search`; it reads and writes the URL state. */
 export function SearchForm({ fields, list }: { fields: readonly FieldView[]; list: ListState }) {
   const { t } = useTranslation();
@@ -91,6 +97,10 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
   const [form] = Form.useForm<FormValues>();
   const searchable = useMemo(() => fields.filter((f) => f.search), [fields]);
   const key = JSON.stringify(list.filters);
+  const [expanded, setExpanded] = useState(false);
+  const collapsible = searchable.length > COLLAPSE_ABOVE;
+  // Hidden filters keep their values in the form: a search sends them all.
+  const hidden = (f: FieldView, i: number) => collapsible && !expanded && i >= SHOWN_COLLAPSED && !inUse(f, list.filters);
 
   // The URL is the truth: a back/forward or a shared link refills the form.
   useEffect(() => {
@@ -102,8 +112,8 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
   return (
     <Form form={form} name="search" layout="vertical" data-testid="resource-search" onFinish={(v) => list.setFilters(fromForm(searchable, v))} style={{ marginBottom: 8 }}>
       <Grid gutter={[16, 0]} align="bottom">
-        {searchable.map((f) => (
-          <Col key={f.key} xs={24} sm={12} md={8} xl={f.search === 'range' ? 8 : 6}>
+        {searchable.map((f, i) => (
+          <Col key={f.key} xs={24} sm={12} md={8} xl={f.search === 'range' ? 8 : 6} style={hidden(f, i) ? { display: 'none' } : undefined}>
             <Form.Item name={f.key} label={t(fieldLabelKey(f))} style={{ marginBottom: 12 }}>
               <SearchInput field={f} locale={locale} />
             </Form.Item>
@@ -112,6 +122,12 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
         <Col flex="auto">
           <Form.Item style={{ marginBottom: 12 }}>
             <Space wrap style={{ justifyContent: 'flex-end', width: '100%' }}>
+              {collapsible && (
+                <Button type="link" onClick={() => setExpanded((e) => !e)} data-testid="resource-search-more" style={{ paddingInline: 4 }}>
+                  {expanded ? t('form.fewerFilters') : t('form.moreFilters', { n: searchable.filter((f, i) => i >= SHOWN_COLLAPSED && !inUse(f, list.filters)).length })}
+                  {expanded ? <UpOutlined /> : <DownOutlined />}
+                </Button>
+              )}
               <Button icon={<ReloadOutlined />} onClick={list.reset} data-testid="resource-search-reset">
                 {t('action.reset')}
               </Button>

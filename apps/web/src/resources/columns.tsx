@@ -24,6 +24,8 @@ export function buildColumns(fields: readonly FieldView[], t: TFunction, sort?: 
       dataIndex: f.key,
       title: t(fieldLabelKey(f)),
       width: f.width,
+      // Amounts line up on their decimal point.
+      align: f.type === 'money' ? 'right' : undefined,
       // The server sorts; a click goes ascend -> descend -> ascend (the default order comes back with Reset).
       sorter: f.sortable ? true : undefined,
       sortDirections: f.sortable ? ['ascend', 'descend', 'ascend'] : undefined,

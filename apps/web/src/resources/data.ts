@@ -6,12 +6,24 @@ import type { ResourceView, Row } from './types';
 
 type Named = Pick<ResourceView, 'name' | 'api'>;
 
+export interface ListQueryOptions {
+  /** False while the screen must not ask yet (a query screen without its required filter). */
+  enabled?: boolean;
+  /** Reload every n ms while the answer says so (e.g. jobs in progress), or false. */
+  refetchInterval?: (answer: ListAnswer<Row> | undefined) => number | false;
+}
+
 /** One page of a list: queryKey [name, query]; the previous page stays on screen while the next loads. */
-export function useResourceList(def: Named, query: Record<string, string | number>) {
+export function useResourceList(def: Named, query: Record<string, string | number>, opts: ListQueryOptions = {}) {
+  const enabled = opts.enabled ?? true;
+  const interval = opts.refetchInterval;
   return useQuery({
     queryKey: [def.name, query],
     queryFn: () => api.get<ListAnswer<Row>>(def.api, query),
-    placeholderData: keepPreviousData,
+    enabled,
+    // A query that may not run shows nothing, not the answer to the previous filters.
+    placeholderData: enabled ? keepPreviousData : undefined,
+    refetchInterval: interval ? (q) => interval(q.state.data) : undefined,
   });
 }
 

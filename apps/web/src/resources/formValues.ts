@@ -1,4 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import { formatAmount, parseTshToCents } from '@dau/domain';
 import { isEditable } from '@dau/contract/ui';
 import type { FieldView, FormMode, Row } from './types';
 
@@ -25,7 +26,8 @@ export function toFormValues(fields: readonly FieldView[], mode: FormMode, recor
         out[f.key] = dayjs(v as string);
         break;
       case 'money':
-        out[f.key] = Number(v) / 100;
+        // Shillings as text ("1,305.50"): parsed back exactly, never through a float.
+        out[f.key] = Number.isSafeInteger(Number(v)) ? formatAmount(Number(v)) : String(v);
         break;
       case 'number':
       case 'odds':
@@ -58,9 +60,13 @@ export function fromFormValues(fields: readonly FieldView[], mode: FormMode, val
       case 'datetime':
         body[f.key] = (v as Dayjs).toISOString();
         break;
-      case 'money':
-        body[f.key] = Math.round(Number(v) * 100);
+      case 'money': {
+        // Blank (or, past the form's rules, unreadable) amounts are not sent.
+        const cents = parseTshToCents(String(v));
+        if (cents === null) continue;
+        body[f.key] = cents;
         break;
+      }
       case 'switch':
         body[f.key] = !!v;
         break;

@@ -7,22 +7,33 @@ export * from './types';
 export { ResourcePage } from './ResourcePage';
 export { ResourceList, type ResourceListProps } from './ResourceList';
 export { SettingsCard } from './SettingsCard';
-export { useListState, filterKeysOf, PAGE_SIZES, DEFAULT_PAGE_SIZE, type ListState, type Filters } from './useListState';
+export { useListState, filterKeysOf, unmetRequirement, PAGE_SIZES, DEFAULT_PAGE_SIZE, type ListState, type Filters } from './useListState';
 export { SearchForm } from './SearchForm';
+export { QuickFilters, type QuickFilter } from './QuickFilters';
 export { ResourceTable, type ResourceTableProps } from './ResourceTable';
 export { buildColumns, parseSort, formatSort } from './columns';
 export { TableSettings } from './TableSettings';
 export { useTablePrefs, type Density, type TablePrefs } from './useTablePrefs';
 export { FieldValue, formatDateTime, DATETIME_FORMAT, Blank } from './FieldValue';
 export { FieldInput, FormFields, fieldRules } from './FieldInput';
+export { TshInput, tshRule, type TshRuleOptions } from './TshInput';
 export { toFormValues, fromFormValues, formFields } from './formValues';
 export { FormModal, type FormModalProps } from './FormModal';
-export { DetailDrawer, type DetailDrawerProps } from './DetailDrawer';
+export { DetailDrawer, RecordView, type DetailDrawerProps } from './DetailDrawer';
 export { ActionButton, type ActionButtonProps } from './ActionButton';
-export { ExportButton } from './ExportButton';
+export { ActionMenu, type MenuAction } from './ActionMenu';
+export { ExportButton, type ExportButtonProps } from './ExportButton';
 export { PageHeader, resourceTexts } from './PageHeader';
-export { NoData, LoadError } from './StateViews';
-export { useResourceList, useResourceRecord, useSingleton, useApiMutation, useResourceMutations, type ApiMutationOptions } from './data';
+export { NoData, LoadError, QueryHint } from './StateViews';
+export {
+  useResourceList,
+  useResourceRecord,
+  useSingleton,
+  useApiMutation,
+  useResourceMutations,
+  type ApiMutationOptions,
+  type ListQueryOptions,
+} from './data';
 export { useFeedback } from './feedback';
 export { applyServerErrors } from './serverErrors';
 export { useLocale, hasEnum, enumText, enumColor, fieldOptions } from './locale';

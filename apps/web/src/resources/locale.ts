@@ -31,9 +31,9 @@ export function fieldOptions(field: FieldView, locale: string): readonly Option[
 
 /** A Tag colour that matches the meaning of an enumeration value where the identifier says it. */
 const COLOR_BY_WORD: Array<[RegExp, string]> = [
-  [/^(disabled|fail|lost|half_lost|voided|deleted|abnormal|not_allowed|high|no_betting|order_exception|cancelled)/, 'red'],
+  [/^(disabled|fail|lost|half_lost|voided|deleted|abnormal|not_allowed|high|no_betting|order_exception|cancelled|refused|timed_out)/, 'red'],
   [/^(enabled|online|bound|success|paid|won|half_won|shown|default|completed|allowed|settled|viewed)$/, 'green'],
-  [/^(pending|processing|in_progress|requesting|awaiting|to_be_counted)/, 'blue'],
+  [/^(pending|processing|in_progress|requesting|awaiting|to_be_counted|disbursing)/, 'blue'],
   [/^(offline|unbound|hidden|not_default|not_viewed|unviewed|unused|none|not_started|undefined)$/, 'default'],
 ];
 const PALETTE = ['blue', 'cyan', 'geekblue', 'purple', 'magenta', 'gold', 'orange', 'lime', 'volcano', 'green'];

@@ -37,15 +37,11 @@ export interface FieldView extends FieldDef {
   placeholder?: string;
   /** The input is shown but locked, and its value is not sent. */
   disabled?: (ctx: FieldContext) => boolean;
-  /** Shown in the detail drawer (default true). */
-  detail?: boolean;
 }
 
 /** A resource declaration as the console reads it: the contract's, or a screen's own with FieldView hints. */
 export interface ResourceView extends Omit<ResourceDef, 'fields'> {
   fields: readonly FieldView[];
-  /** Whether the detail drawer reloads the row with GET {api}/:id (default true). */
-  fetchDetail?: boolean;
 }
 
 export const rowKeyOf = (row: Row): string | number => (row.id as string | number | undefined) ?? JSON.stringify(row);

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import type { FieldDef } from '@dau/contract';
+import type { FieldDef, ResourceDef } from '@dau/contract';
+import type { MessageCode } from '@dau/domain';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const PAGE_SIZES = [10, 20, 50, 100, 200];
@@ -103,4 +104,14 @@ export function useListState(fields: readonly FieldDef[], defaultSort?: string):
   );
 
   return { ...state, setFilters, setPage, setSort, reset };
+}
+
+/**
+ * What a query screen still needs before it may ask the server (`requiredFilters` of the declaration):
+ * the message to show, or null when one of the filters has a value (or the screen requires none).
+ */
+export function unmetRequirement(def: Pick<ResourceDef, 'requiredFilters'>, filters: Filters): MessageCode | null {
+  const req = def.requiredFilters;
+  if (!req) return null;
+  return req.anyOf.some((k) => (filters[k] ?? '').trim() !== '') ? null : req.message;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { aliasedTable, and, count, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, LOG_TYPE } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, LOG_TYPE, validatePhone } from '@dau/domain';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from './schema.js';
 import { admins } from '../system/schema.js';
 import { HOUSE, post } from './ledger.js';
@@ -21,6 +21,12 @@ const agents = aliasedTable(admins, 'agent');
 const inviters = aliasedTable(bettors, 'inviter');
 const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A full number in any local form (0754…, +255 754…) is an exact, indexed lookup; a fragment a contains-search. */
+function phoneCondition(input: string): SQL {
+  const full = validatePhone(input);
+  return full.ok ? eq(bettors.phone, full.value) : ilike(bettors.phone, `%${esc(input.replace(/\s+/g, ''))}%`);
+}
 
 const bettorFilters = z.object({
   id: optionalInt,
@@ -42,7 +48,7 @@ function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
   return and(
     scopeCondition(scope, bettors.agentId),
     q.id ? eq(bettors.id, q.id) : undefined,
-    q.phone ? ilike(bettors.phone, `%${esc(q.phone)}%`) : undefined,
+    q.phone ? phoneCondition(q.phone) : undefined,
     q.name ? ilike(bettors.name, `%${esc(q.name)}%`) : undefined,
     q.invitation_code ? eq(bettors.invitationCode, q.invitation_code) : undefined,
     q.agent_id ? eq(bettors.agentId, q.agent_id) : undefined,
@@ -99,7 +105,7 @@ const bettorList = (name: string, page: string, path: string, extra: Partial<Par
 export const BETTOR_LISTS = [
   bettorList('user', 'user', '/api/v1/money/bettors'),
   bettorList('user_list', 'user_list', '/api/v1/money/user_list'),
-  bettorList('cs_user', 'cs_user', '/api/v1/money/cs/bettors', { require: (q) => (q.phone && q.phone.length >= 4 ? null : 'CS_PHONE_REQUIRED') }),
+  bettorList('cs_user', 'cs_user', '/api/v1/money/cs/bettors', { scopeMode: 'serving', require: (q) => (q.phone && q.phone.length >= 4 ? null : 'CS_PHONE_REQUIRED') }),
   bettorList('online_statistical', 'online_statistical', '/api/v1/money/online', {
     where: (q, scope) => and(bettorWhere(q, scope), eq(bettors.onlineStatus, 2)),
   }),
@@ -110,12 +116,12 @@ const activityFilters = z.object({
 });
 const activityList = (name: string, page: string, path: string, require?: (q: z.infer<typeof activityFilters>) => 'CS_PHONE_REQUIRED' | null) =>
   defineList({
-    name, page, path, filters: activityFilters, require,
+    name, page, path, filters: activityFilters, require, scopeMode: require ? 'serving' : 'own',
     where: (q, scope) =>
       and(
         scopeCondition(scope, activityQualifications.agentId),
         q.bettor_id ? eq(activityQualifications.bettorId, q.bettor_id) : undefined,
-        q.phone ? eq(bettors.phone, q.phone) : undefined,
+        q.phone ? phoneCondition(q.phone) : undefined,
         q.activity ? ilike(activityQualifications.activity, `%${esc(q.activity)}%`) : undefined,
         q.status ? eq(activityQualifications.status, q.status) : undefined,
         q.created_at_from ? gte(activityQualifications.createdAt, new Date(q.created_at_from)) : undefined,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { aliasedTable, and, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
-import { ACCOUNT_KIND, ARCHIVE_SPLIT_DAYS, BILL_TYPE } from '@dau/domain';
+import { ACCOUNT_KIND, ARCHIVE_SPLIT_DAYS, BILL_TYPE, validatePhone } from '@dau/domain';
 import { bettors, bills } from './schema.js';
 import { admins } from '../system/schema.js';
 import { authOf } from '../../platform/access.js';
@@ -35,6 +35,11 @@ const billFilters = z.object({
 });
 type BillFilters = z.infer<typeof billFilters>;
 
+const normalPhone = (input: string) => {
+  const p = validatePhone(input);
+  return p.ok ? p.value : input.replace(/\s+/g, '');
+};
+
 /** The 30-day split (spec §9): lists read the recent window, archives what is older. */
 export const archiveCutoff = () => new Date(Date.now() - ARCHIVE_SPLIT_DAYS * 86_400_000);
 
@@ -53,7 +58,7 @@ function billWhere(kind: number, window: Window, extra?: (q: BillFilters) => SQL
       scopeCondition(scope, bills.agentId),
       q.bettor_id ? eq(bills.bettorId, q.bettor_id) : undefined,
       // A phone is an exact lookup of one bettor (indexed), not a scan.
-      q.phone ? eq(bills.bettorId, sql`(select id from bettors where phone = ${q.phone})`) : undefined,
+      q.phone ? eq(bills.bettorId, sql`(select id from bettors where phone = ${normalPhone(q.phone)})`) : undefined,
       q.serial_number ? eq(bills.serialNumber, q.serial_number) : undefined,
       q.type ? eq(bills.type, q.type) : undefined,
       q.admin_id ? eq(bills.adminId, q.admin_id) : undefined,
@@ -93,18 +98,21 @@ const requirePhone = (q: BillFilters): MessageCode | null => (q.phone || q.betto
 
 const billList = (
   name: string, page: string, path: string, kind: number, window: Window,
-  opts: { require?: (q: BillFilters) => MessageCode | null; extra?: (q: BillFilters) => SQL | undefined } = {},
+  opts: { require?: (q: BillFilters) => MessageCode | null; extra?: (q: BillFilters) => SQL | undefined; scopeMode?: 'serving' } = {},
 ) =>
   defineList({
-    name, page, path, filters: billFilters, require: opts.require, where: billWhere(kind, window, opts.extra), select: selectBills,
-    idColumn: bills.id, sortable: { id: bills.id, update_time: bills.createdAt, amount: bills.amount }, defaultSort: '-id',
+    name, page, path, filters: billFilters, require: opts.require, scopeMode: opts.scopeMode, where: billWhere(kind, window, opts.extra), select: selectBills,
+    idColumn: bills.id, sortable: { id: bills.id, update_time: bills.createdAt, amount: bills.amount },
+    // Newest first by time: the order of the partitions and of every (x, created_at) index.
+    defaultSort: '-update_time',
+    countFrom: (ex: Executor) => ex.select({ id: bills.id }).from(bills),
     toRow: toBillRow, columns: columns(kind === ACCOUNT_KIND.cash ? 'bill_type' : 'credit_bill_type'), countCap: 10_000,
   });
 
 export const BILL_LISTS = [
   billList('bill', 'bill', '/api/v1/money/bills', ACCOUNT_KIND.cash, 'recent'),
   billList('bill_credit', 'bill_credit', '/api/v1/money/bill_credit', ACCOUNT_KIND.credit, 'recent'),
-  billList('cs_bill', 'cs_bill', '/api/v1/money/cs/bills', ACCOUNT_KIND.cash, 'recent', { require: requirePhone }),
+  billList('cs_bill', 'cs_bill', '/api/v1/money/cs/bills', ACCOUNT_KIND.cash, 'recent', { require: requirePhone, scopeMode: 'serving' }),
   billList('admin_bill', 'admin_bill', '/api/v1/money/admin_bills', ACCOUNT_KIND.cash, 'recent', { extra: () => isNotNull(bills.adminId) }),
   billList('bill_archive', 'bill_archive', '/api/v1/money/bills/archive', ACCOUNT_KIND.cash, 'archive', { require: requireUserOrSerial }),
   billList('bill_credit_archive', 'bill_credit_archive', '/api/v1/money/bill_credit/archive', ACCOUNT_KIND.credit, 'archive', { require: requireUserOrSerial }),

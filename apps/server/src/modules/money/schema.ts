@@ -81,12 +81,12 @@ export const bills = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.id, t.createdAt] }),
-    index('bills_created').on(t.createdAt.desc(), t.id.desc()),
-    index('bills_bettor').on(t.bettorId, t.accountKind, t.createdAt.desc()),
-    index('bills_agent').on(t.agentId, t.createdAt.desc()),
-    index('bills_type').on(t.type, t.createdAt.desc()),
+    index('bills_created').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('bills_bettor').on(t.bettorId, t.accountKind, t.createdAt.desc().nullsFirst()),
+    index('bills_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
+    index('bills_type').on(t.type, t.createdAt.desc().nullsFirst()),
     index('bills_serial').on(t.serialNumber),
-    index('bills_admin').on(t.adminId, t.createdAt.desc()),
+    index('bills_admin').on(t.adminId, t.createdAt.desc().nullsFirst()),
     index('bills_cause').on(t.causeType, t.causeId),
   ],
 );
@@ -128,9 +128,9 @@ export const recharges = pgTable(
   },
   (t) => [
     uniqueIndex('recharges_carrier').on(t.payType, t.carrierOrderNumber),
-    index('recharges_created').on(t.createdAt.desc()),
-    index('recharges_bettor').on(t.bettorId, t.createdAt.desc()),
-    index('recharges_agent').on(t.agentId, t.createdAt.desc()),
+    index('recharges_created').on(t.createdAt.desc().nullsFirst()),
+    index('recharges_bettor').on(t.bettorId, t.createdAt.desc().nullsFirst()),
+    index('recharges_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
     index('recharges_pending').on(t.payStatus, t.createdAt).where(sql`pay_status = 1`),
   ],
 );
@@ -167,9 +167,9 @@ export const withdrawals = pgTable(
   },
   (t) => [
     uniqueIndex('withdrawals_carrier').on(t.payType, t.carrierOrderNumber),
-    index('withdrawals_created').on(t.createdAt.desc()),
-    index('withdrawals_bettor').on(t.bettorId, t.createdAt.desc()),
-    index('withdrawals_agent').on(t.agentId, t.createdAt.desc()),
+    index('withdrawals_created').on(t.createdAt.desc().nullsFirst()),
+    index('withdrawals_bettor').on(t.bettorId, t.createdAt.desc().nullsFirst()),
+    index('withdrawals_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
     index('withdrawals_status').on(t.status, t.createdAt),
   ],
 );
@@ -246,8 +246,8 @@ export const activityQualifications = pgTable(
   },
   (t) => [
     uniqueIndex('activity_qualifications_once').on(t.bettorId, t.activity),
-    index('activity_qualifications_agent').on(t.agentId, t.createdAt.desc()),
-    index('activity_qualifications_created').on(t.createdAt.desc()),
+    index('activity_qualifications_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
+    index('activity_qualifications_created').on(t.createdAt.desc().nullsFirst()),
   ],
 );
 

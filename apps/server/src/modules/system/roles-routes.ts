@@ -32,7 +32,7 @@ async function roleRow(ex: Executor, id: number) {
 
 function toRoleRow(r: { role: typeof roles.$inferSelect; admins: number; perms: number }) {
   return {
-    id: r.role.id, name: r.role.name, remarks: r.role.remarks, is_super: r.role.isSuper, admins: Number(r.admins),
+    id: r.role.id, name: r.role.name, remarks: r.role.remarks, is_super: r.role.isSuper, serves_superior_branch: r.role.servesSuperiorBranch, admins: Number(r.admins),
     permission_count: r.role.isSuper ? CATALOGUE.length : Number(r.perms),
     create_time: r.role.createdAt.toISOString(), update_time: r.role.updatedAt.toISOString(),
   };
@@ -110,7 +110,7 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     const name = nameOf(req.body);
     const row = await db.transaction(async (tx) => {
       await assertFreeName(tx, name);
-      const [created] = await tx.insert(roles).values({ name, remarks: req.body.remarks, createdBy: auth.admin.id }).returning({ id: roles.id });
+      const [created] = await tx.insert(roles).values({ name, remarks: req.body.remarks, servesSuperiorBranch: req.body.serves_superior_branch ?? false, createdBy: auth.admin.id }).returning({ id: roles.id });
       const after = await roleRow(tx, created.id);
       await writeAudit(tx, req, { type: LOG_TYPE.ordinary, content: `Created role "${name}"`, after });
       return after;
@@ -123,7 +123,7 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     return db.transaction(async (tx) => {
       const before = await roleRow(tx, req.params.id);
       await assertFreeName(tx, name, req.params.id);
-      await tx.update(roles).set({ name, remarks: req.body.remarks, updatedAt: new Date() }).where(eq(roles.id, req.params.id));
+      await tx.update(roles).set({ name, remarks: req.body.remarks, ...(req.body.serves_superior_branch !== undefined ? { servesSuperiorBranch: req.body.serves_superior_branch } : {}), updatedAt: new Date() }).where(eq(roles.id, req.params.id));
       const after = await roleRow(tx, req.params.id);
       await writeAudit(tx, req, { type: LOG_TYPE.ordinary, content: `Edited role "${before.name}"`, before, after });
       return after;

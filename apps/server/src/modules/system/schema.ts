@@ -28,6 +28,11 @@ export const roles = pgTable('roles', {
   name: text('name').notNull().unique(),
   remarks: text('remarks').notNull().default(''),
   isSuper: boolean('is_super').notNull().default(false),
+  /**
+   * A customer-service role: on the cs_ screens its admins see the branch of their superior (the whole
+   * book when the superior is the super admin), read-only. Other roles see their own subtree there too.
+   */
+  servesSuperiorBranch: boolean('serves_superior_branch').notNull().default(false),
   /** Bumped on every change of the role's permissions: sessions re-read their permission set. */
   version: integer('version').notNull().default(1),
   createdBy: integer('created_by'),

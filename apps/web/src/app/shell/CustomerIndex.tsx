@@ -4,13 +4,17 @@ import { hasScreen } from '../screens';
 import { useMenuModel } from './menuModel';
 import { NoPagesResult } from './results';
 
-/** `/customer`: today_statistics when the console has it and the admin may see it, else the first page shown. */
-export const HOME_SCREEN = 'today_statistics';
+/**
+ * `/customer`: the first of the home screens the console has and the admin may see (today's statistics,
+ * then the bettors), else the first page of the menu.
+ */
+export const HOME_SCREENS = ['today_statistics', 'user', 'cs_user'];
 
 export function CustomerIndex() {
   const { can } = useAccess();
   const { pages } = useMenuModel();
-  if (hasScreen(HOME_SCREEN) && can(HOME_SCREEN)) return <Navigate to={HOME_SCREEN} replace />;
+  const home = HOME_SCREENS.find((p) => hasScreen(p) && can(p));
+  if (home) return <Navigate to={home} replace />;
   const first = pages[0];
   if (first) return <Navigate to={first.path} replace />;
   return <NoPagesResult />;

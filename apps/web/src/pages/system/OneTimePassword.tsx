@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDialogWidth } from '../../app/dialog';
@@ -8,8 +9,21 @@ export interface Revealed {
   password: string;
 }
 
-/** A generated password, shown once with a copy button ("Copied successfully"); it cannot be shown again. */
-export function OneTimePassword({ revealed, onClose }: { revealed: Revealed | null; onClose(): void }) {
+/**
+ * A generated password, shown once with a copy button ("Copied successfully"); it cannot be shown again.
+ * `notice` and `accountLabel` adapt the texts to whose password it is (default: an administrator's).
+ */
+export function OneTimePassword({
+  revealed,
+  onClose,
+  notice,
+  accountLabel,
+}: {
+  revealed: Revealed | null;
+  onClose(): void;
+  notice?: ReactNode;
+  accountLabel?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { ok } = useFeedback();
   const width = useDialogWidth(520);
@@ -27,13 +41,13 @@ export function OneTimePassword({ revealed, onClose }: { revealed: Revealed | nu
         </Button>
       }
     >
-      <Alert type="warning" showIcon title={t('admin.passwordOnce')} style={{ marginBottom: 16 }} />
+      <Alert type="warning" showIcon title={notice ?? t('admin.passwordOnce')} style={{ marginBottom: 16 }} />
       <Descriptions
         bordered
         size="small"
         column={1}
         items={[
-          { key: 'account', label: t('field.account'), children: revealed?.account },
+          { key: 'account', label: accountLabel ?? t('field.account'), children: revealed?.account },
           {
             key: 'password',
             label: t('field.password'),

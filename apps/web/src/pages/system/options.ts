@@ -23,12 +23,16 @@ export function useRoleOptions(): Option[] {
   return useMemo(() => (data?.items ?? []).map((r) => ({ value: r.id, label: r.name })), [data]);
 }
 
-/** Admins of the operator's subtree, for "superior" (GET /system/administrators/options). */
-export function useAdminOptions(): Option[] {
+/**
+ * Admins of the operator's subtree, for "superior" (GET /system/administrators/options, which needs the
+ * administrators page: pass `enabled` false without it, and the list stays empty).
+ */
+export function useAdminOptions(enabled = true): Option[] {
   const { data } = useQuery({
     queryKey: ['administrators', 'options'],
     queryFn: () => api.get<{ items: AdminOption[] }>('/system/administrators/options'),
     staleTime: 60_000,
+    enabled,
   });
   return useMemo(() => (data?.items ?? []).map((a) => ({ value: a.id, label: a.name ? `${a.account} (${a.name})` : a.account })), [data]);
 }

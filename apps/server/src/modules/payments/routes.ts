@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { payConfigResource } from '@dau/contract';
+import { LOG_TYPE } from '@dau/domain';
+import { paymentConfig } from '../money/schema.js';
+import { authOf } from '../../platform/access.js';
+import { AppError, badRequest } from '../../platform/errors.js';
+import { registerList, scopeOf } from '../../platform/listing.js';
+import { registerResource } from '../../platform/resource.js';
+import type { AppContext } from '../../platform/context.js';
+import {
+  airtelTransferSpec, csRechargeListSpec, csWithdrawalListSpec, rechargeArchiveSpec, rechargeListSpec, rechargeRow,
+  withdrawalArchiveSpec, withdrawalListSpec, withdrawalRow,
+} from './lists.js';
+import {
+  approveWithdrawal, paymentsOf, receiveCallback, refuseWithdrawal, requeryRecharge, requeryWithdrawal, type Actor,
+} from './service.js';
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const refuseBody = z.strictObject({ reason: z.string().max(300) });
+const AIRTEL = 4;
+
+/**
+ * Recharges, withdrawals, the Airtel transfer list, the payment settings and the operators' callback
+ * route. Every list is a ListSpec (scope, filters and exports alike); every action answers the updated
+ * row, ready for the console's toast and table.
+ */
+export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const rt = paymentsOf(db);
+  rt.log = (msg, extra) => app.log.warn({ payments: extra }, msg);
+  // The sandboxes post their callbacks through the real HTTP route, signature check included.
+  rt.deliver = async (payType, headers, rawBody) =>
+    (await app.inject({ method: 'POST', url: `/api/v1/payments/callback/${payType}`, headers, payload: rawBody })).statusCode;
+  app.addHook('onClose', async () => rt.scheduler.close?.());
+
+  for (const spec of [
+    rechargeListSpec, csRechargeListSpec, rechargeArchiveSpec, withdrawalListSpec, csWithdrawalListSpec, withdrawalArchiveSpec, airtelTransferSpec,
+  ]) {
+    registerList(app, db, spec as never);
+  }
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const actor = async (req: FastifyRequest): Promise<Actor> => {
+    const auth = authOf(req);
+    return { adminId: auth.admin.id, scope: await scopeOf(db, auth), req };
+  };
+
+  r.post(
+    '/api/v1/money/withdrawals/:id/approve',
+    { config: { access: { page: 'withdraw_list', button: 'approve' } }, schema: { tags: ['withdraw_list'], params: idParams } },
+    async (req) => {
+      const w = await approveWithdrawal(db, await actor(req), req.params.id);
+      return withdrawalRow(db, w.id);
+    },
+  );
+
+  r.post(
+    '/api/v1/money/withdrawals/:id/refuse',
+    { config: { access: { page: 'withdraw_list', button: 'refuse' } }, schema: { tags: ['withdraw_list'], params: idParams, body: refuseBody } },
+    async (req) => {
+      const w = await refuseWithdrawal(db, await actor(req), req.params.id, req.body.reason);
+      return withdrawalRow(db, w.id);
+    },
+  );
+
+  r.post(
+    '/api/v1/money/withdrawals/:id/requery',
+    { config: { access: { page: 'withdraw_list', button: 'requery' } }, schema: { tags: ['withdraw_list'], params: idParams } },
+    async (req) => {
+      const w = await requeryWithdrawal(db, await actor(req), req.params.id);
+      return withdrawalRow(db, w.id);
+    },
+  );
+
+  r.post(
+    '/api/v1/money/recharges/:id/requery',
+    { config: { access: { page: 'recharge_list', button: 'requery' } }, schema: { tags: ['recharge_list'], params: idParams } },
+    async (req) => {
+      const x = await requeryRecharge(db, await actor(req), req.params.id);
+      return rechargeRow(db, x.id);
+    },
+  );
+
+  // The Airtel desk re-queries only Airtel transfers.
+  r.post(
+    '/api/v1/money/airtel_transfer/:kind/:id/requery',
+    {
+      config: { access: { page: 'airtel_transfer', button: 'requery' } },
+      schema: { tags: ['airtel_transfer'], params: idParams.extend({ kind: z.enum(['recharge', 'withdrawal']) }) },
+    },
+    async (req) => {
+      const a = await actor(req);
+      if (req.params.kind === 'recharge') return rechargeRow(db, (await requeryRecharge(db, a, req.params.id, { payType: AIRTEL })).id);
+      return withdrawalRow(db, (await requeryWithdrawal(db, a, req.params.id, { payType: AIRTEL })).id);
+    },
+  );
+
+  // The operators' callback: public, authenticated by its signature over the raw body, answered at once.
+  app.register(async (cb) => {
+    cb.removeAllContentTypeParsers();
+    cb.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+    cb.withTypeProvider<ZodTypeProvider>().post(
+      '/api/v1/payments/callback/:pay_type',
+      { config: { access: { public: true } }, schema: { tags: ['payments'], params: z.object({ pay_type: z.coerce.number().int().min(0).max(99) }) } },
+      async (req) => {
+        const res = await receiveCallback(db, req.params.pay_type, req.headers, typeof req.body === 'string' ? req.body : '');
+        // payment_callbacks is the trail of accepted callbacks; refused ones fall to the audit safety net.
+        req.audited = true;
+        return res.body;
+      },
+    );
+  });
+
+  registerResource(app, db, {
+    def: payConfigResource,
+    table: paymentConfig,
+    singletonId: 1,
+    auditType: LOG_TYPE.update_balance,
+    prepare: (v, { before }) => {
+      const b = (before ?? {}) as Record<string, unknown>;
+      const val = (key: string, col: string) => Number(v[key] ?? b[key] ?? b[col]);
+      for (const k of ['stuck_after_minutes', 'disburse_timeout_minutes']) {
+        if (v[k] !== undefined && !Number.isInteger(v[k])) throw badRequest('PARAM_INVALID', [{ field: k }]);
+      }
+      if (val('min_withdrawal', 'minWithdrawal') > val('max_withdrawal', 'maxWithdrawal')) {
+        throw new AppError(422, 'PAY_CONFIG_INVALID', {}, [{ field: 'min_withdrawal' }]);
+      }
+    },
+  });
+}

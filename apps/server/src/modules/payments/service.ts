@@ -1,0 +1,640 @@
+import type { FastifyRequest } from 'fastify';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
+import { bettors, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
+import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { writeAudit } from '../../platform/audit.js';
+import { scopeCondition, type Scope } from '../../platform/listing.js';
+import type { Db, Executor, Tx } from '../../platform/db.js';
+import {
+  isPayType, operators, OperatorTimeoutError, SandboxOperator, TimerScheduler,
+  type CallbackEvent, type Deliver, type MobileMoneyOperator, type PayType, type Scheduler,
+} from './operators.js';
+
+/**
+ * Recharges and withdrawals through the mobile-money operators (spec §3, §4 pay status).
+ *
+ * Exactly-once is carried by the database, never by an `if`:
+ *  - a callback is a row keyed (pay_type, event_id): a repeat only increments `duplicates`;
+ *  - every state change is ONE conditional UPDATE on the expected state (`WHERE status = <expected>`),
+ *    and the money moves (post()) in the same transaction only when that UPDATE returned the row; so
+ *    two callbacks, a callback and a re-query, or two admins can race and exactly one of them wins.
+ * Row locks are always taken in the same order (payment row, then bettor), so these never deadlock.
+ */
+
+// ------------------------------------------------------------------------------------------------
+// Runtime: the operators and the scheduler of one database (one app).
+
+export interface PaymentRuntime {
+  operators: Map<PayType, MobileMoneyOperator>;
+  scheduler: Scheduler;
+  /** Replaces the scheduler (tests: a ManualScheduler); the previous one is closed. */
+  setScheduler(s: Scheduler): void;
+  /** How the sandboxes post their callbacks: the HTTP route once routes are installed, else the handler directly. */
+  deliver: Deliver;
+  operator(payType: number): MobileMoneyOperator;
+  /** The sandbox of a pay type (tests, simulator): forced behaviours and disburse counts. */
+  sandbox(payType: number): SandboxOperator;
+  log: (msg: string, extra?: Record<string, unknown>) => void;
+}
+
+type Logger = (msg: string, extra?: Record<string, unknown>) => void;
+const runtimes = new WeakMap<object, PaymentRuntime>();
+
+/** The payment runtime of a database (created on first use). */
+export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
+  const db = ('db' in target ? target.db : target) as Db;
+  let rt = runtimes.get(db);
+  if (rt) return rt;
+  const seedEnv = Number(process.env.PAYMENTS_SANDBOX_SEED);
+  const secrets: Partial<Record<PayType, string>> = {};
+  for (const p of [3, 4, 6, 7] as const) {
+    const s = process.env[`PAYMENTS_SANDBOX_SECRET_${p}`];
+    if (s) secrets[p] = s;
+  }
+  const runtime: PaymentRuntime = {
+    operators: new Map(),
+    scheduler: new TimerScheduler((err) => runtime.log('payment task failed', { err: String(err) })),
+    setScheduler(s) {
+      if (s !== runtime.scheduler) runtime.scheduler.close?.();
+      runtime.scheduler = s;
+    },
+    deliver: async (payType, headers, rawBody) => (await receiveCallback(db, payType, headers, rawBody)).status,
+    operator(payType) {
+      const op = isPayType(payType) ? runtime.operators.get(payType) : undefined;
+      if (!op) throw badRequest('PARAM_INVALID', [{ field: 'pay_type' }]);
+      return op;
+    },
+    sandbox(payType) {
+      const op = runtime.operator(payType);
+      if (!(op instanceof SandboxOperator)) throw new Error(`pay type ${payType} is not a sandbox`);
+      return op;
+    },
+    log: () => {},
+  };
+  runtime.operators = operators({
+    scheduler: () => runtime.scheduler,
+    deliver: (p, h, b) => runtime.deliver(p, h, b),
+    seed: Number.isSafeInteger(seedEnv) ? seedEnv : undefined,
+    secrets,
+    log: (m, e) => runtime.log(m, e),
+  });
+  rt = runtime;
+  runtimes.set(db, rt);
+  return rt;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Settings
+
+export type PaymentSettings = typeof paymentConfig.$inferSelect;
+
+export async function paymentSettings(ex: Executor): Promise<PaymentSettings> {
+  const [row] = await ex.select().from(paymentConfig).where(eq(paymentConfig.id, 1));
+  if (row) return row;
+  await ex.insert(paymentConfig).values({ id: 1 }).onConflictDoNothing();
+  const [again] = await ex.select().from(paymentConfig).where(eq(paymentConfig.id, 1));
+  return again;
+}
+
+const minutesAgo = (d: Date | null | undefined, minutes: number) => !!d && Date.now() - d.getTime() >= minutes * 60_000;
+
+function checkAmount(amount: number) {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest('AMOUNT_INVALID', [{ field: 'amount' }]);
+}
+
+async function loadBettor(ex: Executor, bettorId: number) {
+  const [b] = await ex
+    .select({ id: bettors.id, phone: bettors.phone, agentId: bettors.agentId, disabled: bettors.disabled, lastRechargeAt: bettors.lastRechargeAt })
+    .from(bettors)
+    .where(eq(bettors.id, bettorId));
+  if (!b) throw notFound();
+  if (b.disabled === 2) throw new AppError(422, 'ACCOUNT_DISABLED');
+  return b;
+}
+
+/** Moves an amount between two house accounts (no bettor involved): two entries summing to zero. */
+async function houseTransfer(tx: Executor, from: string, to: string, amount: number, billType: number) {
+  const txnId = newTxnId();
+  await tx.insert(houseEntries).values([
+    { txnId, account: from, amount: -amount, billType },
+    { txnId, account: to, amount, billType },
+  ]);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Recharges
+
+export type RechargeRecord = typeof recharges.$inferSelect;
+export type WithdrawalRecord = typeof withdrawals.$inferSelect;
+
+/**
+ * A bettor asks to deposit through an operator (the bettor-facing path; the simulator calls it): a
+ * processing recharge with a serial number, then the operator is asked to collect. The outcome arrives
+ * by callback (or re-query).
+ */
+export async function startRecharge(db: Db, input: { bettorId: number; payType: number; amount: number; phone?: string }): Promise<RechargeRecord> {
+  checkAmount(input.amount);
+  const op = paymentsOf(db).operator(input.payType);
+  const cfg = await paymentSettings(db);
+  if (input.amount < cfg.minRecharge) throw new AppError(422, 'AMOUNT_BELOW_MINIMUM', { min: formatAmount(cfg.minRecharge) });
+  const created = await db.transaction(async (tx) => {
+    const b = await loadBettor(tx, input.bettorId);
+    const phone = input.phone ? validatePhone(input.phone) : null;
+    if (phone && !phone.ok) throw badRequest('PHONE_INVALID', [{ field: 'phone' }]);
+    const [row] = await tx
+      .insert(recharges)
+      .values({
+        serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount: input.amount, payType: input.payType,
+        phone: phone?.ok ? phone.value : b.phone, payStatus: PAY_STATUS.processing, previousRechargeAt: b.lastRechargeAt,
+      })
+      .returning();
+    return row;
+  });
+  try {
+    const res = await op.collect({ reference: created.serialNumber, phone: created.phone, amount: created.amount });
+    const [row] = await db
+      .update(recharges)
+      .set({ carrierOrderNumber: res.carrierRef, updatedAt: new Date() })
+      .where(and(eq(recharges.id, created.id), isNull(recharges.carrierOrderNumber)))
+      .returning();
+    return row ?? (await loadRecharge(db, created.id));
+  } catch (err) {
+    // A timeout or a transport error: the operator may or may not have the request. It stays
+    // processing; the stuck queue re-queries it by our reference.
+    paymentsOf(db).log('collect call failed', { serial: created.serialNumber, err: String(err) });
+    return created;
+  }
+}
+
+async function loadRecharge(ex: Executor, id: number) {
+  const [r] = await ex.select().from(recharges).where(eq(recharges.id, id));
+  if (!r) throw notFound();
+  return r;
+}
+
+type Outcome =
+  | { status: 'success'; carrierRef?: string; amount?: number }
+  | { status: 'failed'; reason: string; carrierRef?: string }
+  | { status: 'timed_out'; reason: string; carrierRef?: string };
+
+export interface SettleResult {
+  ok: boolean;
+  /** Whether this call changed the record (false: it was already final, or nothing to do). */
+  changed: boolean;
+  reason?: string;
+}
+
+/** Credits a recharge exactly once, or voids it; in the caller's transaction. */
+async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: Logger): Promise<SettleResult> {
+  if (outcome.status === 'success') {
+    if (outcome.amount !== undefined && outcome.amount !== r.amount) {
+      // Never credit an amount the operator does not confirm: it stays processing for an operator to look at.
+      await tx
+        .update(recharges)
+        .set({ failReason: `Amount mismatch: the operator reported ${formatAmount(outcome.amount)}`, updatedAt: new Date() })
+        .where(and(eq(recharges.id, r.id), eq(recharges.payStatus, PAY_STATUS.processing)));
+      log('recharge amount mismatch', { serial: r.serialNumber, reported: outcome.amount });
+      return { ok: false, changed: false, reason: 'amount_mismatch' };
+    }
+    const [won] = await tx
+      .update(recharges)
+      .set({
+        payStatus: PAY_STATUS.paid, paidAt: sql`now()`, failReason: null, updatedAt: new Date(),
+        carrierOrderNumber: sql`coalesce(${recharges.carrierOrderNumber}, ${outcome.carrierRef ?? null})`,
+      })
+      .where(and(eq(recharges.id, r.id), eq(recharges.payStatus, PAY_STATUS.processing)))
+      .returning();
+    if (!won) return { ok: true, changed: false };
+    await post(tx, {
+      bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: BILL_TYPE.user_recharge,
+      cause: { type: 'recharge', id: won.id }, house: HOUSE.clearing(won.payType), remark: `Recharge ${won.serialNumber}`,
+    });
+    await tx
+      .update(bettors)
+      .set({
+        totalRecharge: sql`${bettors.totalRecharge} + ${won.amount}`,
+        // now() is the transaction's time: the same instant as the recharge's paid_at.
+        lastRechargeAt: sql`greatest(coalesce(${bettors.lastRechargeAt}, now()), now())`,
+      })
+      .where(eq(bettors.id, won.bettorId));
+    return { ok: true, changed: true };
+  }
+  const [voided] = await tx
+    .update(recharges)
+    .set({
+      payStatus: PAY_STATUS.voided, failReason: outcome.reason.slice(0, 300), updatedAt: new Date(),
+      carrierOrderNumber: sql`coalesce(${recharges.carrierOrderNumber}, ${outcome.carrierRef ?? null})`,
+    })
+    .where(and(eq(recharges.id, r.id), eq(recharges.payStatus, PAY_STATUS.processing)))
+    .returning();
+  return { ok: true, changed: !!voided };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Callbacks
+
+export interface CallbackAnswer {
+  ok: boolean;
+  duplicate?: boolean;
+  reason?: string;
+}
+
+/**
+ * Records a verified callback and applies it. The callback row and the money movement commit together:
+ * a repeat of the same event finds the row and only counts itself; a different event for a settled
+ * transaction finds it no longer in the expected state and changes nothing.
+ */
+export async function applyCallback(db: Db, ev: CallbackEvent): Promise<CallbackAnswer> {
+  const log = paymentsOf(db).log;
+  return db.transaction(async (tx) => {
+    const fresh = await tx
+      .insert(paymentCallbacks)
+      .values({ payType: ev.payType, eventId: ev.eventId, kind: ev.kind, reference: ev.reference, payload: ev.payload })
+      .onConflictDoNothing()
+      .returning({ id: paymentCallbacks.id });
+    if (!fresh.length) {
+      await tx
+        .update(paymentCallbacks)
+        .set({ duplicates: sql`${paymentCallbacks.duplicates} + 1` })
+        .where(and(eq(paymentCallbacks.payType, ev.payType), eq(paymentCallbacks.eventId, ev.eventId)));
+      return { ok: true, duplicate: true };
+    }
+    const outcome: Outcome =
+      ev.status === 'success'
+        ? { status: 'success', carrierRef: ev.carrierRef, amount: ev.amount }
+        : { status: 'failed', reason: ev.reason ?? 'Failed at the operator', carrierRef: ev.carrierRef };
+    if (ev.kind === 'collect') {
+      const [r] = await tx
+        .update(recharges)
+        .set({ callbackCount: sql`${recharges.callbackCount} + 1` })
+        .where(and(eq(recharges.serialNumber, ev.reference), eq(recharges.payType, ev.payType)))
+        .returning();
+      if (!r) return { ok: false, reason: 'unknown_reference' };
+      const res = await settleRecharge(tx, r, outcome, log);
+      if (!res.changed && res.ok && r.payStatus !== (ev.status === 'success' ? PAY_STATUS.paid : PAY_STATUS.voided)) {
+        log('callback disagrees with a settled recharge', { serial: r.serialNumber, callback: ev.status, payStatus: r.payStatus });
+      }
+      return { ok: res.ok, reason: res.reason };
+    }
+    const [w] = await tx
+      .select()
+      .from(withdrawals)
+      .where(and(eq(withdrawals.serialNumber, ev.reference), eq(withdrawals.payType, ev.payType)));
+    if (!w) return { ok: false, reason: 'unknown_reference' };
+    const res = await settleWithdrawal(tx, w, outcome, log);
+    if (!res.changed && w.status !== WITHDRAWAL_STATUS.disbursing) {
+      const agrees = (ev.status === 'success') === (w.status === WITHDRAWAL_STATUS.paid);
+      if (!agrees) log('callback disagrees with a settled withdrawal: reconcile by hand', { serial: w.serialNumber, callback: ev.status, status: w.status });
+    }
+    return { ok: res.ok, reason: res.reason };
+  });
+}
+
+/** The callback route's work: the operator verifies the signature, then the event is applied. */
+export async function receiveCallback(
+  db: Db,
+  payType: number,
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: string,
+): Promise<{ status: 200; body: CallbackAnswer }> {
+  const rt = paymentsOf(db);
+  const op = isPayType(payType) ? rt.operators.get(payType) : undefined;
+  if (!op) throw notFound();
+  const ev = op.verifyCallback(headers, rawBody);
+  if (!ev) throw new AppError(401, 'CALLBACK_SIGNATURE_INVALID');
+  return { status: 200, body: await applyCallback(db, ev) };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Withdrawals
+
+/** A bettor asks to withdraw: the amount is held at once (bill user_withdrawal, negative). */
+export async function requestWithdrawal(db: Db, input: { bettorId: number; payType: number; amount: number; phone?: string }): Promise<WithdrawalRecord> {
+  checkAmount(input.amount);
+  paymentsOf(db).operator(input.payType);
+  const cfg = await paymentSettings(db);
+  if (input.amount < cfg.minWithdrawal || input.amount > cfg.maxWithdrawal) {
+    throw new AppError(422, 'AMOUNT_OUT_OF_RANGE', { min: formatAmount(cfg.minWithdrawal), max: formatAmount(cfg.maxWithdrawal) });
+  }
+  return db.transaction(async (tx) => {
+    const b = await loadBettor(tx, input.bettorId);
+    const phone = input.phone ? validatePhone(input.phone) : null;
+    if (phone && !phone.ok) throw badRequest('PHONE_INVALID', [{ field: 'phone' }]);
+    const [w] = await tx
+      .insert(withdrawals)
+      .values({
+        serialNumber: newSerial('W'), bettorId: b.id, agentId: b.agentId, amount: input.amount, payType: input.payType,
+        phone: phone?.ok ? phone.value : b.phone, status: WITHDRAWAL_STATUS.pending_review, payStatus: PAY_STATUS.processing,
+        previousRechargeAt: b.lastRechargeAt,
+      })
+      .returning();
+    // INSUFFICIENT_BALANCE rolls the whole request back: no withdrawal without its hold.
+    await post(tx, {
+      bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -input.amount, type: BILL_TYPE.user_withdrawal,
+      cause: { type: 'withdrawal', id: w.id }, house: HOUSE.withdrawalsClearing, remark: `Withdrawal ${w.serialNumber}`,
+    });
+    return w;
+  });
+}
+
+const ROLLBACK_REMARK: Record<'failed' | 'timed_out', (w: WithdrawalRecord, reason: string) => string> = {
+  failed: (w, reason) => `Withdrawal ${w.serialNumber} failed, amount returned: ${reason}`,
+  timed_out: (w) => `Timed-out mobile-money withdrawal ${w.serialNumber} returned`,
+};
+
+/** Pays or rolls back a disbursing withdrawal exactly once; in the caller's transaction. */
+async function settleWithdrawal(tx: Tx, w: WithdrawalRecord, outcome: Outcome, log: Logger): Promise<SettleResult> {
+  const expected = and(eq(withdrawals.id, w.id), eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing));
+  const carrier = sql`coalesce(${withdrawals.carrierOrderNumber}, ${outcome.carrierRef ?? null})`;
+  if (outcome.status === 'success') {
+    if (outcome.amount !== undefined && outcome.amount !== w.amount) {
+      log('withdrawal amount mismatch', { serial: w.serialNumber, reported: outcome.amount });
+      return { ok: false, changed: false, reason: 'amount_mismatch' };
+    }
+    const [won] = await tx
+      .update(withdrawals)
+      .set({ status: WITHDRAWAL_STATUS.paid, payStatus: PAY_STATUS.paid, paidAt: sql`now()`, failReason: null, carrierOrderNumber: carrier, updatedAt: new Date() })
+      .where(expected)
+      .returning();
+    if (!won) return { ok: true, changed: false };
+    await tx.update(bettors).set({ totalWithdrawal: sql`${bettors.totalWithdrawal} + ${won.amount}` }).where(eq(bettors.id, won.bettorId));
+    // The held money has left through the operator: from withdrawals clearing to the operator's account.
+    await houseTransfer(tx, HOUSE.withdrawalsClearing, HOUSE.clearing(won.payType), won.amount, BILL_TYPE.user_withdrawal);
+    return { ok: true, changed: true };
+  }
+  const status = outcome.status === 'failed' ? WITHDRAWAL_STATUS.failed : WITHDRAWAL_STATUS.timed_out;
+  const [lost] = await tx
+    .update(withdrawals)
+    .set({ status, payStatus: PAY_STATUS.voided, failReason: outcome.reason.slice(0, 300), carrierOrderNumber: carrier, updatedAt: new Date() })
+    .where(expected)
+    .returning();
+  if (!lost) return { ok: true, changed: false };
+  await post(tx, {
+    bettorId: lost.bettorId, account: ACCOUNT_KIND.cash, amount: lost.amount, type: BILL_TYPE.amount_rolled_back,
+    cause: { type: 'withdrawal', id: lost.id }, house: HOUSE.withdrawalsClearing, remark: ROLLBACK_REMARK[outcome.status](lost, outcome.reason).slice(0, 500),
+  });
+  return { ok: true, changed: true };
+}
+
+export interface Actor {
+  adminId: number;
+  scope: Scope;
+  /** The request, for the audit row (null for system work). */
+  req: FastifyRequest | null;
+}
+
+async function loadScopedWithdrawal(ex: Executor, id: number, scope: Scope, opts: { payType?: number } = {}) {
+  const [w] = await ex
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.id, id), scopeCondition(scope, withdrawals.agentId), opts.payType ? eq(withdrawals.payType, opts.payType) : undefined));
+  if (!w) throw notFound();
+  return w;
+}
+
+async function loadScopedRecharge(ex: Executor, id: number, scope: Scope, opts: { payType?: number } = {}) {
+  const [r] = await ex
+    .select()
+    .from(recharges)
+    .where(and(eq(recharges.id, id), scopeCondition(scope, recharges.agentId), opts.payType ? eq(recharges.payType, opts.payType) : undefined));
+  if (!r) throw notFound();
+  return r;
+}
+
+const auditView = (w: WithdrawalRecord | RechargeRecord) => ({ ...w });
+
+/**
+ * Approves a withdrawal: pending review → (over the large amount: awaiting a second approval; else
+ * disbursing); awaiting a second approval → disbursing, only by a different admin. Each step is one
+ * conditional UPDATE on the state read: of two concurrent approvals one wins and the other gets 409, so
+ * the operator is asked to disburse once. The disbursement is asked after the commit, with the serial
+ * number as the operator's idempotency reference.
+ */
+export async function approveWithdrawal(db: Db, actor: Actor, id: number): Promise<WithdrawalRecord> {
+  const approved = await db.transaction(async (tx) => {
+    const before = await loadScopedWithdrawal(tx, id, actor.scope);
+    const cfg = await paymentSettings(tx);
+    let rows: WithdrawalRecord[];
+    if (before.status === WITHDRAWAL_STATUS.pending_review) {
+      const large = before.amount > cfg.largeWithdrawal;
+      rows = await tx
+        .update(withdrawals)
+        .set(
+          large
+            ? { status: WITHDRAWAL_STATUS.awaiting_second_approval, firstApproverId: actor.adminId, updatedAt: new Date() }
+            : {
+                status: WITHDRAWAL_STATUS.disbursing, firstApproverId: actor.adminId, reviewedAt: sql`now()`, disbursedAt: sql`now()`,
+                disburseAttempts: sql`${withdrawals.disburseAttempts} + 1`, updatedAt: new Date(),
+              },
+        )
+        .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WITHDRAWAL_STATUS.pending_review)))
+        .returning();
+    } else if (before.status === WITHDRAWAL_STATUS.awaiting_second_approval) {
+      if (before.firstApproverId === actor.adminId) throw new AppError(422, 'SECOND_APPROVER_SAME');
+      rows = await tx
+        .update(withdrawals)
+        .set({
+          status: WITHDRAWAL_STATUS.disbursing, secondApproverId: actor.adminId, reviewedAt: sql`now()`, disbursedAt: sql`now()`,
+          disburseAttempts: sql`${withdrawals.disburseAttempts} + 1`, updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(withdrawals.id, id),
+            eq(withdrawals.status, WITHDRAWAL_STATUS.awaiting_second_approval),
+            sql`${withdrawals.firstApproverId} is distinct from ${actor.adminId}`,
+          ),
+        )
+        .returning();
+    } else {
+      throw new AppError(409, 'WITHDRAWAL_STATE_CHANGED', {}, { status: before.status });
+    }
+    const after = rows[0];
+    if (!after) throw new AppError(409, 'WITHDRAWAL_STATE_CHANGED');
+    const second = before.status === WITHDRAWAL_STATUS.awaiting_second_approval;
+    await writeAudit(tx, actor.req, {
+      type: LOG_TYPE.update_balance,
+      content: `${second ? 'Second approval' : 'Approved'} withdrawal ${after.serialNumber} (TSh ${formatAmount(after.amount)})${after.status === WITHDRAWAL_STATUS.awaiting_second_approval ? ': awaiting a second approval' : ': disbursing'}`,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+  if (approved.status === WITHDRAWAL_STATUS.disbursing) await disburse(db, approved);
+  const [now] = await db.select().from(withdrawals).where(eq(withdrawals.id, id));
+  return now;
+}
+
+/** Asks the operator to pay; applies a synchronous answer; leaves the rest to the callback or a re-query. */
+async function disburse(db: Db, w: WithdrawalRecord) {
+  const rt = paymentsOf(db);
+  try {
+    const res = await rt.operator(w.payType).disburse({ reference: w.serialNumber, phone: w.phone, amount: w.amount });
+    if (res.status === 'pending') {
+      await db
+        .update(withdrawals)
+        .set({ carrierOrderNumber: res.carrierRef, updatedAt: new Date() })
+        .where(and(eq(withdrawals.id, w.id), isNull(withdrawals.carrierOrderNumber)));
+      return;
+    }
+    const outcome: Outcome = res.status === 'success'
+      ? { status: 'success', carrierRef: res.carrierRef }
+      : { status: 'failed', reason: res.reason ?? 'Failed at the operator', carrierRef: res.carrierRef };
+    await db.transaction(async (tx) => {
+      const [cur] = await tx.select().from(withdrawals).where(eq(withdrawals.id, w.id));
+      await settleWithdrawal(tx, cur, outcome, rt.log);
+    });
+  } catch (err) {
+    // A timeout (the money may or may not have moved) or a transport error: it stays disbursing until a
+    // callback arrives or a re-query finds the truth (or times it out and returns the money).
+    rt.log(err instanceof OperatorTimeoutError ? 'disburse timed out' : 'disburse failed', { serial: w.serialNumber, err: String(err) });
+  }
+}
+
+/** Refuses a withdrawal under review (a reason is required) and returns the held money (bill amount rolled back). */
+export async function refuseWithdrawal(db: Db, actor: Actor, id: number, reason: string): Promise<WithdrawalRecord> {
+  const text = reason.trim();
+  if (!text) throw badRequest('REFUSE_REASON_REQUIRED', [{ field: 'reason' }]);
+  return db.transaction(async (tx) => {
+    const before = await loadScopedWithdrawal(tx, id, actor.scope);
+    const [after] = await tx
+      .update(withdrawals)
+      .set({
+        status: WITHDRAWAL_STATUS.refused, payStatus: PAY_STATUS.voided, refusedBy: actor.adminId, refuseReason: text.slice(0, 300),
+        reviewedAt: sql`now()`, updatedAt: new Date(),
+      })
+      .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, [WITHDRAWAL_STATUS.pending_review, WITHDRAWAL_STATUS.awaiting_second_approval])))
+      .returning();
+    if (!after) throw new AppError(409, 'WITHDRAWAL_STATE_CHANGED', {}, { status: before.status });
+    await post(tx, {
+      bettorId: after.bettorId, account: ACCOUNT_KIND.cash, amount: after.amount, type: BILL_TYPE.amount_rolled_back,
+      cause: { type: 'withdrawal', id: after.id }, house: HOUSE.withdrawalsClearing, adminId: actor.adminId,
+      remark: `Withdrawal ${after.serialNumber} refused: ${text}`.slice(0, 500),
+    });
+    await writeAudit(tx, actor.req, {
+      type: LOG_TYPE.update_balance,
+      content: `Refused withdrawal ${after.serialNumber} (TSh ${formatAmount(after.amount)}): ${text}`,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Re-query (the stuck queue): ask the operator and resolve through the same settle paths as callbacks.
+
+async function askOperator(db: Db, payType: number, ref: string) {
+  try {
+    return await paymentsOf(db).operator(payType).queryStatus(ref);
+  } catch (err) {
+    paymentsOf(db).log('queryStatus failed', { ref, err: String(err) });
+    throw new AppError(503, 'OPERATOR_UNAVAILABLE');
+  }
+}
+
+export async function requeryRecharge(db: Db, actor: Actor, id: number, opts: { payType?: number } = {}): Promise<RechargeRecord> {
+  const before = await loadScopedRecharge(db, id, actor.scope, opts);
+  if (before.payStatus !== PAY_STATUS.processing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { pay_status: before.payStatus });
+  const cfg = await paymentSettings(db);
+  const q = await askOperator(db, before.payType, before.carrierOrderNumber ?? before.serialNumber);
+  return db.transaction(async (tx) => {
+    const [cur] = await tx
+      .update(recharges)
+      .set({
+        lastQueryAt: sql`now()`,
+        carrierOrderNumber: sql`coalesce(${recharges.carrierOrderNumber}, ${q.carrierRef ?? null})`,
+      })
+      .where(eq(recharges.id, id))
+      .returning();
+    let outcome: Outcome | null = null;
+    if (q.status === 'success') outcome = { status: 'success', amount: q.amount, carrierRef: q.carrierRef };
+    else if (q.status === 'failed') outcome = { status: 'failed', reason: q.reason ?? 'Failed at the operator' };
+    else if (q.status === 'unknown' && minutesAgo(cur.createdAt, cfg.disburseTimeoutMinutes)) {
+      // The operator never received the collect request: the payer was never asked, nothing can arrive.
+      outcome = { status: 'failed', reason: 'Not found at the operator (the payment request never reached it)' };
+    }
+    if (outcome) await settleRecharge(tx, cur, outcome, paymentsOf(db).log);
+    const after = await loadRecharge(tx, id);
+    await writeAudit(tx, actor.req, {
+      type: LOG_TYPE.update_balance,
+      content: `Re-queried recharge ${after.serialNumber}: operator says ${q.status}${q.reason ? ` (${q.reason})` : ''}`,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+}
+
+export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: { payType?: number } = {}): Promise<WithdrawalRecord> {
+  const before = await loadScopedWithdrawal(db, id, actor.scope, opts);
+  if (before.status !== WITHDRAWAL_STATUS.disbursing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { status: before.status });
+  const cfg = await paymentSettings(db);
+  const q = await askOperator(db, before.payType, before.carrierOrderNumber ?? before.serialNumber);
+  return db.transaction(async (tx) => {
+    const [cur] = await tx
+      .update(withdrawals)
+      .set({
+        lastQueryAt: sql`now()`,
+        carrierOrderNumber: sql`coalesce(${withdrawals.carrierOrderNumber}, ${q.carrierRef ?? null})`,
+      })
+      .where(eq(withdrawals.id, id))
+      .returning();
+    const timedOut = minutesAgo(cur.disbursedAt ?? cur.createdAt, cfg.disburseTimeoutMinutes);
+    let outcome: Outcome | null = null;
+    if (q.status === 'success') outcome = { status: 'success', amount: q.amount, carrierRef: q.carrierRef };
+    else if (q.status === 'failed') {
+      const reason = q.reason ?? 'Failed at the operator';
+      outcome = timedOut ? { status: 'timed_out', reason } : { status: 'failed', reason };
+    } else if (q.status === 'unknown' && timedOut) {
+      outcome = { status: 'timed_out', reason: `No outcome after ${cfg.disburseTimeoutMinutes} minutes and unknown at the operator` };
+    }
+    // 'pending' at the operator: the money may still move, so nothing is returned yet.
+    if (outcome) await settleWithdrawal(tx, cur, outcome, paymentsOf(db).log);
+    const [after] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id));
+    await writeAudit(tx, actor.req, {
+      type: LOG_TYPE.update_balance,
+      content: `Re-queried withdrawal ${after.serialNumber}: operator says ${q.status}${q.reason ? ` (${q.reason})` : ''}`,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+}
+
+/**
+ * Re-queries every stuck transaction (pending past stuck_after_minutes), as the system: for a scheduled
+ * job. Answers how many were resolved.
+ */
+export async function requeryStuck(db: Db, limit = 100): Promise<{ checked: number; resolved: number }> {
+  const cfg = await paymentSettings(db);
+  const cutoff = new Date(Date.now() - cfg.stuckAfterMinutes * 60_000);
+  const system: Actor = { adminId: 0, scope: { all: true }, req: null };
+  const rs = await db
+    .select({ id: recharges.id })
+    .from(recharges)
+    .where(and(eq(recharges.payStatus, PAY_STATUS.processing), sql`${recharges.createdAt} < ${cutoff.toISOString()}::timestamptz`))
+    .limit(limit);
+  const ws = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing), sql`${withdrawals.disbursedAt} < ${cutoff.toISOString()}::timestamptz`))
+    .limit(limit);
+  let resolved = 0;
+  for (const { id } of rs) {
+    try {
+      if ((await requeryRecharge(db, system, id)).payStatus !== PAY_STATUS.processing) resolved++;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  for (const { id } of ws) {
+    try {
+      if ((await requeryWithdrawal(db, system, id)).status !== WITHDRAWAL_STATUS.disbursing) resolved++;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  return { checked: rs.length + ws.length, resolved };
+}

@@ -1,0 +1,80 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
+import { bettors, bills, houseEntries, withdrawals } from '../src/modules/money/schema.js';
+import { menuItems, roleMenus, roles } from '../src/modules/system/schema.js';
+import { HOUSE, post } from '../src/modules/money/ledger.js';
+import { ManualScheduler } from '../src/modules/payments/operators.js';
+import { paymentsOf } from '../src/modules/payments/service.js';
+import type { TestApp } from './helpers.js';
+
+/** The money pages and buttons of this module, as a role would hold them. */
+export const PAYMENT_KEYS = [
+  'recharge_list', 'recharge_list:requery', 'recharge_list:export', 'cs_recharge', 'recharge_archive',
+  'withdraw_list', 'withdraw_list:approve', 'withdraw_list:refuse', 'withdraw_list:requery', 'withdraw_list:export',
+  'cs_withdraw', 'withdrawal_archive', 'airtel_transfer', 'airtel_transfer:requery', 'pay_config',
+];
+
+/** Adds catalogue keys to an existing role (and bumps its version, as the role screen does). */
+export async function grantKeys(t: TestApp, roleId: number, keys: string[]) {
+  const db = t.database.db;
+  for (const key of keys) {
+    const [m] = await db.select({ id: menuItems.id }).from(menuItems).where(eq(menuItems.key, key));
+    if (!m) throw new Error(`no catalogue key ${key}`);
+    await db.insert(roleMenus).values({ roleId, menuId: m.id }).onConflictDoNothing();
+  }
+  await db.update(roles).set({ version: sql`${roles.version} + 1` }).where(eq(roles.id, roleId));
+}
+
+let seq = 0;
+/** A bettor of an agent, inserted directly, funded with a recharge bill against an operator's clearing account. */
+export async function makePayer(t: TestApp, agentId: number, cash = 0) {
+  seq += 1;
+  const phone = `2557${String(30_000_000 + seq * 37 + Math.floor(Math.random() * 30)).slice(-8)}`;
+  const [b] = await t.database.db.insert(bettors).values({ phone, name: `Payer ${seq}`, agentId }).returning();
+  if (cash) {
+    await t.database.db.transaction((tx) =>
+      post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: cash, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: `fund-${b.id}` }, house: HOUSE.clearing(6) }),
+    );
+  }
+  return b;
+}
+
+export async function balanceOf(t: TestApp, bettorId: number) {
+  const [b] = await t.database.db.select().from(bettors).where(eq(bettors.id, bettorId));
+  return b;
+}
+
+export async function billsOf(t: TestApp, bettorId: number, type?: number) {
+  return t.database.db
+    .select()
+    .from(bills)
+    .where(and(eq(bills.bettorId, bettorId), type ? eq(bills.type, type) : undefined))
+    .orderBy(bills.id);
+}
+
+/** Simulated time for the sandboxes: nothing is delivered until the test says so. */
+export function manualClock(t: TestApp) {
+  const clock = new ManualScheduler();
+  const rt = paymentsOf(t.ctx);
+  rt.setScheduler(clock);
+  return { clock, rt };
+}
+
+/**
+ * The withdrawals clearing account holds exactly the money of withdrawals still in flight (requested,
+ * under review, disbursing): what the house owes bettors who asked to withdraw.
+ */
+export async function withdrawalsClearingProblems(t: TestApp): Promise<string[]> {
+  const db = t.database.db;
+  const [h] = await db.select({ s: sql<string>`coalesce(sum(${houseEntries.amount}), 0)` }).from(houseEntries).where(eq(houseEntries.account, HOUSE.withdrawalsClearing));
+  const [w] = await db.select({ s: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` }).from(withdrawals).where(sql`${withdrawals.status} in (1, 2, 3)`);
+  return Number(h.s) === Number(w.s) ? [] : [`withdrawals clearing ${h.s} != in-flight withdrawals ${w.s}`];
+}
+
+/** A callback body as the sandboxes send it. */
+export function callbackJson(o: { eventId: string; kind?: 'collection' | 'disbursement'; reference: string; carrierRef: string; status?: 'SUCCESS' | 'FAILED'; amount: string; msisdn?: string; reason?: string }) {
+  return JSON.stringify({
+    event_id: o.eventId, event: o.kind ?? 'collection', reference: o.reference, transaction_id: o.carrierRef, status: o.status ?? 'SUCCESS',
+    amount: o.amount, currency: 'TZS', msisdn: o.msisdn ?? '255700000000', ...(o.reason ? { reason: o.reason } : {}), timestamp: new Date().toISOString(),
+  });
+}

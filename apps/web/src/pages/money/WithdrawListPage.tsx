@@ -1,0 +1,137 @@
+import { useMemo, useState } from 'react';
+import { CheckOutlined, CloseOutlined, SyncOutlined } from '@ant-design/icons';
+import { App, Descriptions, Input, Typography } from 'antd';
+import { withdrawalResource } from '@dau/contract/ui';
+import { formatTsh, WITHDRAWAL_STATUS } from '@dau/domain';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/api';
+import { useMsg } from '../../app/messages';
+import { ActionButton, FormModal, ResourcePage, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
+import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
+import { useAdminPickers } from './shared';
+
+const PAGE = 'withdraw_list';
+const REASON_MAX = 300;
+const inReview = (r: Row) => r.status === WITHDRAWAL_STATUS.pending_review || r.status === WITHDRAWAL_STATUS.awaiting_second_approval;
+
+type Refusing = { row: Row; open: boolean } | null;
+
+/**
+ * Users › Withdrawals (spec §3, §4): the review queue. Approve (a large one waits for a second, different
+ * administrator: the server says so), refuse with a reason (the held money goes back with a bill),
+ * re-query the operator for one stuck in disbursement. Quick views: pending, second approval, disbursing, stuck.
+ */
+export default function WithdrawListPage() {
+  const { t } = useTranslation();
+  const msg = useMsg();
+  const locale = useLocale();
+  const outcome = useOutcomeToast();
+  const { message } = App.useApp();
+  const [refusing, setRefusing] = useState<Refusing>(null);
+  const base = useAdminPickers(withdrawalResource);
+
+  const def = useMemo<ResourceView>(
+    () => ({
+      ...base,
+      fields: base.fields.map((f) => (f.key === 'status' ? { ...f, render: (v: unknown, row: Row) => <StateTags enumName="withdrawal_status" value={v} row={row} /> } : f)),
+    }),
+    [base],
+  );
+
+  const approve = useApiMutation((id: unknown) => api.post<Row>(`/money/withdrawals/${id}/approve`), {
+    success: false,
+    invalidate: PAYMENT_LISTS,
+    onSuccess: (row) => outcome(row, 'withdrawal'),
+  });
+  const refuse = useApiMutation(({ id, reason }: { id: unknown; reason: string }) => api.post<Row>(`/money/withdrawals/${id}/refuse`, { reason }), {
+    success: false,
+    invalidate: PAYMENT_LISTS,
+    onSuccess: () => void message.success(t('money.payment.refused')),
+  });
+  const requery = useApiMutation((id: unknown) => api.post<Row>(`/money/withdrawals/${id}/requery`), {
+    success: false,
+    invalidate: PAYMENT_LISTS,
+    onSuccess: (row) => outcome(row, 'withdrawal'),
+  });
+
+  const quick = useMemo<QuickFilter[]>(
+    () => [
+      { key: 'all', label: t('money.payment.viewAll'), filters: {} },
+      { key: 'pending', label: t('money.payment.viewPending'), filters: { status: String(WITHDRAWAL_STATUS.pending_review) } },
+      { key: 'second', label: t('money.payment.viewSecond'), filters: { status: String(WITHDRAWAL_STATUS.awaiting_second_approval) } },
+      { key: 'disbursing', label: t('money.payment.viewDisbursing'), filters: { status: String(WITHDRAWAL_STATUS.disbursing) } },
+      { key: 'stuck', label: t('money.payment.viewStuck'), filters: { stuck: 'true' } },
+    ],
+    [t],
+  );
+
+  const reasonField = useMemo<FieldView[]>(
+    () => [
+      {
+        key: 'reason',
+        type: 'textarea',
+        editable: true,
+        required: true,
+        requiredMessage: msg('REFUSE_REASON_REQUIRED'),
+        maxLength: REASON_MAX,
+        input: () => <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} maxLength={REASON_MAX} showCount data-testid="refuse-reason" placeholder={t('money.payment.reasonPlaceholder')} />,
+      },
+    ],
+    [msg, t],
+  );
+
+  const confirmText = (r: Row) => {
+    const who = { amount: formatTsh(Number(r.amount), locale), phone: String(r.phone ?? r.user_phone ?? '') };
+    if (r.status === WITHDRAWAL_STATUS.awaiting_second_approval) return t('money.payment.confirmSecond', { ...who, first: String(r.first_approver ?? '-') });
+    return t(r.large ? 'money.payment.confirmApproveLarge' : 'money.payment.confirmApprove', who);
+  };
+
+  const row = refusing?.row;
+  return (
+    <ResourcePage
+      def={def}
+      quickFilters={quick}
+      rowActions={(r) => {
+        const id = String(r.id);
+        return (
+          <>
+            {inReview(r) && (
+              <ActionButton action="approve" page={PAGE} type="text" size="small" compact icon={<CheckOutlined />} testId={`withdraw-approve-${id}`} confirm={confirmText(r)} onClick={() => approve.mutateAsync(r.id)} />
+            )}
+            {inReview(r) && (
+              <ActionButton action="refuse" page={PAGE} type="text" size="small" compact danger icon={<CloseOutlined />} testId={`withdraw-refuse-${id}`} onClick={() => setRefusing({ row: r, open: true })} />
+            )}
+            {r.status === WITHDRAWAL_STATUS.disbursing && (
+              <ActionButton action="requery" page={PAGE} type="text" size="small" compact icon={<SyncOutlined />} testId={`withdraw-requery-${id}`} onClick={() => requery.mutateAsync(r.id)} />
+            )}
+          </>
+        );
+      }}
+    >
+      <FormModal
+        open={!!refusing?.open}
+        title={t('money.payment.refuseTitle', { serial: String(row?.serial_number ?? '') })}
+        fields={reasonField}
+        mode="create"
+        maxWidth={560}
+        intro={
+          <>
+            <Descriptions
+              size="small"
+              bordered
+              column={1}
+              style={{ marginBottom: 12 }}
+              items={[
+                { key: 'user', label: t('money.balance.user'), children: `${String(row?.user_phone ?? row?.phone ?? '')}${row?.user_name ? ` · ${String(row.user_name)}` : ''}` },
+                { key: 'amount', label: t('field.amount'), children: row ? formatTsh(Number(row.amount), locale) : '' },
+              ]}
+            />
+            <Typography.Paragraph type="secondary">{t('money.payment.refuseHint')}</Typography.Paragraph>
+          </>
+        }
+        onClose={() => setRefusing((r) => (r ? { ...r, open: false } : r))}
+        onSubmit={(body) => refuse.mutateAsync({ id: row?.id, reason: String(body.reason ?? '').trim() })}
+      />
+    </ResourcePage>
+  );
+}

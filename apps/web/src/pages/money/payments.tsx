@@ -1,0 +1,61 @@
+import { Space, Tag } from 'antd';
+import type { QueryKey } from '@tanstack/react-query';
+import { App } from 'antd';
+import { PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
+import { useTranslation } from 'react-i18next';
+import { enumColor, enumText, useLocale, type Row } from '../../resources';
+import { BETTOR_LISTS, BILL_LISTS } from './shared';
+
+/** Everything a recharge or withdrawal action may change: the payment lists, the bettors and their bills. */
+export const PAYMENT_LISTS: QueryKey[] = [
+  ['recharge_list'],
+  ['cs_recharge'],
+  ['withdraw_list'],
+  ['cs_withdraw'],
+  ['airtel_transfer'],
+  ...BETTOR_LISTS,
+  ...BILL_LISTS,
+];
+
+/**
+ * What a re-query (or an approval) found, as a toast: paid, failed (with the operator's reason; the held
+ * money is returned), or still waiting for the operator.
+ */
+export function useOutcomeToast() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  return (row: Row, kind: 'recharge' | 'withdrawal') => {
+    const reason = String(row.fail_reason ?? row.refuse_reason ?? '') || '-';
+    if (kind === 'recharge') {
+      if (row.pay_status === PAY_STATUS.paid) return void message.success(t('money.payment.rechargePaid'));
+      if (row.pay_status === PAY_STATUS.voided) return void message.warning(t('money.payment.rechargeFailed', { reason }));
+      return void message.info(t('money.payment.stillPending'));
+    }
+    switch (row.status) {
+      case WITHDRAWAL_STATUS.awaiting_second_approval:
+        return void message.warning(t('money.payment.awaitingSecond'));
+      case WITHDRAWAL_STATUS.paid:
+        return void message.success(t('money.payment.withdrawalPaid'));
+      case WITHDRAWAL_STATUS.failed:
+      case WITHDRAWAL_STATUS.timed_out:
+        return void message.warning(t('money.payment.withdrawalFailed', { reason }));
+      case WITHDRAWAL_STATUS.disbursing:
+        return void message.info(t('money.payment.disbursing'));
+      default:
+        return void message.success(t('money.payment.done'));
+    }
+  };
+}
+
+/** A state tag with the marks that matter for the queue: large (needs a second approval) and stuck. */
+export function StateTags({ enumName, value, row }: { enumName: string; value: unknown; row: Row }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <Space size={4} wrap={false}>
+      <Tag color={enumColor(enumName, value)}>{enumText(enumName, value, locale)}</Tag>
+      {row.large === true && <Tag color="gold">{t('money.payment.large')}</Tag>}
+      {row.stuck === true && <Tag color="volcano">{t('money.payment.stuck')}</Tag>}
+    </Space>
+  );
+}
