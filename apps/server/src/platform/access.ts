@@ -73,16 +73,38 @@ export function makeCan(isSuper: boolean, keys: ReadonlySet<string>) {
 
 const TOUCH_EVERY_MS = 60_000;
 
+const ADMIN_AUTH_COLUMNS = {
+  id: admins.id, account: admins.account, name: admins.name, roleId: admins.roleId, superiorId: admins.superiorId,
+  path: admins.path, disabled: admins.disabled, googleBound: admins.googleBound, memberExpiry: admins.memberExpiry,
+};
+
+async function contextOf(db: Db, sessionId: string, a: AdminRow, isSuper: boolean, roleVersion: number): Promise<AuthContext> {
+  const keys = isSuper ? new Set<string>() : await rolePermissionKeys(db, a.roleId, roleVersion);
+  return { sessionId, admin: a, isSuper, roleVersion, permissions: keys, can: makeCan(isSuper, keys) };
+}
+
+/**
+ * An admin's authorisation as it is now, without a session (background work done on their behalf, such
+ * as an export job): null when the admin is gone or disabled.
+ */
+export async function adminAuthOf(db: Db, adminId: number): Promise<AuthContext | null> {
+  const [row] = await db
+    .select({ a: ADMIN_AUTH_COLUMNS, isSuper: roles.isSuper, roleVersion: roles.version })
+    .from(admins)
+    .innerJoin(roles, eq(roles.id, admins.roleId))
+    .where(eq(admins.id, adminId))
+    .limit(1);
+  if (!row || row.a.disabled === 2) return null;
+  return contextOf(db, '', row.a, row.isSuper, row.roleVersion);
+}
+
 /** Resolves a bearer token to a live session of an enabled admin, or null. Extends the idle expiry. */
 export async function authenticate(db: Db, token: string): Promise<AuthContext | null> {
   if (!token || token.length > 200) return null;
   const rows = await db
     .select({
       s: sessions,
-      a: {
-        id: admins.id, account: admins.account, name: admins.name, roleId: admins.roleId, superiorId: admins.superiorId,
-        path: admins.path, disabled: admins.disabled, googleBound: admins.googleBound, memberExpiry: admins.memberExpiry,
-      },
+      a: ADMIN_AUTH_COLUMNS,
       isSuper: roles.isSuper,
       roleVersion: roles.version,
     })
@@ -104,15 +126,7 @@ export async function authenticate(db: Db, token: string): Promise<AuthContext |
       .set({ lastSeenAt: new Date(now), idleExpiresAt: new Date(Math.min(now + idleMs, row.s.absoluteExpiresAt.getTime())) })
       .where(eq(sessions.id, row.s.id));
   }
-  const keys = row.isSuper ? new Set<string>() : await rolePermissionKeys(db, row.a.roleId, row.roleVersion);
-  return {
-    sessionId: row.s.id,
-    admin: row.a,
-    isSuper: row.isSuper,
-    roleVersion: row.roleVersion,
-    permissions: keys,
-    can: makeCan(row.isSuper, keys),
-  };
+  return contextOf(db, row.s.id, row.a, row.isSuper, row.roleVersion);
 }
 
 export function bearer(req: FastifyRequest): string {

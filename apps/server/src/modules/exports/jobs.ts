@@ -4,8 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { ASYNC_OPERATION_STATUS, EXPORT_FORMAT, message, normalizeLocale } from '@dau/domain';
 import { asyncOperations } from '../money/schema.js';
-import { admins, roles } from '../system/schema.js';
-import { makeCan, rolePermissionKeys, type AuthContext } from '../../platform/access.js';
+import { adminAuthOf } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { listSpecs, scopeForList } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
@@ -211,22 +210,8 @@ export class ExportJobs {
   /** The asking admin as they are now: role, permission to export this list, and data scope. */
   private async askerOf(job: AsyncOperation) {
     const { db } = this.ctx;
-    const [row] = await db
-      .select({
-        a: {
-          id: admins.id, account: admins.account, name: admins.name, roleId: admins.roleId, superiorId: admins.superiorId,
-          path: admins.path, disabled: admins.disabled, googleBound: admins.googleBound, memberExpiry: admins.memberExpiry,
-        },
-        isSuper: roles.isSuper,
-        roleVersion: roles.version,
-      })
-      .from(admins)
-      .innerJoin(roles, eq(roles.id, admins.roleId))
-      .where(eq(admins.id, job.adminId))
-      .limit(1);
-    if (!row || row.a.disabled === 2) throw new ExportRefused('The administrator who asked for this export no longer exists or is disabled.');
-    const keys = row.isSuper ? new Set<string>() : await rolePermissionKeys(db, row.a.roleId, row.roleVersion);
-    const auth: AuthContext = { sessionId: '', admin: row.a, isSuper: row.isSuper, roleVersion: row.roleVersion, permissions: keys, can: makeCan(row.isSuper, keys) };
+    const auth = await adminAuthOf(db, job.adminId);
+    if (!auth) throw new ExportRefused('The administrator who asked for this export no longer exists or is disabled.');
     return auth;
   }
 
