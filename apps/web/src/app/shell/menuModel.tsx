@@ -47,7 +47,7 @@ export function useMenuModel(): MenuModel {
         items.push({
           key: `group:${node.path}`,
           icon: menuIcon(node.icon, true),
-          label: <span data-testid={`menu-group-${node.path}`}>{groupLabel[node.path]}</span>,
+          label: <span data-testid={`menu-group-${node.path}`} className="dau-menu-group-label" title={groupLabel[node.path]}>{groupLabel[node.path]}</span>,
           children: children.map((c) => {
             const p = { path: c.path, label: label(c), group: node.path, top: c.show_headshot === 2 };
             pages.push(p);
