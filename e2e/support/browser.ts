@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ROOT, startServer, type DauServer } from './server';
+import { ROOT, startServer, type DauServer, type ServerOptions } from './server';
 
 /**
  * Debian's Chromium driven by playwright-core: one browser per test file, a new context (1440x900) per
@@ -139,15 +139,16 @@ export interface E2e {
 
 /**
  * The usual set-up of a browser test file: a fresh server and one Chromium for the file, the contexts
- * of each test closed after it. Call at the top level of the file.
+ * of each test closed after it. Call at the top level of the file. `server` chooses how the file's server
+ * starts (default: no demo data).
  */
-export function useE2e(): E2e {
+export function useE2e(opts: { server?: ServerOptions } = {}): E2e {
   let server: DauServer | undefined;
   let browser: Browser | undefined;
   const open: BrowserContext[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer(opts.server);
     browser = await launchBrowser();
   });
   afterEach(async () => {

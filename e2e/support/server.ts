@@ -58,7 +58,23 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-export async function startServer(opts: { timeoutMs?: number } = {}): Promise<DauServer> {
+export interface ServerOptions {
+  timeoutMs?: number;
+  /**
+   * Demo data (`DAU_DEMO=1`): the demo staff and agents, ~60 bettors with 60 days of money history. Off by
+   * default: a test file starts from an empty back office (only the super admin).
+   */
+  demo?: boolean;
+  /**
+   * The built-in bettor activity (`DAU_SIMULATOR`): registrations, bets, deposits and withdrawal requests
+   * every few seconds (it needs the demo's agents to do anything). Unset: the server's default.
+   */
+  simulator?: boolean;
+  /** More environment for the server (e.g. `PAYMENTS_SANDBOX_SEED`). */
+  env?: Record<string, string>;
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<DauServer> {
   if (!fs.existsSync(WEB_INDEX)) {
     throw new Error(`The console is not built (${path.relative(ROOT, WEB_INDEX)} is missing): run \`npm run build\` first (or \`npm run test:e2e\`, which builds it).`);
   }
@@ -71,8 +87,11 @@ export async function startServer(opts: { timeoutMs?: number } = {}): Promise<Da
     PORT: String(port),
     HOST: '127.0.0.1',
     DAU_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    DAU_DEMO: '0',
+    DAU_DEMO: opts.demo ? '1' : '0',
     LOG_LEVEL: 'warn',
+    // No random background activity unless a file asks for it: tests control their own data.
+    DAU_SIMULATOR: opts.simulator ? '1' : '0',
+    ...opts.env,
   };
   // Always the embedded database: a fresh one per file.
   delete env.DATABASE_URL;

@@ -21,6 +21,7 @@ import { roleRoutes } from './modules/system/roles-routes.js';
 import { systemResources } from './modules/system/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
+import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
@@ -33,6 +34,8 @@ export interface BuildOptions {
   trustProxy?: boolean;
   /** Where the server writes files (exports); without it, a temporary folder removed when the app closes. */
   dataDir?: string;
+  /** Registers the sandbox-only bettor requests (DAU_SANDBOX_ROUTES=1): never in production. */
+  sandboxRoutes?: boolean;
 }
 
 export interface DauApp {
@@ -87,6 +90,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     roleRoutes(scoped, ctx);
     systemResources(scoped, ctx);
     paymentRoutes(scoped, ctx);
+    if (opts.sandboxRoutes) sandboxPaymentRoutes(scoped, ctx);
     exportRoutes(scoped, ctx);
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);

@@ -21,6 +21,7 @@ const { app, ctx } = await buildApp({
   webDist: config.webDist,
   logger: { level: config.logLevel },
   trustProxy: config.trustProxy,
+  sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
 });
 

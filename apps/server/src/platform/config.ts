@@ -10,6 +10,7 @@ const schema = z.object({
   DAU_WEB_DIST: z.string().optional(),
   DAU_DEMO: z.enum(['0', '1']).default('1'),
   DAU_SIMULATOR: z.enum(['0', '1']).default('1'),
+  DAU_SANDBOX_ROUTES: z.enum(['0', '1']).default('0'),
   DAU_TRUST_PROXY: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
@@ -24,6 +25,7 @@ export interface Config {
   webDist: string;
   demo: boolean;
   simulator: boolean;
+  sandboxRoutes: boolean;
   trustProxy: boolean;
   logLevel: string;
 }
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.DAU_WEB_DIST ? path.resolve(e.DAU_WEB_DIST) : path.join(root, 'apps/web/dist'),
     demo: e.DAU_DEMO === '1',
     simulator: e.DAU_SIMULATOR === '1',
+    sandboxRoutes: e.DAU_SANDBOX_ROUTES === '1',
     trustProxy: e.DAU_TRUST_PROXY === '1',
     logLevel: e.LOG_LEVEL,
   };

@@ -1,4 +1,4 @@
-import { eq, inArray, like } from 'drizzle-orm';
+import { eq, inArray, like, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE } from '@dau/domain';
 import { admins } from '../modules/system/schema.js';
 import { activityQualifications, bettors, recharges, withdrawals } from '../modules/money/schema.js';
@@ -36,6 +36,8 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
   const now = Date.now();
   for (const b of rows) {
     let t = now - 60 * 86_400_000 + rng.int(0, 5 * 86_400_000);
+    // The account exists from just before its first movement.
+    await db.update(bettors).set({ createdAt: new Date(t - rng.int(600_000, 86_400_000)) }).where(eq(bettors.id, b.id));
     const events = rng.int(4, 18);
     for (let e = 0; e < events && t < now - 60_000; e++) {
       const at = new Date(t);
@@ -60,10 +62,20 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
         } else if (roll < 0.85) {
           const stake = Math.min(cur.cash, rng.pick([500_00, 1_000_00, 2_000_00, 5_000_00]));
           const bet = await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -stake, type: BILL_TYPE.bet, cause: { type: 'order', id: `demo-o-${b.id}-${e}` }, house: HOUSE.stakesHeld, at });
+          let payout = 0;
           if (rng.next() < 0.4) {
-            const payout = Math.floor((stake * rng.int(150, 600)) / 100);
+            payout = Math.floor((stake * rng.int(150, 600)) / 100);
             await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: payout, type: BILL_TYPE.bet_payout, cause: { type: 'order', id: `demo-o-${b.id}-${e}` }, house: HOUSE.payouts, txnId: bet.txnId, at: new Date(t + 3_600_000) });
           }
+          await tx
+            .update(bettors)
+            .set({
+              totalBets: sql`${bettors.totalBets} + ${stake}`,
+              betsNum: sql`${bettors.betsNum} + 1`,
+              profitNum: sql`${bettors.profitNum} + ${payout > 0 ? 1 : 0}`,
+              bettingProfit: sql`${bettors.bettingProfit} + ${payout - stake}`,
+            })
+            .where(eq(bettors.id, b.id));
         } else if (roll < 0.92 && cur.cash >= 5_000_00) {
           // A withdrawal of the past, paid through the bettor's operator.
           const amount = Math.min(cur.cash, rng.pick([5_000_00, 10_000_00, 20_000_00]));

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PAY_TYPE } from '@dau/domain';
+import { requestWithdrawal, startRecharge } from './service.js';
+import type { AppContext } from '../../platform/context.js';
+
+const payType = z.union([z.literal(PAY_TYPE.tigo), z.literal(PAY_TYPE.airtel), z.literal(PAY_TYPE.vodacom), z.literal(PAY_TYPE.halotel)]);
+const body = z.strictObject({ bettor_id: z.number().int().positive(), pay_type: payType, amount: z.number().int().positive() });
+
+/**
+ * SANDBOX ONLY (registered when DAU_SANDBOX_ROUTES=1, never by default): the bettor-facing requests a
+ * bettor app would make, so demos and browser tests can create a recharge or a withdrawal on demand
+ * instead of waiting for the simulator. They call the same services and need a signed-in admin with the
+ * list's page.
+ */
+export function sandboxPaymentRoutes(app: FastifyInstance, { db }: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post('/api/v1/sandbox/withdrawals', { config: { access: { page: 'withdraw_list' } }, schema: { tags: ['sandbox'], body } }, async (req, reply) => {
+    const w = await requestWithdrawal(db, { bettorId: req.body.bettor_id, payType: req.body.pay_type, amount: req.body.amount });
+    return reply.status(201).send({ id: w.id, serial_number: w.serialNumber, status: w.status, amount: w.amount });
+  });
+  r.post('/api/v1/sandbox/recharges', { config: { access: { page: 'recharge_list' } }, schema: { tags: ['sandbox'], body } }, async (req, reply) => {
+    const rc = await startRecharge(db, { bettorId: req.body.bettor_id, payType: req.body.pay_type, amount: req.body.amount });
+    return reply.status(201).send({ id: rc.id, serial_number: rc.serialNumber, pay_status: rc.payStatus, amount: rc.amount });
+  });
+}
