@@ -206,6 +206,16 @@ export const MESSAGES = {
     'sw-KE': 'Aina hii ya kumbukumbu ni sehemu ya ukaguzi na haiwezi kuzimwa',
     'zh-CN': '该日志类型属于审计记录，不能关闭',
   },
+  EXPORT_READY: {
+    'en-US': 'Your export #{id} ({type}) is ready: {rows} rows. Download it from Export jobs.',
+    'sw-KE': 'Uhamishaji wako #{id} ({type}) uko tayari: safu {rows}. Upakue kutoka Kazi za uhamishaji.',
+    'zh-CN': '您的导出任务 #{id}（{type}）已完成，共 {rows} 行，请到导出任务中下载。',
+  },
+  EXPORT_FAILED: {
+    'en-US': 'Your export #{id} ({type}) failed: {reason}',
+    'sw-KE': 'Uhamishaji wako #{id} ({type}) umeshindikana: {reason}',
+    'zh-CN': '您的导出任务 #{id}（{type}）失败：{reason}',
+  },
   IP_SELF_BLOCK: {
     'en-US': 'This entry would block your own IP address. Sign in from another address to add it.',
     'sw-KE': 'Ingizo hili lingezuia anwani yako ya IP. Ingia kutoka anwani nyingine ili kuliongeza.',

@@ -274,7 +274,7 @@ export class ExportJobs {
         return;
       }
       this.log.info({ job: job.id, type: job.type, rows: result.rows, ms: Math.round(result.ms), bytes: result.bytes }, 'export completed');
-      await this.notify(job, `Export ${job.type} is ready (${result.rows} rows)`);
+      await this.notify(job, message('EXPORT_READY', locale, { id: job.id, type: job.type, rows: result.rows }));
     } catch (err) {
       clearInterval(timer);
       await beating;
@@ -298,7 +298,7 @@ export class ExportJobs {
         .set({ status: ABNORMAL, errorMessage: text, filePath: null, rowCount: rows, updatedAt: new Date() })
         .where(and(eq(asyncOperations.id, job.id), eq(asyncOperations.status, IN_PROGRESS)))
         .returning({ id: asyncOperations.id });
-      if (failed.length) await this.notify(job, `Export ${job.type} failed: ${text}`);
+      if (failed.length) await this.notify(job, message('EXPORT_FAILED', locale, { id: job.id, type: job.type, reason: text }));
     } finally {
       clearInterval(timer);
       this.current = null;
