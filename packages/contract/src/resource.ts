@@ -36,6 +36,8 @@ export interface FieldDef {
   default?: string | number | boolean;
   /** Column width hint in the table. */
   width?: number;
+  /** For a text field holding codes: the locale key prefix of their labels (`<labels>.<value>`). */
+  labels?: string;
   /** Shown in the detail view (default true); a search-only field (e.g. a date range filter) says false. */
   detail?: boolean;
 }

@@ -79,6 +79,7 @@ export function FieldValue({ field, value, row, variant = 'table' }: Props) {
       );
     case 'textarea':
     case 'text':
+      if (field.labels) return <>{t(`${field.labels}.${String(value)}`, { defaultValue: String(value) })}</>;
       return variant === 'table' ? (
         <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: field.width ?? 320 }}>{String(value)}</Typography.Text>
       ) : (

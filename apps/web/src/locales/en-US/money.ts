@@ -5,6 +5,7 @@
  */
 const money = {
   money: {
+    cause: { order: 'Bet order', recharge: 'Recharge', withdrawal: 'Withdrawal', admin: 'Admin', promotion: 'Promotion', casino: 'Casino', racing: 'Racing', jackpot: 'Jackpot', invitation: 'Invitation' },
     describe: {
       user: 'Bettors of your branch with their cash and activity credit. Every change of money or status is audited.',
       user_list: 'Bettors of your branch, read-only.',

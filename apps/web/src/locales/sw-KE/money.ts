@@ -4,6 +4,7 @@ import type { Shape } from '../shape';
 
 const money: Shape<typeof en> = {
   money: {
+    cause: { order: 'Tiketi ya dau', recharge: 'Kuweka pesa', withdrawal: 'Kutoa pesa', admin: 'Msimamizi', promotion: 'Promosheni', casino: 'Kasino', racing: 'Mbio', jackpot: 'Jackpot', invitation: 'Mwaliko' },
     describe: {
       user: 'Wachezaji wa tawi lako pamoja na salio lao la pesa na salio la bonasi. Kila badiliko la pesa au hali hukaguliwa na kurekodiwa.',
       user_list: 'Wachezaji wa tawi lako, kwa kusoma tu.',

@@ -4,6 +4,7 @@ import type { Shape } from '../shape';
 
 const money: Shape<typeof en> = {
   money: {
+    cause: { order: '投注单', recharge: '充值', withdrawal: '提现', admin: '管理员', promotion: '活动', casino: '娱乐场', racing: '赛马', jackpot: '奖池', invitation: '邀请' },
     describe: {
       user: '您所辖分支的用户及其现金余额和活动彩金。每一次资金或状态的变更都会记入审计日志。',
       user_list: '您所辖分支的用户（只读）。',
