@@ -19,6 +19,7 @@ import { noticeRoutes } from './modules/notices/routes.js';
 import { adminRoutes } from './modules/system/admins-routes.js';
 import { roleRoutes } from './modules/system/roles-routes.js';
 import { systemResources } from './modules/system/resources.js';
+import { sportsResources } from './modules/sports/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
@@ -89,6 +90,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     adminRoutes(scoped, ctx);
     roleRoutes(scoped, ctx);
     systemResources(scoped, ctx);
+    sportsResources(scoped, ctx);
     paymentRoutes(scoped, ctx);
     if (opts.sandboxRoutes) sandboxPaymentRoutes(scoped, ctx);
     exportRoutes(scoped, ctx);

@@ -2,3 +2,4 @@
 export * from './modules/system/schema.js';
 export * from './modules/auth/schema.js';
 export * from './modules/money/schema.js';
+export * from './modules/sports/schema.js';

@@ -112,6 +112,16 @@ for (const [api, page, kind, actions] of [
   ['/system/logs', 'log', 'list', ['export']],
   ['/system/configuration', 'configuration', 'singleton', ['edit']],
   ['/system/subscriber_config', 'subscriber_config_default', 'singleton', ['edit']],
+  // Sports catalogue (issue 4)
+  ['/sports/locations', 'location', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/leagues', 'league_list', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/event_templates', 'event_template', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/betting_types', 'betting_type', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/event_parts', 'event_part', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/popular', 'popular', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/outcome_sorting_types', 'outcome_sorting_type', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/gameplay_classifications', 'gameplay_classification', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/sports/option_translations', 'option_translation', 'list', ['create', 'edit', 'delete', 'export']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);

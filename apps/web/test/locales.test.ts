@@ -11,7 +11,7 @@ import zhSystem from '../src/locales/zh-CN/system';
 import enMoney from '../src/locales/en-US/money';
 import swMoney from '../src/locales/sw-KE/money';
 import zhMoney from '../src/locales/zh-CN/money';
-import { flattenCatalogue, MONEY_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
+import { flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -68,10 +68,13 @@ describe('console locales', () => {
     for (const langs of Object.values(FILES)) for (const [k, v] of leaves(langs.en)) all.set(k, v);
     const missing = flattenCatalogue().map((e) => e.languageVariable).filter((k) => !all.has(k));
     expect(missing).toEqual([]);
-    const fields = [...SYSTEM_RESOURCES, ...MONEY_RESOURCES, payConfigResource].flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
+    const fields = [...SYSTEM_RESOURCES, ...MONEY_RESOURCES, ...SPORTS_RESOURCES, payConfigResource].flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
     expect(fields).toEqual([]);
     // Titles and descriptions the declarations name.
     const texts = MONEY_RESOURCES.flatMap((r) => [r.title, r.description]).filter((k): k is string => !!k && !all.has(k));
     expect(texts).toEqual([]);
+    // The catalogue screens use the default keys `resource.<name>.title` and `.description`.
+    const sports = SPORTS_RESOURCES.flatMap((r) => [r.title ?? `resource.${r.name}.title`, r.description ?? `resource.${r.name}.description`]).filter((k) => !all.has(k));
+    expect(sports).toEqual([]);
   });
 });

@@ -2,4 +2,5 @@ export * from './menu.js';
 export * from './resource.js';
 export * from './resources.js';
 export * from './money-resources.js';
+export * from './sports-resources.js';
 export * from './api.js';

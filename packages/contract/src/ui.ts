@@ -3,3 +3,4 @@ export * from './menu.js';
 export * from './resource.js';
 export * from './resources.js';
 export * from './money-resources.js';
+export * from './sports-resources.js';

@@ -3,6 +3,7 @@ import { flattenCatalogue, seedRoleKeys, SEED_ROLES } from '@dau/contract';
 import { LOG_TYPE, PRIMARY_COLOR, enumLabel } from '@dau/domain';
 import { admins, languages, logConfig, logTypes, menuItems, roleMenus, roles, siteConfig, subscriberConfig } from '../modules/system/schema.js';
 import { paymentConfig } from '../modules/money/schema.js';
+import { seedSportsCatalogue } from '../modules/sports/seed.js';
 import type { Db, Executor } from './db.js';
 import { generatePassword, hashPassword } from './crypto.js';
 
@@ -84,6 +85,7 @@ export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolea
     for (const logger of ['http', 'database', 'socket', 'feed', 'payments', 'jobs']) {
       await tx.insert(logConfig).values({ logger, level: 3, retentionDays: 180, options: '{}' }).onConflictDoNothing();
     }
+    await seedSportsCatalogue(tx);
 
     const [existing] = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.account})`, 'admin'));
     if (!existing) {

@@ -20,6 +20,14 @@ const resource = (page: string): ScreenDef['load'] => () =>
     return { default: screen };
   });
 
+/** A sports catalogue screen (its texts are in system.ts, loaded at start). */
+const sportsResource = (page: string): ScreenDef['load'] => () =>
+  import('../pages/sports/resourceScreens').then((m) => {
+    const screen = m.screens[page];
+    if (!screen) throw new Error(`No resource screen for ${page}`);
+    return { default: screen };
+  });
+
 /** A money screen: its chunk and the money texts (src/locales/<lang>/money.ts), loaded together. */
 const money = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('money')]).then(([m]) => m);
 
@@ -45,6 +53,16 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   subscriber_config_default: resource('subscriber_config_default'),
   log: resource('log'),
   async_operations: money(() => import('../pages/money/AsyncOperationsPage')),
+  // Betting: the sports catalogue
+  league_list: sportsResource('league_list'),
+  location: sportsResource('location'),
+  event_template: sportsResource('event_template'),
+  betting_type: sportsResource('betting_type'),
+  popular: sportsResource('popular'),
+  event_part: sportsResource('event_part'),
+  outcome_sorting_type: sportsResource('outcome_sorting_type'),
+  gameplay_classification: sportsResource('gameplay_classification'),
+  option_translation: sportsResource('option_translation'),
   // Users and money
   user: money(() => import('../pages/money/UserPage')),
   user_list: moneyResource('user_list'),

@@ -150,8 +150,68 @@ const system = {
     stuck_after_minutes: 'Stuck after (minutes)',
     disburse_timeout_minutes: 'Payout timeout (minutes)',
     reason: 'Reason',
+    // Sports catalogue
+    name_zh: 'Chinese name',
+    location_type: 'Location type',
+    parent_location: 'Parent location (ID)',
+    sport_id: 'Sport',
+    location_id: 'Location ID',
+    short_name: 'Short name',
+    popularity: 'Popularity',
+    is_visible: 'Visible',
+    periods: 'Periods',
+    period_minutes: 'Minutes per period',
+    overtime: 'Overtime',
+    overtime_minutes: 'Overtime minutes',
+    penalties: 'Penalty shoot-out',
+    is_over_under: 'Over/under market',
+    type_flag: 'Offered',
+    league_id: 'League ID',
+    betting_type_id: 'Betting type ID',
+    outcome: 'Outcome',
+    betting_type_ids: 'Betting type IDs (comma separated)',
+    option_kind: 'Kind (market or selection)',
+    source_id: 'Market or selection ID',
+    language_code: 'Language code',
+    translation: 'Translation',
   },
   resource: {
+    location: {
+      title: 'Locations',
+      description: 'Countries, continents, miscellaneous areas and the world. A parent location groups countries into region lists.',
+    },
+    league_list: {
+      title: 'Leagues',
+      description: 'Competitions of football and basketball, each in a location. Hidden leagues are not offered to bettors.',
+    },
+    event_template: {
+      title: 'Event templates',
+      description: 'How a match of each sport is played: periods, their length, overtime and penalties.',
+    },
+    betting_type: {
+      title: 'Betting types',
+      description: 'Market types of each sport, whether they are over/under markets, and whether they are offered before the match, live or both.',
+    },
+    event_part: {
+      title: 'Play sub-types',
+      description: 'The part of a match a market is about: full time, a half, a quarter.',
+    },
+    popular: {
+      title: 'Popular leagues',
+      description: 'Leagues shown first on the bettors\' site, in this order.',
+    },
+    outcome_sorting_type: {
+      title: 'Outcome sorting',
+      description: 'The order in which the outcomes of each betting type are shown.',
+    },
+    gameplay_classification: {
+      title: 'Play categories',
+      description: 'Tabs of the bettors\' site, each grouping betting types of one sport.',
+    },
+    option_translation: {
+      title: 'Option translations',
+      description: 'Names of markets (by betting type ID) and selections in each bettor language of the languages list.',
+    },
     ip_black: {
       title: 'IP blacklist',
       description: 'Addresses and IPv4 ranges (CIDR, e.g. 41.59.0.0/16) refused on every request to the console and the API.',

@@ -141,8 +141,68 @@ const system: Shape<typeof en> = {
     stuck_after_minutes: 'Imekwama baada ya (dakika)',
     disburse_timeout_minutes: 'Muda wa mwisho wa kulipa (dakika)',
     reason: 'Sababu',
+    // Sports catalogue
+    name_zh: 'Jina la Kichina',
+    location_type: 'Aina ya eneo',
+    parent_location: 'Eneo kuu (ID)',
+    sport_id: 'Mchezo',
+    location_id: 'ID ya eneo',
+    short_name: 'Jina fupi',
+    popularity: 'Umaarufu',
+    is_visible: 'Inaonekana',
+    periods: 'Vipindi',
+    period_minutes: 'Dakika kwa kipindi',
+    overtime: 'Muda wa nyongeza',
+    overtime_minutes: 'Dakika za nyongeza',
+    penalties: 'Mikwaju ya penalti',
+    is_over_under: 'Soko la juu/chini',
+    type_flag: 'Inatolewa',
+    league_id: 'ID ya ligi',
+    betting_type_id: 'ID ya aina ya dau',
+    outcome: 'Matokeo',
+    betting_type_ids: 'ID za aina za dau (zikitenganishwa kwa koma)',
+    option_kind: 'Aina (soko au chaguo)',
+    source_id: 'ID ya soko au chaguo',
+    language_code: 'Msimbo wa lugha',
+    translation: 'Tafsiri',
   },
   resource: {
+    location: {
+      title: 'Maeneo',
+      description: 'Nchi, mabara, maeneo mengineyo na dunia. Eneo kuu linaweka nchi katika orodha za kanda.',
+    },
+    league_list: {
+      title: 'Ligi',
+      description: 'Mashindano ya mpira wa miguu na mpira wa kikapu, kila moja katika eneo. Ligi zilizofichwa hazitolewi kwa wabashiri.',
+    },
+    event_template: {
+      title: 'Violezo vya mechi',
+      description: 'Jinsi mechi ya kila mchezo inavyochezwa: vipindi, urefu wake, muda wa nyongeza na penalti.',
+    },
+    betting_type: {
+      title: 'Aina za dau',
+      description: 'Aina za masoko za kila mchezo, kama ni masoko ya juu/chini, na kama yanatolewa kabla ya mechi, mubashara au yote mawili.',
+    },
+    event_part: {
+      title: 'Sehemu za mchezo',
+      description: 'Sehemu ya mechi ambayo soko linahusu: muda wote, nusu, robo.',
+    },
+    popular: {
+      title: 'Ligi maarufu',
+      description: 'Ligi zinazoonyeshwa kwanza kwenye tovuti ya wabashiri, kwa mpangilio huu.',
+    },
+    outcome_sorting_type: {
+      title: 'Mpangilio wa matokeo',
+      description: 'Mpangilio ambao matokeo ya kila aina ya dau yanaonyeshwa.',
+    },
+    gameplay_classification: {
+      title: 'Makundi ya michezo',
+      description: 'Vichupo vya tovuti ya wabashiri, kila kimoja kikiweka pamoja aina za dau za mchezo mmoja.',
+    },
+    option_translation: {
+      title: 'Tafsiri za chaguo',
+      description: 'Majina ya masoko (kwa ID ya aina ya dau) na chaguo katika kila lugha ya wabashiri ya orodha ya lugha.',
+    },
     ip_black: {
       title: 'Orodha ya IP zilizozuiwa',
       description: 'Anwani na safu za IPv4 (CIDR, mfano 41.59.0.0/16) zinazokataliwa kwa kila ombi kwenye dashibodi na API.',

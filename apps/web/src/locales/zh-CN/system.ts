@@ -141,8 +141,68 @@ const system: Shape<typeof en> = {
     stuck_after_minutes: '卡单判定时间（分钟）',
     disburse_timeout_minutes: '出款超时（分钟）',
     reason: '原因',
+    // Sports catalogue
+    name_zh: '中文名称',
+    location_type: '地区类型',
+    parent_location: '上级地区（ID）',
+    sport_id: '体育项目',
+    location_id: '地区 ID',
+    short_name: '简称',
+    popularity: '热度',
+    is_visible: '显示',
+    periods: '节数',
+    period_minutes: '每节分钟数',
+    overtime: '加时',
+    overtime_minutes: '加时分钟数',
+    penalties: '点球大战',
+    is_over_under: '大小盘',
+    type_flag: '投注时段',
+    league_id: '联赛 ID',
+    betting_type_id: '玩法 ID',
+    outcome: '投注项',
+    betting_type_ids: '玩法 ID（逗号分隔）',
+    option_kind: '类别（market 或 selection）',
+    source_id: '玩法或投注项 ID',
+    language_code: '语言代码',
+    translation: '译文',
   },
   resource: {
+    location: {
+      title: '地区',
+      description: '国家、大洲、其他地区和世界。上级地区把国家归入区域列表。',
+    },
+    league_list: {
+      title: '联赛',
+      description: '足球和篮球的赛事，每个属于一个地区。隐藏的联赛不向投注者展示。',
+    },
+    event_template: {
+      title: '赛事模板',
+      description: '各体育项目比赛的赛制：节数、每节时长、加时和点球。',
+    },
+    betting_type: {
+      title: '玩法类型',
+      description: '各体育项目的玩法、是否为大小盘，以及在赛前、滚球或两者均提供。',
+    },
+    event_part: {
+      title: '玩法子类型',
+      description: '玩法所针对的比赛阶段：全场、半场、单节。',
+    },
+    popular: {
+      title: '热门联赛',
+      description: '按此顺序在投注网站上优先展示的联赛。',
+    },
+    outcome_sorting_type: {
+      title: '投注项排序',
+      description: '各玩法投注项的展示顺序。',
+    },
+    gameplay_classification: {
+      title: '前端玩法分类',
+      description: '投注网站上的分类标签，每个包含同一体育项目的若干玩法。',
+    },
+    option_translation: {
+      title: '选项翻译',
+      description: '玩法（按玩法 ID）和投注项在语言列表中每种投注者语言下的名称。',
+    },
     ip_black: {
       title: 'IP 黑名单',
       description: '被拒绝访问后台和接口的 IP 地址或 IPv4 网段（CIDR，例如 41.59.0.0/16）。',
