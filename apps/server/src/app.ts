@@ -26,6 +26,9 @@ import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
+import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/engine.js';
+import { PgFeedStore } from './modules/feed/pg-store.js';
+import { feedRoutes } from './modules/feed/routes.js';
 
 export interface BuildOptions {
   database: Database;
@@ -37,6 +40,10 @@ export interface BuildOptions {
   dataDir?: string;
   /** Registers the sandbox-only bettor requests (DAU_SANDBOX_ROUTES=1): never in production. */
   sandboxRoutes?: boolean;
+  /** Margin (basis points) the feed engine applies to provider prices; default none. */
+  feedMargin?: MarginFn;
+  /** Radar errors of the feed (log types 13 and 14). */
+  onFeedLog?: (entry: FeedLogEntry) => void;
 }
 
 export interface DauApp {
@@ -45,6 +52,8 @@ export interface DauApp {
   routes: DeclaredRoute[];
   ctx: AppContext;
   sockets: SocketHub;
+  /** The odds feed engine on the app database: providers (the sandbox in `npm start`) feed it with `ingest`. */
+  feed: FeedEngine;
 }
 
 /** Builds the whole server (tests drive it with `app.inject`, `main.ts` listens). */
@@ -82,6 +91,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
+  const feedStore = new PgFeedStore(db);
+  const feed = new FeedEngine(feedStore, { margin: opts.feedMargin, onLog: opts.onFeedLog });
   const sockets = new SocketHub(ctx);
   await app.register(async (scoped) => {
     publicRoutes(scoped, ctx);
@@ -96,6 +107,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     exportRoutes(scoped, ctx);
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);
+    feedRoutes(scoped, ctx, feed, feedStore);
     sockets.install(scoped);
   });
 
@@ -114,5 +126,5 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     });
   }
 
-  return { app, routes, ctx, sockets };
+  return { app, routes, ctx, sockets, feed };
 }

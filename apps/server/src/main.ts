@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
+import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 
 const t0 = Date.now();
 const config = loadConfig();
@@ -16,18 +17,23 @@ if (seeded.adminCreated && config.demo) {
   // PGlite keeps no automatic statistics: plan the demo tables from real numbers.
   await database.exec('ANALYZE');
 }
-const { app, ctx } = await buildApp({
+const { app, ctx, feed } = await buildApp({
   database,
   webDist: config.webDist,
   logger: { level: config.logLevel },
   trustProxy: config.trustProxy,
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
+  // The sandbox provider sends fair prices: 5% until the per sport / league margin control lands.
+  feedMargin: () => 500,
+  onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
 });
 
 const simulator = config.simulator
   ? startSimulator(ctx, { activities: [simulatePayments], log: (msg, err) => app.log.warn({ err }, msg) })
   : null;
+// The SANDBOX odds provider (invented odds) feeds the engine with the simulator switch, with alive checks.
+const sandboxFeed = config.simulator ? startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) }) : null;
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -38,6 +44,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     simulator?.stop();
+    await sandboxFeed?.stop();
     await app.close();
     await database.close();
   } finally {

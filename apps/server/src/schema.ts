@@ -3,3 +3,4 @@ export * from './modules/system/schema.js';
 export * from './modules/auth/schema.js';
 export * from './modules/money/schema.js';
 export * from './modules/sports/schema.js';
+export * from './modules/feed/schema.js';

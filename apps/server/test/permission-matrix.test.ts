@@ -50,6 +50,10 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/system/roles/:id/permissions': { need: 'role' },
   'PUT /api/v1/system/roles/:id/permissions': { need: 'role:permissions', body: INVALID },
   'GET /ws': { need: PUBLIC },
+  // The odds feed (issue 4): matches, a match's odds, receiving statistics.
+  'GET /api/v1/sports/matches': { need: 'match_list' },
+  'GET /api/v1/sports/matches/:id/odds': { need: 'match_list', url: `/api/v1/sports/matches/${MISSING}/odds` },
+  'GET /api/v1/sports/receiving_statistics': { need: 'receiving_statistics' },
   // Bettors and money (issue 3)
   'GET /api/v1/money/bettors': { need: 'user' },
   'GET /api/v1/money/user_list': { need: 'user_list' },

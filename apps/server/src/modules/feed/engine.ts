@@ -163,6 +163,11 @@ export interface FeedStore {
   marketsOfProducer(producer: number): Promise<StoredMarket[]>;
   /** Record a message fingerprint; false when it was already recorded (re-delivery). */
   markSeen(fingerprint: string, ts: number): Promise<boolean>;
+  /**
+   * Optional: run `fn` (one message: its reads and its writes) as one transaction; the store's own
+   * methods called inside `fn` join it. Without it each call stands alone (the in-memory store).
+   */
+  transaction?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export class InMemoryFeedStore implements FeedStore {
@@ -422,6 +427,15 @@ export class FeedEngine {
     const s = this.stats0(msg.producer);
     s.lastMessageAt = this.now();
     s.messages[msg.type]++;
+    return this.inTransaction(() => this.applyOnce(msg, s));
+  }
+
+  /** One message, one transaction when the store has them (the fingerprint is recorded with the changes). */
+  private inTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.store.transaction ? this.store.transaction(fn) : fn();
+  }
+
+  private async applyOnce(msg: FeedMessage, s: ProducerStats): Promise<boolean> {
     if (!(await this.store.markSeen(fingerprint(msg), msg.timestamp))) {
       s.duplicates++;
       return false;
@@ -469,7 +483,7 @@ export class FeedEngine {
     for (const s of this.producers.values()) {
       const last = s.lastAliveAt ?? s.lastMessageAt;
       if (s.alive && last !== null && now - last > this.aliveTimeoutMs) {
-        await this.producerDown(s.producer);
+        await this.inTransaction(() => this.producerDown(s.producer));
         down.push(s.producer);
       }
     }
@@ -478,11 +492,13 @@ export class FeedEngine {
 
   /** Operator suspension of a market (the audited control of the odds view calls this). */
   async setOperatorSuspension(eventId: string, typeId: number, specifiers: string, suspended: boolean): Promise<boolean> {
-    const [m] = await this.store.getMarkets(eventId, [marketKey(typeId, specifiers)]);
-    if (!m) return false;
-    m.suspendedByOperator = suspended;
-    await this.store.upsertMarkets([m]);
-    return true;
+    return this.inTransaction(async () => {
+      const [m] = await this.store.getMarkets(eventId, [marketKey(typeId, specifiers)]);
+      if (!m) return false;
+      m.suspendedByOperator = suspended;
+      await this.store.upsertMarkets([m]);
+      return true;
+    });
   }
 
   stats(): ProducerStats[] {

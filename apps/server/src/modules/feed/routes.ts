@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { AppContext } from '../../platform/context.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
+import { notFound } from '../../platform/errors.js';
+import { bettingTypes } from '../sports/schema.js';
+import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
+import { feedEvents } from './schema.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The match list (spec §3 match_list): the events the feed keeps, with the operator's flags. */
+export const matchListSpec = defineList({
+  name: 'match_list',
+  page: 'match_list',
+  path: '/api/v1/sports/matches',
+  filters: z.object({
+    sport_id: optionalInt,
+    league_id: optionalText,
+    /** Start time from (inclusive) / to (exclusive). */
+    date_from: isoDate,
+    date_to: isoDate,
+    event_status: optionalInt,
+    is_visible: z.enum(['true', 'false']).optional(),
+  }),
+  where: (q) => {
+    const c: SQL[] = [];
+    if (q.sport_id !== undefined) c.push(eq(feedEvents.sportId, q.sport_id));
+    if (q.league_id) c.push(eq(feedEvents.leagueId, q.league_id));
+    if (q.date_from) c.push(gte(feedEvents.startTime, new Date(q.date_from)));
+    if (q.date_to) c.push(lt(feedEvents.startTime, new Date(q.date_to)));
+    if (q.event_status !== undefined) c.push(eq(feedEvents.eventStatus, q.event_status));
+    if (q.is_visible) c.push(eq(feedEvents.isVisible, q.is_visible === 'true'));
+    return c.length ? and(...c) : undefined;
+  },
+  select: (ex) => ex.select().from(feedEvents),
+  idColumn: feedEvents.id,
+  sortable: { id: feedEvents.id, start_time: feedEvents.startTime, popularity: feedEvents.popularity, sequence: feedEvents.sequence },
+  defaultSort: 'start_time',
+  toRow: (r: typeof feedEvents.$inferSelect) => ({
+    id: r.id,
+    event_id: r.eventId,
+    sport_id: r.sportId,
+    league_id: r.leagueId,
+    league_name: r.leagueName,
+    home_team: r.homeTeam,
+    away_team: r.awayTeam,
+    start_time: r.startTime.toISOString(),
+    event_status: r.eventStatus,
+    match_status: r.matchStatus,
+    is_visible: r.isVisible,
+    is_suspended: r.isSuspended,
+    is_maintain: r.isMaintain,
+    live_delay_seconds: r.liveDelaySeconds,
+    random_bet: r.randomBet,
+    popularity: r.popularity,
+    sequence: r.sequence,
+    cancel_reason: r.cancelReason,
+    object_version: r.objectVersion,
+    updated_at: r.updatedAt.toISOString(),
+  }),
+  columns: [
+    { key: 'event_id' }, { key: 'sport_id' }, { key: 'league_name' }, { key: 'home_team' }, { key: 'away_team' }, { key: 'start_time' },
+    { key: 'event_status' }, { key: 'match_status' }, { key: 'is_visible' }, { key: 'is_suspended' }, { key: 'popularity' }, { key: 'sequence' },
+  ],
+});
+
+/**
+ * The match list, a match's odds and the feed's receiving statistics (issue 4). `store` is the engine's
+ * store (PgFeedStore on the app database): the odds view reads what the engine wrote.
+ */
+export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEngine, store: FeedStore) {
+  const { db } = ctx;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  registerList(app, db, matchListSpec);
+
+  r.get(
+    '/api/v1/sports/matches/:id/odds',
+    { config: { access: { page: 'match_list' } }, schema: { tags: ['match_list'], params: z.object({ id: z.string().min(1).max(64) }) } },
+    async (req) => {
+      const [ev] = await db.select().from(feedEvents).where(eq(feedEvents.eventId, req.params.id));
+      if (!ev) throw notFound();
+      const markets = (await store.getMarkets(ev.eventId)).sort((a, b) => a.typeId - b.typeId || a.specifiers.localeCompare(b.specifiers));
+      const typeIds = [...new Set(markets.map((m) => m.typeId))];
+      const types = typeIds.length
+        ? await db
+            .select({ id: bettingTypes.id, name: bettingTypes.name, isOverUnder: bettingTypes.isOverUnder, typeFlag: bettingTypes.typeFlag })
+            .from(bettingTypes)
+            .where(inArray(bettingTypes.id, typeIds))
+        : [];
+      const byId = new Map(types.map((t) => [t.id, t]));
+      return {
+        event_id: ev.eventId,
+        home_team: ev.homeTeam,
+        away_team: ev.awayTeam,
+        event_status: ev.eventStatus,
+        markets: markets.map((m) => {
+          const t = byId.get(m.typeId);
+          const suspended = !isMarketOpen(m);
+          const outcomes = Object.values(m.outcomes).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+          return {
+            key: m.key,
+            type_id: m.typeId,
+            type_name: t?.name ?? `Market ${m.typeId}`,
+            specifiers: m.specifiers,
+            // Without a catalogue row, a market with a total line is an over/under one.
+            is_over_under: t ? Boolean(t.isOverUnder) : /(^|\|)total=/.test(m.specifiers),
+            type_flag: t?.typeFlag ?? 0,
+            status: m.status,
+            suspended,
+            suspended_by: { operator: m.suspendedByOperator, bet_stop: m.suspendedByBetStop, producer: m.suspendedByProducer },
+            count: outcomes.length,
+            selections: outcomes.map((o) => ({
+              id: `${m.key}|${o.id}`,
+              name: o.id,
+              outcome: o.selectionOutcome,
+              visible: o.active,
+              suspended: suspended || !o.active,
+              bet_status: m.status,
+              outcome_status: o.outcomeStatus,
+              price: o.price,
+              original_price: o.originalPrice,
+              updated_at: iso(o.updatedTs),
+            })),
+          };
+        }),
+      };
+    },
+  );
+
+  r.get(
+    '/api/v1/sports/receiving_statistics',
+    { config: { access: { page: 'receiving_statistics' } }, schema: { tags: ['receiving_statistics'] } },
+    async () => ({
+      items: engine.stats().map((s) => ({
+        producer: s.producer,
+        alive: s.alive,
+        last_message_at: s.lastMessageAt === null ? null : iso(s.lastMessageAt),
+        last_alive_at: s.lastAliveAt === null ? null : iso(s.lastAliveAt),
+        messages: s.messages,
+        duplicates: s.duplicates,
+        out_of_order: s.outOfOrder,
+        downs: s.downs,
+        recoveries: s.recoveries,
+        selection_updates: s.selectionUpdates,
+        errors: { data_error: s.errors.dataError, unknown_type: s.errors.unknownType },
+        last_error: s.lastError,
+      })),
+      unattributed_errors: { data_error: engine.unattributedErrors.dataError, unknown_type: engine.unattributedErrors.unknownType },
+      events: Number(((await db.execute(sql`select count(*)::bigint as n from feed_events`)) as unknown as { rows: { n: string }[] }).rows[0].n),
+    }),
+  );
+}

@@ -1,0 +1,133 @@
+import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import type { CancelRecord, MarketHistoryEntry, OutcomeSettlement, SettlementRecord } from './engine.js';
+
+/**
+ * What the odds feed engine (./engine.ts) stores on PostgreSQL: PgFeedStore (./pg-store.ts).
+ *
+ * Provider timestamps (`*_ts`) are epoch milliseconds of the provider's clock, as bigint; `updated_at`
+ * is our wall clock. Prices are `numeric` without a scale so the provider's string comes back exactly
+ * as sent ('1.80' stays '1.80').
+ *
+ * Outcomes are rows of their own (feed_outcomes), not a jsonb column on the market: a price is then a
+ * typed `numeric` the database checks, the betting engine can read or lock one selection by its key,
+ * and an odds change rewrites only the outcomes it names. The engine never removes an outcome from a
+ * market, so "replace the market" is exactly "upsert the market row and upsert each of its outcomes";
+ * both happen in the one transaction of the message, so a reader never sees half a market.
+ */
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const ms = (name: string) => bigint(name, { mode: 'number' });
+
+export const feedEvents = pgTable(
+  'feed_events',
+  {
+    eventId: text('event_id').primaryKey(),
+    /** Our own monotonic number: list order and keyset paging of exports (the provider id is text). */
+    id: serial('id').notNull().unique(),
+    sportId: smallint('sport_id').notNull(),
+    leagueId: text('league_id').notNull(),
+    leagueName: text('league_name').notNull().default(''),
+    homeTeam: text('home_team').notNull(),
+    awayTeam: text('away_team').notNull(),
+    startTime: ts('start_time').notNull(),
+    /** EVENT_STATUS as the provider sent it. */
+    eventStatus: smallint('event_status').notNull(),
+    /** MATCH_STATUS of the back office (operator view): follows the provider's status until an operator cancels the match (cancel_reason set). */
+    matchStatus: smallint('match_status').notNull().default(1),
+    // Operator controls (spec §3 match_list): the feed never writes these.
+    isVisible: boolean('is_visible').notNull().default(true),
+    isSuspended: boolean('is_suspended').notNull().default(false),
+    isMaintain: boolean('is_maintain').notNull().default(false),
+    liveDelaySeconds: integer('live_delay_seconds').notNull().default(0),
+    randomBet: boolean('random_bet').notNull().default(false),
+    popularity: integer('popularity').notNull().default(0),
+    sequence: integer('sequence').notNull().default(0),
+    cancelReason: text('cancel_reason').notNull().default(''),
+    /** Provider timestamp of the last fixture change / odds change that set the status. */
+    updatedTs: ms('updated_ts').notNull(),
+    /** Bumped on every write: optimistic concurrency for the operator controls and change detection for views. */
+    objectVersion: integer('object_version').notNull().default(1),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('feed_events_sport_start_idx').on(t.sportId, t.startTime),
+    index('feed_events_league_start_idx').on(t.leagueId, t.startTime),
+    index('feed_events_status_idx').on(t.eventStatus),
+  ],
+);
+
+export const feedMarkets = pgTable(
+  'feed_markets',
+  {
+    eventId: text('event_id').notNull(),
+    /** marketKey(typeId, specifiers). */
+    marketKey: text('market_key').notNull(),
+    typeId: integer('type_id').notNull(),
+    specifiers: text('specifiers').notNull().default(''),
+    /** The producer that last fed the market. */
+    producer: smallint('producer').notNull(),
+    /** BETTING_OFFER_STATUS. */
+    status: smallint('status').notNull(),
+    suspendedByOperator: boolean('suspended_by_operator').notNull().default(false),
+    suspendedByBetStop: boolean('suspended_by_bet_stop').notNull().default(false),
+    suspendedByProducer: boolean('suspended_by_producer').notNull().default(false),
+    lastOddsTs: ms('last_odds_ts').notNull().default(0),
+    lastBetStopTs: ms('last_bet_stop_ts').notNull().default(0),
+    settlement: jsonb('settlement').$type<SettlementRecord | null>(),
+    /** Offer status before the settlement, restored by its rollback. */
+    statusBeforeSettlement: smallint('status_before_settlement'),
+    cancel: jsonb('cancel').$type<CancelRecord | null>(),
+    updatedTs: ms('updated_ts').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.marketKey] }), index('feed_markets_producer_idx').on(t.producer)],
+);
+
+export const feedOutcomes = pgTable(
+  'feed_outcomes',
+  {
+    eventId: text('event_id').notNull(),
+    marketKey: text('market_key').notNull(),
+    outcomeId: text('outcome_id').notNull(),
+    /** Provider price without margin; null when the provider sent none. */
+    originalPrice: numeric('original_price'),
+    /** Price with margin (2 decimals). */
+    price: numeric('price'),
+    active: boolean('active').notNull().default(true),
+    /** Per-outcome settlement: result, void factor, dead-heat factor (what the betting engine settles from). */
+    settlement: jsonb('settlement').$type<OutcomeSettlement | null>(),
+    /** OUTCOME_STATUS. */
+    outcomeStatus: smallint('outcome_status').notNull(),
+    /** SELECTION_OUTCOME. */
+    selectionOutcome: smallint('selection_outcome').notNull(),
+    updatedTs: ms('updated_ts').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.marketKey, t.outcomeId] })],
+);
+
+/** Append-only: settlements, cancels and their rollbacks, in order (`seq` 0, 1, 2 … per market). */
+export const feedMarketHistory = pgTable(
+  'feed_market_history',
+  {
+    eventId: text('event_id').notNull(),
+    marketKey: text('market_key').notNull(),
+    seq: integer('seq').notNull(),
+    kind: text('kind').$type<MarketHistoryEntry['kind']>().notNull(),
+    ts: ms('ts').notNull(),
+    entry: jsonb('entry').$type<MarketHistoryEntry>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.marketKey, t.seq] })],
+);
+
+/** Fingerprints of applied messages: re-delivery is idempotent by this key. */
+export const feedFingerprints = pgTable(
+  'feed_fingerprints',
+  {
+    fingerprint: text('fingerprint').primaryKey(),
+    /** Provider timestamp of the message (purging old fingerprints is safe: every rule is idempotent on its own). */
+    ts: ms('ts').notNull(),
+    seenAt: ts('seen_at').notNull().defaultNow(),
+  },
+  (t) => [index('feed_fingerprints_ts_idx').on(t.ts)],
+);

@@ -1,0 +1,163 @@
+/**
+ * PgFeedStore (issue 4) on the real database: PGlite by default, PostgreSQL with TEST_DATABASE_URL.
+ * The engine's message-handling scenarios (./feed-scenarios.ts) run here through PgFeedStore, then
+ * what only a database store has: idempotency by a database key across engine instances, one
+ * transaction per message, the append-only history and exact numeric prices.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { BETTING_OFFER_STATUS, EVENT_STATUS } from '@dau/domain';
+import { FeedEngine, type StoredMarket } from '../src/modules/feed/engine';
+import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
+import { PgFeedStore } from '../src/modules/feed/pg-store';
+import { FB } from '../src/modules/feed/simulator';
+import { feedEvents, feedFingerprints, feedMarketHistory, feedOutcomes } from '../src/modules/feed/schema';
+import { freshDatabase } from './helpers';
+import { startSandboxFeed } from '../src/modules/feed/sandbox-feed';
+import { EV, T0, feedEngineScenarios } from './feed-scenarios';
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => {
+  await database?.dispose();
+});
+
+async function emptyStore() {
+  await database.exec('TRUNCATE feed_events, feed_markets, feed_outcomes, feed_market_history, feed_fingerprints');
+  return new PgFeedStore(database.db);
+}
+
+feedEngineScenarios('PgFeedStore', async () => {
+  const store = await emptyStore();
+  return {
+    store,
+    market: (eventId, typeId, specifiers) => store.market(eventId, typeId, specifiers),
+    markets: async (eventId) => (await store.getMarkets(eventId)).sort((a, b) => a.key.localeCompare(b.key)),
+    clearSeen: () => store.clearSeen(),
+  };
+});
+
+const odds = (ts: number, home: string): FeedMessageInput => ({
+  type: 'odds_change',
+  producer: PRODUCER.live,
+  timestamp: ts,
+  event_id: EV,
+  event_status: EVENT_STATUS.in_progress,
+  markets: [
+    {
+      id: FB.oneXtwo,
+      status: BETTING_OFFER_STATUS.bettable,
+      outcomes: [
+        { id: '1', price: home, active: true },
+        { id: '2', price: '3.40', active: true },
+        { id: '3', price: '4.10', active: true },
+      ],
+    },
+  ],
+});
+
+const settle = (ts: number): FeedMessageInput => ({
+  type: 'bet_settlement',
+  producer: PRODUCER.live,
+  timestamp: ts,
+  event_id: EV,
+  markets: [{ id: FB.oneXtwo, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }],
+});
+
+describe('PgFeedStore: what the database adds', () => {
+  it('re-delivery is idempotent by the fingerprint key, across engine instances (a restarted process)', async () => {
+    const store = await emptyStore();
+    const first = new FeedEngine(store, { now: () => T0 });
+    expect(await first.ingest(odds(T0 + 1, '1.80'))).toMatchObject({ ok: true, applied: true });
+    const restarted = new FeedEngine(new PgFeedStore(database.db), { now: () => T0 });
+    expect(await restarted.ingest(odds(T0 + 1, '1.80'))).toMatchObject({ ok: true, applied: false });
+    expect(await database.db.select().from(feedFingerprints)).toHaveLength(1);
+  });
+
+  it('concurrent deliveries of the same settlement apply it once', async () => {
+    const store = await emptyStore();
+    const engines = Array.from({ length: 5 }, () => new FeedEngine(new PgFeedStore(database.db), { now: () => T0 }));
+    await engines[0].ingest(odds(T0 + 1, '1.80'));
+    const results = await Promise.all(engines.map((e) => e.ingest(settle(T0 + 2))));
+    expect(results.filter((r) => r.ok && r.applied)).toHaveLength(1);
+    const m = (await store.market(EV, FB.oneXtwo))!;
+    expect(m.history.map((h) => h.kind)).toEqual(['settled']);
+  });
+
+  it('one message is one transaction: a failure leaves neither the fingerprint nor half the changes', async () => {
+    await emptyStore();
+    class FailingStore extends PgFeedStore {
+      fail = true;
+      override async upsertMarkets(markets: readonly StoredMarket[]) {
+        await super.upsertMarkets(markets);
+        if (this.fail) throw new Error('connection lost');
+      }
+    }
+    const store = new FailingStore(database.db);
+    const engine = new FeedEngine(store, { now: () => T0 });
+    await engine.ingest({
+      type: 'fixture_change',
+      producer: PRODUCER.prematch,
+      timestamp: T0,
+      event_id: EV,
+      sport_id: 1,
+      league_id: 'sr:tournament:17',
+      league_name: 'Premier League',
+      home_team: 'Simba',
+      away_team: 'Yanga',
+      start_time: T0 + 3_600_000,
+      status: EVENT_STATUS.not_started,
+    });
+    await expect(engine.ingest(odds(T0 + 1, '1.80'))).rejects.toThrow('connection lost');
+    expect(await store.market(EV, FB.oneXtwo)).toBeUndefined();
+    const [ev] = await database.db.select().from(feedEvents).where(eq(feedEvents.eventId, EV));
+    expect(ev.eventStatus).toBe(EVENT_STATUS.not_started); // the odds change's status change rolled back too
+    expect(await database.db.select().from(feedFingerprints)).toHaveLength(1); // the fixture's only
+    store.fail = false;
+    expect(await engine.ingest(odds(T0 + 1, '1.80'))).toMatchObject({ ok: true, applied: true });
+    expect((await store.market(EV, FB.oneXtwo))!.outcomes['1'].originalPrice).toBe('1.80');
+  });
+
+  it('keeps prices exact (numeric) and the history append-only, one row per entry', async () => {
+    const store = await emptyStore();
+    const engine = new FeedEngine(store, { margin: () => 450, now: () => T0 });
+    await engine.ingest(odds(T0 + 1, '1.8500'));
+    await engine.ingest(settle(T0 + 2));
+    await engine.ingest({ type: 'rollback_bet_settlement', producer: PRODUCER.live, timestamp: T0 + 3, event_id: EV, markets: [{ id: FB.oneXtwo }] });
+    await engine.ingest(settle(T0 + 4));
+    const rows = await database.db.select().from(feedOutcomes).orderBy(asc(feedOutcomes.outcomeId));
+    expect(rows.map((r) => [r.originalPrice, r.price])).toEqual([
+      ['1.8500', '1.77'],
+      ['3.40', '3.25'],
+      ['4.10', '3.92'],
+    ]);
+    const history = await database.db.select().from(feedMarketHistory).orderBy(asc(feedMarketHistory.seq));
+    expect(history.map((h) => [h.seq, h.kind, h.ts])).toEqual([
+      [0, 'settled', T0 + 2],
+      [1, 'settlement_rolled_back', T0 + 3],
+      [2, 'settled', T0 + 4],
+    ]);
+  });
+});
+
+describe('sandbox feed (what `npm start` runs with the simulator switch)', () => {
+  it('feeds the engine in order through the queue, without errors, and stops cleanly', async () => {
+    await emptyStore();
+    const engine = new FeedEngine(new PgFeedStore(database.db), { margin: () => 500 });
+    const logs: string[] = [];
+    const feed = startSandboxFeed(engine, { seed: 7, speed: 6000, tickMs: 20, aliveCheckMs: 50, log: (m) => logs.push(m) });
+    await new Promise((r) => setTimeout(r, 1500));
+    await feed.stop();
+    expect(logs).toEqual([]);
+    const events = await database.db.select().from(feedEvents);
+    expect(events.length).toBe(36);
+    const stats = engine.stats();
+    const total = (f: (s: (typeof stats)[number]) => number) => stats.reduce((n, s) => n + f(s), 0);
+    expect(total((s) => s.messages.fixture_change)).toBeGreaterThanOrEqual(36);
+    expect(total((s) => s.messages.odds_change)).toBeGreaterThan(0);
+    expect(total((s) => s.messages.alive)).toBeGreaterThan(0);
+    expect(total((s) => s.errors.dataError + s.errors.unknownType)).toBe(0);
+  });
+});
