@@ -11,6 +11,9 @@ import zhSystem from '../src/locales/zh-CN/system';
 import enMoney from '../src/locales/en-US/money';
 import swMoney from '../src/locales/sw-KE/money';
 import zhMoney from '../src/locales/zh-CN/money';
+import enSports from '../src/locales/en-US/sports';
+import swSports from '../src/locales/sw-KE/sports';
+import zhSports from '../src/locales/zh-CN/sports';
 import { flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
@@ -30,6 +33,7 @@ const FILES = {
   menu: { en: enMenu, sw: swMenu, zh: zhMenu },
   system: { en: enSystem, sw: swSystem, zh: zhSystem },
   money: { en: enMoney, sw: swMoney, zh: zhMoney },
+  sports: { en: enSports, sw: swSports, zh: zhSports },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -74,7 +78,7 @@ describe('console locales', () => {
     const texts = MONEY_RESOURCES.flatMap((r) => [r.title, r.description]).filter((k): k is string => !!k && !all.has(k));
     expect(texts).toEqual([]);
     // The catalogue screens use the default keys `resource.<name>.title` and `.description`.
-    const sports = SPORTS_RESOURCES.flatMap((r) => [r.title ?? `resource.${r.name}.title`, r.description ?? `resource.${r.name}.description`]).filter((k) => !all.has(k));
-    expect(sports).toEqual([]);
+    const sportsTexts = SPORTS_RESOURCES.flatMap((r) => [r.title ?? `resource.${r.name}.title`, r.description ?? `resource.${r.name}.description`]).filter((k) => !all.has(k));
+    expect(sportsTexts).toEqual([]);
   });
 });

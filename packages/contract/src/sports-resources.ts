@@ -119,6 +119,45 @@ export const optionTranslationResource = /* @__PURE__ */ catalogue('option_trans
   updated,
 ]);
 
+/**
+ * Betting › Matches (spec §3 match_list): the events the feed keeps, with the operator's flags. Read by
+ * hand-written routes (apps/server/src/modules/feed/routes.ts): row keys and filters are theirs; the
+ * start date range is `date_from` / `date_to`. The odds of a match are GET {api}/:event_id/odds.
+ */
+export const matchListResource = /* @__PURE__ */ defineResource({
+  name: 'match_list',
+  page: 'match_list',
+  api: '/sports/matches',
+  kind: 'list',
+  title: 'menu.match_list',
+  description: 'sports.describe.match_list',
+  defaultSort: 'start_time',
+  actions: ['export'],
+  fetchDetail: false,
+  fields: [
+    { key: 'id', type: 'number', sortable: true, width: 80, table: false },
+    { key: 'event_id', type: 'text', width: 150 },
+    { key: 'sport_id', type: 'enum', enum: 'sport', search: 'exact', width: 110 },
+    { key: 'league_id', type: 'text', search: 'exact', table: false },
+    { key: 'league_name', type: 'text', width: 200 },
+    { key: 'home_team', type: 'text', width: 160 },
+    { key: 'away_team', type: 'text', width: 160 },
+    { key: 'start_time', type: 'datetime', sortable: true },
+    { key: 'date', type: 'datetime', search: 'range', table: false, detail: false, label: 'field.start_date' },
+    { key: 'event_status', type: 'enum', enum: 'event_status', search: 'exact', width: 120 },
+    { key: 'match_status', type: 'enum', enum: 'match_status', width: 120 },
+    { key: 'is_visible', type: 'switch', search: 'exact', width: 90 },
+    { key: 'is_suspended', type: 'switch', width: 100 },
+    { key: 'is_maintain', type: 'switch', table: false },
+    { key: 'live_delay_seconds', type: 'number', table: false },
+    { key: 'random_bet', type: 'switch', table: false },
+    { key: 'popularity', type: 'number', sortable: true, width: 100 },
+    { key: 'sequence', type: 'number', sortable: true, width: 100 },
+    { key: 'cancel_reason', type: 'text', table: false },
+    { key: 'updated_at', type: 'datetime', table: false },
+  ],
+});
+
 /** Every catalogue declaration (the locale test checks each field, title and description has a text). */
 export const SPORTS_RESOURCES: readonly ResourceDef[] = [
   locationResource,
@@ -130,4 +169,5 @@ export const SPORTS_RESOURCES: readonly ResourceDef[] = [
   outcomeSortingTypeResource,
   gameplayClassificationResource,
   optionTranslationResource,
+  matchListResource,
 ];

@@ -28,6 +28,9 @@ const sportsResource = (page: string): ScreenDef['load'] => () =>
     return { default: screen };
   });
 
+/** A sports screen with texts of its own (src/locales/<lang>/sports.ts), loaded with its chunk. */
+const sports = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('sports')]).then(([m]) => m);
+
 /** A money screen: its chunk and the money texts (src/locales/<lang>/money.ts), loaded together. */
 const money = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('money')]).then(([m]) => m);
 
@@ -63,6 +66,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   outcome_sorting_type: sportsResource('outcome_sorting_type'),
   gameplay_classification: sportsResource('gameplay_classification'),
   option_translation: sportsResource('option_translation'),
+  match_list: sports(() => import('../pages/sports/MatchListPage')),
+  receiving_statistics: sports(() => import('../pages/sports/ReceivingStatisticsPage')),
   // Users and money
   user: money(() => import('../pages/money/UserPage')),
   user_list: moneyResource('user_list'),

@@ -35,6 +35,12 @@ export const LAZY_LOCALE_FILES = {
       'sw-KE': sw.default,
       'zh-CN': zh.default,
     })),
+  sports: () =>
+    Promise.all([import('./en-US/sports'), import('./sw-KE/sports'), import('./zh-CN/sports')]).then(([en, sw, zh]) => ({
+      'en-US': en.default,
+      'sw-KE': sw.default,
+      'zh-CN': zh.default,
+    })),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;

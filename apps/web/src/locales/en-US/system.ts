@@ -174,6 +174,21 @@ const system = {
     source_id: 'Market or selection ID',
     language_code: 'Language code',
     translation: 'Translation',
+    // Matches
+    event_id: 'Match ID',
+    league_name: 'League',
+    home_team: 'Home team',
+    away_team: 'Away team',
+    start_time: 'Start time',
+    start_date: 'Start date',
+    event_status: 'Event status',
+    match_status: 'Match status',
+    is_suspended: 'Suspended',
+    is_maintain: 'Maintenance',
+    live_delay_seconds: 'Live bet delay (seconds)',
+    random_bet: 'Random betting',
+    sequence: 'Sequence',
+    cancel_reason: 'Cancel reason',
   },
   resource: {
     location: {

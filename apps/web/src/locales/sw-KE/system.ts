@@ -165,6 +165,21 @@ const system: Shape<typeof en> = {
     source_id: 'ID ya soko au chaguo',
     language_code: 'Msimbo wa lugha',
     translation: 'Tafsiri',
+    // Mechi
+    event_id: 'Kitambulisho cha mechi',
+    league_name: 'Ligi',
+    home_team: 'Timu ya nyumbani',
+    away_team: 'Timu ya ugenini',
+    start_time: 'Muda wa kuanza',
+    start_date: 'Tarehe ya kuanza',
+    event_status: 'Hali ya tukio',
+    match_status: 'Hali ya mechi',
+    is_suspended: 'Imesimamishwa',
+    is_maintain: 'Matengenezo',
+    live_delay_seconds: 'Ucheleweshaji wa ubashiri mubashara (sekunde)',
+    random_bet: 'Ubashiri wa nasibu',
+    sequence: 'Mpangilio',
+    cancel_reason: 'Sababu ya kughairi',
   },
   resource: {
     location: {

@@ -165,6 +165,21 @@ const system: Shape<typeof en> = {
     source_id: '玩法或投注项 ID',
     language_code: '语言代码',
     translation: '译文',
+    // 赛事
+    event_id: '赛事 ID',
+    league_name: '联赛',
+    home_team: '主队',
+    away_team: '客队',
+    start_time: '开赛时间',
+    start_date: '开赛日期',
+    event_status: '赛事状态',
+    match_status: '比赛状态',
+    is_suspended: '已暂停',
+    is_maintain: '维护中',
+    live_delay_seconds: '滚球投注延迟（秒）',
+    random_bet: '随机投注',
+    sequence: '排序',
+    cancel_reason: '取消原因',
   },
   resource: {
     location: {

@@ -1,0 +1,234 @@
+import { useEffect, useRef, useState } from 'react';
+import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { matchListResource } from '@dau/contract/ui';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/api';
+import { useIsMobile } from '../../app/dialog';
+import { Blank, FieldValue, formatDateTime, LoadError, RecordView, type FieldView, type Row } from '../../resources';
+
+/** GET /sports/matches/:event_id/odds (apps/server/src/modules/feed/routes.ts). */
+export interface OddsSelection {
+  id: string;
+  name: string;
+  outcome: number;
+  visible: boolean;
+  suspended: boolean;
+  bet_status: number;
+  outcome_status: number;
+  price: number | null;
+  original_price: number | null;
+  updated_at: string;
+}
+
+export interface OddsMarket {
+  key: string;
+  type_id: number;
+  type_name: string;
+  specifiers: string;
+  is_over_under: boolean;
+  type_flag: number;
+  status: number;
+  suspended: boolean;
+  suspended_by: { operator: boolean; bet_stop: boolean; producer: boolean };
+  count: number;
+  selections: OddsSelection[];
+}
+
+export interface OddsAnswer {
+  event_id: string;
+  home_team: string;
+  away_team: string;
+  event_status: number;
+  markets: OddsMarket[];
+}
+
+/** The odds view refreshes this often while it is open. */
+export const ODDS_REFRESH_MS = 2_000;
+/** How long a changed price stays highlighted. */
+const FLASH_MS = 1_500;
+
+type Direction = 'up' | 'down';
+
+const HEADER_KEYS = ['event_id', 'league_name', 'start_time', 'event_status', 'match_status', 'is_suspended'];
+const headerFields = matchListResource.fields.filter((f) => HEADER_KEYS.includes(f.key));
+const typeFlagField: FieldView = { key: 'type_flag', type: 'enum', enum: 'type_flag' };
+const outcomeField: FieldView = { key: 'outcome', type: 'enum', enum: 'selection_outcome' };
+const outcomeStatusField: FieldView = { key: 'outcome_status', type: 'enum', enum: 'outcome_status' };
+
+const formatPrice = (p: number | null) => (p === null || p === undefined ? null : Number(p).toFixed(2));
+
+/**
+ * Which prices moved since the previous answer (up or down); each stays marked for FLASH_MS. The first
+ * answer marks nothing.
+ */
+function usePriceChanges(data: OddsAnswer | undefined): Record<string, Direction> {
+  const previous = useRef<Map<string, number> | null>(null);
+  const [changes, setChanges] = useState<Record<string, Direction>>({});
+  useEffect(() => {
+    if (!data) return;
+    const next = new Map<string, number>();
+    const changed: Record<string, Direction> = {};
+    for (const m of data.markets)
+      for (const s of m.selections) {
+        if (s.price === null || s.price === undefined) continue;
+        next.set(s.id, s.price);
+        const old = previous.current?.get(s.id);
+        if (old !== undefined && old !== s.price) changed[s.id] = s.price > old ? 'up' : 'down';
+      }
+    previous.current = next;
+    if (!Object.keys(changed).length) return;
+    setChanges((c) => ({ ...c, ...changed }));
+    // Not cleared on the next answer: a mark fades after its own time even when prices keep moving.
+    setTimeout(
+      () =>
+        setChanges((c) => {
+          const rest = { ...c };
+          for (const [id, dir] of Object.entries(changed)) if (rest[id] === dir) delete rest[id];
+          return rest;
+        }),
+      FLASH_MS,
+    );
+  }, [data]);
+  return changes;
+}
+
+const FLASH_STYLE: Record<Direction, React.CSSProperties> = {
+  up: { background: 'rgba(82, 196, 26, 0.25)', color: '#237804' },
+  down: { background: 'rgba(255, 77, 79, 0.2)', color: '#a8071a' },
+};
+
+function Price({ market, selection, change }: { market: OddsMarket; selection: OddsSelection; change?: Direction }) {
+  const shown = formatPrice(selection.price);
+  return (
+    <span
+      data-testid={`odds-price-${market.key}-${selection.name}`}
+      data-change={change}
+      style={{ fontWeight: 600, padding: '2px 6px', borderRadius: 4, transition: 'background-color .4s, color .4s', whiteSpace: 'nowrap', ...(change ? FLASH_STYLE[change] : {}) }}
+    >
+      {shown ?? '-'}
+      {change && <span aria-hidden> {change === 'up' ? '▲' : '▼'}</span>}
+    </span>
+  );
+}
+
+function MarketCard({ market, changes }: { market: OddsMarket; changes: Record<string, Direction> }) {
+  const { t } = useTranslation();
+  const reasons = [
+    market.suspended_by?.operator && t('sports.odds.byOperator'),
+    market.suspended_by?.bet_stop && t('sports.odds.byBetStop'),
+    market.suspended_by?.producer && t('sports.odds.byProducer'),
+  ].filter(Boolean);
+  return (
+    <Card
+      size="small"
+      data-testid={`odds-market-${market.key}`}
+      title={
+        <Space size={8} wrap>
+          <span>{market.type_name}</span>
+          {market.specifiers && <Typography.Text code>{market.specifiers}</Typography.Text>}
+        </Space>
+      }
+      extra={
+        <Space size={4} wrap>
+          {market.is_over_under && <Tag color="purple">{t('sports.odds.overUnder')}</Tag>}
+          <FieldValue field={typeFlagField} value={market.type_flag} />
+          {market.suspended ? (
+            <Tooltip title={reasons.join(', ') || undefined}>
+              <Tag color="red" data-testid={`odds-market-suspended-${market.key}`}>{t('sports.odds.suspended')}</Tag>
+            </Tooltip>
+          ) : (
+            <Tag color="green">{t('sports.odds.open')}</Tag>
+          )}
+          <Typography.Text type="secondary">{t('sports.odds.selections', { count: market.count })}</Typography.Text>
+        </Space>
+      }
+      styles={{ body: { padding: 0 } }}
+    >
+      <Table<OddsSelection>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={market.selections}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { key: 'name', title: t('sports.odds.selection'), dataIndex: 'name' },
+          { key: 'price', title: t('sports.odds.price'), render: (_, s) => <Price market={market} selection={s} change={changes[s.id]} /> },
+          {
+            key: 'original',
+            title: t('sports.odds.originalPrice'),
+            render: (_, s) => (formatPrice(s.original_price) === null ? <Blank /> : <Typography.Text type="secondary">{formatPrice(s.original_price)}</Typography.Text>),
+          },
+          {
+            key: 'status',
+            title: t('sports.odds.status'),
+            render: (_, s) => (
+              <Space size={4}>
+                {s.suspended ? <Tag color="red">{t('sports.odds.suspended')}</Tag> : <Tag color="green">{t('sports.odds.open')}</Tag>}
+                {!s.visible && <Tag>{t('sports.odds.hidden')}</Tag>}
+              </Space>
+            ),
+          },
+          { key: 'outcome', title: t('sports.odds.result'), render: (_, s) => <FieldValue field={outcomeField} value={s.outcome} /> },
+          { key: 'outcome_status', title: t('sports.odds.outcomeStatus'), render: (_, s) => <FieldValue field={outcomeStatusField} value={s.outcome_status} /> },
+          { key: 'updated_at', title: t('sports.odds.updated'), render: (_, s) => <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.updated_at)}</Typography.Text> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function OddsView({ match, open }: { match: Row; open: boolean }) {
+  const { t } = useTranslation();
+  const eventId = String(match.event_id);
+  const q = useQuery({
+    // Under the list's name: an operator action on the match refreshes its odds too.
+    queryKey: ['match_list', 'odds', eventId],
+    queryFn: () => api.get<OddsAnswer>(`/sports/matches/${encodeURIComponent(eventId)}/odds`),
+    enabled: open,
+    // Live only while the drawer is open; nothing is asked once it closes.
+    refetchInterval: open ? ODDS_REFRESH_MS : false,
+    refetchIntervalInBackground: false,
+  });
+  const changes = usePriceChanges(q.data);
+  const header: Row = { ...match, ...(q.data ? { event_status: q.data.event_status } : {}) };
+  return (
+    <Flex vertical gap={12}>
+      <RecordView fields={headerFields} record={header} column={2} />
+      <Badge status={q.isError ? 'error' : 'processing'} text={<Typography.Text type="secondary">{t('sports.odds.live')}</Typography.Text>} />
+      {q.isPending ? (
+        <Skeleton active />
+      ) : q.isError && !q.data ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : !q.data?.markets.length ? (
+        <Empty description={t('sports.odds.noMarkets')} />
+      ) : (
+        q.data.markets.map((m) => <MarketCard key={m.key} market={m} changes={changes} />)
+      )}
+    </Flex>
+  );
+}
+
+/** A match's markets and prices, refreshed every 2 s while open; a moved price flashes green (up) or red (down). */
+export function OddsDrawer({ match, onClose }: { match: Row | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const mobile = useIsMobile();
+  const [shown, setShown] = useState<Row | null>(match);
+  // Keep the last match while the drawer slides out, so its title does not go blank.
+  useEffect(() => {
+    if (match) setShown(match);
+  }, [match]);
+  const subject = match ?? shown;
+  return (
+    <Drawer
+      open={!!match}
+      onClose={onClose}
+      size={mobile ? '100%' : 'large'}
+      destroyOnHidden
+      data-testid="odds-drawer"
+      title={subject ? t('sports.odds.title', { home: String(subject.home_team ?? ''), away: String(subject.away_team ?? '') }) : ''}
+    >
+      {subject && <OddsView key={String(subject.event_id)} match={subject} open={!!match} />}
+    </Drawer>
+  );
+}
