@@ -29,6 +29,7 @@ import { billRoutes } from './modules/money/bills-routes.js';
 import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/engine.js';
 import { PgFeedStore } from './modules/feed/pg-store.js';
 import { feedRoutes } from './modules/feed/routes.js';
+import { feedControls } from './modules/feed/controls.js';
 
 export interface BuildOptions {
   database: Database;
@@ -108,6 +109,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);
     feedRoutes(scoped, ctx, feed, feedStore);
+    feedControls(scoped, ctx, feed, feedStore);
     sockets.install(scoped);
   });
 

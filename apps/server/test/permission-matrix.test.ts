@@ -54,6 +54,18 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/sports/matches': { need: 'match_list' },
   'GET /api/v1/sports/matches/:id/odds': { need: 'match_list', url: `/api/v1/sports/matches/${MISSING}/odds` },
   'GET /api/v1/sports/receiving_statistics': { need: 'receiving_statistics' },
+  // Operator controls of the match list (issue 4): each a button of match_list.
+  'POST /api/v1/sports/matches/:id/visibility': { need: 'match_list:hide', body: INVALID },
+  'POST /api/v1/sports/matches/:id/suspension': { need: 'match_list:suspend', body: INVALID },
+  'POST /api/v1/sports/matches/:id/markets/:market_key/suspension': { need: 'match_list:suspend', body: INVALID },
+  'POST /api/v1/sports/matches/:id/markets/:market_key/outcomes/:outcome_id/suspension': { need: 'match_list:suspend', body: INVALID },
+  'POST /api/v1/sports/matches/:id/live-delay': { need: 'match_list:live_delay', body: INVALID },
+  'POST /api/v1/sports/matches/:id/random-bet': { need: 'match_list:random_bet', body: INVALID },
+  'POST /api/v1/sports/matches/:id/ranking': { need: 'match_list:popularity', body: INVALID },
+  'POST /api/v1/sports/matches/:id/maintenance': { need: 'match_list:maintain', body: INVALID },
+  'POST /api/v1/sports/matches/:id/cancel': { need: 'match_list:cancel', body: INVALID },
+  'GET /api/v1/sports/margins': { need: 'match_list' },
+  'PUT /api/v1/sports/margins': { need: 'match_list:odds', body: INVALID },
   // Bettors and money (issue 3)
   'GET /api/v1/money/bettors': { need: 'user' },
   'GET /api/v1/money/user_list': { need: 'user_list' },

@@ -73,6 +73,8 @@ export interface StoredOutcome {
   /** Price with margin (decimal string, 2 decimals); null when originalPrice is null. */
   price: string | null;
   active: boolean;
+  /** Suspended by an operator (back office control): no feed message clears it. Absent = false. */
+  suspendedByOperator?: boolean;
   settlement: OutcomeSettlement | null;
   /** OUTCOME_STATUS. */
   outcomeStatus: number;
@@ -491,13 +493,50 @@ export class FeedEngine {
   }
 
   /** Operator suspension of a market (the audited control of the odds view calls this). */
+  /**
+   * The operator's suspension of a market (or of one of its outcomes): a flag of its own that no feed
+   * message clears (odds changes, bet stops and producer recovery touch only their own flags).
+   */
   async setOperatorSuspension(eventId: string, typeId: number, specifiers: string, suspended: boolean): Promise<boolean> {
+    return (await this.setOperatorSuspensionByKey(eventId, marketKey(typeId, specifiers), suspended)) !== null;
+  }
+
+  /**
+   * Same, by market key, optionally for one outcome (`outcomeId`). Returns the flag before and the
+   * market after the change, or null when the market (or the outcome) is unknown. Joins the caller's
+   * store transaction when there is one.
+   */
+  async setOperatorSuspensionByKey(
+    eventId: string,
+    key: string,
+    suspended: boolean,
+    outcomeId?: string,
+  ): Promise<{ before: boolean; market: StoredMarket } | null> {
     return this.inTransaction(async () => {
-      const [m] = await this.store.getMarkets(eventId, [marketKey(typeId, specifiers)]);
-      if (!m) return false;
-      m.suspendedByOperator = suspended;
+      const [m] = await this.store.getMarkets(eventId, [key]);
+      if (!m) return null;
+      let before: boolean;
+      if (outcomeId !== undefined) {
+        const o = m.outcomes[outcomeId];
+        if (!o) return null;
+        before = o.suspendedByOperator ?? false;
+        o.suspendedByOperator = suspended;
+      } else {
+        before = m.suspendedByOperator;
+        m.suspendedByOperator = suspended;
+      }
       await this.store.upsertMarkets([m]);
-      return true;
+      return { before, market: m };
+    });
+  }
+
+  /** Operator suspension of every market of an event (a cancelled match). Returns the keys changed. */
+  async suspendAllMarkets(eventId: string): Promise<string[]> {
+    return this.inTransaction(async () => {
+      const changed = (await this.store.getMarkets(eventId)).filter((m) => !m.suspendedByOperator);
+      for (const m of changed) m.suspendedByOperator = true;
+      await this.store.upsertMarkets(changed);
+      return changed.map((m) => m.key);
     });
   }
 

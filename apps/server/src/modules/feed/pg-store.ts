@@ -59,6 +59,11 @@ export class PgFeedStore implements FeedStore {
     await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`feed:${eventId}`}))`);
   }
 
+  /** Runs `fn` in the store's transaction (joining one already open) with its executor: a control's change and its audit row commit together. */
+  async withTx<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return this.transaction(() => fn(this.ex));
+  }
+
   async markSeen(fingerprint: string, ts: number): Promise<boolean> {
     const rows = await this.ex
       .insert(feedFingerprints)
@@ -193,6 +198,7 @@ export class PgFeedStore implements FeedStore {
         originalPrice: o.originalPrice,
         price: o.price,
         active: o.active,
+        suspendedByOperator: o.suspendedByOperator,
         settlement: o.settlement ?? null,
         outcomeStatus: o.outcomeStatus,
         selectionOutcome: o.selectionOutcome,
@@ -257,6 +263,7 @@ export class PgFeedStore implements FeedStore {
         originalPrice: o.originalPrice,
         price: o.price,
         active: o.active,
+        suspendedByOperator: o.suspendedByOperator ?? false,
         settlement: o.settlement,
         outcomeStatus: o.outcomeStatus,
         selectionOutcome: o.selectionOutcome,
@@ -273,6 +280,7 @@ export class PgFeedStore implements FeedStore {
             originalPrice: excluded('original_price'),
             price: excluded('price'),
             active: excluded('active'),
+            suspendedByOperator: excluded('suspended_by_operator'),
             settlement: excluded('settlement'),
             outcomeStatus: excluded('outcome_status'),
             selectionOutcome: excluded('selection_outcome'),
@@ -280,8 +288,8 @@ export class PgFeedStore implements FeedStore {
             updatedAt: sql`now()`,
           },
           // Unchanged outcomes (a producer down flipping only the market's flag) are not rewritten.
-          setWhere: sql`(${feedOutcomes.originalPrice}, ${feedOutcomes.price}, ${feedOutcomes.active}, ${feedOutcomes.settlement}, ${feedOutcomes.outcomeStatus}, ${feedOutcomes.selectionOutcome}, ${feedOutcomes.updatedTs})
-            IS DISTINCT FROM (excluded."original_price", excluded."price", excluded."active", excluded."settlement", excluded."outcome_status", excluded."selection_outcome", excluded."updated_ts")`,
+          setWhere: sql`(${feedOutcomes.originalPrice}, ${feedOutcomes.price}, ${feedOutcomes.active}, ${feedOutcomes.suspendedByOperator}, ${feedOutcomes.settlement}, ${feedOutcomes.outcomeStatus}, ${feedOutcomes.selectionOutcome}, ${feedOutcomes.updatedTs})
+            IS DISTINCT FROM (excluded."original_price", excluded."price", excluded."active", excluded."suspended_by_operator", excluded."settlement", excluded."outcome_status", excluded."selection_outcome", excluded."updated_ts")`,
         });
 
     const historyRows = markets.flatMap((m) => {

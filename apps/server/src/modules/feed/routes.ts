@@ -117,7 +117,7 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
               name: o.id,
               outcome: o.selectionOutcome,
               visible: o.active,
-              suspended: suspended || !o.active,
+              suspended: suspended || !o.active || (o.suspendedByOperator ?? false),
               bet_status: m.status,
               outcome_status: o.outcomeStatus,
               price: o.price,

@@ -93,6 +93,8 @@ export const feedOutcomes = pgTable(
     /** Price with margin (2 decimals). */
     price: numeric('price'),
     active: boolean('active').notNull().default(true),
+    /** Suspended by an operator (match list control); the feed never clears it. */
+    suspendedByOperator: boolean('suspended_by_operator').notNull().default(false),
     /** Per-outcome settlement: result, void factor, dead-heat factor (what the betting engine settles from). */
     settlement: jsonb('settlement').$type<OutcomeSettlement | null>(),
     /** OUTCOME_STATUS. */

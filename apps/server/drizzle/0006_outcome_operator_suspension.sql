@@ -1,0 +1,1 @@
+ALTER TABLE "feed_outcomes" ADD COLUMN "suspended_by_operator" boolean DEFAULT false NOT NULL;
