@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { flattenCatalogue, roleBody, rolePermissionsBody } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
-import { roleMenus, roles } from './schema.js';
+import { menuItems, roleMenus, roles } from './schema.js';
 import { heldKeys, menuIdsForKeys, menuTree, roleKeys } from './admins-service.js';
 import { authOf } from '../../platform/access.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
@@ -87,13 +87,13 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     const all = await db.select({ id: roles.id, name: roles.name, isSuper: roles.isSuper }).from(roles).orderBy(roles.id);
     if (auth.isSuper) return { items: all.map(({ id, name }) => ({ id, name })) };
     const held = heldKeys(auth);
-    const items: { id: number; name: string }[] = [];
-    for (const role of all) {
-      if (role.isSuper) continue;
-      const { keys } = await roleKeys(db, role.id);
-      if ([...keys].every((k) => held.has(k))) items.push({ id: role.id, name: role.name });
-    }
-    return { items };
+    // Every role's keys in one query (not one per role).
+    const grants = await db
+      .select({ roleId: roleMenus.roleId, key: menuItems.key })
+      .from(roleMenus)
+      .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId));
+    const unheld = new Set(grants.filter((g) => !held.has(g.key)).map((g) => g.roleId));
+    return { items: all.filter((role) => !role.isSuper && !unheld.has(role.id)).map(({ id, name }) => ({ id, name })) };
   });
 
   const nameOf = (body: { name: string }) => {

@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
-import { Descriptions, Typography } from 'antd';
 import { activityQualificationResource } from '@dau/contract/ui';
 import { ACTIVITY_QUALIFICATION } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api, newIdempotencyKey } from '../../app/api';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
-import { BETTOR_LISTS, BILL_LISTS } from './shared';
+import { BETTOR_LISTS, BILL_LISTS, RowSummary } from './shared';
 
 const PAGE = 'activity_qualification';
 const def = activityQualificationResource;
@@ -61,19 +60,12 @@ export default function ActivityQualificationPage() {
         mode="create"
         maxWidth={560}
         intro={
-          <>
-            <Descriptions
-              size="small"
-              bordered
-              column={1}
-              style={{ marginBottom: 12 }}
-              items={[
-                { key: 'user', label: t('money.balance.user'), children: `${String(row?.phone ?? '')}${row?.name ? ` · ${String(row.name)}` : ''}` },
-                { key: 'activity', label: t('field.activity'), children: String(row?.activity ?? '') },
-              ]}
-            />
-            <Typography.Paragraph type="secondary">{t('money.activity.approveHint')}</Typography.Paragraph>
-          </>
+          <RowSummary
+            phone={row?.phone}
+            name={row?.name}
+            fact={{ label: t('field.activity'), value: String(row?.activity ?? '') }}
+            hint={t('money.activity.approveHint')}
+          />
         }
         onClose={() => setApproving((a) => (a ? { ...a, open: false } : a))}
         onSubmit={(body) => approve.mutateAsync({ id: row?.id, key: approving?.key ?? newIdempotencyKey(), body: { reward: body.reward ?? 0, remark: body.remark ?? '' } })}

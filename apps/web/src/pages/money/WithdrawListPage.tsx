@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { CheckOutlined, CloseOutlined, SyncOutlined } from '@ant-design/icons';
-import { App, Descriptions, Input, Typography } from 'antd';
+import { App, Input } from 'antd';
 import { withdrawalResource } from '@dau/contract/ui';
 import { formatTsh, WITHDRAWAL_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { api } from '../../app/api';
 import { useMsg } from '../../app/messages';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
 import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
-import { useAdminPickers } from './shared';
+import { RowSummary, useAdminPickers } from './shared';
 
 const PAGE = 'withdraw_list';
 const REASON_MAX = 300;
@@ -115,19 +115,12 @@ export default function WithdrawListPage() {
         mode="create"
         maxWidth={560}
         intro={
-          <>
-            <Descriptions
-              size="small"
-              bordered
-              column={1}
-              style={{ marginBottom: 12 }}
-              items={[
-                { key: 'user', label: t('money.balance.user'), children: `${String(row?.user_phone ?? row?.phone ?? '')}${row?.user_name ? ` · ${String(row.user_name)}` : ''}` },
-                { key: 'amount', label: t('field.amount'), children: row ? formatTsh(Number(row.amount), locale) : '' },
-              ]}
-            />
-            <Typography.Paragraph type="secondary">{t('money.payment.refuseHint')}</Typography.Paragraph>
-          </>
+          <RowSummary
+            phone={row?.user_phone ?? row?.phone}
+            name={row?.user_name}
+            fact={{ label: t('field.amount'), value: row ? formatTsh(Number(row.amount), locale) : '' }}
+            hint={t('money.payment.refuseHint')}
+          />
         }
         onClose={() => setRefusing((r) => (r ? { ...r, open: false } : r))}
         onSubmit={(body) => refuse.mutateAsync({ id: row?.id, reason: String(body.reason ?? '').trim() })}

@@ -1,4 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { Descriptions, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import type { QueryKey } from '@tanstack/react-query';
 import { useAccess } from '../../app/access';
 import type { Option, ResourceView } from '../../resources';
@@ -31,4 +33,26 @@ export function useAdminPickers(def: ResourceView): ResourceView {
       fields: def.fields.map((f) => ((f.key === 'agent_id' || f.key === 'admin_id') && f.search ? { ...f, type: 'enum' as const, options: admins } : f)),
     };
   }, [def, admins]);
+}
+
+/**
+ * The head of an action dialog on a bettor's row: who (phone · name), one more fact of the row, and a hint.
+ */
+export function RowSummary({ phone, name, fact, hint }: { phone: unknown; name?: unknown; fact: { label: string; value: ReactNode }; hint: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Descriptions
+        size="small"
+        bordered
+        column={1}
+        style={{ marginBottom: 12 }}
+        items={[
+          { key: 'user', label: t('money.balance.user'), children: `${String(phone ?? '')}${name ? ` · ${String(name)}` : ''}` },
+          { key: 'fact', label: fact.label, children: fact.value },
+        ]}
+      />
+      <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>
+    </>
+  );
 }
