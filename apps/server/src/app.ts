@@ -29,6 +29,7 @@ import { billRoutes } from './modules/money/bills-routes.js';
 import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/engine.js';
 import { PgFeedStore } from './modules/feed/pg-store.js';
 import { feedRoutes } from './modules/feed/routes.js';
+import { FeedLivePush } from './modules/feed/live-push.js';
 import { feedControls } from './modules/feed/controls.js';
 
 export interface BuildOptions {
@@ -93,7 +94,9 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   const feedStore = new PgFeedStore(db);
-  const feed = new FeedEngine(feedStore, { margin: opts.feedMargin, onLog: opts.onFeedLog });
+  const livePush = new FeedLivePush(ctx);
+  app.addHook('onClose', async () => livePush.stop());
+  const feed = new FeedEngine(feedStore, { margin: opts.feedMargin, onLog: opts.onFeedLog, onApplied: livePush.onApplied });
   const sockets = new SocketHub(ctx);
   await app.register(async (scoped) => {
     publicRoutes(scoped, ctx);

@@ -297,6 +297,11 @@ export interface FeedEngineOptions {
   /** No alive from a producer for this long (engine clock) → producer down. Default 20 s. */
   aliveTimeoutMs?: number;
   onLog?: (entry: FeedLogEntry) => void;
+  /**
+   * Called after a message changed something (never for a re-delivery), once its transaction has
+   * committed: live views refresh from it and the betting engine settles from settlement messages.
+   */
+  onApplied?: (msg: FeedMessage) => void;
 }
 
 const OUTCOME_BY_SETTLEMENT = (s: OutcomeSettlement): { outcomeStatus: number; selectionOutcome: number } => {
@@ -384,7 +389,9 @@ export class FeedEngine {
     this.now = opts.now ?? Date.now;
     this.aliveTimeoutMs = opts.aliveTimeoutMs ?? 20_000;
     this.onLog = opts.onLog ?? (() => {});
+    this.onApplied = opts.onApplied ?? (() => {});
   }
+  private readonly onApplied: (msg: FeedMessage) => void;
 
   /** Validate and apply a raw payload (what the transport hands over). Never throws on bad input. */
   async ingest(raw: unknown): Promise<IngestResult> {
@@ -429,7 +436,9 @@ export class FeedEngine {
     const s = this.stats0(msg.producer);
     s.lastMessageAt = this.now();
     s.messages[msg.type]++;
-    return this.inTransaction(() => this.applyOnce(msg, s));
+    const changed = await this.inTransaction(() => this.applyOnce(msg, s));
+    if (changed) this.onApplied(msg);
+    return changed;
   }
 
   /** One message, one transaction when the store has them (the fingerprint is recorded with the changes). */
