@@ -6,3 +6,4 @@ export * from './messages';
 export * from './money';
 export * from './validation';
 export * from './constants';
+export * from './betting';

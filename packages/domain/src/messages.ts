@@ -277,6 +277,105 @@ export const MESSAGES = {
     'sw-KE': 'Cash out imefungwa kwa sasa.',
     'zh-CN': '提前兑现暂时锁定。',
   },
+  CASHOUT_FINAL: {
+    'en-US': 'A cashout is final and cannot be changed or reversed',
+    'sw-KE': 'Cash out ni ya mwisho na haiwezi kubadilishwa wala kurudishwa nyuma',
+    'zh-CN': '提前兑现一经完成即为最终结果，无法更改或撤销',
+  },
+
+  // Placing bets (issue 5: the placement service's refusals)
+  BET_SLIP_EMPTY: {
+    'en-US': 'Please add at least one selection to the bet slip',
+    'sw-KE': 'Tafadhali ongeza angalau chaguo moja kwenye tiketi ya dau',
+    'zh-CN': '请至少在投注单中添加一个选项',
+  },
+  BET_STAKE_TOO_LOW: {
+    'en-US': 'The minimum stake is TSh {min}',
+    'sw-KE': 'Dau la chini kabisa ni TSh {min}',
+    'zh-CN': '最低投注金额为 TSh {min}',
+  },
+  BET_STAKE_TOO_HIGH: {
+    'en-US': 'The maximum stake is TSh {max}',
+    'sw-KE': 'Dau la juu kabisa ni TSh {max}',
+    'zh-CN': '最高投注金额为 TSh {max}',
+  },
+  BET_PAYOUT_TOO_HIGH: {
+    'en-US': 'The possible payout of this bet is above the maximum of TSh {max}. Lower the stake or remove a selection.',
+    'sw-KE': 'Malipo yanayowezekana ya dau hili yanazidi kiwango cha juu cha TSh {max}. Punguza dau au ondoa chaguo.',
+    'zh-CN': '该注单的可赢金额超过上限 TSh {max}，请降低投注金额或移除选项。',
+  },
+  BET_TOO_MANY_LEGS: {
+    'en-US': 'A bet can have at most {max} selections',
+    'sw-KE': 'Dau moja linaweza kuwa na machaguo yasiyozidi {max}',
+    'zh-CN': '每注最多只能包含 {max} 个选项',
+  },
+  BET_ODDS_TOO_HIGH: {
+    'en-US': 'The total odds of this bet are above the maximum of {max}',
+    'sw-KE': 'Jumla ya odds za dau hili inazidi kiwango cha juu cha {max}',
+    'zh-CN': '该注单的总赔率超过上限 {max}',
+  },
+  BET_SAME_MATCH: {
+    'en-US': 'These selections from the same match cannot be combined in one bet',
+    'sw-KE': 'Machaguo haya ya mechi moja hayawezi kuunganishwa katika dau moja',
+    'zh-CN': '同一场比赛的这些选项不能组合在同一注单中',
+  },
+  BET_PRICE_CHANGED: {
+    'en-US': 'The odds have changed. Please check the new odds and place the bet again.',
+    'sw-KE': 'Odds zimebadilika. Tafadhali angalia odds mpya kisha weka dau tena.',
+    'zh-CN': '赔率已变化，请确认新赔率后重新投注。',
+  },
+  BET_SELECTION_CLOSED: {
+    'en-US': 'This selection is not open for betting right now',
+    'sw-KE': 'Chaguo hili halipokei dau kwa sasa',
+    'zh-CN': '该选项当前不可投注',
+  },
+  BET_MATCH_CLOSED: {
+    'en-US': 'This match is not open for betting right now',
+    'sw-KE': 'Mechi hii haipokei dau kwa sasa',
+    'zh-CN': '该比赛当前不可投注',
+  },
+  BET_LIVE_DELAY: {
+    'en-US': 'Live bets on this match are accepted after a short delay. Please wait a few seconds and try again.',
+    'sw-KE': 'Dau za moja kwa moja kwenye mechi hii hupokelewa baada ya muda mfupi. Tafadhali subiri sekunde chache kisha ujaribu tena.',
+    'zh-CN': '该比赛的滚球投注需经过短暂延迟才能接受，请稍等几秒后重试。',
+  },
+  BET_USER_BLOCKED: {
+    'en-US': 'Betting is not allowed for this account',
+    'sw-KE': 'Akaunti hii hairuhusiwi kuweka dau',
+    'zh-CN': '该账号不允许投注',
+  },
+  BET_RISK_BLOCKED: {
+    'en-US': 'The risk level of this account does not allow betting',
+    'sw-KE': 'Kiwango cha hatari cha akaunti hii hakiruhusu kuweka dau',
+    'zh-CN': '该账号的风险等级不允许投注',
+  },
+  BET_BALANCE_LOW: {
+    'en-US': 'The balance is not enough for this stake',
+    'sw-KE': 'Salio halitoshi kwa dau hili',
+    'zh-CN': '余额不足以支付该投注金额',
+  },
+  BET_MATCH_LIMIT: {
+    'en-US': 'The total stake on one match cannot be above TSh {max}',
+    'sw-KE': 'Jumla ya dau kwenye mechi moja haiwezi kuzidi TSh {max}',
+    'zh-CN': '同一场比赛的累计投注金额不能超过 TSh {max}',
+  },
+
+  // Settling and correcting orders (issue 5)
+  RESULT_REQUIRED: {
+    'en-US': 'A result must be selected',
+    'sw-KE': 'Lazima uchague matokeo',
+    'zh-CN': '必须选择一个结果',
+  },
+  REASON_REQUIRED: {
+    'en-US': 'Please enter a reason',
+    'sw-KE': 'Tafadhali weka sababu',
+    'zh-CN': '请输入原因',
+  },
+  ORDER_NOT_OPEN: {
+    'en-US': 'This order is no longer open, so this action is not possible',
+    'sw-KE': 'Oda hii haiko wazi tena, kwa hiyo kitendo hiki hakiwezekani',
+    'zh-CN': '该订单已不处于未结算状态，无法执行此操作',
+  },
 
   // Money and input formats
   AMOUNT_INVALID: {
