@@ -30,6 +30,7 @@ import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/eng
 import { PgFeedStore } from './modules/feed/pg-store.js';
 import { feedRoutes } from './modules/feed/routes.js';
 import { FeedLivePush } from './modules/feed/live-push.js';
+import { MarginBook } from './modules/feed/margins.js';
 import { feedControls } from './modules/feed/controls.js';
 
 export interface BuildOptions {
@@ -96,7 +97,15 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const feedStore = new PgFeedStore(db);
   const livePush = new FeedLivePush(ctx);
   app.addHook('onClose', async () => livePush.stop());
-  const feed = new FeedEngine(feedStore, { margin: opts.feedMargin, onLog: opts.onFeedLog, onApplied: livePush.onApplied });
+  // Prices carry the operator's margins (price_margins) unless the caller fixes one (tests, benches).
+  let margin = opts.feedMargin;
+  if (!margin) {
+    const book = await new MarginBook(db).start();
+    app.addHook('onClose', async () => book.stop());
+    ctx.margins = book;
+    margin = book.margin;
+  }
+  const feed = new FeedEngine(feedStore, { margin, onLog: opts.onFeedLog, onApplied: livePush.onApplied });
   const sockets = new SocketHub(ctx);
   await app.register(async (scoped) => {
     publicRoutes(scoped, ctx);

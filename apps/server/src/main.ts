@@ -24,8 +24,6 @@ const { app, ctx, feed } = await buildApp({
   trustProxy: config.trustProxy,
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
-  // The sandbox provider sends fair prices: 5% until the per sport / league margin control lands.
-  feedMargin: () => 500,
   onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
 });
 

@@ -155,7 +155,7 @@ describe('market and selection suspension', () => {
     expect(total).toMatchObject({ suspended: true, suspended_by: { operator: true, producer: false, bet_stop: false } });
     const x12 = view.markets.find((m) => m.key === X12)!;
     expect(x12).toMatchObject({ suspended: false, suspended_by: { producer: false, operator: false } });
-    expect(x12.selections.find((s) => s.name === '1')).toMatchObject({ suspended: true, price: '2.20' });
+    expect(x12.selections.find((s) => s.name === '1')).toMatchObject({ suspended: true, original_price: '2.20' });
     expect(x12.selections.find((s) => s.name === '2')).toMatchObject({ suspended: false });
 
     // Lifted by the operator only.
@@ -226,6 +226,30 @@ describe('price margins', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.code).toBe('PARAM_INVALID');
     }
+  });
+});
+
+describe('margins reach the prices', () => {
+  it("prices the next odds change with the league's margin through its provider id, else the sport's", async () => {
+    const db = t.database.db;
+    const [loc] = await db.select({ id: locations.id }).from(locations).limit(1);
+    const [lg] = await db.insert(leagues).values({ sportId: SPORT.football, locationId: loc.id, name: 'Margin league', providerId: 'sr:tournament:m1' }).returning({ id: leagues.id });
+    expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 1000 } })).status).toBe(200);
+    const priceOf = async (eventId: string) => {
+      const r = await t.call('GET', `/api/v1/sports/matches/${encodeURIComponent(eventId)}/odds`, { token });
+      return r.body.markets.find((m: { key: string }) => m.key === X12).selections.find((x: { name: string }) => x.name === '1');
+    };
+    const quote = async (eventId: string, leagueId: string, ts: number) => {
+      await send({ ...fixture(eventId, EVENT_STATUS.not_started), league_id: leagueId, timestamp: ts });
+      await send({ ...odds(ts + 1, '2.20'), event_id: eventId });
+    };
+    // Sport margin 10 %: 2.20 / 1.10 = 2.00.
+    await quote('sr:match:m-sport', 'sr:tournament:none', T0 + 50_000);
+    expect(await priceOf('sr:match:m-sport')).toMatchObject({ original_price: '2.20', price: '2.00' });
+    // The league's own margin (0 %) wins over the sport's once it is set; the change prices the next odds change.
+    expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, league_id: lg.id, margin_bps: 0 } })).status).toBe(200);
+    await quote('sr:match:m-league', 'sr:tournament:m1', T0 + 60_000);
+    expect(await priceOf('sr:match:m-league')).toMatchObject({ original_price: '2.20', price: '2.20' });
   });
 });
 

@@ -87,7 +87,8 @@ describe('odds view', () => {
     expect(r.body.markets.map((m: { key: string }) => m.key)).toEqual(['1|', '18|total=2.5']);
     const [x12, total] = r.body.markets;
     expect(x12).toMatchObject({ type_id: FB.oneXtwo, count: 3, suspended: false, status: BETTING_OFFER_STATUS.bettable });
-    expect(x12.selections[0]).toMatchObject({ id: '1||1', name: '1', price: '2.10', original_price: '2.10', visible: true, suspended: false, updated_at: new Date(T0 + 1000).toISOString() });
+    // The seeded football margin (5 %): 2.10 / 1.05 = 2.00.
+    expect(x12.selections[0]).toMatchObject({ id: '1||1', name: '1', price: '2.00', original_price: '2.10', visible: true, suspended: false, updated_at: new Date(T0 + 1000).toISOString() });
     expect(total).toMatchObject({ is_over_under: true, suspended: true, suspended_by: { bet_stop: true, operator: false, producer: false } });
     expect(total.selections.every((s: { suspended: boolean }) => s.suspended)).toBe(true);
   });

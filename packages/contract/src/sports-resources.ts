@@ -47,6 +47,7 @@ export const leagueResource = /* @__PURE__ */ catalogue('league_list', '/sports/
   name,
   nameZh,
   { key: 'short_name', type: 'text', editable: true, maxLength: 32 },
+  { key: 'provider_id', type: 'text', search: 'exact', editable: true, maxLength: 64, width: 160 },
   { key: 'popularity', type: 'number', sortable: true, editable: true, min: 0, max: 1_000_000, default: 0 },
   sort,
   visible,

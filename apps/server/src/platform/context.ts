@@ -1,6 +1,7 @@
 import type { Bus, Db } from './db.js';
 import type { IpBlocklist } from './ipblock.js';
 import type { LogTypeSwitch } from './audit.js';
+import type { MarginBook } from '../modules/feed/margins.js';
 
 /** What every module's routes receive: the database, the cross-process bus and shared caches. */
 export interface AppContext {
@@ -11,4 +12,6 @@ export interface AppContext {
   logTypeSwitch: LogTypeSwitch;
   /** Files the server writes (exports under `exports/`); a temporary folder when the app is built without one (tests). */
   dataDir: string;
+  /** The operator's price margins, as the feed engine reads them (absent when a fixed margin was given). */
+  margins?: MarginBook;
 }

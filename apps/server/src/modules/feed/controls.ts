@@ -231,7 +231,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
     async (req) => {
       const { sport_id: sportId, margin_bps: margin } = req.body;
       const leagueId = req.body.league_id ?? null;
-      return db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         if (leagueId !== null) {
           const [l] = await tx.select({ sportId: leagues.sportId }).from(leagues).where(eq(leagues.id, leagueId));
           if (!l || l.sportId !== sportId) throw notFound();
@@ -251,6 +251,8 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
         });
         return marginRow(row);
       });
+      await ctx.margins?.reload();
+      return saved;
     },
   );
 }

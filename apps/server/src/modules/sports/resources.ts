@@ -67,7 +67,10 @@ export function sportsResources(app: FastifyInstance, ctx: AppContext) {
       const row = merged(v, before);
       await mustExist(ex, locations, v.location_id, 'location_id');
       await mustBeUnique(ex, leagues, [[leagues.sportId, row.sport_id], [leagues.locationId, row.location_id], [leagues.name, row.name]], before);
+      if (v.provider_id === '') v.provider_id = null;
+      if (typeof v.provider_id === 'string') await mustBeUnique(ex, leagues, [[leagues.providerId, v.provider_id]], before);
     },
+    afterWrite: () => ctx.margins?.reload(),
   });
 
   registerResource(app, db, {

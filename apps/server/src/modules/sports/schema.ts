@@ -33,12 +33,18 @@ export const leagues = pgTable(
     name: text('name').notNull(),
     nameZh: text('name_zh').notNull().default(''),
     shortName: text('short_name').notNull().default(''),
+    /** The odds provider's id of the competition (e.g. `sr:tournament:17`): links feed matches to this league (margins, names). */
+    providerId: text('provider_id'),
     popularity: integer('popularity').notNull().default(0),
     sort: integer('sort').notNull().default(0),
     isVisible: boolean('is_visible').notNull().default(true),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('leagues_sport_location_name_uq').on(t.sportId, t.locationId, t.name), index('leagues_location_idx').on(t.locationId)],
+  (t) => [
+    uniqueIndex('leagues_sport_location_name_uq').on(t.sportId, t.locationId, t.name),
+    index('leagues_location_idx').on(t.locationId),
+    uniqueIndex('leagues_provider_id_uq').on(t.providerId),
+  ],
 );
 
 export const teams = pgTable(

@@ -29,16 +29,17 @@ export async function seedSportsCatalogue(ex: Executor): Promise<void> {
   const spain = await loc('Spain', '西班牙', LOCATION_TYPE.country, 'ES', 40, europe);
   const usa = await loc('USA', '美国', LOCATION_TYPE.country, 'US', 30, america);
 
-  const league = async (sportId: number, locationId: number, name: string, nameZh: string, shortName: string, popularity: number, sort: number) => {
-    const [row] = await ex.insert(leagues).values({ sportId, locationId, name, nameZh, shortName, popularity, sort }).returning({ id: leagues.id });
+  // The provider ids are the sandbox feed's competitions (modules/feed/simulator.ts): its matches get these leagues' margins.
+  const league = async (sportId: number, locationId: number, name: string, nameZh: string, shortName: string, popularity: number, sort: number, providerId: string | null = null) => {
+    const [row] = await ex.insert(leagues).values({ sportId, locationId, name, nameZh, shortName, popularity, sort, providerId }).returning({ id: leagues.id });
     return row.id;
   };
-  const tpl = await league(football, tanzania, 'Tanzanian Premier League', '坦桑尼亚超级联赛', 'NBC PL', 100, 100);
-  const epl = await league(football, england, 'English Premier League', '英格兰超级联赛', 'EPL', 95, 90);
-  await league(football, spain, 'LaLiga', '西班牙甲级联赛', 'LaLiga', 80, 80);
+  const tpl = await league(football, tanzania, 'Tanzanian Premier League', '坦桑尼亚超级联赛', 'NBC PL', 100, 100, 'sr:tournament:tz-plq');
+  const epl = await league(football, england, 'English Premier League', '英格兰超级联赛', 'EPL', 95, 90, 'sr:tournament:17');
+  await league(football, spain, 'LaLiga', '西班牙甲级联赛', 'LaLiga', 80, 80, 'sr:tournament:8');
   await league(football, europe, 'UEFA Champions League', '欧洲冠军联赛', 'UCL', 90, 70);
   await league(football, world, 'FIFA World Cup', '世界杯', 'WC', 70, 60);
-  const nba = await league(basketball, usa, 'NBA', '美国职业篮球联赛', 'NBA', 85, 50);
+  const nba = await league(basketball, usa, 'NBA', '美国职业篮球联赛', 'NBA', 85, 50, 'sr:tournament:132');
   await ex.insert(popularLeagues).values([{ leagueId: tpl, sort: 30 }, { leagueId: epl, sort: 20 }, { leagueId: nba, sort: 10 }]);
 
   await ex.insert(eventTemplates).values([

@@ -157,6 +157,7 @@ const system = {
     sport_id: 'Sport',
     location_id: 'Location ID',
     short_name: 'Short name',
+    provider_id: 'Provider id',
     popularity: 'Popularity',
     is_visible: 'Visible',
     periods: 'Periods',

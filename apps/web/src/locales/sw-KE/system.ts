@@ -148,6 +148,7 @@ const system: Shape<typeof en> = {
     sport_id: 'Mchezo',
     location_id: 'ID ya eneo',
     short_name: 'Jina fupi',
+    provider_id: 'Kitambulisho cha mtoa huduma',
     popularity: 'Umaarufu',
     is_visible: 'Inaonekana',
     periods: 'Vipindi',

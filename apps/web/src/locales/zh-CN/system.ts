@@ -148,6 +148,7 @@ const system: Shape<typeof en> = {
     sport_id: '体育项目',
     location_id: '地区 ID',
     short_name: '简称',
+    provider_id: '数据商编号',
     popularity: '热度',
     is_visible: '显示',
     periods: '节数',

@@ -1,0 +1,73 @@
+/**
+ * The operator's price margins (match list › margins, table price_margins) as the feed engine's
+ * `MarginFn`. The engine asks for a margin on every odds change, synchronously, so the settings live in
+ * memory: loaded at start, reloaded after every change made here and every RELOAD_MS (another process
+ * may have changed them).
+ *
+ * A league's own margin applies to the feed's matches of that league through the league's
+ * `provider_id` (the provider's competition id, e.g. `sr:tournament:17`); otherwise the sport's;
+ * otherwise `fallbackBps`. A new margin prices the next odds change of each selection: prices already
+ * offered stay as they are until the provider moves them.
+ */
+import { isNotNull } from 'drizzle-orm';
+import type { Db } from '../../platform/db.js';
+import { leagues, priceMargins } from '../sports/schema.js';
+import type { MarginContext } from './engine.js';
+
+const RELOAD_MS = 30_000;
+
+export class MarginBook {
+  private bySport = new Map<number, number>();
+  private byLeague = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private db: Db,
+    private fallbackBps = 0,
+  ) {}
+
+  async reload(): Promise<void> {
+    const rows = await this.db
+      .select({ sportId: priceMargins.sportId, leagueId: priceMargins.leagueId, margin: priceMargins.margin })
+      .from(priceMargins);
+    const providerIds = new Map(
+      (await this.db.select({ id: leagues.id, providerId: leagues.providerId }).from(leagues).where(isNotNull(leagues.providerId))).map((l) => [
+        l.id,
+        l.providerId as string,
+      ]),
+    );
+    const bySport = new Map<number, number>();
+    const byLeague = new Map<string, number>();
+    for (const r of rows) {
+      if (r.leagueId === null) bySport.set(r.sportId, r.margin);
+      else {
+        const provider = providerIds.get(r.leagueId);
+        if (provider) byLeague.set(`${r.sportId}|${provider}`, r.margin);
+      }
+    }
+    this.bySport = bySport;
+    this.byLeague = byLeague;
+  }
+
+  /** Loads the settings and keeps them fresh until `stop()`. */
+  async start(): Promise<this> {
+    await this.reload();
+    this.timer = setInterval(() => void this.reload().catch(() => {}), RELOAD_MS);
+    this.timer.unref();
+    return this;
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  readonly margin = ({ sportId, leagueId }: MarginContext): number => {
+    if (sportId === null) return this.fallbackBps;
+    if (leagueId !== null) {
+      const own = this.byLeague.get(`${sportId}|${leagueId}`);
+      if (own !== undefined) return own;
+    }
+    return this.bySport.get(sportId) ?? this.fallbackBps;
+  };
+}
