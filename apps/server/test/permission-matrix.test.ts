@@ -53,6 +53,7 @@ const MATRIX: Record<string, Case> = {
   // The odds feed (issue 4): matches, a match's odds, receiving statistics.
   'GET /api/v1/sports/matches': { need: 'match_list' },
   'GET /api/v1/sports/matches/:id/odds': { need: 'match_list', url: `/api/v1/sports/matches/${MISSING}/odds` },
+  'GET /api/v1/sports/matches/leagues': { need: 'match_list' },
   'GET /api/v1/sports/receiving_statistics': { need: 'receiving_statistics' },
   // Operator controls of the match list (issue 4): each a button of match_list.
   'POST /api/v1/sports/matches/:id/visibility': { need: 'match_list:hide', body: INVALID },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
 import { notFound } from '../../platform/errors.js';
@@ -10,6 +10,8 @@ import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
 import { feedEvents } from './schema.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** At most this many league choices (a feed covers a few hundred competitions). */
+const LEAGUE_OPTIONS_MAX = 2000;
 
 /** The match list (spec §3 match_list): the events the feed keeps, with the operator's flags. */
 export const matchListSpec = defineList({
@@ -23,6 +25,8 @@ export const matchListSpec = defineList({
     date_from: isoDate,
     date_to: isoDate,
     event_status: optionalInt,
+    /** The operator-facing match status (spec §4: 1 not started ... 8 abandoned). */
+    match_status: optionalInt,
     is_visible: z.enum(['true', 'false']).optional(),
   }),
   where: (q) => {
@@ -32,11 +36,14 @@ export const matchListSpec = defineList({
     if (q.date_from) c.push(gte(feedEvents.startTime, new Date(q.date_from)));
     if (q.date_to) c.push(lt(feedEvents.startTime, new Date(q.date_to)));
     if (q.event_status !== undefined) c.push(eq(feedEvents.eventStatus, q.event_status));
+    if (q.match_status !== undefined) c.push(eq(feedEvents.matchStatus, q.match_status));
     if (q.is_visible) c.push(eq(feedEvents.isVisible, q.is_visible === 'true'));
     return c.length ? and(...c) : undefined;
   },
   select: (ex) => ex.select().from(feedEvents),
   idColumn: feedEvents.id,
+  // The listing layer orders by one key (plus the id): the default stays the start time. Popularity and
+  // sequence are sortable columns of their own.
   sortable: { id: feedEvents.id, start_time: feedEvents.startTime, popularity: feedEvents.popularity, sequence: feedEvents.sequence },
   defaultSort: 'start_time',
   toRow: (r: typeof feedEvents.$inferSelect) => ({
@@ -75,6 +82,30 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
   const { db } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
   registerList(app, db, matchListSpec);
+
+  // The leagues the feed has sent, for the match list's league filter (league ids are the provider's text ids).
+  r.get(
+    '/api/v1/sports/matches/leagues',
+    {
+      config: { access: { page: 'match_list' } },
+      schema: { tags: ['match_list'], description: 'Distinct leagues of the feed\'s matches, optionally of one sport.', querystring: z.object({ sport_id: optionalInt }) },
+    },
+    async (req) => {
+      const sportId = req.query.sport_id;
+      const rows = await db
+        .selectDistinct({ sportId: feedEvents.sportId, leagueId: feedEvents.leagueId, leagueName: feedEvents.leagueName })
+        .from(feedEvents)
+        .where(sportId === undefined ? undefined : eq(feedEvents.sportId, sportId))
+        .orderBy(asc(feedEvents.sportId), asc(feedEvents.leagueName), asc(feedEvents.leagueId))
+        .limit(LEAGUE_OPTIONS_MAX);
+      // One choice per league even when its events carry different spellings of its name.
+      const seen = new Set<string>();
+      const items = rows
+        .filter((l) => !seen.has(`${l.sportId}|${l.leagueId}`) && seen.add(`${l.sportId}|${l.leagueId}`))
+        .map((l) => ({ sport_id: l.sportId, league_id: l.leagueId, league_name: l.leagueName }));
+      return { items };
+    },
+  );
 
   r.get(
     '/api/v1/sports/matches/:id/odds',
