@@ -146,7 +146,7 @@ export const matchListResource = /* @__PURE__ */ defineResource({
     { key: 'start_time', type: 'datetime', sortable: true },
     { key: 'date', type: 'datetime', search: 'range', table: false, detail: false, label: 'field.start_date' },
     { key: 'event_status', type: 'enum', enum: 'event_status', search: 'exact', width: 120 },
-    { key: 'match_status', type: 'enum', enum: 'match_status', width: 120 },
+    { key: 'match_status', type: 'enum', enum: 'match_status', search: 'exact', width: 120 },
     { key: 'is_visible', type: 'switch', search: 'exact', width: 90 },
     { key: 'is_suspended', type: 'switch', width: 100 },
     { key: 'is_maintain', type: 'switch', table: false },

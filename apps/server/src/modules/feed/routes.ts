@@ -149,6 +149,8 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
               outcome: o.selectionOutcome,
               visible: o.active,
               suspended: suspended || !o.active || (o.suspendedByOperator ?? false),
+              /** The operator's own suspension of this selection (what the console's suspend / resume toggles). */
+              suspended_by_operator: o.suspendedByOperator ?? false,
               bet_status: m.status,
               outcome_status: o.outcomeStatus,
               price: o.price,

@@ -1,42 +1,56 @@
-import { useState } from 'react';
-import { LineChartOutlined } from '@ant-design/icons';
+import { useMemo, useState } from 'react';
+import { PercentageOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { matchListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { usePageCan } from '../../app/access';
-import { ActionButton, ResourcePage, type Row } from '../../resources';
+import { api } from '../../app/api';
+import { ActionButton, ResourcePage, type Option, type ResourceView, type Row } from '../../resources';
+import { MarginsDialog } from './MarginsDialog';
+import { MatchActions, MatchDialog, PAGE, type MatchDialogKind, type MatchDialogState } from './MatchActions';
 import { OddsDrawer } from './OddsDrawer';
+
+/** GET /sports/matches/leagues: the leagues the feed has sent, as choices of the league filter. */
+function useLeagueChoices(): Option[] {
+  const { data } = useQuery({
+    queryKey: [PAGE, 'leagues'],
+    queryFn: () => api.get<{ items: { sport_id: number; league_id: string; league_name: string }[] }>('/sports/matches/leagues'),
+    staleTime: 60_000,
+  });
+  return useMemo(() => (data?.items ?? []).map((l) => ({ value: l.league_id, label: l.league_name || l.league_id })), [data]);
+}
 
 /**
  * Betting › Matches (spec §3 match_list): the declaration's list (filters by sport, league, start date,
- * status and visibility) plus a row action that opens the match's live odds.
+ * event and match status, visibility), the live odds of a match, the operator controls of each row
+ * (show / hide, suspend, maintenance, random betting, live delay, ranking, cancel) and the price margins.
  */
 export default function MatchListPage() {
   const { t } = useTranslation();
-  const can = usePageCan();
+  const leagues = useLeagueChoices();
   const [odds, setOdds] = useState<Row | null>(null);
+  const [dialog, setDialog] = useState<MatchDialogState | null>(null);
+  const [margins, setMargins] = useState(false);
+  // The league filter picks from the feed's leagues (a provider id is not something to type).
+  const def = useMemo<ResourceView>(
+    () => (leagues.length ? { ...matchListResource, fields: matchListResource.fields.map((f) => (f.key === 'league_id' ? { ...f, type: 'enum' as const, options: leagues } : f)) } : matchListResource),
+    [leagues],
+  );
+  const openDialog = (kind: MatchDialogKind, row: Row) => setDialog({ kind, row, open: true });
   return (
     <ResourcePage
-      def={matchListResource}
+      def={def}
       detailTitle={(r) => `${String(r.home_team ?? '')} - ${String(r.away_team ?? '')}`}
       detailColumns={2}
-      rowActions={(r) =>
-        can('odds') && (
-          <ActionButton
-            action="odds"
-            page={matchListResource.page}
-            type="text"
-            size="small"
-            compact
-            icon={<LineChartOutlined />}
-            testId={`match-odds-${String(r.id)}`}
-            onClick={() => setOdds(r)}
-          >
-            {t('sports.odds.button')}
-          </ActionButton>
-        )
-      }
+      toolbar={() => (
+        <ActionButton action="odds" page={PAGE} icon={<PercentageOutlined />} testId="match-margins" onClick={() => setMargins(true)}>
+          {t('sports.margins.button')}
+        </ActionButton>
+      )}
+      rowActions={(r) => <MatchActions row={r} onOdds={setOdds} onDialog={openDialog} />}
     >
       <OddsDrawer match={odds} onClose={() => setOdds(null)} />
+      <MatchDialog state={dialog} onClose={() => setDialog((d) => (d ? { ...d, open: false } : d))} />
+      <MarginsDialog open={margins} onClose={() => setMargins(false)} />
     </ResourcePage>
   );
 }

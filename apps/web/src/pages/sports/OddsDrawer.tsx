@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
+import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { matchListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useIsMobile } from '../../app/dialog';
-import { Blank, FieldValue, formatDateTime, LoadError, RecordView, type FieldView, type Row } from '../../resources';
+import { useSocketHandler } from '../../app/live';
+import { ActionButton, Blank, FieldValue, formatDateTime, LoadError, RecordView, useApiMutation, type FieldView, type Row } from '../../resources';
+import { matchPath, PAGE } from './MatchActions';
 
 /** GET /sports/matches/:event_id/odds (apps/server/src/modules/feed/routes.ts). */
 export interface OddsSelection {
@@ -14,6 +17,8 @@ export interface OddsSelection {
   outcome: number;
   visible: boolean;
   suspended: boolean;
+  /** The operator's own suspension of the selection (what suspend / resume toggles). */
+  suspended_by_operator?: boolean;
   bet_status: number;
   outcome_status: number;
   price: number | null;
@@ -43,8 +48,13 @@ export interface OddsAnswer {
   markets: OddsMarket[];
 }
 
-/** The odds view refreshes this often while it is open. */
-export const ODDS_REFRESH_MS = 2_000;
+/** Push type of "these events changed" (content `{ event_ids }`), sent by the server's feed live push. */
+export const PUSH_ODDS = 20;
+/**
+ * The odds view refetches when the socket names its event; it also polls this often while open, in case
+ * the socket is down.
+ */
+export const ODDS_REFRESH_MS = 5_000;
 /** How long a changed price stays highlighted. */
 const FLASH_MS = 1_500;
 
@@ -112,7 +122,38 @@ function Price({ market, selection, change }: { market: OddsMarket; selection: O
   );
 }
 
-function MarketCard({ market, changes }: { market: OddsMarket; changes: Record<string, Direction> }) {
+/** Suspend / resume by the operator of a market, or of one selection of it (POST .../suspension). */
+function useSuspension(eventId: string, refetch: () => unknown) {
+  return useApiMutation(
+    ({ market, outcome, suspend }: { market: string; outcome?: string; suspend: boolean }) =>
+      api.post<unknown>(
+        `${matchPath(eventId)}/markets/${encodeURIComponent(market)}${outcome === undefined ? '' : `/outcomes/${encodeURIComponent(outcome)}`}/suspension`,
+        { is_suspended: suspend },
+      ),
+    { onSuccess: () => void refetch() },
+  );
+}
+
+type Suspend = (v: { market: string; outcome?: string; suspend: boolean }) => Promise<unknown>;
+
+function SuspendButton({ suspended, testId, onClick }: { suspended: boolean; testId: string; onClick(): Promise<unknown> }) {
+  const { t } = useTranslation();
+  return (
+    <ActionButton
+      action="suspend"
+      page={PAGE}
+      size="small"
+      danger={!suspended}
+      icon={suspended ? <PlayCircleOutlined /> : <PauseCircleOutlined />}
+      testId={testId}
+      onClick={onClick}
+    >
+      {t(suspended ? 'sports.odds.resume' : 'sports.odds.suspend')}
+    </ActionButton>
+  );
+}
+
+function MarketCard({ market, changes, suspend }: { market: OddsMarket; changes: Record<string, Direction>; suspend: Suspend }) {
   const { t } = useTranslation();
   const reasons = [
     market.suspended_by?.operator && t('sports.odds.byOperator'),
@@ -141,6 +182,11 @@ function MarketCard({ market, changes }: { market: OddsMarket; changes: Record<s
             <Tag color="green">{t('sports.odds.open')}</Tag>
           )}
           <Typography.Text type="secondary">{t('sports.odds.selections', { count: market.count })}</Typography.Text>
+          <SuspendButton
+            suspended={!!market.suspended_by?.operator}
+            testId={`odds-market-${market.suspended_by?.operator ? 'resume' : 'suspend'}-${market.key}`}
+            onClick={() => suspend({ market: market.key, suspend: !market.suspended_by?.operator })}
+          />
         </Space>
       }
       styles={{ body: { padding: 0 } }}
@@ -172,6 +218,17 @@ function MarketCard({ market, changes }: { market: OddsMarket; changes: Record<s
           { key: 'outcome', title: t('sports.odds.result'), render: (_, s) => <FieldValue field={outcomeField} value={s.outcome} /> },
           { key: 'outcome_status', title: t('sports.odds.outcomeStatus'), render: (_, s) => <FieldValue field={outcomeStatusField} value={s.outcome_status} /> },
           { key: 'updated_at', title: t('sports.odds.updated'), render: (_, s) => <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.updated_at)}</Typography.Text> },
+          {
+            key: 'action',
+            align: 'right',
+            render: (_, s) => (
+              <SuspendButton
+                suspended={!!s.suspended_by_operator}
+                testId={`odds-selection-${s.suspended_by_operator ? 'resume' : 'suspend'}-${market.key}-${s.name}`}
+                onClick={() => suspend({ market: market.key, outcome: s.name, suspend: !s.suspended_by_operator })}
+              />
+            ),
+          },
         ]}
       />
     </Card>
@@ -190,6 +247,13 @@ function OddsView({ match, open }: { match: Row; open: boolean }) {
     refetchInterval: open ? ODDS_REFRESH_MS : false,
     refetchIntervalInBackground: false,
   });
+  // The server names the events the feed has just changed: refetch at once when it is this one.
+  useSocketHandler((m) => {
+    if (!open || m.type !== PUSH_ODDS) return;
+    const ids = (m.content as { event_ids?: unknown } | undefined)?.event_ids;
+    if (Array.isArray(ids) && ids.includes(eventId)) void q.refetch();
+  });
+  const suspension = useSuspension(eventId, q.refetch);
   const changes = usePriceChanges(q.data);
   const header: Row = { ...match, ...(q.data ? { event_status: q.data.event_status } : {}) };
   return (
@@ -203,13 +267,13 @@ function OddsView({ match, open }: { match: Row; open: boolean }) {
       ) : !q.data?.markets.length ? (
         <Empty description={t('sports.odds.noMarkets')} />
       ) : (
-        q.data.markets.map((m) => <MarketCard key={m.key} market={m} changes={changes} />)
+        q.data.markets.map((m) => <MarketCard key={m.key} market={m} changes={changes} suspend={suspension.mutateAsync} />)
       )}
     </Flex>
   );
 }
 
-/** A match's markets and prices, refreshed every 2 s while open; a moved price flashes green (up) or red (down). */
+/** A match's markets and prices, refreshed on the live push (and every 5 s) while open; a moved price flashes green (up) or red (down). */
 export function OddsDrawer({ match, onClose }: { match: Row | null; onClose(): void }) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
