@@ -180,7 +180,11 @@ export function combinedOddsDisplay(odds: string[]): string {
   return new D(combinedOdds(odds)).toFixed(2, Decimal.ROUND_DOWN);
 }
 
-/** floor(stake x product of odds) in cents: what the order pays if every leg wins (no bonus, before tax). */
+/**
+ * floor(stake x product of odds) in cents: what the order pays if every leg wins (no bonus, before
+ * tax). Throws a RangeError when that is beyond a safe integer (checkSlip compares without converting,
+ * so such a slip is refused with BET_PAYOUT_TOO_HIGH instead).
+ */
 export function potentialPayoutCents(stakeCents: number, odds: string[]): number {
   assertNonNegativeCents(stakeCents, 'stakeCents');
   return floorTimes(stakeCents, new D(combinedOdds(odds)));
@@ -427,12 +431,9 @@ export function cashoutOffer(input: {
   if (open === 0) return { state: 'locked' };
 
   const margin = new D(BPS - input.marginBps).div(BPS);
-  const amount = floorTimes(input.stakeCents, resolvedFactor.times(ratio).times(margin));
-  const cap = Math.min(
-    floorTimes(input.stakeCents, placed.reduce<Dec>((a, p) => a.times(p), new D(1))),
-    floorTimes(input.stakeCents, remaining),
-  );
-  return { state: 'offer', amountCents: Math.min(amount, cap) };
+  const potential = placed.reduce<Dec>((a, p) => a.times(p), new D(1));
+  const factor = D.min(resolvedFactor.times(ratio).times(margin), potential, remaining);
+  return { state: 'offer', amountCents: floorTimes(input.stakeCents, factor) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -560,7 +561,7 @@ export function checkSlip(input: {
   if (!maxOdds.isZero() && combined.gt(maxOdds)) {
     return { ok: false, code: 'BET_ODDS_TOO_HIGH', params: { max: maxOdds.toFixed(2, Decimal.ROUND_DOWN) } };
   }
-  if (limits.maxPayoutCents > 0 && floorTimes(stakeCents, combined) > limits.maxPayoutCents) {
+  if (limits.maxPayoutCents > 0 && new D(stakeCents).times(combined).floor().gt(limits.maxPayoutCents)) {
     return { ok: false, code: 'BET_PAYOUT_TOO_HIGH', params: { max: formatAmount(limits.maxPayoutCents) } };
   }
 
