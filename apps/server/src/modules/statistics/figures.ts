@@ -1,0 +1,194 @@
+import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { ONLINE_STATUS, PAY_STATUS } from '@dau/domain';
+import { statsBettorDay, statsHourly } from '../betting/schema.js';
+import { bettors, recharges, withdrawals } from '../money/schema.js';
+import { scopeCondition, type Scope } from '../../platform/listing.js';
+import type { Executor } from '../../platform/db.js';
+
+/**
+ * The figures of the statistics screens (today_statistics, history_statistics), read from aggregates:
+ *
+ * - betting figures from `stats_hourly` (one row per hour bucket and agent, kept by the betting service
+ *   in the transaction of every placement, settlement and cashout): a day is at most 24 x agents rows,
+ *   whatever the number of orders;
+ * - distinct bettors from `stats_bettor_day`;
+ * - deposits (paid recharges, by `paid_at`), withdrawals (paid, by `paid_at`) and new bettors (by
+ *   `created_at`) from their own tables, grouped by hour.
+ *
+ * Days and hours are those of the operator: Africa/Dar_es_Salaam, UTC+3 all year (Tanzania has no
+ * daylight saving), whatever the server's or the database session's time zone. Buckets are computed
+ * from epoch seconds, so no time-zone database is needed.
+ *
+ * Definitions (all money in cents of TSh):
+ * - turnover: stakes taken (cash and bonus funds) by orders placed in the period;
+ * - payouts: gross payouts of the settlements made in the period (before withholding tax; a resettlement
+ *   counts its difference), cashouts excluded;
+ * - cashouts: amounts paid for cashed-out orders in the period;
+ * - GGR (gross gaming revenue) = turnover - payouts - cashouts: what the house kept of the stakes on a
+ *   cash basis (stakes of the period against payouts of the period, so a day's GGR mixes bets placed that
+ *   day with bets settled that day). Tax withheld is the bettors' tax owed to the revenue authority: it
+ *   neither adds to nor takes from GGR;
+ * - NGR (net gaming revenue) = GGR - bonuses (accumulator bonuses paid);
+ * - bettors: distinct bettors who placed at least one order that day;
+ * - deposits / withdrawals: paid amounts and their count; new bettors: registrations; online bettors:
+ *   bettors online now (not per hour or day: there is no history of it).
+ */
+export const TIME_ZONE = 'Africa/Dar_es_Salaam';
+export const UTC_OFFSET = '+03:00';
+const OFFSET_MS = 3 * 3_600_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The operator's calendar day (YYYY-MM-DD) of an instant. */
+export const localDay = (d: Date | number) => new Date((typeof d === 'number' ? d : d.getTime()) + OFFSET_MS).toISOString().slice(0, 10);
+/** The operator's hour of day (0-23) of an instant. */
+export const localHour = (d: Date | number) => new Date((typeof d === 'number' ? d : d.getTime()) + OFFSET_MS).getUTCHours();
+/** The instant a local day starts (00:00 in Dar es Salaam = 21:00 UTC the day before). */
+export const dayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - OFFSET_MS);
+/** Whether a string is a real calendar day (YYYY-MM-DD). */
+export const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+export interface Figures {
+  turnover: number;
+  payouts: number;
+  cashouts: number;
+  ggr: number;
+  bonuses: number;
+  ngr: number;
+  tax: number;
+  orders: number;
+  settled: number;
+  bettors: number;
+  deposits: number;
+  deposit_count: number;
+  withdrawals: number;
+  withdrawal_count: number;
+  new_bettors: number;
+}
+
+export const emptyFigures = (): Figures => ({
+  turnover: 0, payouts: 0, cashouts: 0, ggr: 0, bonuses: 0, ngr: 0, tax: 0, orders: 0, settled: 0, bettors: 0,
+  deposits: 0, deposit_count: 0, withdrawals: 0, withdrawal_count: 0, new_bettors: 0,
+});
+
+/** Adds b into a (bettors included: callers set the distinct count of a whole period themselves). */
+export function addFigures(a: Figures, b: Figures): Figures {
+  for (const k of Object.keys(a) as (keyof Figures)[]) a[k] += b[k];
+  return a;
+}
+
+/** GGR and NGR from the parts (never summed across buckets: recomputed). */
+export function finish(f: Figures): Figures {
+  f.ggr = f.turnover - f.payouts - f.cashouts;
+  f.ngr = f.ggr - f.bonuses;
+  return f;
+}
+
+/** Epoch hour number of a timestamptz column: time-zone independent bucket. */
+const hourBucket = (col: unknown) => sql<string>`floor(extract(epoch from ${col}) / 3600)::bigint`;
+const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+
+/**
+ * Figures per UTC hour bucket (key: epoch ms of the hour's start) over [from, to), whole hours, in the
+ * admin's scope. `bettors` per bucket = bettors whose first order of their (local) day fell in that hour,
+ * so the buckets of one day add up to the day's distinct bettors.
+ */
+export async function hourlyFigures(ex: Executor, scope: Scope, from: Date, to: Date): Promise<Map<number, Figures>> {
+  const out = new Map<number, Figures>();
+  const at = (ms: number) => {
+    let f = out.get(ms);
+    if (!f) out.set(ms, (f = emptyFigures()));
+    return f;
+  };
+  const s = statsHourly;
+  const betting = ex
+    .select({
+      hour: s.hour,
+      turnover: sql<string>`sum(${s.turnover})::bigint`,
+      orders: sql<string>`sum(${s.orders})::bigint`,
+      payouts: sql<string>`sum(${s.payouts})::bigint`,
+      tax: sql<string>`sum(${s.tax})::bigint`,
+      bonuses: sql<string>`sum(${s.bonuses})::bigint`,
+      cashouts: sql<string>`sum(${s.cashouts})::bigint`,
+      settled: sql<string>`sum(${s.settled})::bigint`,
+    })
+    .from(s)
+    .where(and(gte(s.hour, from), lt(s.hour, to), scopeCondition(scope, s.agentId)))
+    .groupBy(s.hour);
+  const money = (table: typeof recharges | typeof withdrawals) =>
+    ex
+      .select({ h: hourBucket(table.paidAt), amount: sql<string>`sum(${table.amount})::bigint`, n: count() })
+      .from(table)
+      .where(and(eq(table.payStatus, PAY_STATUS.paid), gte(table.paidAt, from), lt(table.paidAt, to), scopeCondition(scope, table.agentId)))
+      .groupBy(sql`1`);
+  const registrations = ex
+    .select({ h: hourBucket(bettors.createdAt), n: count() })
+    .from(bettors)
+    .where(and(gte(bettors.createdAt, from), lt(bettors.createdAt, to), scopeCondition(scope, bettors.agentId)))
+    .groupBy(sql`1`);
+  const days = daysBetween(from, to);
+  const firstBets = ex
+    .select({ day: statsBettorDay.day, hour: statsBettorDay.hour, n: sql<string>`count(distinct ${statsBettorDay.bettorId})` })
+    .from(statsBettorDay)
+    .where(and(dayRange(days), scopeCondition(scope, statsBettorDay.agentId)))
+    .groupBy(statsBettorDay.day, statsBettorDay.hour);
+  const [b, r, w, reg, fb] = await Promise.all([betting, money(recharges), money(withdrawals), registrations, firstBets]);
+  for (const x of b) {
+    const f = at(x.hour.getTime());
+    f.turnover += num(x.turnover);
+    f.orders += num(x.orders);
+    f.payouts += num(x.payouts);
+    f.tax += num(x.tax);
+    f.bonuses += num(x.bonuses);
+    f.cashouts += num(x.cashouts);
+    f.settled += num(x.settled);
+  }
+  for (const x of r) {
+    const f = at(num(x.h) * HOUR_MS);
+    f.deposits += num(x.amount);
+    f.deposit_count += num(x.n);
+  }
+  for (const x of w) {
+    const f = at(num(x.h) * HOUR_MS);
+    f.withdrawals += num(x.amount);
+    f.withdrawal_count += num(x.n);
+  }
+  for (const x of reg) at(num(x.h) * HOUR_MS).new_bettors += num(x.n);
+  for (const x of fb) {
+    const ms = dayStart(x.day).getTime() + x.hour * HOUR_MS;
+    if (ms >= from.getTime() && ms < to.getTime()) at(ms).bettors += num(x.n);
+  }
+  for (const f of out.values()) finish(f);
+  return out;
+}
+
+/** The local days touched by [from, to). */
+function daysBetween(from: Date, to: Date): { first: string; last: string } {
+  return { first: localDay(from), last: localDay(to.getTime() - 1) };
+}
+
+const dayRange = ({ first, last }: { first: string; last: string }): SQL | undefined =>
+  first === last ? eq(statsBettorDay.day, first) : and(gte(statsBettorDay.day, first), sql`${statsBettorDay.day} <= ${last}`);
+
+/** Distinct bettors per local day over [first, last], and over the whole span. */
+export async function bettorsByDay(ex: Executor, scope: Scope, first: string, last: string): Promise<{ perDay: Map<string, number>; total: number }> {
+  const where = and(dayRange({ first, last }), scopeCondition(scope, statsBettorDay.agentId));
+  const [rows, [all]] = await Promise.all([
+    ex.select({ day: statsBettorDay.day, n: sql<string>`count(distinct ${statsBettorDay.bettorId})` }).from(statsBettorDay).where(where).groupBy(statsBettorDay.day),
+    ex.select({ n: sql<string>`count(distinct ${statsBettorDay.bettorId})` }).from(statsBettorDay).where(where),
+  ]);
+  return { perDay: new Map(rows.map((r) => [r.day, num(r.n)])), total: num(all?.n) };
+}
+
+/** Bettors online now, in the scope. */
+export async function onlineBettors(ex: Executor, scope: Scope): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(bettors)
+    .where(and(eq(bettors.onlineStatus, ONLINE_STATUS.online), scopeCondition(scope, bettors.agentId)));
+  return num(row?.n);
+}
+
+export const HOUR = HOUR_MS;
+export const DAY = DAY_MS;
