@@ -32,6 +32,7 @@ import { feedRoutes } from './modules/feed/routes.js';
 import { FeedLivePush } from './modules/feed/live-push.js';
 import { MarginBook } from './modules/feed/margins.js';
 import { feedControls } from './modules/feed/controls.js';
+import { statisticsRoutes } from './modules/statistics/routes.js';
 
 export interface BuildOptions {
   database: Database;
@@ -122,6 +123,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     billRoutes(scoped, ctx);
     feedRoutes(scoped, ctx, feed, feedStore);
     feedControls(scoped, ctx, feed, feedStore);
+    statisticsRoutes(scoped, ctx);
     sockets.install(scoped);
   });
 

@@ -113,6 +113,11 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/system/async_operations': { need: 'async_operations' },
   'GET /api/v1/system/async_operations/:id/download': { need: 'async_operations:download' },
   'DELETE /api/v1/system/async_operations/:id': { need: 'async_operations:delete' },
+  // Statistics screens (issue 5): today, per match, per day.
+  'GET /api/v1/statistics/today': { need: 'today_statistics' },
+  'GET /api/v1/statistics/history': { need: 'history_statistics', url: '/api/v1/statistics/history?date_from=2026-01-01&date_to=2026-01-31' },
+  'GET /api/v1/statistics/matches': { need: 'match_statistics' },
+  'GET /api/v1/statistics/matches/:event_id': { need: 'match_statistics', url: `/api/v1/statistics/matches/${MISSING}` },
   'GET /api/docs': { need: PUBLIC },
   'GET /api/docs/json': { need: PUBLIC },
   'GET /api/docs/yaml': { need: PUBLIC },
