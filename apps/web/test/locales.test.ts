@@ -14,6 +14,9 @@ import zhMoney from '../src/locales/zh-CN/money';
 import enSports from '../src/locales/en-US/sports';
 import swSports from '../src/locales/sw-KE/sports';
 import zhSports from '../src/locales/zh-CN/sports';
+import enStatistics from '../src/locales/en-US/statistics';
+import swStatistics from '../src/locales/sw-KE/statistics';
+import zhStatistics from '../src/locales/zh-CN/statistics';
 import { flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
@@ -34,6 +37,7 @@ const FILES = {
   system: { en: enSystem, sw: swSystem, zh: zhSystem },
   money: { en: enMoney, sw: swMoney, zh: zhMoney },
   sports: { en: enSports, sw: swSports, zh: zhSports },
+  statistics: { en: enStatistics, sw: swStatistics, zh: zhStatistics },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();

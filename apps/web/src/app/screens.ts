@@ -31,6 +31,9 @@ const sportsResource = (page: string): ScreenDef['load'] => () =>
 /** A sports screen with texts of its own (src/locales/<lang>/sports.ts), loaded with its chunk. */
 const sports = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('sports')]).then(([m]) => m);
 
+/** A statistics screen: its chunk and the statistics texts (src/locales/<lang>/statistics.ts). */
+const statistics = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('statistics')]).then(([m]) => m);
+
 /** A money screen: its chunk and the money texts (src/locales/<lang>/money.ts), loaded together. */
 const money = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('money')]).then(([m]) => m);
 
@@ -44,6 +47,10 @@ const moneyResource = (page: string): ScreenDef['load'] =>
   );
 
 export const SCREENS: Record<string, ScreenDef['load']> = {
+  // Statistics (the landing page first)
+  today_statistics: statistics(() => import('../pages/statistics/TodayStatisticsPage')),
+  match_statistics: statistics(() => import('../pages/statistics/MatchStatisticsPage')),
+  history_statistics: statistics(() => import('../pages/statistics/HistoryStatisticsPage')),
   // System
   update_password: () => import('../pages/auth/UpdatePasswordPage'),
   administrators: () => import('../pages/system/AdministratorsPage'),

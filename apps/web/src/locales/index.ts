@@ -41,6 +41,12 @@ export const LAZY_LOCALE_FILES = {
       'sw-KE': sw.default,
       'zh-CN': zh.default,
     })),
+  statistics: () =>
+    Promise.all([import('./en-US/statistics'), import('./sw-KE/statistics'), import('./zh-CN/statistics')]).then(([en, sw, zh]) => ({
+      'en-US': en.default,
+      'sw-KE': sw.default,
+      'zh-CN': zh.default,
+    })),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;

@@ -1,0 +1,202 @@
+import { useMemo } from 'react';
+import { Alert, Card, Col, DatePicker, Row as Grid, Space, Table, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import dayjs, { type Dayjs } from 'dayjs';
+import { centsToDecimalString } from '@dau/domain';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/api';
+import { ActionButton, LoadError, NoData, PageHeader } from '../../resources';
+import { Chart } from './Chart';
+import { FigureCard, FigureGrid, darDay, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures } from './shared';
+
+/** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
+interface HistoryAnswer {
+  date_from: string;
+  date_to: string;
+  totals: Figures;
+  items: Array<Figures & { day: string }>;
+}
+
+const MAX_DAYS = 92;
+type Row = Figures & { day: string };
+
+const COLUMNS: Array<{ key: keyof Figures; money?: boolean }> = [
+  { key: 'turnover', money: true }, { key: 'payouts', money: true }, { key: 'cashouts', money: true }, { key: 'ggr', money: true },
+  { key: 'bonuses', money: true }, { key: 'ngr', money: true }, { key: 'tax', money: true }, { key: 'orders' }, { key: 'bettors' },
+  { key: 'new_bettors' }, { key: 'deposits', money: true }, { key: 'withdrawals', money: true },
+];
+
+/** The figures in a CSV file (TSh with two decimals), built in the browser: at most 92 rows. */
+function downloadCsv(rows: Row[], totals: Figures, labels: Record<string, string>, name: string) {
+  const head = ['day', ...COLUMNS.map((c) => c.key)].map((k) => labels[k] ?? k);
+  const line = (day: string, f: Figures) => [day, ...COLUMNS.map((c) => (c.money ? centsToDecimalString(f[c.key]) : String(f[c.key])))];
+  const body = [head, ...rows.map((r) => line(r.day, r)), line(labels.total, totals)]
+    .map((cells) => cells.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))
+    .join('\n');
+  const url = URL.createObjectURL(new Blob(['\ufeff', body, '\n'], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * Historical statistics: the figures of today_statistics per Dar es Salaam day over a chosen range (URL
+ * `date_from`, `date_to`, at most 92 days; the last 7 days by default): totals, a chart and a table.
+ */
+export default function HistoryStatisticsPage() {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const count = useCount();
+  const hold = useHold();
+  const seriesOptions = useSeriesOptions();
+  const [params, setParams] = useSearchParams();
+  const today = darDay();
+  const from = params.get('date_from') ?? darDay(Date.now() - 6 * 86_400_000);
+  const to = params.get('date_to') ?? today;
+  const days = dayjs(to).diff(dayjs(from), 'day') + 1;
+  const tooLong = days > MAX_DAYS;
+  const q = useQuery({
+    queryKey: ['history_statistics', from, to],
+    queryFn: () => api.get<HistoryAnswer>('/statistics/history', { date_from: from, date_to: to }),
+    enabled: !tooLong && days >= 1,
+  });
+  const d = q.data;
+  const charts = useMemo(
+    () => (d ? seriesOptions(d.items.map((r) => r.day.slice(5)), d.items) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [d, t],
+  );
+  const onRange = (range: [Dayjs | null, Dayjs | null] | null) => {
+    const next = new URLSearchParams(params);
+    if (range?.[0] && range[1]) {
+      next.set('date_from', range[0].format('YYYY-MM-DD'));
+      next.set('date_to', range[1].format('YYYY-MM-DD'));
+    } else {
+      next.delete('date_from');
+      next.delete('date_to');
+    }
+    setParams(next, { replace: true });
+  };
+  const labels: Record<string, string> = { day: t('statistics.history.day'), total: t('statistics.history.total') };
+  for (const c of COLUMNS) labels[c.key] = t(`statistics.figure.${c.key}`);
+  const f = d?.totals;
+  const loading = q.isPending && !tooLong;
+
+  const columns = [
+    { key: 'day', dataIndex: 'day', title: labels.day, fixed: 'left' as const, width: 110, sorter: (a: Row, b: Row) => a.day.localeCompare(b.day), defaultSortOrder: 'descend' as const },
+    ...COLUMNS.map((c) => ({
+      key: c.key,
+      dataIndex: c.key,
+      title: labels[c.key],
+      align: 'right' as const,
+      sorter: (a: Row, b: Row) => a[c.key] - b[c.key],
+      render: (v: number) => {
+        const text = c.money ? money(v) : count(v);
+        const signed = c.key === 'ggr' || c.key === 'ngr';
+        return signed && v < 0 ? <Typography.Text type="danger">{text}</Typography.Text> : text;
+      },
+    })),
+  ];
+
+  return (
+    <div data-testid="history-statistics">
+      <PageHeader
+        title={t('menu.history_statistics')}
+        description={t('statistics.describe.history_statistics')}
+        extra={
+          <Space wrap>
+            <DatePicker.RangePicker
+              allowClear={false}
+              value={[dayjs(from), dayjs(to)]}
+              onChange={(v) => onRange(v as [Dayjs | null, Dayjs | null] | null)}
+              disabledDate={(day) => day.format('YYYY-MM-DD') > today}
+              data-testid="history-range"
+            />
+            <ActionButton
+              action="export"
+              icon={<DownloadOutlined />}
+              disabled={!d}
+              testId="history-export"
+              onClick={() => d && downloadCsv(d.items, d.totals, labels, `history_statistics-${from}-${to}.csv`)}
+            />
+          </Space>
+        }
+      />
+      {tooLong ? (
+        <Alert type="warning" showIcon message={t('statistics.history.tooLong')} />
+      ) : q.isError ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : (
+        <>
+          <FigureGrid>
+            {[
+              <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
+              <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
+              <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+              <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
+              <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+              <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} />,
+              <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} />,
+              <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} />,
+              <FigureCard key="deposits" k="deposits" value={f?.deposits} loading={loading} />,
+              <FigureCard key="withdrawals" k="withdrawals" value={f?.withdrawals} loading={loading} />,
+              <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,
+              <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} />,
+            ]}
+          </FigureGrid>
+          {d && isEmpty(d.totals) ? (
+            <Card size="small">
+              <NoData />
+            </Card>
+          ) : (
+            <>
+              <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
+                <Col xs={24} xl={12}>
+                  <Card size="small" title={t('statistics.chart.money')}>
+                    {charts ? <Chart option={charts.money} testId="chart-money" /> : <div style={{ height: 260 }} />}
+                  </Card>
+                </Col>
+                <Col xs={24} xl={12}>
+                  <Card size="small" title={t('statistics.chart.activity')}>
+                    {charts ? <Chart option={charts.activity} testId="chart-activity" /> : <div style={{ height: 260 }} />}
+                  </Card>
+                </Col>
+              </Grid>
+              <Table<Row>
+                size="small"
+                rowKey="day"
+                loading={loading}
+                dataSource={d?.items ?? []}
+                columns={columns}
+                pagination={false}
+                scroll={{ x: 'max-content' }}
+                locale={{ emptyText: <NoData /> }}
+                data-testid="history-table"
+                summary={() =>
+                  f ? (
+                    <Table.Summary fixed>
+                      <Table.Summary.Row>
+                        <Table.Summary.Cell index={0}>
+                          <Typography.Text strong>{labels.total}</Typography.Text>
+                        </Table.Summary.Cell>
+                        {COLUMNS.map((c, i) => (
+                          <Table.Summary.Cell key={c.key} index={i + 1} align="right">
+                            <Typography.Text strong>{c.money ? money(f[c.key]) : count(f[c.key])}</Typography.Text>
+                          </Table.Summary.Cell>
+                        ))}
+                      </Table.Summary.Row>
+                    </Table.Summary>
+                  ) : null
+                }
+              />
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

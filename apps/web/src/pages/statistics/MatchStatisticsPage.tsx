@@ -1,0 +1,309 @@
+import { useState } from 'react';
+import { Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { TableProps } from 'antd';
+import { InfoCircleOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import dayjs, { type Dayjs } from 'dayjs';
+import { ENUMS } from '@dau/domain';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/api';
+import { ExportButton, LoadError, NoData, PageHeader, enumText, formatDateTime, useLocale } from '../../resources';
+import { darDay, useCount, useMoney } from './shared';
+
+/** GET /statistics/matches (apps/server/src/modules/statistics/routes.ts). */
+interface MatchRow {
+  id: number;
+  event_id: string;
+  sport_id: number;
+  league_name: string;
+  home_team: string;
+  away_team: string;
+  start_time: string;
+  match_status: number;
+  orders: number;
+  turnover: number;
+  payouts: number;
+  ggr: number;
+  liability: number;
+  max_liability: number;
+  max_liability_market_key: string | null;
+  max_liability_outcome_id: string | null;
+}
+
+interface Outcome {
+  outcome_id: string;
+  selection_name: string;
+  orders: number;
+  stake: number;
+  liability: number;
+  payouts: number;
+}
+
+/** GET /statistics/matches/:event_id. */
+interface MatchDetail {
+  totals: { orders: number; turnover: number; payouts: number; ggr: number; liability: number; max_liability: number };
+  markets: Array<{ market_key: string; market_name: string; orders: number; stake: number; payouts: number; ggr: number; max_liability: number; outcomes: Outcome[] }>;
+}
+
+const DAY = 86_400_000;
+/** The instant a Dar es Salaam day starts (00:00 UTC+3). */
+const darStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 3 * 3_600_000).toISOString();
+const SORTS: Record<string, string> = { start_time: 'start_time', orders: 'orders', turnover: 'turnover', payouts: 'payouts', ggr: 'ggr', liability: 'liability' };
+
+/** One match's markets and outcomes: what the book pays if each outcome wins (liability), stake and payouts. */
+function MatchOutcomes({ eventId }: { eventId: string }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const count = useCount();
+  const q = useQuery({ queryKey: ['match_statistics', 'detail', eventId], queryFn: () => api.get<MatchDetail>(`/statistics/matches/${encodeURIComponent(eventId)}`) });
+  if (q.isError) return <LoadError error={q.error} onRetry={() => void q.refetch()} />;
+  if (q.isPending) return <Table size="small" loading columns={[]} dataSource={[]} />;
+  if (!q.data.markets.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('statistics.match.noOutcomes')} />;
+  const max = q.data.totals.max_liability;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size={12} data-testid={`match-outcomes-${eventId}`}>
+      {q.data.markets.map((m) => (
+        <Card
+          key={m.market_key}
+          size="small"
+          type="inner"
+          title={
+            <Space size={8}>
+              <span>{m.market_name || m.market_key}</span>
+              <Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>{m.market_key}</Typography.Text>
+            </Space>
+          }
+          extra={
+            <Space size={16} wrap>
+              <span>{t('statistics.match.stake')}: {money(m.stake)}</span>
+              <span>{t('statistics.figure.ggr')}: {money(m.ggr)}</span>
+            </Space>
+          }
+        >
+          <Table<Outcome>
+            size="small"
+            rowKey="outcome_id"
+            pagination={false}
+            dataSource={m.outcomes}
+            columns={[
+              { key: 'outcome', title: t('statistics.match.outcome'), render: (_, o) => o.selection_name || o.outcome_id },
+              { key: 'orders', title: t('statistics.figure.orders'), dataIndex: 'orders', align: 'right', render: (v: number) => count(v) },
+              { key: 'stake', title: t('statistics.match.stake'), dataIndex: 'stake', align: 'right', render: (v: number) => money(v) },
+              {
+                key: 'liability',
+                title: (
+                  <Tooltip title={t('statistics.match.liabilityHint')}>
+                    {t('statistics.match.liability')} <InfoCircleOutlined />
+                  </Tooltip>
+                ),
+                dataIndex: 'liability',
+                align: 'right',
+                render: (v: number) => (v > 0 && v === max ? <Tag color="red">{money(v)}</Tag> : money(v)),
+              },
+              { key: 'payouts', title: t('statistics.figure.payouts'), dataIndex: 'payouts', align: 'right', render: (v: number) => money(v) },
+            ]}
+          />
+        </Card>
+      ))}
+    </Space>
+  );
+}
+
+/**
+ * Match statistics: per match turnover, order legs, payouts, GGR and liability (what the book pays if an
+ * outcome wins), with filters (sport, start time, event id) and paging in the URL; a row expands into its
+ * markets and outcomes. Export (button `export`) queues a background file of the list as filtered.
+ */
+export default function MatchStatisticsPage() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const money = useMoney();
+  const count = useCount();
+  const [params, setParams] = useSearchParams();
+  const today = darDay();
+  const dayFrom = params.get('day_from') ?? darDay(Date.now() - DAY);
+  const dayTo = params.get('day_to') ?? darDay(Date.now() + DAY);
+  const sport = params.get('sport_id') ?? '';
+  const eventId = params.get('event_id') ?? '';
+  const page = Number(params.get('page') ?? 1);
+  const pageSize = Number(params.get('page_size') ?? 20);
+  const sort = params.get('sort') ?? '-start_time';
+  const [draftEvent, setDraftEvent] = useState(eventId);
+
+  const query: Record<string, string> = {
+    start_from: darStart(dayFrom),
+    start_to: new Date(Date.parse(darStart(dayTo)) + DAY).toISOString(),
+    ...(sport ? { sport_id: sport } : {}),
+    ...(eventId ? { event_id: eventId } : {}),
+  };
+  const q = useQuery({
+    queryKey: ['match_statistics', query, page, pageSize, sort],
+    queryFn: () => api.get<{ items: MatchRow[]; total: number }>('/statistics/matches', { ...query, page: String(page), page_size: String(pageSize), sort }),
+    placeholderData: (prev) => prev,
+    refetchInterval: 30_000,
+  });
+
+  const set = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  const sortOrder = (key: string) => (sort.replace(/^-/, '') === key ? (sort.startsWith('-') ? 'descend' : 'ascend') : null);
+  const columns: TableProps<MatchRow>['columns'] = [
+    {
+      key: 'match',
+      title: t('statistics.match.match'),
+      render: (_, r) => (
+        <div>
+          <div style={{ fontWeight: 500 }}>
+            {r.home_team} – {r.away_team}
+          </div>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {enumText('sport', r.sport_id, locale)} · {r.league_name} · {r.event_id}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { key: 'start_time', dataIndex: 'start_time', title: t('statistics.match.start'), sorter: true, sortOrder: sortOrder('start_time'), render: (v: string) => formatDateTime(v), width: 170 },
+    {
+      key: 'orders',
+      dataIndex: 'orders',
+      title: (
+        <Tooltip title={t('statistics.match.legsHint')}>
+          {t('statistics.figure.orders')} <InfoCircleOutlined />
+        </Tooltip>
+      ),
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('orders'),
+      render: (v: number) => count(v),
+    },
+    { key: 'turnover', dataIndex: 'turnover', title: t('statistics.figure.turnover'), align: 'right', sorter: true, sortOrder: sortOrder('turnover'), render: (v: number) => money(v) },
+    { key: 'payouts', dataIndex: 'payouts', title: t('statistics.figure.payouts'), align: 'right', sorter: true, sortOrder: sortOrder('payouts'), render: (v: number) => money(v) },
+    {
+      key: 'ggr',
+      dataIndex: 'ggr',
+      title: t('statistics.figure.ggr'),
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('ggr'),
+      render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : undefined}>{money(v)}</Typography.Text>,
+    },
+    { key: 'liability', dataIndex: 'liability', title: t('statistics.match.liability'), align: 'right', sorter: true, sortOrder: sortOrder('liability'), render: (v: number) => money(v) },
+    {
+      key: 'max_liability',
+      dataIndex: 'max_liability',
+      title: (
+        <Tooltip title={t('statistics.match.liabilityHint')}>
+          {t('statistics.match.maxLiability')} <InfoCircleOutlined />
+        </Tooltip>
+      ),
+      align: 'right',
+      render: (v: number, r) => (
+        <div>
+          <div>{money(v)}</div>
+          {r.max_liability_market_key && v > 0 && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {r.max_liability_market_key} / {r.max_liability_outcome_id}
+            </Typography.Text>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  const sportOptions = Object.values(ENUMS.sport).map((id) => ({ value: String(id), label: enumText('sport', id, locale) }));
+
+  return (
+    <div data-testid="match-statistics">
+      <PageHeader
+        title={t('menu.match_statistics')}
+        description={t('statistics.describe.match_statistics')}
+        extra={<ExportButton api="/statistics/matches" name="match_statistics" exportType="match_statistics" query={query} />}
+      />
+      <Card size="small" style={{ marginBottom: 12 }}>
+        <Space wrap size={[12, 8]}>
+          <Select
+            allowClear
+            placeholder={t('statistics.match.sport')}
+            style={{ width: 160 }}
+            value={sport || undefined}
+            options={sportOptions}
+            onChange={(v) => set({ sport_id: v ?? null })}
+            data-testid="match-sport"
+          />
+          <Space size={6}>
+            <Typography.Text type="secondary">{t('statistics.match.startRange')}</Typography.Text>
+            <DatePicker.RangePicker
+              allowClear={false}
+              value={[dayjs(dayFrom), dayjs(dayTo)]}
+              onChange={(v) => {
+                const r = v as [Dayjs | null, Dayjs | null] | null;
+                if (r?.[0] && r[1]) set({ day_from: r[0].format('YYYY-MM-DD'), day_to: r[1].format('YYYY-MM-DD') });
+              }}
+              data-testid="match-range"
+            />
+          </Space>
+          <Input
+            allowClear
+            placeholder={t('statistics.match.eventId')}
+            style={{ width: 200 }}
+            value={draftEvent}
+            onChange={(e) => setDraftEvent(e.target.value)}
+            onPressEnter={() => set({ event_id: draftEvent.trim() || null })}
+            data-testid="match-event"
+          />
+          <Button type="primary" icon={<SearchOutlined />} onClick={() => set({ event_id: draftEvent.trim() || null })}>
+            {t('action.search')}
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              setDraftEvent('');
+              setParams(new URLSearchParams(), { replace: true });
+            }}
+          >
+            {t('action.reset')}
+          </Button>
+          {dayTo < today && <Typography.Text type="secondary">{dayFrom} – {dayTo}</Typography.Text>}
+        </Space>
+      </Card>
+      {q.isError && !q.data ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : (
+        <Table<MatchRow>
+          size="small"
+          rowKey="event_id"
+          loading={q.isPending || (q.isFetching && q.isPlaceholderData)}
+          dataSource={q.data?.items ?? []}
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <NoData /> }}
+          expandable={{ expandedRowRender: (r) => <MatchOutcomes eventId={r.event_id} />, rowExpandable: () => true }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: q.data?.total ?? 0,
+            showSizeChanger: true,
+          }}
+          onChange={(p, _f, s) => {
+            const one = Array.isArray(s) ? s[0] : s;
+            const key = one?.order ? SORTS[String(one.columnKey)] : undefined;
+            set({
+              page: String(p.current ?? 1),
+              page_size: String(p.pageSize ?? 20),
+              sort: key ? `${one.order === 'descend' ? '-' : ''}${key}` : null,
+            });
+          }}
+          data-testid="match-table"
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useMemo } from 'react';
+import { Badge, Card, Col, Row as Grid, Space, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/api';
+import { LoadError, NoData, PageHeader } from '../../resources';
+import { Chart } from './Chart';
+import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures } from './shared';
+
+/** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */
+export interface TodayAnswer {
+  day: string;
+  time_zone: string;
+  from: string;
+  to: string;
+  current_hour: number;
+  generated_at: string;
+  totals: Figures & { online_bettors: number };
+  hours: Array<Figures & { hour: number; start: string }>;
+}
+
+const REFRESH_MS = 15_000;
+
+/** "14:05" of an instant in Dar es Salaam (UTC+3), whatever the browser's zone. */
+const darTime = (iso: string) => new Date(new Date(iso).getTime() + 3 * 3_600_000).toISOString().slice(11, 16);
+
+/**
+ * The landing page: today's figures of the admin's branch (Dar es Salaam day) as cards, and by hour as
+ * charts. Live: refetched every 15 seconds (and when the tab comes back).
+ */
+export default function TodayStatisticsPage() {
+  const { t } = useTranslation();
+  const hold = useHold();
+  const seriesOptions = useSeriesOptions();
+  const q = useQuery({
+    queryKey: ['today_statistics'],
+    queryFn: () => api.get<TodayAnswer>('/statistics/today'),
+    refetchInterval: REFRESH_MS,
+  });
+  const d = q.data;
+  const charts = useMemo(
+    () => (d ? seriesOptions(d.hours.map((h) => `${String(h.hour).padStart(2, '0')}:00`), d.hours, d.current_hour) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [d, t],
+  );
+  const loading = q.isPending;
+  const f = d?.totals;
+
+  const header = (
+    <PageHeader
+      title={t('menu.today_statistics')}
+      description={t('statistics.describe.today_statistics')}
+      extra={
+        d && (
+          <Space size={8} data-testid="today-live">
+            <Badge status={q.isError ? 'error' : 'processing'} text={t('statistics.today.live')} />
+            <Typography.Text type="secondary">{t('statistics.today.asOf', { time: darTime(d.generated_at) })}</Typography.Text>
+          </Space>
+        )
+      }
+    />
+  );
+
+  if (q.isError && !d) {
+    return (
+      <div data-testid="today-statistics">
+        {header}
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      </div>
+    );
+  }
+
+  return (
+    <div data-testid="today-statistics">
+      {header}
+      <FigureGrid>
+        {[
+          <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
+          <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
+          <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+          <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
+          <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+          <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,
+          <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} />,
+          <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} sub={f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined} />,
+          <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} />,
+          <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} />,
+          <FigureCard key="online_bettors" k="online_bettors" value={f?.online_bettors} loading={loading} />,
+          <FigureCard key="deposits" k="deposits" value={f?.deposits} loading={loading} sub={f ? `${t('statistics.figure.deposit_count')}: ${f.deposit_count}` : undefined} />,
+          <FigureCard key="withdrawals" k="withdrawals" value={f?.withdrawals} loading={loading} sub={f ? `${t('statistics.figure.withdrawal_count')}: ${f.withdrawal_count}` : undefined} />,
+          <FigureCard key="net_deposits" k="net_deposits" value={f ? f.deposits - f.withdrawals : undefined} loading={loading} />,
+        ]}
+      </FigureGrid>
+      {d && isEmpty(d.totals) ? (
+        <Card size="small">
+          <NoData />
+        </Card>
+      ) : (
+        <Grid gutter={[12, 12]}>
+          <Col xs={24} xl={12}>
+            <Card size="small" title={t('statistics.chart.money')}>
+              {charts ? <Chart option={charts.money} testId="chart-money" /> : <div style={{ height: 260 }} />}
+            </Card>
+          </Col>
+          <Col xs={24} xl={12}>
+            <Card size="small" title={t('statistics.chart.activity')}>
+              {charts ? <Chart option={charts.activity} testId="chart-activity" /> : <div style={{ height: 260 }} />}
+            </Card>
+          </Col>
+          <Col xs={24} xl={12}>
+            <Card size="small" title={t('statistics.chart.cash')}>
+              {charts ? <Chart option={charts.cash} testId="chart-cash" /> : <div style={{ height: 260 }} />}
+            </Card>
+          </Col>
+        </Grid>
+      )}
+    </div>
+  );
+}

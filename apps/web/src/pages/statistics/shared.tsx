@@ -1,0 +1,170 @@
+import type { ReactNode } from 'react';
+import { Card, Col, Row as Grid, Statistic, Tooltip, Typography, theme as antdTheme } from 'antd';
+import { InfoCircleOutlined } from '@ant-design/icons';
+import { formatTsh } from '@dau/domain';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../resources';
+
+/**
+ * What GET /statistics/today and /statistics/history answer per hour, per day and in total (cents;
+ * apps/server/src/modules/statistics/figures.ts defines each figure).
+ */
+export interface Figures {
+  turnover: number;
+  payouts: number;
+  cashouts: number;
+  ggr: number;
+  bonuses: number;
+  ngr: number;
+  tax: number;
+  orders: number;
+  settled: number;
+  bettors: number;
+  deposits: number;
+  deposit_count: number;
+  withdrawals: number;
+  withdrawal_count: number;
+  new_bettors: number;
+}
+
+export type FigureKey = keyof Figures | 'online_bettors' | 'net_deposits';
+
+export const MONEY_KEYS = new Set<FigureKey>(['turnover', 'payouts', 'cashouts', 'ggr', 'bonuses', 'ngr', 'tax', 'deposits', 'withdrawals', 'net_deposits']);
+/** Figures whose hint explains how they are computed. */
+const HINTED = new Set<FigureKey>(['ggr', 'ngr', 'tax', 'bettors']);
+
+/** TSh with the operator's separators, from cents. */
+export function useMoney() {
+  const locale = useLocale();
+  return (cents: number) => formatTsh(cents, locale);
+}
+
+/** Compact TSh for chart axes (1.2M), from cents. */
+export function useCompact() {
+  const locale = useLocale();
+  const fmt = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+  return (cents: number) => fmt.format(cents / 100);
+}
+
+/** Whole numbers with the operator's separators. */
+export function useCount() {
+  const locale = useLocale();
+  const fmt = new Intl.NumberFormat(locale);
+  return (n: number) => fmt.format(n);
+}
+
+/** The chart colours, the same in both themes (readable on light and dark). */
+export const SERIES_COLORS = { turnover: '#5b8ff9', payouts: '#f6903d', ggr: '#2f9e44', bettors: '#9254de', orders: '#36cfc9', deposits: '#13c2c2', withdrawals: '#eb2f96' };
+
+/** One figure card: label (with the definition as a tooltip where needed), value, optional line below. */
+export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: number | undefined; loading?: boolean; sub?: ReactNode }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const count = useCount();
+  const { token } = antdTheme.useToken();
+  const negative = value !== undefined && value < 0;
+  const signed = k === 'ggr' || k === 'ngr' || k === 'net_deposits';
+  const title = (
+    <span>
+      {t(`statistics.figure.${k}`)}
+      {HINTED.has(k) && (
+        <Tooltip title={t(`statistics.hint.${k as 'ggr'}`)}>
+          <InfoCircleOutlined style={{ marginInlineStart: 6, color: token.colorTextTertiary }} />
+        </Tooltip>
+      )}
+    </span>
+  );
+  return (
+    <Card size="small" style={{ height: '100%' }} data-testid={`figure-${k}`}>
+      <Statistic
+        title={title}
+        loading={loading}
+        value={value === undefined ? '-' : MONEY_KEYS.has(k) ? money(value) : count(value)}
+        valueStyle={{ fontSize: 20, color: signed && value !== undefined && value !== 0 ? (negative ? token.colorError : token.colorSuccess) : undefined }}
+      />
+      {sub && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{sub}</Typography.Text>}
+    </Card>
+  );
+}
+
+/** A grid of figure cards. */
+export function FigureGrid({ children }: { children: ReactNode[] }) {
+  return (
+    <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
+      {children.map((c, i) => (
+        <Col key={i} xs={12} sm={8} md={6} xl={4}>
+          {c}
+        </Col>
+      ))}
+    </Grid>
+  );
+}
+
+/** Hold (GGR as a share of turnover), e.g. "8.4 %". */
+export function useHold() {
+  const locale = useLocale();
+  const fmt = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  return (f: { ggr: number; turnover: number }) => (f.turnover ? fmt.format(f.ggr / f.turnover) : '-');
+}
+
+/**
+ * The options of the three series charts over a category axis (hours or days): money (bars turnover and
+ * payouts, line GGR), activity (orders and bettors) and cash (deposits and withdrawals). `upTo` cuts the
+ * series after that index (hours still to come).
+ */
+export function useSeriesOptions() {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const compact = useCompact();
+  const count = useCount();
+  return (labels: string[], rows: Figures[], upTo = rows.length - 1) => {
+    const cut = (f: (r: Figures) => number) => rows.map((r, i) => (i <= upTo ? f(r) : null));
+    const base = {
+      grid: { left: 8, right: 12, top: 36, bottom: 8, containLabel: true },
+      legend: { top: 0, type: 'scroll' },
+      xAxis: { type: 'category', data: labels },
+      tooltip: { trigger: 'axis' },
+    };
+    const moneyAxis = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
+    const moneyTooltip = { trigger: 'axis', valueFormatter: (v: number | null) => (v === null || v === undefined ? '-' : money(v)) };
+    const countTooltip = { trigger: 'axis', valueFormatter: (v: number | null) => (v === null || v === undefined ? '-' : count(v)) };
+    const c = SERIES_COLORS;
+    return {
+      money: {
+        ...base,
+        tooltip: moneyTooltip,
+        yAxis: moneyAxis,
+        series: [
+          { name: t('statistics.figure.turnover'), type: 'bar', data: cut((r) => r.turnover), itemStyle: { color: c.turnover } },
+          { name: t('statistics.figure.payouts'), type: 'bar', data: cut((r) => r.payouts), itemStyle: { color: c.payouts } },
+          { name: t('statistics.figure.ggr'), type: 'line', smooth: true, data: cut((r) => r.ggr), itemStyle: { color: c.ggr } },
+        ],
+      },
+      activity: {
+        ...base,
+        tooltip: countTooltip,
+        yAxis: { type: 'value', minInterval: 1 },
+        series: [
+          { name: t('statistics.figure.orders'), type: 'bar', data: cut((r) => r.orders), itemStyle: { color: c.orders } },
+          { name: t('statistics.figure.bettors'), type: 'line', smooth: true, data: cut((r) => r.bettors), itemStyle: { color: c.bettors } },
+          { name: t('statistics.figure.new_bettors'), type: 'line', smooth: true, data: cut((r) => r.new_bettors) },
+        ],
+      },
+      cash: {
+        ...base,
+        tooltip: moneyTooltip,
+        yAxis: moneyAxis,
+        series: [
+          { name: t('statistics.figure.deposits'), type: 'bar', data: cut((r) => r.deposits), itemStyle: { color: c.deposits } },
+          { name: t('statistics.figure.withdrawals'), type: 'bar', data: cut((r) => r.withdrawals), itemStyle: { color: c.withdrawals } },
+        ],
+      },
+    };
+  };
+}
+
+/** Whether a period has nothing at all to chart. */
+export const isEmpty = (f: Figures | undefined) => !!f && !f.turnover && !f.orders && !f.payouts && !f.cashouts && !f.deposits && !f.withdrawals && !f.new_bettors;
+
+/** The operator's day (Africa/Dar_es_Salaam, UTC+3) of an instant, as YYYY-MM-DD. */
+export const darDay = (ms: number = Date.now()) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
