@@ -8,6 +8,18 @@ CREATE TABLE "bet_config" (
 	"max_stake_per_match" bigint NOT NULL,
 	"price_change" smallint NOT NULL,
 	"allow_same_match" boolean NOT NULL,
+	"tax_rate" integer NOT NULL,
+	"cashout_enabled" boolean NOT NULL,
+	"cashout_margin" integer NOT NULL,
+	"cashout_delay_seconds" integer NOT NULL,
+	"bonus_funds_share" integer NOT NULL,
+	"inviter_share" integer NOT NULL,
+	"bonus_enabled" boolean NOT NULL,
+	"bonus_min_odds" numeric NOT NULL,
+	"bonus_cap" bigint NOT NULL,
+	"bonus_base" smallint NOT NULL,
+	"bonus_on_cashout" boolean NOT NULL,
+	"bonus_on_bonus_funds" boolean NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -87,27 +99,10 @@ CREATE TABLE "orders" (
 	"note" text DEFAULT '' NOT NULL,
 	"admin_id" integer,
 	"last_match_at" timestamp with time zone NOT NULL,
-	"abnormal_flag" smallint DEFAULT 1 NOT NULL,
+	"abnormal_flag" smallint DEFAULT 0 NOT NULL,
 	"version" integer DEFAULT 1 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"settled_at" timestamp with time zone,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
-);
---> statement-breakpoint
-CREATE TABLE "pay_config" (
-	"id" integer PRIMARY KEY NOT NULL,
-	"tax_rate" integer NOT NULL,
-	"cashout_enabled" boolean NOT NULL,
-	"cashout_margin" integer NOT NULL,
-	"cashout_delay_seconds" integer NOT NULL,
-	"bonus_funds_share" integer NOT NULL,
-	"inviter_share" integer NOT NULL,
-	"bonus_enabled" boolean NOT NULL,
-	"bonus_min_odds" numeric NOT NULL,
-	"bonus_cap" bigint NOT NULL,
-	"bonus_base" smallint NOT NULL,
-	"bonus_on_cashout" boolean NOT NULL,
-	"bonus_on_bonus_funds" boolean NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -163,8 +158,8 @@ CREATE INDEX "orders_bettor" ON "orders" USING btree ("bettor_id","created_at" D
 CREATE INDEX "orders_agent" ON "orders" USING btree ("agent_id","created_at" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "orders_open_match" ON "orders" USING btree ("status","last_match_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "string_rewards_legs" ON "string_rewards" USING btree ("legs");--> statement-breakpoint
-INSERT INTO "bet_config" ("id", "min_stake", "max_stake", "max_payout", "max_legs", "max_odds", "max_stake_per_match", "price_change", "allow_same_match")
-VALUES (1, 10000, 500000000, 10000000000, 30, 10000, 0, 2, false) ON CONFLICT DO NOTHING;--> statement-breakpoint
-INSERT INTO "pay_config" ("id", "tax_rate", "cashout_enabled", "cashout_margin", "cashout_delay_seconds", "bonus_funds_share", "inviter_share", "bonus_enabled", "bonus_min_odds", "bonus_cap", "bonus_base", "bonus_on_cashout", "bonus_on_bonus_funds")
-VALUES (1, 1000, true, 500, 3, 10000, 100, true, 1.20, 1000000000, 1, false, false) ON CONFLICT DO NOTHING;--> statement-breakpoint
+INSERT INTO "bet_config" ("id", "min_stake", "max_stake", "max_payout", "max_legs", "max_odds", "max_stake_per_match", "price_change", "allow_same_match",
+  "tax_rate", "cashout_enabled", "cashout_margin", "cashout_delay_seconds", "bonus_funds_share", "inviter_share", "bonus_enabled", "bonus_min_odds", "bonus_cap",
+  "bonus_base", "bonus_on_cashout", "bonus_on_bonus_funds")
+VALUES (1, 10000, 500000000, 10000000000, 30, 10000, 0, 2, false, 1000, true, 500, 3, 10000, 100, true, 1.20, 1000000000, 1, false, false) ON CONFLICT DO NOTHING;--> statement-breakpoint
 INSERT INTO "string_rewards" ("legs", "rate") VALUES (3, 300), (4, 500), (5, 1000), (7, 2000), (10, 3500) ON CONFLICT DO NOTHING;

@@ -31,6 +31,8 @@ import { PgFeedStore } from './modules/feed/pg-store.js';
 import { feedRoutes } from './modules/feed/routes.js';
 import { FeedLivePush } from './modules/feed/live-push.js';
 import { MarginBook } from './modules/feed/margins.js';
+import { BettingFeedHook } from './modules/betting/feed-hook.js';
+import { bettingRoutes } from './modules/betting/routes.js';
 import { feedControls } from './modules/feed/controls.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
 
@@ -58,6 +60,8 @@ export interface DauApp {
   sockets: SocketHub;
   /** The odds feed engine on the app database: providers (the sandbox in `npm start`) feed it with `ingest`. */
   feed: FeedEngine;
+  /** The betting engine's follow-up of feed messages (`drain()` waits for queued settlements). */
+  betting: BettingFeedHook;
 }
 
 /** Builds the whole server (tests drive it with `app.inject`, `main.ts` listens). */
@@ -106,7 +110,17 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     ctx.margins = book;
     margin = book.margin;
   }
-  const feed = new FeedEngine(feedStore, { margin, onLog: opts.onFeedLog, onApplied: livePush.onApplied });
+  // Settlement, cancel and rollback messages settle the orders on the event; odds changes fire auto cashouts.
+  const betting = new BettingFeedHook(db, { concurrency: kind === 'pg' ? 4 : 1, log: (msg, err) => app.log.error({ err }, msg) });
+  app.addHook('onClose', async () => betting.stop());
+  const feed = new FeedEngine(feedStore, {
+    margin,
+    onLog: opts.onFeedLog,
+    onApplied: (msg) => {
+      livePush.onApplied(msg);
+      betting.onApplied(msg);
+    },
+  });
   const sockets = new SocketHub(ctx);
   await app.register(async (scoped) => {
     publicRoutes(scoped, ctx);
@@ -123,6 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     billRoutes(scoped, ctx);
     feedRoutes(scoped, ctx, feed, feedStore);
     feedControls(scoped, ctx, feed, feedStore);
+    bettingRoutes(scoped, ctx);
     statisticsRoutes(scoped, ctx);
     sockets.install(scoped);
   });
@@ -142,5 +157,5 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     });
   }
 
-  return { app, routes, ctx, sockets, feed };
+  return { app, routes, ctx, sockets, feed, betting };
 }

@@ -6,6 +6,7 @@ import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
+import { startRemindJob } from './modules/betting/remind.js';
 
 const t0 = Date.now();
 const config = loadConfig();
@@ -33,6 +34,9 @@ const simulator = config.simulator
 // The SANDBOX odds provider (invented odds) feeds the engine with the simulator switch, with alive checks.
 const sandboxFeed = config.simulator ? startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) }) : null;
 
+// Abnormal bet alerts: open orders without a result past 120 min / 150 min / 5 h / 24 h after match time.
+const remind = startRemindJob(database.db, database.bus, (msg, err) => app.log.warn({ err }, msg));
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -42,6 +46,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     simulator?.stop();
+    remind.stop();
     await sandboxFeed?.stop();
     await app.close();
     await database.close();

@@ -3,4 +3,5 @@ export * from './resource.js';
 export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
+export * from './betting-resources.js';
 export * from './api.js';

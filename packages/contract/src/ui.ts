@@ -4,3 +4,4 @@ export * from './resource.js';
 export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
+export * from './betting-resources.js';

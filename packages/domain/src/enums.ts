@@ -255,6 +255,12 @@ export const ORDER_STATUS = {
   auto_cash_out: 8,
 } as const;
 
+/** bet_config: what placement does when a price moved since the bettor's slip. */
+export const PRICE_CHANGE_POLICY = { refuse: 1, accept_higher: 2, accept_any: 3 } as const;
+
+/** pay_config: what the accumulator bonus rate applies to. */
+export const BONUS_BASE = { net_winnings: 1, payout: 2 } as const;
+
 type Ids<T> = T[keyof T];
 
 export type OutcomeStatus = Ids<typeof OUTCOME_STATUS>;
@@ -345,6 +351,8 @@ export const ENUM_DEFS = {
   log_type: LOG_TYPE,
   cashout_state: CASHOUT_STATE,
   order_status: ORDER_STATUS,
+  price_change_policy: PRICE_CHANGE_POLICY,
+  bonus_base: BONUS_BASE,
 } as const;
 
 export type EnumDefs = typeof ENUM_DEFS;

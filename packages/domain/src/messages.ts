@@ -360,6 +360,12 @@ export const MESSAGES = {
     'zh-CN': '同一场比赛的累计投注金额不能超过 TSh {max}',
   },
 
+  BET_BONUS_FUNDS_LIMIT: {
+    'en-US': 'Too much of this stake is paid with bonus funds',
+    'sw-KE': 'Sehemu kubwa mno ya dau hili inalipwa kwa fedha za bonasi',
+    'zh-CN': '该投注中使用奖金支付的部分过多',
+  },
+
   // Settling and correcting orders (issue 5)
   RESULT_REQUIRED: {
     'en-US': 'A result must be selected',

@@ -88,6 +88,9 @@ const SPEC: Record<EnumName, Record<number, string>> = {
     1: 'unpaid', 2: 'pending', 3: 'order_exception', 4: 'settled', 6: 'early_settlement', 7: 'to_be_counted',
     8: 'auto_cash_out',
   },
+  // Ours (issue 5 settings), not the spec's.
+  price_change_policy: { 1: 'refuse', 2: 'accept_higher', 3: 'accept_any' },
+  bonus_base: { 1: 'net_winnings', 2: 'payout' },
 };
 
 describe('bill type catalogue', () => {

@@ -97,6 +97,8 @@ const enUS: DomainLabels = {
     notify_status: { unviewed: 'Unviewed', viewed: 'Viewed' },
     language_show_status: { hidden: 'Hidden', shown: 'Shown' },
     default_language: { not_default: 'Not default', default: 'Default' },
+    price_change_policy: { refuse: 'Refuse the bet', accept_higher: 'Accept higher odds', accept_any: 'Accept any change' },
+    bonus_base: { net_winnings: 'Net winnings', payout: 'Payout' },
     theme: { light: 'Light', dark: 'Dark' },
     log_level: { trace: 'Trace', debug: 'Debug', info: 'Info', warn: 'Warning', error: 'Error', fatal: 'Fatal' },
     bill_type: {

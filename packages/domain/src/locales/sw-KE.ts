@@ -109,6 +109,8 @@ const swKE: DomainLabels = {
     notify_status: { unviewed: 'Haijatazamwa', viewed: 'Imetazamwa' },
     language_show_status: { hidden: 'Imefichwa', shown: 'Inaonyeshwa' },
     default_language: { not_default: 'Si chaguo-msingi', default: 'Chaguo-msingi' },
+    price_change_policy: { refuse: 'Kataa dau', accept_higher: 'Kubali odds za juu zaidi', accept_any: 'Kubali mabadiliko yoyote' },
+    bonus_base: { net_winnings: 'Ushindi halisi', payout: 'Malipo' },
     theme: { light: 'Mwanga', dark: 'Giza' },
     log_level: { trace: 'Ufuatiliaji', debug: 'Utatuzi', info: 'Taarifa', warn: 'Onyo', error: 'Hitilafu', fatal: 'Hitilafu kubwa' },
     bill_type: {

@@ -99,6 +99,8 @@ const zhCN: DomainLabels = {
     notify_status: { unviewed: '未读', viewed: '已读' },
     language_show_status: { hidden: '隐藏', shown: '显示' },
     default_language: { not_default: '非默认', default: '默认' },
+    price_change_policy: { refuse: '拒绝投注', accept_higher: '接受更高赔率', accept_any: '接受任何变化' },
+    bonus_base: { net_winnings: '净盈利', payout: '派彩金额' },
     theme: { light: '浅色', dark: '深色' },
     log_level: { trace: '跟踪', debug: '调试', info: '信息', warn: '警告', error: '错误', fatal: '致命' },
     bill_type: {

@@ -3,7 +3,7 @@ import type { LegSettlement } from '@dau/domain';
 
 /**
  * The betting engine (issue 5): orders, their lines (one per selection), their history, the settings
- * screens (bet_config, pay_config, string_rewards), auto-cashout rules and the hourly statistics.
+ * screens (bet_config, string_rewards), auto-cashout rules and the hourly statistics.
  *
  * Money is integer cents (bigint); odds are `numeric` without scale so '1.80' comes back as placed.
  * Every amount the order shows is the sum of what was posted on the ledger for it (bills with cause
@@ -60,8 +60,8 @@ export const orders = pgTable(
     adminId: integer('admin_id'),
     /** The latest start time of its matches: the abnormal-bet alerts count from it. */
     lastMatchAt: ts('last_match_at').notNull(),
-    /** ABNORMAL_BET_FLAG reached so far (1 none). */
-    abnormalFlag: smallint('abnormal_flag').notNull().default(1),
+    /** ABNORMAL_BET_FLAG reached so far (0 none). */
+    abnormalFlag: smallint('abnormal_flag').notNull().default(0),
     /** Settlement version: bumped on every settle, resettle, rollback, cancel, cashout. */
     version: integer('version').notNull().default(1),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -153,7 +153,11 @@ export const cashoutRules = pgTable(
   (t) => [index('cashout_rules_state').on(t.state)],
 );
 
-/** bet_config (singleton id 1): what a slip may be. */
+/**
+ * bet_config (singleton id 1): what a slip may be, and how orders are paid: withholding tax, cashout,
+ * bonus funds, inviter reward and the accumulator bonus terms. (The pay_config screen already holds the
+ * recharge and withdrawal limits of the money issue; the betting terms live here, next to the limits.)
+ */
 export const betConfig = pgTable('bet_config', {
   id: integer('id').primaryKey(),
   minStake: cents('min_stake').notNull(),
@@ -164,16 +168,10 @@ export const betConfig = pgTable('bet_config', {
   maxOdds: numeric('max_odds').notNull(),
   /** Maximum stake of one bettor on one match over all open orders; 0 = none. */
   maxStakePerMatch: cents('max_stake_per_match').notNull(),
-  /** 1 refuse, 2 accept higher, 3 accept any: what to do when the price moved since the slip. */
+  /** PRICE_CHANGE_POLICY: 1 refuse, 2 accept higher, 3 accept any, when the price moved since the slip. */
   priceChange: smallint('price_change').notNull(),
   /** Several legs of one match in an accumulator (same-game parlay). */
   allowSameMatch: boolean('allow_same_match').notNull(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});
-
-/** pay_config (singleton id 1): tax, cashout, bonus funds, inviter reward and accumulator bonus terms. */
-export const payConfig = pgTable('pay_config', {
-  id: integer('id').primaryKey(),
   /** Withholding tax on net winnings (bps): 1000 = 10 % (spec §9). */
   taxRate: integer('tax_rate').notNull(),
   cashoutEnabled: boolean('cashout_enabled').notNull(),
@@ -186,7 +184,7 @@ export const payConfig = pgTable('pay_config', {
   bonusEnabled: boolean('bonus_enabled').notNull(),
   bonusMinOdds: numeric('bonus_min_odds').notNull(),
   bonusCap: cents('bonus_cap').notNull(),
-  /** 1 net winnings, 2 payout. */
+  /** BONUS_BASE: 1 net winnings, 2 payout. */
   bonusBase: smallint('bonus_base').notNull(),
   bonusOnCashout: boolean('bonus_on_cashout').notNull(),
   bonusOnBonusFunds: boolean('bonus_on_bonus_funds').notNull(),

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, type AccountKind } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, type AccountKind } from '@dau/domain';
 import { bettors, bills, houseEntries } from './schema.js';
 import { AppError } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
@@ -42,6 +42,13 @@ export interface Posting {
   txnId?: string;
   /** Only for backfilling history (demo data, imports): when the movement happened. Defaults to now. */
   at?: Date;
+  /**
+   * Corrections only (a settlement rolled back or resettled after the winnings were spent): the debit
+   * may take the balance below zero, as a debt the bettor's next deposit covers. Bill type must be
+   * BILL_TYPE.amount_rolled_back (cash) or CREDIT_BILL_TYPE.credit_refund (credit), so the invariant
+   * check can tell it from a broken guard.
+   */
+  allowNegative?: boolean;
 }
 
 export interface PostedBill {
@@ -64,6 +71,23 @@ export const newSerial = (prefix: string) => {
 };
 export const newTxnId = () => crypto.randomUUID();
 
+/** The one bill type that may take a balance below zero (see Posting.allowNegative). */
+const ROLLBACK_TYPE = BILL_TYPE.amount_rolled_back;
+/** On the credit account: a credit refund taken back (a void order settled again). */
+const CREDIT_ROLLBACK_TYPE = CREDIT_BILL_TYPE.credit_refund;
+
+/**
+ * House-only movement inside a journal transaction (e.g. withholding tax moved from payouts to the tax
+ * payable account): two entries of opposite sign, so the transaction still sums to zero.
+ */
+export async function houseTransfer(ex: Executor, txnId: string, from: string, to: string, amount: number, billType: number): Promise<void> {
+  if (amount === 0) return;
+  await ex.insert(houseEntries).values([
+    { txnId, account: from, amount: -amount, billType },
+    { txnId, account: to, amount, billType },
+  ]);
+}
+
 /**
  * Moves money on one account of a bettor, inside the caller's transaction: one guarded UPDATE (the
  * balance never goes below zero; the row lock serialises concurrent movements on that account), one
@@ -72,9 +96,11 @@ export const newTxnId = () => crypto.randomUUID();
 export async function post(ex: Executor, p: Posting): Promise<PostedBill> {
   if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new AppError(400, 'AMOUNT_INVALID');
   const colName = p.account === ACCOUNT_KIND.cash ? 'cash_balance' : 'credit_balance';
+  if (p.allowNegative && !(p.account === ACCOUNT_KIND.cash ? p.type === ROLLBACK_TYPE : p.type === CREDIT_ROLLBACK_TYPE)) throw new AppError(400, 'AMOUNT_INVALID');
+  const guard = p.allowNegative ? sql`` : sql` AND ${sql.identifier(colName)} + ${p.amount} >= 0`;
   const rows = (await ex.execute(
     sql`UPDATE bettors SET ${sql.identifier(colName)} = ${sql.identifier(colName)} + ${p.amount}, updated_at = now()
-        WHERE id = ${p.bettorId} AND ${sql.identifier(colName)} + ${p.amount} >= 0
+        WHERE id = ${p.bettorId}${guard}
         RETURNING ${sql.identifier(colName)} AS balance, agent_id`,
   )) as unknown as { rows: { balance: string | number; agent_id: number }[] };
   const row = rows.rows[0];
@@ -120,7 +146,12 @@ export async function checkInvariants(ex: Executor): Promise<string[]> {
            COALESCE((SELECT sum(amount) FROM bills x WHERE x.bettor_id = b.id AND x.account_kind = k.kind), 0) AS sum
     FROM bettors b CROSS JOIN (VALUES (1), (2)) AS k(kind)`);
   for (const r of sums) if (Number(r.balance) !== Number(r.sum)) problems.push(`bettor ${r.id} account ${r.kind}: balance ${r.balance} != sum of bills ${r.sum}`);
-  const arithmetic = await q<{ id: number }>(sql`SELECT id FROM bills WHERE balance_before + amount <> balance_after OR balance_after < 0`);
+  // A balance may only go below zero through a settlement correction (type 8 debit, allowNegative) and
+  // stay there until credits cover it; no other debit may leave it negative.
+  const arithmetic = await q<{ id: number }>(
+    sql`SELECT id FROM bills WHERE balance_before + amount <> balance_after OR (balance_after < 0 AND amount < 0
+       AND NOT (account_kind = ${ACCOUNT_KIND.cash} AND type = ${ROLLBACK_TYPE}) AND NOT (account_kind = ${ACCOUNT_KIND.credit} AND type = ${CREDIT_ROLLBACK_TYPE}))`,
+  );
   for (const r of arithmetic) problems.push(`bill ${r.id}: before + amount != after, or negative`);
   const gaps = await q<{ id: number }>(sql`
     SELECT id FROM (

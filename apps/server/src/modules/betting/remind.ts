@@ -1,0 +1,74 @@
+/**
+ * Abnormal bet alerts (spec §4 abnormal bet flag, §9 thresholds; bet_remind): an open order whose last
+ * match started 120 minutes, 150 minutes, 5 hours or 24 hours ago and still has no result gets that
+ * flag. When an order crosses a threshold, a live notice goes to the super admins and to the admins who
+ * hold the bet_remind screen and whose subtree owns the order (so no one hears of another branch's
+ * orders). One notice per admin and sweep, naming how many orders crossed which threshold.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { ABNORMAL_BET_FLAG, ABNORMAL_BET_THRESHOLD_MINUTES, ORDER_STATUS } from '@dau/domain';
+import type { Bus, Db } from '../../platform/db.js';
+import { admins, menuItems, roleMenus, roles } from '../system/schema.js';
+import { createNotices, publishNotices } from '../notices/service.js';
+
+export const REMIND_EVERY_MS = 60_000;
+
+const FLAGS = [ABNORMAL_BET_FLAG.no_result_24_hours, ABNORMAL_BET_FLAG.no_result_5_hours, ABNORMAL_BET_FLAG.no_result_150_minutes, ABNORMAL_BET_FLAG.no_result_120_minutes] as const;
+
+const LABEL: Record<number, string> = { 1: '120 minutes', 2: '150 minutes', 3: '5 hours', 4: '24 hours' };
+
+/** One sweep: raises the flags that are due; answers how many orders crossed each threshold. */
+export async function sweepAbnormalBets(db: Db, bus: Bus, now: Date = new Date()): Promise<Record<number, number>> {
+  const crossed: { id: number; agent_id: number; flag: number }[] = [];
+  for (const flag of FLAGS) {
+    const minutes = ABNORMAL_BET_THRESHOLD_MINUTES[flag];
+    const rows = (await db.execute(sql`
+      UPDATE orders SET abnormal_flag = ${flag}, updated_at = now()
+      WHERE status = ${ORDER_STATUS.pending} AND abnormal_flag < ${flag}
+        AND last_match_at <= ${now.toISOString()}::timestamptz - make_interval(mins => ${minutes})
+      RETURNING id, agent_id`)) as unknown as { rows: { id: number; agent_id: number }[] };
+    for (const r of rows.rows) crossed.push({ id: Number(r.id), agent_id: Number(r.agent_id), flag });
+  }
+  const counts: Record<number, number> = {};
+  for (const c of crossed) counts[c.flag] = (counts[c.flag] ?? 0) + 1;
+  if (!crossed.length) return counts;
+
+  // Who hears of it: super admins, and bet_remind holders whose subtree owns the order.
+  const supers = await db.select({ id: admins.id }).from(admins).innerJoin(roles, eq(roles.id, admins.roleId)).where(eq(roles.isSuper, true));
+  const holders = await db
+    .select({ id: admins.id, path: admins.path })
+    .from(admins)
+    .innerJoin(roleMenus, eq(roleMenus.roleId, admins.roleId))
+    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
+    .where(and(eq(menuItems.key, 'bet_remind'), eq(admins.disabled, 1)));
+  const agentIds = [...new Set(crossed.map((c) => c.agent_id))];
+  const agents = new Map(
+    (await db.select({ id: admins.id, path: admins.path }).from(admins).where(inArray(admins.id, agentIds))).map((a) => [a.id, `${a.path}${a.id}/`]),
+  );
+  const perAdmin = new Map<number, Record<number, number>>();
+  const add = (adminId: number, flag: number) => {
+    const m = perAdmin.get(adminId) ?? {};
+    m[flag] = (m[flag] ?? 0) + 1;
+    perAdmin.set(adminId, m);
+  };
+  for (const c of crossed) {
+    for (const s of supers) add(s.id, c.flag);
+    const chain = agents.get(c.agent_id) ?? '';
+    for (const h of holders) if (chain.startsWith(`${h.path}${h.id}/`)) add(h.id, c.flag);
+  }
+  const events = [];
+  for (const [adminId, m] of perAdmin) {
+    const text = Object.entries(m)
+      .map(([flag, n]) => `${n} order(s) without a result ${LABEL[Number(flag)]} after match time`)
+      .join('; ');
+    events.push(...(await createNotices(db, [adminId], `Abnormal bets: ${text}.`)));
+  }
+  await publishNotices(bus, events);
+  return counts;
+}
+
+export function startRemindJob(db: Db, bus: Bus, log: (msg: string, err: unknown) => void) {
+  const timer = setInterval(() => void sweepAbnormalBets(db, bus).catch((e) => log('abnormal bet sweep failed', e)), REMIND_EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,365 @@
+/**
+ * The betting engine's console routes (issue 5): order lists (order_list, cs_order, order_archive,
+ * cs_order_archive, bet_remind), the order detail with lines, history, bills and cashout state, result
+ * changes with a preview, order cancel, random bets, and the settings screens (bet_config, pay_config,
+ * string_rewards) through the resource layer. Every route is scoped to the admin's bettors.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, validatePhone, type MessageCode, type OutcomeStatus } from '@dau/domain';
+import { betConfigResource, stringRewardsResource } from '@dau/contract';
+import type { AppContext } from '../../platform/context.js';
+import type { Executor } from '../../platform/db.js';
+import { authOf } from '../../platform/access.js';
+import { writeAudit } from '../../platform/audit.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { registerResource } from '../../platform/resource.js';
+import { admins } from '../system/schema.js';
+import { bettors, bills } from '../money/schema.js';
+import { archiveCutoff, toBillRow } from '../money/bills-routes.js';
+import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';
+import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
+import { activeRules, priceCashout } from './cashout.js';
+import { placeRandomBets, randomBetBody } from './random-bets.js';
+
+const orderFilters = z.object({
+  id: optionalInt,
+  order_no: optionalText,
+  serial_number: optionalText,
+  bettor_id: optionalInt,
+  phone: optionalText,
+  status: optionalInt,
+  type: optionalInt,
+  event_id: optionalText,
+  abnormal_flag: optionalInt,
+  created_at_from: isoDate,
+  created_at_to: isoDate,
+});
+type OrderFilters = z.infer<typeof orderFilters>;
+
+const normalPhone = (input: string) => {
+  const p = validatePhone(input);
+  return p.ok ? p.value : input.replace(/\s+/g, '');
+};
+
+type Window = 'recent' | 'archive' | 'all';
+
+function orderWhere(window: Window, extra?: () => SQL | undefined) {
+  return (q: OrderFilters, scope: Scope): SQL | undefined => {
+    const cutoff = archiveCutoff();
+    const from = q.created_at_from ? new Date(q.created_at_from) : undefined;
+    const to = q.created_at_to ? new Date(q.created_at_to) : undefined;
+    return and(
+      window === 'recent' ? gte(orders.createdAt, from && from > cutoff ? from : cutoff) : window === 'archive' ? lt(orders.createdAt, to && to < cutoff ? to : cutoff) : undefined,
+      window !== 'archive' && to ? lt(orders.createdAt, to) : undefined,
+      window !== 'recent' && from ? gte(orders.createdAt, from) : undefined,
+      scopeCondition(scope, orders.agentId),
+      q.id ? eq(orders.id, q.id) : undefined,
+      q.order_no ? eq(orders.orderNo, q.order_no) : undefined,
+      q.serial_number ? eq(orders.serialNumber, q.serial_number) : undefined,
+      q.bettor_id ? eq(orders.bettorId, q.bettor_id) : undefined,
+      q.phone ? eq(orders.bettorId, sql`(select id from bettors where phone = ${normalPhone(q.phone)})`) : undefined,
+      q.status ? eq(orders.status, q.status) : undefined,
+      q.type ? eq(orders.type, q.type) : undefined,
+      q.abnormal_flag ? eq(orders.abnormalFlag, q.abnormal_flag) : undefined,
+      q.event_id ? sql`exists (select 1 from order_lines l where l.order_id = ${orders.id} and l.event_id = ${q.event_id})` : undefined,
+      extra?.(),
+    );
+  };
+}
+
+const selectOrders = (ex: Executor) =>
+  ex
+    .select({ order: orders, phone: bettors.phone, name: bettors.name, balance: bettors.cashBalance })
+    .from(orders)
+    .innerJoin(bettors, eq(bettors.id, orders.bettorId));
+
+export function toOrderRow(r: { order: typeof orders.$inferSelect; phone: string; name: string; balance: number }) {
+  const o = r.order;
+  return {
+    id: o.id,
+    order_no: o.orderNo,
+    serial_number: o.serialNumber,
+    bettor_id: o.bettorId,
+    phone: r.phone,
+    user_name: r.name,
+    balance: r.balance,
+    agent_id: o.agentId,
+    type: o.type,
+    status: o.status,
+    amount_payable: o.stake,
+    pay_payable: o.cashStake,
+    virtual_pay_amount: o.creditStake,
+    total_price: o.totalOdds,
+    potential_payout: o.potentialPayout,
+    leg_count: o.legCount,
+    payout: o.payout,
+    profit: o.profit,
+    tax_rate: o.taxRate,
+    tax_deduction_amount: o.taxAmount,
+    string_rewards: o.bonusRate,
+    reward_amount: o.bonusAmount,
+    early_cashout_fee: o.earlyCashoutFee,
+    cashout_amount: o.cashoutAmount,
+    inviter_reward: o.inviterReward,
+    currency: o.currency,
+    note: o.note,
+    abnormal_flag: o.abnormalFlag,
+    last_match_at: o.lastMatchAt.toISOString(),
+    create_time: o.createdAt.toISOString(),
+    settlement_time: o.settledAt?.toISOString() ?? null,
+    version: o.version,
+  };
+}
+
+const COLUMNS = [
+  { key: 'order_no' }, { key: 'serial_number' }, { key: 'phone' }, { key: 'user_name' }, { key: 'type', enum: 'order_type' },
+  { key: 'status', enum: 'order_status' }, { key: 'amount_payable', money: true }, { key: 'pay_payable', money: true },
+  { key: 'virtual_pay_amount', money: true }, { key: 'total_price' }, { key: 'payout', money: true }, { key: 'profit', money: true },
+  { key: 'tax_deduction_amount', money: true }, { key: 'reward_amount', money: true }, { key: 'early_cashout_fee', money: true },
+  { key: 'create_time' }, { key: 'settlement_time' },
+] as const;
+
+const anyFilter = (q: OrderFilters): MessageCode | null => (Object.values(q).some((v) => v !== undefined && v !== '') ? null : 'ORDER_FILTER_REQUIRED');
+const userOrOrder = (q: OrderFilters): MessageCode | null => (q.bettor_id || q.phone || q.order_no || q.id || q.serial_number ? null : 'ORDER_USER_REQUIRED');
+
+const orderList = (name: string, page: string, path: string, window: Window, opts: { require?: (q: OrderFilters) => MessageCode | null; extra?: () => SQL | undefined; scopeMode?: 'serving' } = {}) =>
+  defineList({
+    name, page, path, filters: orderFilters, require: opts.require, scopeMode: opts.scopeMode, where: orderWhere(window, opts.extra), select: selectOrders,
+    idColumn: orders.id, sortable: { id: orders.id, create_time: orders.createdAt, amount_payable: orders.stake, last_match_at: orders.lastMatchAt },
+    defaultSort: '-create_time', countFrom: (ex: Executor) => ex.select({ id: orders.id }).from(orders), toRow: toOrderRow, columns: COLUMNS, countCap: 10_000,
+  });
+
+export const ORDER_LISTS = [
+  orderList('order_list', 'order_list', '/api/v1/betting/orders', 'recent', { require: anyFilter }),
+  orderList('cs_order', 'cs_order', '/api/v1/betting/cs/orders', 'recent', { require: userOrOrder, scopeMode: 'serving' }),
+  orderList('order_archive', 'order_archive', '/api/v1/betting/orders/archive', 'archive', { require: userOrOrder }),
+  orderList('cs_order_archive', 'cs_order_archive', '/api/v1/betting/cs/orders/archive', 'archive', { require: userOrOrder, scopeMode: 'serving' }),
+  // Abnormal bet alerts: open orders still without a result past a threshold after their last match time.
+  orderList('bet_remind', 'bet_remind', '/api/v1/betting/reminders', 'all', {
+    extra: () => and(eq(orders.status, ORDER_STATUS.pending), gt(orders.abnormalFlag, ABNORMAL_BET_FLAG.none)),
+  }),
+];
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const reason = z.string().trim().max(500).optional();
+const resultBody = z
+  .object({ outcome_status: z.number().int().optional(), reason, preview: z.boolean().optional() })
+  .strict();
+
+/** The order, if the admin's scope holds its bettor; 404 otherwise (no hint that it exists). */
+async function scopedOrder(ex: Executor, req: FastifyRequest, id: number, serving = false) {
+  const scope = await scopeOf(ex, authOf(req));
+  void serving;
+  const [r] = await selectOrders(ex).where(and(eq(orders.id, id), scopeCondition(scope, orders.agentId)));
+  if (!r) throw notFound();
+  return r;
+}
+
+function checkResult(body: { outcome_status?: number; reason?: string }): { status: OutcomeStatus; reason: string } {
+  if (body.outcome_status === undefined || !RESULT_STATUSES.includes(body.outcome_status as OutcomeStatus)) throw badRequest('RESULT_REQUIRED');
+  if (!body.reason) throw badRequest('REASON_REQUIRED');
+  return { status: body.outcome_status as OutcomeStatus, reason: body.reason };
+}
+
+const changeAnswer = (preview: boolean, changes: OrderChange[]) => ({
+  preview,
+  changes,
+  totals: {
+    orders: changes.length,
+    cash: changes.reduce((a, c) => a + c.balance_delta.cash, 0),
+    credit: changes.reduce((a, c) => a + c.balance_delta.credit, 0),
+  },
+});
+
+export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  for (const spec of ORDER_LISTS) registerList(app, db, spec);
+
+  registerResource(app, db, { def: betConfigResource, table: betConfig, singletonId: 1 });
+  registerResource(app, db, { def: stringRewardsResource, table: stringRewards });
+
+  async function detail(req: FastifyRequest, id: number) {
+    const row = await scopedOrder(db, req, id);
+    const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.id));
+    const history = await db
+      .select({ e: orderEvents, account: admins.account })
+      .from(orderEvents)
+      .leftJoin(admins, eq(admins.id, orderEvents.adminId))
+      .where(eq(orderEvents.orderId, id))
+      .orderBy(asc(orderEvents.id));
+    const billRows = await db
+      .select({ bill: bills, phone: bettors.phone, name: bettors.name, adminAccount: admins.account })
+      .from(bills)
+      .innerJoin(bettors, eq(bettors.id, bills.bettorId))
+      .leftJoin(admins, eq(admins.id, bills.adminId))
+      .where(and(eq(bills.causeType, 'order'), eq(bills.causeId, String(id)), gte(bills.createdAt, row.order.createdAt)))
+      .orderBy(asc(bills.id));
+    const offer = row.order.status === ORDER_STATUS.pending ? await priceCashout(db, id) : null;
+    const rules = await activeRules(db, [id]);
+    return {
+      order: toOrderRow(row),
+      lines: lines.map((l) => ({
+        id: l.id,
+        match_id: l.eventId,
+        market_id: l.marketKey,
+        market_type_id: l.marketTypeId,
+        specifiers: l.specifiers,
+        market_name: l.marketName,
+        selection_id: l.outcomeId,
+        selection_name: l.selectionName,
+        odds: l.odds,
+        early_settlement_odds: l.cashoutOdds,
+        outcome_status: l.outcomeStatus,
+        outcome: l.selectionOutcome,
+        settled_by: l.settledBy,
+        sport_id: l.sportId,
+        competition_name: l.competitionName,
+        teams_home_name: l.homeTeam,
+        teams_away_name: l.awayTeam,
+        fixture_date: l.fixtureDate.toISOString(),
+        fixture_timezone: 'Africa/Dar_es_Salaam',
+        event_status_at_bet: l.eventStatusAtBet,
+        object_version: l.objectVersion,
+        minutes_at_settlement: l.minutesAtSettlement,
+        settled_at: l.settledAt?.toISOString() ?? null,
+      })),
+      history: history.map(({ e, account }) => ({
+        id: e.id, kind: e.kind, source: e.source, admin_id: e.adminId, admin_account: account, reason: e.reason,
+        before: e.before, after: e.after, created_at: e.createdAt.toISOString(),
+      })),
+      bills: billRows.map(toBillRow),
+      cashout: offer ? { state: offer.state, amount: offer.amount, auto_target: rules.get(id) ?? null } : null,
+    };
+  }
+
+  r.get('/api/v1/betting/orders/:id', { config: { access: { page: 'order_detailed' } }, schema: { tags: ['order_detailed'], params: idParams } }, (req) =>
+    detail(req, req.params.id),
+  );
+  r.get('/api/v1/betting/cs/orders/:id', { config: { access: { page: 'cs_order_detailed' } }, schema: { tags: ['cs_order_detailed'], params: idParams } }, (req) =>
+    detail(req, req.params.id),
+  );
+
+  async function auditChanges(tx: Executor, req: FastifyRequest, what: string, reasonText: string, changes: OrderChange[]) {
+    await writeAudit(tx, req, {
+      type: LOG_TYPE.update_balance,
+      content: `${what}: ${reasonText}`,
+      before: { orders: changes.map((c) => ({ order_no: c.order_no, ...c.before })) },
+      after: { orders: changes.map((c) => ({ order_no: c.order_no, ...c.after })) },
+    });
+  }
+
+  r.post(
+    '/api/v1/betting/orders/:id/lines/:line_id/result',
+    {
+      config: { access: { page: 'order_detailed', button: 'change_result' } },
+      schema: { tags: ['order_detailed'], description: 'Per-selection result change; `preview: true` answers the changes without making them.', params: idParams.extend({ line_id: z.coerce.number().int().positive() }), body: resultBody },
+    },
+    async (req) => {
+      const { status, reason: why } = checkResult(req.body);
+      await scopedOrder(db, req, req.params.id);
+      const [line] = await db.select({ orderId: orderLines.orderId }).from(orderLines).where(eq(orderLines.id, req.params.line_id));
+      if (!line || line.orderId !== req.params.id) throw notFound();
+      const admin = authOf(req).admin.id;
+      const preview = req.body.preview ?? false;
+      const changes = await withPreview(db, preview, async (tx) => {
+        const c = await changeResults(tx, { lineId: req.params.line_id }, status, { kind: 'result_changed', source: 'operator', adminId: admin, reason: why });
+        if (!preview) await auditChanges(tx, req, `order ${req.params.id} line ${req.params.line_id} result ${status}`, why, c);
+        return c;
+      });
+      return changeAnswer(preview, changes);
+    },
+  );
+
+  r.post(
+    '/api/v1/betting/matches/:event_id/result',
+    {
+      config: { access: { page: 'order_detailed', button: 'change_match_result' } },
+      schema: {
+        tags: ['order_detailed'],
+        description: "Match result change: a selection's result for every order holding it (within the admin's scope: refused when other branches' orders hold it).",
+        params: z.object({ event_id: z.string().min(1).max(64) }),
+        body: resultBody.extend({ market_key: z.string().min(1).max(200), outcome_id: z.string().min(1).max(64) }).strict(),
+      },
+    },
+    async (req) => {
+      const { status, reason: why } = checkResult(req.body);
+      const scope = await scopeOf(db, authOf(req));
+      const target = { eventId: req.params.event_id, marketKey: req.body.market_key, outcomeId: req.body.outcome_id };
+      // A match result moves every order on the selection: only an admin who sees all of them may do it.
+      if (!scope.all) {
+        const [outside] = await db
+          .select({ id: orders.id })
+          .from(orderLines)
+          .innerJoin(orders, eq(orders.id, orderLines.orderId))
+          .where(and(eq(orderLines.eventId, target.eventId), eq(orderLines.marketKey, target.marketKey), eq(orderLines.outcomeId, target.outcomeId), sql`not (${scopeCondition(scope, orders.agentId) ?? sql`true`})`))
+          .limit(1);
+        if (outside) throw new AppError(403, 'FORBIDDEN');
+      }
+      const admin = authOf(req).admin.id;
+      const preview = req.body.preview ?? false;
+      const changes = await withPreview(db, preview, async (tx) => {
+        const c = await changeResults(tx, target, status, { kind: 'result_changed', source: 'operator', adminId: admin, reason: why });
+        if (!preview) await auditChanges(tx, req, `match ${target.eventId} ${target.marketKey}|${target.outcomeId} result ${status}`, why, c);
+        return c;
+      });
+      return changeAnswer(preview, changes);
+    },
+  );
+
+  r.post(
+    '/api/v1/betting/orders/:id/cancel',
+    {
+      config: { access: { page: 'order_detailed', button: 'cancel' } },
+      schema: { tags: ['order_detailed'], params: idParams, body: z.object({ reason, preview: z.boolean().optional() }).strict() },
+    },
+    async (req) => {
+      if (!req.body.reason) throw badRequest('REASON_REQUIRED');
+      const why = req.body.reason;
+      await scopedOrder(db, req, req.params.id);
+      const admin = authOf(req).admin.id;
+      const preview = req.body.preview ?? false;
+      const changes = await withPreview(db, preview, async (tx) => {
+        const c = await cancelOrder(tx, req.params.id, { kind: 'cancelled', source: 'operator', adminId: admin, reason: why });
+        const list = c ? [c] : [];
+        if (!preview) await auditChanges(tx, req, `order ${req.params.id} cancelled`, why, list);
+        return list;
+      });
+      return changeAnswer(preview, changes);
+    },
+  );
+
+  r.get('/api/v1/betting/orders/:id/cashout', { config: { access: { page: 'order_detailed' } }, schema: { tags: ['order_detailed'], params: idParams } }, async (req) => {
+    await scopedOrder(db, req, req.params.id);
+    const offer = await priceCashout(db, req.params.id);
+    return { state: offer.state, amount: offer.amount };
+  });
+
+  r.post(
+    '/api/v1/betting/random-bets',
+    {
+      config: { access: { page: 'order_list', button: 'random_bet' } },
+      schema: { tags: ['order_list'], description: 'Random bets (spec §2) for chosen bettors: placed as order type random bet.', body: randomBetBody },
+    },
+    async (req) => {
+      const scope = await scopeOf(db, authOf(req));
+      const ids = req.body.bettor_ids;
+      const inScope = await db
+        .select({ id: bettors.id })
+        .from(bettors)
+        .where(and(inArray(bettors.id, ids), scopeCondition(scope, bettors.agentId)));
+      if (inScope.length !== new Set(ids).size) throw notFound();
+      const result = await placeRandomBets(db, req.body, authOf(req).admin.id);
+      await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `random bets: ${result.placed.length} placed`, before: null, after: { ...req.body, placed: result.placed.map((o) => o.order_no), refused: result.refused.length } });
+      return result;
+    },
+  );
+
+  void desc;
+  void ORDER_TYPE;
+  void OUTCOME_STATUS;
+}
