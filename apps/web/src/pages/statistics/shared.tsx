@@ -80,7 +80,7 @@ export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: nu
         title={title}
         loading={loading}
         value={value === undefined ? '-' : MONEY_KEYS.has(k) ? money(value) : count(value)}
-        valueStyle={{ fontSize: 20, color: signed && value !== undefined && value !== 0 ? (negative ? token.colorError : token.colorSuccess) : undefined }}
+        valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: signed && value !== undefined && value !== 0 ? (negative ? token.colorError : token.colorSuccess) : undefined }}
       />
       {sub && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{sub}</Typography.Text>}
     </Card>
@@ -92,7 +92,7 @@ export function FigureGrid({ children }: { children: ReactNode[] }) {
   return (
     <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
       {children.map((c, i) => (
-        <Col key={i} xs={12} sm={8} md={6} xl={4}>
+        <Col key={i} xs={24} sm={12} lg={8} xl={6} xxl={4}>
           {c}
         </Col>
       ))}
@@ -125,7 +125,7 @@ export function useSeriesOptions() {
       xAxis: { type: 'category', data: labels },
       tooltip: { trigger: 'axis' },
     };
-    const moneyAxis = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
+    const moneyAxis = { type: 'value', minInterval: 100, axisLabel: { formatter: (v: number) => compact(v) } };
     const moneyTooltip = { trigger: 'axis', valueFormatter: (v: number | null) => (v === null || v === undefined ? '-' : money(v)) };
     const countTooltip = { trigger: 'axis', valueFormatter: (v: number | null) => (v === null || v === undefined ? '-' : count(v)) };
     const c = SERIES_COLORS;
@@ -143,11 +143,15 @@ export function useSeriesOptions() {
       activity: {
         ...base,
         tooltip: countTooltip,
-        yAxis: { type: 'value', minInterval: 1 },
+        // Orders on the left axis, bettors (far fewer) on the right one.
+        yAxis: [
+          { type: 'value', minInterval: 1 },
+          { type: 'value', minInterval: 1, splitLine: { show: false } },
+        ],
         series: [
           { name: t('statistics.figure.orders'), type: 'bar', data: cut((r) => r.orders), itemStyle: { color: c.orders } },
-          { name: t('statistics.figure.bettors'), type: 'line', smooth: true, data: cut((r) => r.bettors), itemStyle: { color: c.bettors } },
-          { name: t('statistics.figure.new_bettors'), type: 'line', smooth: true, data: cut((r) => r.new_bettors) },
+          { name: t('statistics.figure.bettors'), type: 'line', yAxisIndex: 1, data: cut((r) => r.bettors), itemStyle: { color: c.bettors } },
+          { name: t('statistics.figure.new_bettors'), type: 'line', yAxisIndex: 1, data: cut((r) => r.new_bettors), itemStyle: { color: '#faad14' } },
         ],
       },
       cash: {
