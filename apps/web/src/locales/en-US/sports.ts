@@ -31,6 +31,9 @@ const sports = {
       suspend: 'Suspend',
       resume: 'Resume',
     },
+    filters: {
+      league: 'League',
+    },
     controls: {
       hide: 'Hide from bettors',
       show: 'Show to bettors',

@@ -31,6 +31,9 @@ const sports: Shape<typeof en> = {
       suspend: 'Simamisha',
       resume: 'Endelea',
     },
+    filters: {
+      league: 'Ligi',
+    },
     controls: {
       hide: 'Ficha kwa wabashiri',
       show: 'Onyesha kwa wabashiri',

@@ -31,6 +31,9 @@ const sports: Shape<typeof en> = {
       suspend: '暂停',
       resume: '恢复',
     },
+    filters: {
+      league: '联赛',
+    },
     controls: {
       hide: '对玩家隐藏',
       show: '对玩家显示',

@@ -32,7 +32,7 @@ export default function MatchListPage() {
   const [margins, setMargins] = useState(false);
   // The league filter picks from the feed's leagues (a provider id is not something to type).
   const def = useMemo<ResourceView>(
-    () => (leagues.length ? { ...matchListResource, fields: matchListResource.fields.map((f) => (f.key === 'league_id' ? { ...f, type: 'enum' as const, options: leagues } : f)) } : matchListResource),
+    () => (leagues.length ? { ...matchListResource, fields: matchListResource.fields.map((f) => (f.key === 'league_id' ? { ...f, type: 'enum' as const, options: leagues, label: 'sports.filters.league' } : f)) } : matchListResource),
     [leagues],
   );
   const openDialog = (kind: MatchDialogKind, row: Row) => setDialog({ kind, row, open: true });
