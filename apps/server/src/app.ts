@@ -23,6 +23,7 @@ import { sportsResources } from './modules/sports/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
+import { bettingSandboxRoutes } from './modules/betting/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
@@ -138,6 +139,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     feedRoutes(scoped, ctx, feed, feedStore);
     feedControls(scoped, ctx, feed, feedStore);
     bettingRoutes(scoped, ctx);
+    if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);
     sockets.install(scoped);
   });
