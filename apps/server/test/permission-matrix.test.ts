@@ -122,6 +122,19 @@ const MATRIX: Record<string, Case> = {
   'GET /api/docs/json': { need: PUBLIC },
   'GET /api/docs/yaml': { need: PUBLIC },
   'GET /api/docs/static/*': { need: PUBLIC, url: '/api/docs/static/index.html' },
+  // Betting engine (issue 5)
+  'GET /api/v1/betting/orders': { need: 'order_list' },
+  'GET /api/v1/betting/cs/orders': { need: 'cs_order' },
+  'GET /api/v1/betting/orders/archive': { need: 'order_archive' },
+  'GET /api/v1/betting/cs/orders/archive': { need: 'cs_order_archive' },
+  'GET /api/v1/betting/reminders': { need: 'bet_remind' },
+  'GET /api/v1/betting/orders/:id': { need: 'order_detailed', url: `/api/v1/betting/orders/${MISSING}` },
+  'GET /api/v1/betting/cs/orders/:id': { need: 'cs_order_detailed', url: `/api/v1/betting/cs/orders/${MISSING}` },
+  'POST /api/v1/betting/orders/:id/lines/:line_id/result': { need: 'order_detailed:change_result', url: `/api/v1/betting/orders/${MISSING}/lines/${MISSING}/result`, body: INVALID },
+  'POST /api/v1/betting/matches/:event_id/result': { need: 'order_detailed:change_match_result', url: `/api/v1/betting/matches/${MISSING}/result`, body: INVALID },
+  'POST /api/v1/betting/orders/:id/cancel': { need: 'order_detailed:cancel', url: `/api/v1/betting/orders/${MISSING}/cancel`, body: INVALID },
+  'GET /api/v1/betting/orders/:id/cashout': { need: 'order_detailed', url: `/api/v1/betting/orders/${MISSING}/cashout` },
+  'POST /api/v1/betting/random-bets': { need: 'order_list:random_bet', body: INVALID },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
@@ -144,6 +157,9 @@ for (const [api, page, kind, actions] of [
   ['/sports/outcome_sorting_types', 'outcome_sorting_type', 'list', ['create', 'edit', 'delete', 'export']],
   ['/sports/gameplay_classifications', 'gameplay_classification', 'list', ['create', 'edit', 'delete', 'export']],
   ['/sports/option_translations', 'option_translation', 'list', ['create', 'edit', 'delete', 'export']],
+  // Betting engine settings (issue 5)
+  ['/betting/bet_config', 'bet_config', 'singleton', ['edit']],
+  ['/betting/string_rewards', 'string_rewards', 'list', ['create', 'edit', 'delete']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);

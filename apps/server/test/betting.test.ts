@@ -1,0 +1,376 @@
+/**
+ * The betting engine (issue 5) through the app: placement refusals for each rule (nothing debited, no
+ * order), the spec's worked case settled from the feed to the cent, re-delivery, rollback and
+ * resettlement with the ledger invariants after each, operator result changes with a preview, order
+ * cancel, cashout and auto cashout, abnormal bet alerts, scope and required filters. Runs on PGlite and,
+ * in CI, on PostgreSQL (with the concurrent-settlement case).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { and, asc, eq } from 'drizzle-orm';
+import { ABNORMAL_BET_FLAG, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, RISK_LEVEL, SPORT } from '@dau/domain';
+import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
+import { bettors, bills } from '../src/modules/money/schema';
+import { checkInvariants } from '../src/modules/money/ledger';
+import { orderEvents, orderLines, orders } from '../src/modules/betting/schema';
+import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
+import { refreshFromFeed } from '../src/modules/betting/settlement';
+import { acceptCashout, setCashoutRule } from '../src/modules/betting/cashout';
+import { sweepAbnormalBets } from '../src/modules/betting/remind';
+import { admins, notifications } from '../src/modules/system/schema';
+import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
+import { makeBettor } from './money-helpers';
+
+let t: TestApp;
+let token: string;
+let rootId: number;
+let clock = Date.now();
+const tick = () => (clock += 1000);
+
+const X12 = '1|';
+const ev = (n: number) => `sr:match:b${n}`;
+
+async function send(m: FeedMessageInput) {
+  expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
+  await t.betting.drain();
+}
+
+/** A football match starting in an hour with a 1X2 market at these prices (margin 0 in these tests). */
+async function match(n: number, prices: [string, string, string], startInMs = 3_600_000) {
+  await send({
+    type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: SPORT.football,
+    league_id: 'sr:tournament:test', league_name: 'Test League', home_team: `Home ${n}`, away_team: `Away ${n}`,
+    start_time: Date.now() + startInMs, status: EVENT_STATUS.not_started,
+  });
+  await send({
+    type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), event_status: EVENT_STATUS.not_started,
+    markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: prices.map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
+  });
+}
+
+const pick = (n: number, outcome: string, odds: string): SlipSelection => ({ eventId: ev(n), marketKey: X12, outcomeId: outcome, odds });
+
+const settle = (n: number, outcomes: { id: string; result: 0 | 1; void_factor?: 0 | 0.5 | 1 }[]): FeedMessageInput => ({
+  type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), markets: [{ id: 1, outcomes }],
+});
+
+async function balance(id: number) {
+  const [b] = await t.database.db.select({ cash: bettors.cashBalance, credit: bettors.creditBalance }).from(bettors).where(eq(bettors.id, id));
+  return b;
+}
+async function orderRow(id: number) {
+  const [o] = await t.database.db.select().from(orders).where(eq(orders.id, id));
+  return o;
+}
+async function invariantsHold() {
+  expect(await checkInvariants(t.database.db)).toEqual([]);
+}
+const setConfig = async (body: Record<string, unknown>) => {
+  const r = await t.call('PUT', '/api/v1/betting/bet_config', { token, body });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login('admin', ADMIN_PASSWORD);
+  const [root] = await t.database.db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
+  rootId = root.id;
+  // Fair prices in these tests: what the feed sends is what the bettor gets.
+  expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 0 } })).status).toBe(200);
+  for (let n = 1; n <= 12; n++) await match(n, ['1.80', '3.40', '4.20']);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('placement refusals', () => {
+  it('refuses each rule with its message, debits nothing and creates no order', async () => {
+    const b = await makeBettor(t, rootId, { cash: 500_000 });
+    const before = await balance(b.id);
+    const [{ n: ordersBefore }] = (await t.database.db.execute(`select count(*)::int as n from orders`) as unknown as { rows: { n: number }[] }).rows;
+    const refuse = async (legs: SlipSelection[], code: string, stake = 100_000, bettorId = b.id) => {
+      const err = await placeOrder(t.database.db, { bettorId, type: ORDER_TYPE.user_bet, stakeCents: stake, legs, skipLiveDelay: true }).then(
+        () => null,
+        (e) => e,
+      );
+      expect(err?.code, code).toBe(code);
+    };
+    await refuse([pick(1, '9', '1.80')], 'BET_SELECTION_CLOSED');
+    await refuse([pick(1, '1', '1.80'), pick(1, '2', '3.40')], 'BET_SAME_MATCH');
+    await refuse([pick(1, '1', '1.90')], 'BET_PRICE_CHANGED'); // the price fell since the slip: accept_higher refuses
+    await refuse([pick(1, '1', '1.80')], 'BET_STAKE_TOO_LOW', 5_000);
+    await refuse([pick(1, '1', '1.80')], 'BET_BALANCE_LOW', 600_000);
+    await setConfig({ max_legs: 2 });
+    await refuse([pick(1, '1', '1.80'), pick(2, '1', '1.80'), pick(3, '1', '1.80')], 'BET_TOO_MANY_LEGS');
+    await setConfig({ max_legs: 30, max_payout: 150_000 });
+    await refuse([pick(1, '1', '1.80')], 'BET_PAYOUT_TOO_HIGH');
+    await setConfig({ max_payout: 10_000_000_000 });
+    // Match suspended by an operator.
+    expect((await t.call('POST', `/api/v1/sports/matches/${encodeURIComponent(ev(12))}/suspension`, { token, body: { is_suspended: true } })).status).toBe(200);
+    await refuse([pick(12, '1', '1.80')], 'BET_MATCH_CLOSED');
+    await t.database.db.update(bettors).set({ betStatus: BET_STATUS.not_allowed }).where(eq(bettors.id, b.id));
+    await refuse([pick(1, '1', '1.80')], 'BET_USER_BLOCKED');
+    await t.database.db.update(bettors).set({ betStatus: BET_STATUS.allowed, riskLevel: RISK_LEVEL.no_betting }).where(eq(bettors.id, b.id));
+    await refuse([pick(1, '1', '1.80')], 'BET_RISK_BLOCKED');
+    await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.low }).where(eq(bettors.id, b.id));
+
+    expect(await balance(b.id)).toEqual(before);
+    const [{ n: ordersAfter }] = (await t.database.db.execute(`select count(*)::int as n from orders`) as unknown as { rows: { n: number }[] }).rows;
+    expect(ordersAfter).toBe(ordersBefore);
+    // A higher price than the slip is accepted (accept_higher) and placed at the current price.
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(1, '1', '1.70')], skipLiveDelay: true });
+    expect(o).toMatchObject({ totalOdds: '1.8', potentialPayout: 180_000, cashStake: 100_000, status: ORDER_STATUS.pending });
+    expect((await balance(b.id)).cash).toBe(before.cash - 100_000);
+    await invariantsHold();
+  });
+});
+
+describe('settlement from the feed', () => {
+  it('settles the worked case to the cent; re-delivery changes nothing; rollback reverses; resettlement pays again', async () => {
+    await setConfig({ bonus_enabled: false });
+    const b = await makeBettor(t, rootId, { cash: 200_000 });
+    // Legs: won 1.80, void 2.10, half won 1.90, half lost 2.00.
+    await match(21, ['1.80', '3.00', '4.00']);
+    await match(22, ['2.10', '3.00', '4.00']);
+    await match(23, ['1.90', '3.00', '4.00']);
+    await match(24, ['2.00', '3.00', '4.00']);
+    const o = await placeOrder(t.database.db, {
+      bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, skipLiveDelay: true,
+      legs: [pick(21, '1', '1.80'), pick(22, '1', '2.10'), pick(23, '1', '1.90'), pick(24, '1', '2.00')],
+    });
+    expect((await balance(b.id)).cash).toBe(100_000);
+    const won = settle(21, [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }]);
+    await send(won);
+    expect((await orderRow(o.id)).status).toBe(ORDER_STATUS.pending); // three legs still open
+    await send(settle(22, [{ id: '1', result: 0, void_factor: 1 }]));
+    await send(settle(23, [{ id: '1', result: 1, void_factor: 0.5 }]));
+    const lastLeg = settle(24, [{ id: '1', result: 0, void_factor: 0.5 }]);
+    await send(lastLeg);
+    const settled = await orderRow(o.id);
+    expect(settled).toMatchObject({ status: ORDER_STATUS.settled, payout: 130_500, taxAmount: 3_050, creditedCash: 127_450, profit: 27_450 });
+    expect((await balance(b.id)).cash).toBe(100_000 + 127_450);
+    await invariantsHold();
+    const payoutBills = await t.database.db.select().from(bills).where(and(eq(bills.causeType, 'order'), eq(bills.causeId, String(o.id)))).orderBy(asc(bills.id));
+    expect(payoutBills.map((x) => [x.type, x.amount])).toEqual([[BILL_TYPE.bet, -100_000], [BILL_TYPE.bet_payout, 127_450]]);
+    const lines = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id)).orderBy(asc(orderLines.id));
+    expect(lines.map((l) => l.outcomeStatus)).toEqual([OUTCOME_STATUS.won, OUTCOME_STATUS.void, OUTCOME_STATUS.half_won, OUTCOME_STATUS.half_lost]);
+
+    // The same message again (re-delivery), and a settle run with nothing new: nothing changes.
+    expect(await t.feed.ingest(lastLeg)).toMatchObject({ ok: true, applied: false });
+    expect(await refreshFromFeed(t.database.db, ev(24))).toMatchObject({ changed: 0 });
+    expect((await balance(b.id)).cash).toBe(227_450);
+
+    // Rollback of one settlement: the order is open again and the payout reversed by a bill of its own.
+    await send({ type: 'rollback_bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(24), markets: [{ id: 1 }] });
+    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.pending, payout: 0, taxAmount: 0, creditedCash: 0 });
+    expect((await balance(b.id)).cash).toBe(100_000);
+    await invariantsHold();
+
+    // Resettled differently (the last leg won in full): 1.80 x 1 x 1.45 x 2.00 = 5.22.
+    await send(settle(24, [{ id: '1', result: 1 }]));
+    const again = await orderRow(o.id);
+    expect(again).toMatchObject({ status: ORDER_STATUS.settled, payout: 522_000, taxAmount: 42_200, creditedCash: 479_800 });
+    expect((await balance(b.id)).cash).toBe(100_000 + 479_800);
+    await invariantsHold();
+    const history = await t.database.db.select().from(orderEvents).where(eq(orderEvents.orderId, o.id)).orderBy(asc(orderEvents.id));
+    expect(history.map((h) => h.kind)).toEqual(['placed', 'settled', 'rolled_back', 'settled']);
+    await setConfig({ bonus_enabled: true });
+  });
+
+  it('voids the orders placed inside a cancel window only', async () => {
+    const b = await makeBettor(t, rootId, { cash: 300_000 });
+    const early = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(3, '2', '3.40')], skipLiveDelay: true });
+    const cut = Date.now() + 5;
+    await new Promise((r) => setTimeout(r, 20));
+    const late = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(3, '2', '3.40')], skipLiveDelay: true });
+    await send({ type: 'bet_cancel', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(3), start_time: cut, markets: [{ id: 1 }] });
+    expect((await orderRow(late.id)).status).toBe(ORDER_STATUS.settled);
+    expect((await orderRow(late.id)).creditedCash).toBe(100_000);
+    expect((await orderRow(early.id)).status).toBe(ORDER_STATUS.pending);
+    expect((await balance(b.id)).cash).toBe(200_000);
+    await send({ type: 'rollback_bet_cancel', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(3), start_time: cut, markets: [{ id: 1 }] });
+    expect((await orderRow(late.id)).status).toBe(ORDER_STATUS.pending);
+    expect((await balance(b.id)).cash).toBe(100_000);
+    await invariantsHold();
+  });
+
+  it('pays the accumulator bonus on top of a winning accumulator, untaxed', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    for (const n of [31, 32, 33]) await match(n, ['2.00', '3.00', '4.00']);
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, skipLiveDelay: true, legs: [pick(31, '1', '2.00'), pick(32, '1', '2.00'), pick(33, '1', '2.00')] });
+    for (const n of [31, 32, 33]) await send(settle(n, [{ id: '1', result: 1 }]));
+    // 8.00: payout 800.00, net 700.00, tax 70.00; 3 legs -> 3 % of net = 21.00 bonus.
+    expect(await orderRow(o.id)).toMatchObject({ payout: 800_000, taxAmount: 70_000, bonusAmount: 21_000, creditedCash: 751_000 });
+    expect((await balance(b.id)).cash).toBe(751_000);
+    await invariantsHold();
+  });
+});
+
+describe('settle then roll back (property)', () => {
+  it('leaves every balance as it was after placement, for any results', async () => {
+    const statuses = fc.constantFrom<[0 | 1, 0 | 0.5 | 1]>([1, 0], [0, 0], [1, 0.5], [0, 0.5], [0, 1]);
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(statuses, { minLength: 1, maxLength: 3 }), fc.integer({ min: 100, max: 5_000 }), async (results, stakeTsh) => {
+        round++;
+        const base = 100 + round * 10;
+        const b = await makeBettor(t, rootId, { cash: 10_000_000 });
+        for (let i = 0; i < results.length; i++) await match(base + i, ['1.95', '3.10', '4.40']);
+        const o = await placeOrder(t.database.db, {
+          bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: stakeTsh * 100, skipLiveDelay: true,
+          legs: results.map((_, i) => pick(base + i, '1', '1.95')),
+        });
+        const placed = await balance(b.id);
+        for (let i = 0; i < results.length; i++) await send(settle(base + i, [{ id: '1', result: results[i][0], void_factor: results[i][1] }]));
+        expect((await orderRow(o.id)).status).toBe(ORDER_STATUS.settled);
+        for (let i = 0; i < results.length; i++) await send({ type: 'rollback_bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(base + i), markets: [{ id: 1 }] });
+        expect(await balance(b.id)).toEqual(placed);
+        expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.pending, creditedCash: 0, payout: 0 });
+        expect(await checkInvariants(t.database.db)).toEqual([]);
+      }),
+      { numRuns: 5 },
+    );
+  });
+});
+
+describe('operator corrections', () => {
+  it('previews a result change without making it, then makes it with the reason in the history', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(4, '1', '1.80')], skipLiveDelay: true });
+    const [line] = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
+    const url = `/api/v1/betting/orders/${o.id}/lines/${line.id}/result`;
+    expect((await t.call('POST', url, { token, body: { reason: 'x' } })).body.code).toBe('RESULT_REQUIRED');
+    expect((await t.call('POST', url, { token, body: { outcome_status: OUTCOME_STATUS.won } })).body.code).toBe('REASON_REQUIRED');
+    expect((await t.call('POST', url, { token, body: { outcome_status: OUTCOME_STATUS.pending, reason: 'x' } })).body.code).toBe('RESULT_REQUIRED');
+
+    const preview = await t.call('POST', url, { token, body: { outcome_status: OUTCOME_STATUS.won, reason: 'Official result', preview: true } });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toMatchObject({ preview: true, totals: { orders: 1, cash: 172_000 } });
+    expect(preview.body.changes[0]).toMatchObject({ order_id: o.id, before: { status: ORDER_STATUS.pending }, after: { status: ORDER_STATUS.settled, payout: 180_000, tax: 8_000 } });
+    expect((await orderRow(o.id)).status).toBe(ORDER_STATUS.pending);
+    expect((await balance(b.id)).cash).toBe(0);
+
+    const done = await t.call('POST', url, { token, body: { outcome_status: OUTCOME_STATUS.won, reason: 'Official result' } });
+    expect(done.body).toMatchObject({ preview: false, totals: { cash: 172_000 } });
+    expect((await balance(b.id)).cash).toBe(172_000);
+    // An operator's result stands against the feed.
+    await send(settle(4, [{ id: '1', result: 0 }, { id: '2', result: 1 }]));
+    expect((await orderRow(o.id)).creditedCash).toBe(172_000);
+
+    const detail = await t.call('GET', `/api/v1/betting/orders/${o.id}`, { token });
+    expect(detail.status).toBe(200);
+    expect(detail.body.history.at(-1)).toMatchObject({ kind: 'result_changed', source: 'operator', admin_account: 'admin', reason: 'Official result' });
+    expect(detail.body.bills.map((x: { amount: number }) => x.amount)).toEqual([-100_000, 172_000]);
+    expect(detail.body.lines[0]).toMatchObject({ outcome_status: OUTCOME_STATUS.won, settled_by: 'operator' });
+    await invariantsHold();
+  });
+
+  it('cancels an order with a reason and refunds the stake; a second cancel is refused', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(5, '1', '1.80')], skipLiveDelay: true });
+    expect((await t.call('POST', `/api/v1/betting/orders/${o.id}/cancel`, { token, body: {} })).body.code).toBe('REASON_REQUIRED');
+    const r = await t.call('POST', `/api/v1/betting/orders/${o.id}/cancel`, { token, body: { reason: 'Palpable error' } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await balance(b.id)).cash).toBe(100_000);
+    const lines = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
+    expect(lines[0].outcomeStatus).toBe(OUTCOME_STATUS.admin_cancelled);
+    expect((await t.call('POST', `/api/v1/betting/orders/${o.id}/cancel`, { token, body: { reason: 'again' } })).status).toBe(409);
+    await invariantsHold();
+  });
+});
+
+describe('cashout', () => {
+  it('offers from current odds, locks on suspension, pays once and is final', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(6, '1', '1.80')], skipLiveDelay: true });
+    // The price shortens to 1.50: fair 1000 x 1.80 / 1.50 = 1200.00; 5 % margin -> 1140.00.
+    await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(6), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.50', active: true }] }] });
+    const offer = await t.call('GET', `/api/v1/betting/orders/${o.id}/cashout`, { token });
+    expect(offer.body).toMatchObject({ state: 5, amount: 114_000 });
+    await send({ type: 'bet_stop', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(6) });
+    expect((await t.call('GET', `/api/v1/betting/orders/${o.id}/cashout`, { token })).body).toMatchObject({ state: 4, amount: null });
+    await expect(acceptCashout(t.database.db, o.id, 114_000, { delayMs: 0 })).rejects.toMatchObject({ code: 'CASHOUT_LOCKED' });
+    await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(6), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.50', active: true }] }] });
+    // The bettor accepted more than is offered now: nothing paid, the new offer answered.
+    expect(await acceptCashout(t.database.db, o.id, 120_000, { delayMs: 0 })).toMatchObject({ paid: false, amount: 114_000 });
+    expect(await acceptCashout(t.database.db, o.id, 114_000, { delayMs: 0 })).toMatchObject({ paid: true, amount: 114_000, fee: 6_000 });
+    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.early_settlement, cashoutAmount: 114_000, earlyCashoutFee: 6_000 });
+    expect((await balance(b.id)).cash).toBe(114_000);
+    await expect(acceptCashout(t.database.db, o.id, 1, { delayMs: 0 })).rejects.toMatchObject({ code: 'CASHOUT_FINAL' });
+    // Final: the feed's result does not touch it.
+    await send(settle(6, [{ id: '1', result: 1 }]));
+    expect((await balance(b.id)).cash).toBe(114_000);
+    await invariantsHold();
+  });
+
+  it('fires an auto cashout when the offer reaches the target', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(7, '1', '1.80')], skipLiveDelay: true });
+    await setCashoutRule(t.database.db, o.id, 150_000);
+    await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(7), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.50', active: true }] }] });
+    expect((await orderRow(o.id)).status).toBe(ORDER_STATUS.pending); // 1140.00 < 1500.00
+    await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(7), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.10', active: true }] }] });
+    // fair 1636.36, with margin 1554.54: above the target.
+    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.auto_cash_out, cashoutAmount: 155_454 });
+    await invariantsHold();
+  });
+});
+
+describe('alerts, lists and scope', () => {
+  it('flags open orders without a result after the thresholds and notifies', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await match(41, ['1.80', '3.40', '4.20'], 3_600_000);
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(41, '1', '1.80')], skipLiveDelay: true });
+    const threeHoursAfter = new Date(o.lastMatchAt.getTime() + 3 * 3_600_000);
+    const counts = await sweepAbnormalBets(t.database.db, t.ctx.bus, threeHoursAfter);
+    expect(counts[ABNORMAL_BET_FLAG.no_result_150_minutes]).toBeGreaterThanOrEqual(1);
+    expect((await orderRow(o.id)).abnormalFlag).toBe(ABNORMAL_BET_FLAG.no_result_150_minutes);
+    const notes = await t.database.db.select().from(notifications).where(eq(notifications.adminId, rootId));
+    expect(notes.some((n) => n.content.includes('Abnormal bets'))).toBe(true);
+    const list = await t.call('GET', '/api/v1/betting/reminders', { token });
+    expect(list.body.items.map((r: { id: number }) => r.id)).toContain(o.id);
+    // Sweeping again raises nothing new.
+    expect(await sweepAbnormalBets(t.database.db, t.ctx.bus, threeHoursAfter)).toEqual({});
+  });
+
+  it('asks for a filter, and keeps sub-admins to their branch', async () => {
+    expect((await t.call('GET', '/api/v1/betting/orders', { token })).body.code).toBe('ORDER_FILTER_REQUIRED');
+    expect((await t.call('GET', '/api/v1/betting/cs/orders?status=2', { token })).body.code).toBe('ORDER_USER_REQUIRED');
+    const w = await makeWorld(t);
+    const role = await makeRole(t, 'Order desk', ['betting', 'order_list', 'order_detailed', 'order_detailed:change_match_result']);
+    const desk = await makeAdmin(t, 'order_desk', role, w.agentA);
+    const mine = await makeBettor(t, desk, { cash: 100_000 });
+    const theirs = await makeBettor(t, w.agentB, { cash: 100_000 });
+    const a = await placeOrder(t.database.db, { bettorId: mine.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(8, '1', '1.80')], skipLiveDelay: true });
+    const bo = await placeOrder(t.database.db, { bettorId: theirs.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(8, '1', '1.80')], skipLiveDelay: true });
+    const agentToken = await t.login('order_desk');
+    const list = await t.call('GET', '/api/v1/betting/orders?event_id=' + encodeURIComponent(ev(8)), { token: agentToken });
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.items.map((r: { id: number }) => r.id)).toEqual([a.id]);
+    expect((await t.call('GET', `/api/v1/betting/orders/${bo.id}`, { token: agentToken })).status).toBe(404);
+    expect((await t.call('GET', `/api/v1/betting/orders/${a.id}`, { token: agentToken })).status).toBe(200);
+    // A match result moves orders of other branches: refused to a sub-admin.
+    const r = await t.call('POST', `/api/v1/betting/matches/${encodeURIComponent(ev(8))}/result`, {
+      token: agentToken, body: { market_key: X12, outcome_id: '1', outcome_status: OUTCOME_STATUS.won, reason: 'x' },
+    });
+    expect(r.status).toBe(403);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent settlement (PostgreSQL)', () => {
+  it('two concurrent settlements of one order pay once', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await match(51, ['2.50', '3.00', '3.00']);
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(51, '1', '2.50')], skipLiveDelay: true });
+    // The feed stores the result and its hook starts settling; three more runs race it on other connections.
+    expect(await t.feed.ingest(settle(51, [{ id: '1', result: 1 }]))).toMatchObject({ ok: true });
+    const runs = await Promise.all([refreshFromFeed(t.database.db, ev(51)), refreshFromFeed(t.database.db, ev(51)), refreshFromFeed(t.database.db, ev(51))]);
+    await t.betting.drain();
+    expect(runs.reduce((a, r) => a + r.changed + r.failed, 0)).toBeLessThanOrEqual(1);
+    const paid = await t.database.db.select().from(bills).where(and(eq(bills.causeType, 'order'), eq(bills.causeId, String(o.id))));
+    expect(paid.map((x) => x.amount).sort((x, y) => x - y)).toEqual([-100_000, 235_000]);
+    expect((await balance(b.id)).cash).toBe(250_000 - 15_000);
+    expect((await orderRow(o.id)).creditedCash).toBe(235_000);
+    await invariantsHold();
+  });
+});
