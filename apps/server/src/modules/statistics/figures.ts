@@ -21,13 +21,14 @@ import type { Executor } from '../../platform/db.js';
  *
  * Definitions (all money in cents of TSh):
  * - turnover: stakes taken (cash and bonus funds) by orders placed in the period;
- * - payouts: gross payouts of the settlements made in the period (before withholding tax; a resettlement
- *   counts its difference), cashouts excluded;
- * - cashouts: amounts paid for cashed-out orders in the period;
- * - GGR (gross gaming revenue) = turnover - payouts - cashouts: what the house kept of the stakes on a
- *   cash basis (stakes of the period against payouts of the period, so a day's GGR mixes bets placed that
- *   day with bets settled that day). Tax withheld is the bettors' tax owed to the revenue authority: it
- *   neither adds to nor takes from GGR;
+ * - payouts: everything paid back on orders in the period: gross payouts of settlements (before
+ *   withholding tax; a resettlement or rollback counts its difference) and cashout amounts (the betting
+ *   service adds a cashout to both `payouts` and `cashouts`, betting/cashout.ts);
+ * - cashouts: the part of payouts paid for cashed-out orders;
+ * - GGR (gross gaming revenue) = turnover - payouts: what the house kept of the stakes on a cash basis
+ *   (stakes of the period against payouts of the period, so a day's GGR mixes bets placed that day with
+ *   bets settled that day). Tax withheld is the bettors' tax owed to the revenue authority: it neither
+ *   adds to nor takes from GGR;
  * - NGR (net gaming revenue) = GGR - bonuses (accumulator bonuses paid);
  * - bettors: distinct bettors who placed at least one order that day;
  * - deposits / withdrawals: paid amounts and their count; new bettors: registrations; online bettors:
@@ -80,7 +81,7 @@ export function addFigures(a: Figures, b: Figures): Figures {
 
 /** GGR and NGR from the parts (never summed across buckets: recomputed). */
 export function finish(f: Figures): Figures {
-  f.ggr = f.turnover - f.payouts - f.cashouts;
+  f.ggr = f.turnover - f.payouts;
   f.ngr = f.ggr - f.bonuses;
   return f;
 }

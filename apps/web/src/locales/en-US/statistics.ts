@@ -29,7 +29,8 @@ const statistics = {
       net_deposits: 'Net deposits',
     },
     hint: {
-      ggr: 'Gross gaming revenue: turnover minus payouts minus cashouts.',
+      cashouts: 'Paid for cashed-out orders; part of payouts.',
+      ggr: 'Gross gaming revenue: turnover minus payouts (cashouts included).',
       ngr: 'Net gaming revenue: GGR minus bonuses.',
       tax: 'Withholding tax on winnings, owed to the revenue authority.',
       bettors: 'Distinct bettors who placed an order.',

@@ -29,7 +29,8 @@ const statistics: Shape<typeof en> = {
       net_deposits: 'Amana halisi',
     },
     hint: {
-      ggr: 'Mapato ghafi ya michezo: jumla ya dau toa malipo toa malipo ya mapema.',
+      cashouts: 'Kilicholipwa kwa tiketi zilizolipwa mapema; ni sehemu ya malipo.',
+      ggr: 'Mapato ghafi ya michezo: jumla ya dau toa malipo (pamoja na malipo ya mapema).',
       ngr: 'Mapato halisi ya michezo: GGR toa bonasi.',
       tax: 'Kodi ya zuio kwenye ushindi, inayodaiwa na mamlaka ya mapato.',
       bettors: 'Wabashiri tofauti walioweka tiketi.',

@@ -29,7 +29,8 @@ const statistics: Shape<typeof en> = {
       net_deposits: '净充值',
     },
     hint: {
-      ggr: '博彩毛收入：投注额减派彩再减提前结算金额。',
+      cashouts: '提前结算注单支付的金额，已计入派彩。',
+      ggr: '博彩毛收入：投注额减派彩（含提前结算金额）。',
       ngr: '博彩净收入：毛收入减奖金。',
       tax: '对中奖金额代扣的税款，应缴给税务机关。',
       bettors: '下过注单的去重用户数。',

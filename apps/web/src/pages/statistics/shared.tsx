@@ -31,7 +31,7 @@ export type FigureKey = keyof Figures | 'online_bettors' | 'net_deposits';
 
 export const MONEY_KEYS = new Set<FigureKey>(['turnover', 'payouts', 'cashouts', 'ggr', 'bonuses', 'ngr', 'tax', 'deposits', 'withdrawals', 'net_deposits']);
 /** Figures whose hint explains how they are computed. */
-const HINTED = new Set<FigureKey>(['ggr', 'ngr', 'tax', 'bettors']);
+const HINTED = new Set<FigureKey>(['ggr', 'ngr', 'tax', 'bettors', 'cashouts']);
 
 /** TSh with the operator's separators, from cents. */
 export function useMoney() {
