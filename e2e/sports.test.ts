@@ -193,7 +193,7 @@ describe('match list and odds', () => {
     await screenshot(page, 'sports-03-odds-drawer-suspended-light');
 
     // The same screens in the dark theme.
-    await page.keyboard.press('Escape');
+    await drawer.locator('.ant-drawer-close').click();
     await drawer.waitFor({ state: 'hidden' });
     await setTheme(page, true);
     await settled(page);
@@ -201,7 +201,7 @@ describe('match list and odds', () => {
     await page.getByTestId(`match-odds-${id}`).click();
     await drawer.getByTestId(`odds-market-suspended-${X12}`).waitFor();
     await screenshot(page, 'sports-05-odds-drawer-dark');
-    await page.keyboard.press('Escape');
+    await drawer.locator('.ant-drawer-close').click();
     await drawer.waitFor({ state: 'hidden' });
     await setTheme(page, false);
     expect(log.pageErrors, 'page errors').toEqual([]);

@@ -136,13 +136,16 @@ function useSuspension(eventId: string, refetch: () => unknown) {
 
 type Suspend = (v: { market: string; outcome?: string; suspend: boolean }) => Promise<unknown>;
 
-function SuspendButton({ suspended, testId, onClick }: { suspended: boolean; testId: string; onClick(): Promise<unknown> }) {
+/** Suspend / resume by the operator; `compact`: only the icon (a selection's row), the label in a tooltip. */
+function SuspendButton({ suspended, testId, compact, onClick }: { suspended: boolean; testId: string; compact?: boolean; onClick(): Promise<unknown> }) {
   const { t } = useTranslation();
   return (
     <ActionButton
       action="suspend"
       page={PAGE}
       size="small"
+      type={compact ? 'text' : 'default'}
+      compact={compact}
       danger={!suspended}
       icon={suspended ? <PlayCircleOutlined /> : <PauseCircleOutlined />}
       testId={testId}
@@ -215,20 +218,21 @@ function MarketCard({ market, changes, suspend }: { market: OddsMarket; changes:
               </Space>
             ),
           },
-          { key: 'outcome', title: t('sports.odds.result'), render: (_, s) => <FieldValue field={outcomeField} value={s.outcome} /> },
-          { key: 'outcome_status', title: t('sports.odds.outcomeStatus'), render: (_, s) => <FieldValue field={outcomeStatusField} value={s.outcome_status} /> },
-          { key: 'updated_at', title: t('sports.odds.updated'), render: (_, s) => <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.updated_at)}</Typography.Text> },
           {
             key: 'action',
-            align: 'right',
+            width: 40,
             render: (_, s) => (
               <SuspendButton
+                compact
                 suspended={!!s.suspended_by_operator}
                 testId={`odds-selection-${s.suspended_by_operator ? 'resume' : 'suspend'}-${market.key}-${s.name}`}
                 onClick={() => suspend({ market: market.key, outcome: s.name, suspend: !s.suspended_by_operator })}
               />
             ),
           },
+          { key: 'outcome', title: t('sports.odds.result'), render: (_, s) => <FieldValue field={outcomeField} value={s.outcome} /> },
+          { key: 'outcome_status', title: t('sports.odds.outcomeStatus'), render: (_, s) => <FieldValue field={outcomeStatusField} value={s.outcome_status} /> },
+          { key: 'updated_at', title: t('sports.odds.updated'), render: (_, s) => <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.updated_at)}</Typography.Text> },
         ]}
       />
     </Card>
