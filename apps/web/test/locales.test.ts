@@ -17,7 +17,10 @@ import zhSports from '../src/locales/zh-CN/sports';
 import enStatistics from '../src/locales/en-US/statistics';
 import swStatistics from '../src/locales/sw-KE/statistics';
 import zhStatistics from '../src/locales/zh-CN/statistics';
-import { flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
+import enBetting from '../src/locales/en-US/betting';
+import swBetting from '../src/locales/sw-KE/betting';
+import zhBetting from '../src/locales/zh-CN/betting';
+import { BETTING_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -38,6 +41,7 @@ const FILES = {
   money: { en: enMoney, sw: swMoney, zh: zhMoney },
   sports: { en: enSports, sw: swSports, zh: zhSports },
   statistics: { en: enStatistics, sw: swStatistics, zh: zhStatistics },
+  betting: { en: enBetting, sw: swBetting, zh: zhBetting },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -76,7 +80,7 @@ describe('console locales', () => {
     for (const langs of Object.values(FILES)) for (const [k, v] of leaves(langs.en)) all.set(k, v);
     const missing = flattenCatalogue().map((e) => e.languageVariable).filter((k) => !all.has(k));
     expect(missing).toEqual([]);
-    const fields = [...SYSTEM_RESOURCES, ...MONEY_RESOURCES, ...SPORTS_RESOURCES, payConfigResource].flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
+    const fields = [...SYSTEM_RESOURCES, ...MONEY_RESOURCES, ...SPORTS_RESOURCES, ...BETTING_RESOURCES, payConfigResource].flatMap((r) => r.fields.map(fieldLabelKey)).filter((k) => !all.has(k));
     expect(fields).toEqual([]);
     // Titles and descriptions the declarations name.
     const texts = MONEY_RESOURCES.flatMap((r) => [r.title, r.description]).filter((k): k is string => !!k && !all.has(k));

@@ -37,6 +37,18 @@ const statistics = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise
 /** A money screen: its chunk and the money texts (src/locales/<lang>/money.ts), loaded together. */
 const money = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('money')]).then(([m]) => m);
 
+/** A betting engine screen: its chunk and the betting texts (src/locales/<lang>/betting.ts). */
+const betting = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('betting')]).then(([m]) => m);
+
+const bettingResource = (page: string): ScreenDef['load'] =>
+  betting(() =>
+    import('../pages/betting/resourceScreens').then((m) => {
+      const screen = m.screens[page];
+      if (!screen) throw new Error(`No resource screen for ${page}`);
+      return { default: screen };
+    }),
+  );
+
 const moneyResource = (page: string): ScreenDef['load'] =>
   money(() =>
     import('../pages/money/resourceScreens').then((m) => {
@@ -75,8 +87,18 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   option_translation: sportsResource('option_translation'),
   match_list: sports(() => import('../pages/sports/MatchListPage')),
   receiving_statistics: sports(() => import('../pages/sports/ReceivingStatisticsPage')),
+  // Betting: the engine's orders and settings
+  bet_config: bettingResource('bet_config'),
+  string_rewards: bettingResource('string_rewards'),
+  order_list: bettingResource('order_list'),
+  order_detailed: betting(() => import('../pages/betting/OrderDetailPage')),
+  bet_remind: bettingResource('bet_remind'),
+  order_archive: bettingResource('order_archive'),
+  cs_order: bettingResource('cs_order'),
+  cs_order_detailed: betting(() => import('../pages/betting/OrderDetailPage')),
+  cs_order_archive: bettingResource('cs_order_archive'),
   // Users and money
-  user: money(() => import('../pages/money/UserPage')),
+  user: money(betting(() => import('../pages/money/UserPage'))),
   user_list: moneyResource('user_list'),
   online_statistical: money(() => import('../pages/money/OnlineStatisticalPage')),
   activity_qualification: money(() => import('../pages/money/ActivityQualificationPage')),

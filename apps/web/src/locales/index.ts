@@ -47,6 +47,12 @@ export const LAZY_LOCALE_FILES = {
       'sw-KE': sw.default,
       'zh-CN': zh.default,
     })),
+  betting: () =>
+    Promise.all([import('./en-US/betting'), import('./sw-KE/betting'), import('./zh-CN/betting')]).then(([en, sw, zh]) => ({
+      'en-US': en.default,
+      'sw-KE': sw.default,
+      'zh-CN': zh.default,
+    })),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
