@@ -357,6 +357,35 @@ describe('alerts, lists and scope', () => {
   });
 });
 
+describe('random bets and the ticker', () => {
+  it('places random bets on matches open to them, within the amounts, and shows them in the ticker', async () => {
+    const b = await makeBettor(t, rootId, { cash: 5_000_000 });
+    const before = (await t.call('GET', '/api/v1/betting/ticker?limit=1', { token })).body.items[0]?.id ?? 0;
+    const body = { bettor_ids: [b.id], orders: 3, min_amount: 100_000, max_amount: 200_000, days: 2, live_only: false, min_odds: 3, max_odds: 4 };
+    // No match is open to random betting yet.
+    expect((await t.call('POST', '/api/v1/betting/random-bets', { token, body })).body.code).toBe('BET_MATCH_CLOSED');
+    expect((await t.call('POST', `/api/v1/sports/matches/${encodeURIComponent(ev(9))}/random-bet`, { token, body: { random_bet: true } })).status).toBe(200);
+    const r = await t.call('POST', '/api/v1/betting/random-bets', { token, body });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.placed).toHaveLength(3);
+    const placed = await t.database.db.select().from(orders).where(eq(orders.bettorId, b.id));
+    for (const o of placed) {
+      expect(o.type).toBe(ORDER_TYPE.random_bet);
+      expect(o.stake).toBeGreaterThanOrEqual(100_000);
+      expect(o.stake).toBeLessThanOrEqual(200_000);
+      expect(Number(o.totalOdds)).toBeGreaterThanOrEqual(3);
+      expect(Number(o.totalOdds)).toBeLessThanOrEqual(4);
+    }
+    const ticker = await t.call('GET', `/api/v1/betting/ticker?after_id=${before}`, { token });
+    expect(ticker.body.items.map((x: { id: number }) => x.id).sort()).toEqual(placed.map((o) => o.id).sort());
+    expect(ticker.body.items[0].legs[0]).toMatchObject({ match: 'Home 9 - Away 9' });
+    for (const bad of [{ ...body, max_amount: 1 }, { ...body, bettor_ids: [] }, { ...body, max_odds: 2 }]) {
+      expect((await t.call('POST', '/api/v1/betting/random-bets', { token, body: bad })).status).toBe(400);
+    }
+    await invariantsHold();
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent settlement (PostgreSQL)', () => {
   it('two concurrent settlements of one order pay once', async () => {
     const b = await makeBettor(t, rootId, { cash: 100_000 });

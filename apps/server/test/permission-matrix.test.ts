@@ -135,6 +135,7 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/betting/orders/:id/cancel': { need: 'order_detailed:cancel', url: `/api/v1/betting/orders/${MISSING}/cancel`, body: INVALID },
   'GET /api/v1/betting/orders/:id/cashout': { need: 'order_detailed', url: `/api/v1/betting/orders/${MISSING}/cashout` },
   'POST /api/v1/betting/random-bets': { need: 'order_list:random_bet', body: INVALID },
+  'GET /api/v1/betting/ticker': { need: 'today_statistics' },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };

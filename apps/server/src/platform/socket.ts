@@ -11,8 +11,8 @@ import { sessions } from '../modules/auth/schema.js';
 import { admins } from '../modules/system/schema.js';
 
 /** Push types (spec §4): 1 ignored, 2 reload the page, 3 close; 10 a notice; others go to the current screen. */
-/** 20: events whose odds or state changed (`content.event_ids`), for open odds views. */
-export const PUSH = { ignore: 1, reload: 2, close: 3, notice: 10, odds: 20 } as const;
+/** 20: events whose odds or state changed (`content.event_ids`), for open odds views; 21: new orders (the bet ticker refetches). */
+export const PUSH = { ignore: 1, reload: 2, close: 3, notice: 10, odds: 20, orders: 21 } as const;
 export const PUSH_TO_ADMINS = 'push.admins';
 /**
  * Pushes to bettors' sessions (force-refresh, spec §6). The bettor-facing app's socket subscribes to this

@@ -16,7 +16,8 @@ import {
   ACCOUNT_KIND, BET_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, MATCH_STATUS, ORDER_STATUS, ORDER_TYPE, RISK_LEVEL, USER_DISABLED,
   bpsOfCents, checkSlip, combinedOdds, potentialPayoutCents, type MessageCode, type OrderType,
 } from '@dau/domain';
-import type { Db, Executor } from '../../platform/db.js';
+import type { Bus, Db, Executor } from '../../platform/db.js';
+import { PUSH, PUSH_TO_ADMINS } from '../../platform/socket.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
@@ -108,14 +109,18 @@ async function liveDelaySeconds(db: Executor, legs: SlipSelection[]): Promise<nu
 }
 
 /** Places one order; throws AppError 422 with the refusal's message code. */
-export async function placeOrder(db: Db, input: PlaceInput): Promise<PlacedOrder> {
+export async function placeOrder(db: Db, input: PlaceInput, opts: { bus?: Bus } = {}): Promise<PlacedOrder> {
   if (!input.legs.length) throw refuse('BET_SLIP_EMPTY');
   if (!input.skipLiveDelay) {
     const delay = await liveDelaySeconds(db, input.legs);
     if (delay > 0) await sleep(delay * 1000);
   }
-  return db.transaction((tx) => placeIn(tx, input));
+  const order = await db.transaction((tx) => placeIn(tx, input));
+  // The live bet ticker: a nudge to every console; each asks for the orders of its own branch.
+  void opts.bus?.publish(PUSH_TO_ADMINS, { adminIds: 'all', message: { status: true, type: PUSH.orders } }).catch(() => {});
+  return order;
 }
+
 
 /** The placement inside the caller's transaction (random bets place many in one). */
 export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOrder> {

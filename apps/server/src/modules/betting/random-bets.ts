@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { EVENT_STATUS, ORDER_TYPE } from '@dau/domain';
-import type { Db } from '../../platform/db.js';
+import type { Bus, Db } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { placeOrder } from './placement.js';
@@ -30,7 +30,7 @@ export const randomBetBody = z
 
 export type RandomBetInput = z.infer<typeof randomBetBody>;
 
-export async function placeRandomBets(db: Db, input: RandomBetInput, adminId: number, random: () => number = Math.random) {
+export async function placeRandomBets(db: Db, input: RandomBetInput, adminId: number, bus?: Bus, random: () => number = Math.random) {
   const now = new Date();
   const until = new Date(now.getTime() + Math.max(1, input.days) * 86_400_000);
   const candidates = await db
@@ -67,7 +67,7 @@ export async function placeRandomBets(db: Db, input: RandomBetInput, adminId: nu
         const o = await placeOrder(db, {
           bettorId, type: ORDER_TYPE.random_bet, stakeCents: stake, adminId, skipLiveDelay: true,
           legs: [{ eventId: pick.eventId, marketKey: pick.marketKey, outcomeId: pick.outcomeId, odds: pick.price as string }],
-        });
+        }, { bus });
         placed.push({ order_no: o.orderNo, bettor_id: bettorId, stake });
       } catch (e) {
         if (e instanceof AppError) refused.push({ bettor_id: bettorId, code: e.code });

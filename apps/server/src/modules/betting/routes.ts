@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, validatePhone, type MessageCode, type OutcomeStatus } from '@dau/domain';
+import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, validatePhone, type MessageCode, type OutcomeStatus } from '@dau/domain';
 import { betConfigResource, stringRewardsResource } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -353,13 +353,42 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
         .from(bettors)
         .where(and(inArray(bettors.id, ids), scopeCondition(scope, bettors.agentId)));
       if (inScope.length !== new Set(ids).size) throw notFound();
-      const result = await placeRandomBets(db, req.body, authOf(req).admin.id);
+      const result = await placeRandomBets(db, req.body, authOf(req).admin.id, ctx.bus);
       await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `random bets: ${result.placed.length} placed`, before: null, after: { ...req.body, placed: result.placed.map((o) => o.order_no), refused: result.refused.length } });
       return result;
     },
   );
 
-  void desc;
-  void ORDER_TYPE;
-  void OUTCOME_STATUS;
+  r.get(
+    '/api/v1/betting/ticker',
+    {
+      config: { access: { page: 'today_statistics' } },
+      schema: {
+        tags: ['today_statistics'],
+        description: 'Live bet ticker: the newest orders of my branch (after `after_id` when given), newest first. A socket push of type 21 says new orders arrived.',
+        querystring: z.object({ after_id: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(100).default(30) }),
+      },
+    },
+    async (req) => {
+      const scope = await scopeOf(db, authOf(req));
+      const rows = await selectOrders(db)
+        .where(and(scopeCondition(scope, orders.agentId), req.query.after_id ? gt(orders.id, req.query.after_id) : undefined))
+        .orderBy(desc(orders.id))
+        .limit(req.query.limit);
+      const ids = rows.map((x) => x.order.id);
+      const legs = ids.length
+        ? await db
+            .select({ orderId: orderLines.orderId, home: orderLines.homeTeam, away: orderLines.awayTeam, market: orderLines.marketName, selection: orderLines.selectionName, odds: orderLines.odds })
+            .from(orderLines)
+            .where(inArray(orderLines.orderId, ids))
+            .orderBy(asc(orderLines.id))
+        : [];
+      return {
+        items: rows.map((x) => ({
+          ...toOrderRow(x),
+          legs: legs.filter((l) => l.orderId === x.order.id).map((l) => ({ match: `${l.home} - ${l.away}`, market: l.market, selection: l.selection, odds: l.odds })),
+        })),
+      };
+    },
+  );
 }
