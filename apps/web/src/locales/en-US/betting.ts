@@ -32,6 +32,8 @@ const betting = {
       readOnly: 'Read-only: result changes and cancels are made on the order list.',
       noHistory: 'No history yet.',
       noBills: 'No bills for this order.',
+      taxRate: 'Tax rate',
+      bonusRate: 'Accumulator bonus rate',
     },
     line: {
       match: 'Match',

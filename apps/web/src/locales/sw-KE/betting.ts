@@ -31,6 +31,8 @@ const betting: Shape<typeof en> = {
       readOnly: 'Kusoma tu: mabadiliko ya matokeo na kughairi hufanywa kwenye orodha ya oda.',
       noHistory: 'Bado hakuna historia.',
       noBills: 'Hakuna miamala ya oda hii.',
+      taxRate: 'Kiwango cha kodi',
+      bonusRate: 'Kiwango cha bonasi ya mkeka',
     },
     line: {
       match: 'Mechi',

@@ -31,6 +31,8 @@ const betting: Shape<typeof en> = {
       readOnly: '只读：修改结果和取消订单请在订单列表中操作。',
       noHistory: '暂无历史记录。',
       noBills: '该订单没有账单。',
+      taxRate: '税率',
+      bonusRate: '串关奖励比例',
     },
     line: {
       match: '比赛',

@@ -100,7 +100,9 @@ export default function OrderDetailPage() {
                 </Typography.Text>
               ),
             };
-          if (f.key === 'tax_rate' || f.key === 'string_rewards') return { ...f, render: bps };
+          // Rates in basis points are shown as percentages (the settings screens edit them in bps).
+          if (f.key === 'tax_rate') return { ...f, label: 'betting.detail.taxRate', render: bps };
+          if (f.key === 'string_rewards') return { ...f, label: 'betting.detail.bonusRate', render: bps };
           if (f.key === 'payout') return { ...f, render: (v) => <span data-testid="order-payout">{tsh(v)}</span> };
           if (f.key === 'status') return { ...f, render: (v) => <span data-testid="order-status"><EnumTag name="order_status" value={v} /></span> };
           return f;
@@ -141,6 +143,7 @@ export default function OrderDetailPage() {
                 action="change_result"
                 page="order_detailed"
                 size="small"
+                compact
                 icon={<EditOutlined />}
                 testId={`line-change-result-${l.id}`}
                 onClick={() => openDialog({ kind: 'line', orderId: id, lineId: l.id, selection })}
@@ -149,6 +152,7 @@ export default function OrderDetailPage() {
                 action="change_match_result"
                 page="order_detailed"
                 size="small"
+                compact
                 icon={<TeamOutlined />}
                 testId={`line-change-match-result-${l.id}`}
                 onClick={() => openDialog({ kind: 'match', eventId: l.match_id, marketKey: l.market_id, outcomeId: l.selection_id, selection })}

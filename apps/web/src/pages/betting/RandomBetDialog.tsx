@@ -44,7 +44,9 @@ export function RandomBetDialog({ open, onClose }: { open: boolean; onClose(): v
   }, [open, form]);
 
   const submit = async () => {
-    const v = await form.validateFields();
+    // An invalid form shows its messages under the fields.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     await place.mutateAsync({
       bettor_ids: [...new Set(v.bettor_ids.map((x) => Number(String(x).trim())))],
       orders: v.orders,

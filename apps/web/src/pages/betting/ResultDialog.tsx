@@ -77,7 +77,7 @@ export function ChangePreview({ answer }: { answer: ChangeAnswer }) {
         size="small"
         rowKey="order_id"
         pagination={false}
-        scroll={{ x: 'max-content', y: 320 }}
+        scroll={answer.changes.length > 8 ? { x: 'max-content', y: 360 } : { x: 'max-content' }}
         dataSource={answer.changes}
         columns={[
           { key: 'order', title: t('betting.change.order'), dataIndex: 'order_no' },
@@ -147,7 +147,9 @@ export function ResultDialog({ subject, open, onClose, onDone }: { subject: Subj
   const hint = !subject ? '' : subject.kind === 'cancel' ? t('betting.cancel.hint') : subject.kind === 'match' ? t('betting.change.matchHint') : t('betting.change.lineHint');
 
   const toPreview = async () => {
-    const v = await form.validateFields();
+    // An invalid form shows its messages under the fields.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     const body = { ...(cancel ? {} : { outcome_status: v.outcome_status }), reason: v.reason.trim() };
     const answer = await ask.mutateAsync(body).catch(() => null);
     if (answer) {
@@ -182,7 +184,7 @@ export function ResultDialog({ subject, open, onClose, onDone }: { subject: Subj
   );
 
   return (
-    <Modal open={open} title={title} onCancel={onClose} footer={footer} destroyOnHidden width={preview ? 860 : 560} data-testid="change-dialog">
+    <Modal open={open} title={title} onCancel={onClose} footer={footer} destroyOnHidden width={preview ? 1000 : 560} data-testid="change-dialog">
       <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>
       <div style={{ display: preview ? 'none' : undefined }}>
         <Form form={form} layout="vertical" requiredMark>

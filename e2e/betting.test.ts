@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { formatTsh } from '@dau/domain';
+import { logOf, screenshot, signIn, useE2e } from './support/browser';
+import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
+import { dialog, field, rowByKey, settled, toast, until } from './support/ui';
+
+/**
+ * Issue 5 in the browser: an operator finds an order on the order list by its number, opens its details,
+ * changes a selection's result with a reason, reads the preview (payout, tax, balance change), confirms,
+ * and sees the new payout, the bills the settlement caused and the history entry with the reason.
+ *
+ * Data: the server starts without demo data, with the sandbox-only routes (DAU_SANDBOX_ROUTES=1); the
+ * betting sandbox route creates a match through the feed engine, a bettor funded through the ledger and an
+ * open single on the home win (POST /sandbox/betting/orders).
+ */
+const e2e = useE2e({ server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1' } } });
+let adminToken = '';
+const STAKE = 1_000_00;
+let order: { id: number; order_no: string; serial_number: string; bettor_id: number; phone: string };
+
+const api = <T = any>(method: string, p: string, body?: unknown) => e2e.server.api<T>(method, p, body, adminToken);
+
+beforeAll(async () => {
+  adminToken = await e2e.server.loginApi(ADMIN_ACCOUNT, ADMIN_PASSWORD);
+  order = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: STAKE }), 201, 'sandbox order');
+  expect(order.order_no).toMatch(/^O/);
+});
+
+async function openScreen(page: Page, route: string, title: string) {
+  await page.goto(`/#/customer/${route}`);
+  await until(async () => (await page.getByTestId('page-title').innerText()) === title, `the ${route} screen`);
+  await settled(page);
+}
+
+/** A full-page screenshot from the top (the shell's header is fixed: a scrolled page would show it mid-page). */
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  const dark = () => page.evaluate(() => localStorage.getItem('theme') === '2');
+  if ((await dark()) !== (theme === 'dark')) await page.getByTestId('theme-toggle').evaluate((el) => (el as HTMLElement).click()); // also under an open dialog
+  await until(async () => (await dark()) === (theme === 'dark'), `the ${theme} theme`);
+}
+
+describe('betting screens', () => {
+  test('an operator changes a selection result with a reason: preview, confirm, new payout, bills and history', async () => {
+    const page = await e2e.newPage();
+    const log = logOf(page);
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+
+    // Bet orders: a filter first, then the order by its number, and its details.
+    await openScreen(page, 'order_list', 'Bet orders');
+    const search = page.getByTestId('resource-search');
+    await field(search, 'Order number').fill(order.order_no);
+    await page.getByTestId('resource-search-submit').click();
+    await page.waitForURL(new RegExp(`order_no=${order.order_no}`));
+    await settled(page);
+    const row = rowByKey(page, order.id);
+    await row.waitFor({ state: 'visible' });
+    await page.getByTestId(`order-detail-${order.id}`).click();
+    await page.waitForURL(new RegExp(`/customer/order_detailed\\?id=${order.id}$`));
+    await until(async () => (await page.getByTestId('order-title').innerText()).includes(order.order_no), 'the order detail');
+    await settled(page);
+
+    const detail = expectStatus(await api('GET', `/betting/orders/${order.id}`), 200, 'order detail');
+    const line = detail.lines[0];
+    expect(await page.getByTestId('order-status').innerText()).toBe('Pending');
+    expect((await page.getByTestId('order-detail').innerText())).toContain(order.serial_number);
+    expect(await page.getByTestId('order-lines').innerText()).toContain(line.teams_home_name);
+    expect(await page.getByTestId('order-history').innerText()).toContain('Placed');
+    // The stake's bill is there already.
+    expect(await page.getByTestId('order-bills').locator('tr.ant-table-row').count()).toBe(1);
+
+    // Copy serial number.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId('order-serial').locator('.ant-typography-copy').click();
+    await toast(page, 'Copied successfully').first().waitFor({ state: 'visible' });
+
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await settled(page);
+      await shot(page, `betting-01-order-detail-${theme}`);
+    }
+    await setTheme(page, 'light');
+
+    // Change result: the result and the reason are required; the preview comes first.
+    await page.getByTestId(`line-change-result-${line.id}`).click();
+    const change = dialog(page, 'Change result');
+    await change.waitFor();
+    await change.getByTestId('change-preview-submit').click();
+    await until(async () => (await change.innerText()).includes('A result must be selected') && (await change.innerText()).includes('Please enter a reason'), 'the required messages');
+
+    const reason = `E2E: the home side won ${Date.now()}`;
+    await change.getByTestId('change-result').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^Won$/ }).click();
+    await change.getByTestId('change-reason').fill(reason);
+    await change.getByTestId('change-preview-submit').click();
+    const preview = change.getByTestId('change-preview');
+    await preview.waitFor({ state: 'visible' });
+
+    // payout = stake x odds (rounded down to the cent); tax 10 % of the net winnings.
+    const payout = Math.floor((STAKE * Math.round(Number(line.odds) * 10_000)) / 10_000);
+    const tax = Math.floor(((payout - STAKE) * 1000) / 10_000);
+    const previewPayout = await change.getByTestId(`preview-payout-${order.id}`).innerText();
+    expect(previewPayout).toContain(formatTsh(0));
+    expect(previewPayout).toContain(formatTsh(payout));
+    const previewText = await preview.innerText();
+    expect(previewText).toContain(order.order_no);
+    expect(previewText).toContain(formatTsh(tax));
+    expect(previewText).toContain(`+${formatTsh(payout - tax)}`);
+    expect(await change.getByTestId('change-preview-totals').innerText()).toContain('1 order(s)');
+    // Nothing has changed yet.
+    expect(expectStatus(await api('GET', `/betting/orders/${order.id}`), 200, 'order after the preview').order.payout).toBe(0);
+
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await shot(page, `betting-02-result-preview-${theme}`);
+    }
+    await setTheme(page, 'light');
+
+    await change.getByTestId('change-confirm').click();
+    await toast(page, 'Result changed on 1 order(s)').first().waitFor({ state: 'visible' });
+    await change.waitFor({ state: 'hidden' });
+
+    // The new payout, status, line result, bills and history entry.
+    await until(async () => (await page.getByTestId('order-payout').innerText()) === formatTsh(payout), 'the new payout');
+    expect(await page.getByTestId('order-status').innerText()).toBe('Settled');
+    expect(await page.getByTestId(`line-status-${line.id}`).innerText()).toBe('Won');
+    await until(async () => (await page.getByTestId('order-bills').locator('tr.ant-table-row').count()) >= 2, 'the settlement bill');
+    expect(await page.getByTestId('order-bills').innerText()).toContain(formatTsh(payout - tax));
+    const history = page.getByTestId('history-result_changed');
+    await history.waitFor();
+    const historyText = await history.innerText();
+    expect(historyText).toContain('Result changed');
+    expect(historyText).toContain(reason);
+    expect(historyText).toContain('by admin');
+    expect(historyText).toContain(formatTsh(payout));
+    await shot(page, 'betting-03-order-settled');
+
+    const after = expectStatus(await api('GET', `/betting/orders/${order.id}`), 200, 'order after the change');
+    expect(after.order.payout).toBe(payout);
+    expect(after.order.tax_deduction_amount).toBe(tax);
+    expect(log.pageErrors, 'no page errors').toEqual([]);
+  });
+});
