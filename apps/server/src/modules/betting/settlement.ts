@@ -16,20 +16,20 @@
  *    status and `settled_by = 'operator'`; the feed no longer moves it (an operator's result stands).
  * Cashed-out orders are final: nothing here changes them.
  */
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, ORDER_STATUS, OUTCOME_STATUS, SELECTION_OUTCOME,
-  inviterRewardCents, settleOrder, settlementForStatus, statusForSettlement, type LegSettlement, type OutcomeStatus,
+  inviterRewardCents, settleOrder, settlementForStatus, statusForSettlement, type AccountKind, type LegSettlement, type OutcomeStatus,
 } from '@dau/domain';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, houseTransfer, newTxnId, post } from '../money/ledger.js';
+import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
 import type { CancelRecord, OutcomeSettlement } from '../feed/engine.js';
 import { orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings, type BettingSettings } from './settings.js';
-import { bumpExposure, bumpHour } from './stats.js';
+import type { HourDelta } from './stats.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 type LineRow = typeof orderLines.$inferSelect;
@@ -86,15 +86,52 @@ const split = (cash: number, bonus: number) => {
 };
 
 /**
- * Re-prices one order from its lines and posts the difference (see the file comment). Runs inside the
- * caller's transaction; locks the order row first. Answers the change, or null when nothing changed.
+ * Money rule and executor. `planOrder` (pure) prices one order from its lines and says what must be
+ * posted for it: the bills (with their house account), the house-only transfers (tax), the order's new
+ * amounts, its history row and the statistics deltas, or null when nothing changes. `applyPlans` writes
+ * any number of plans with set-based statements (one per table); the per-order path (`reconcileOrder`,
+ * operator actions) and the feed's chunked path (`refreshFromFeed`) both go through it, so the money
+ * logic exists once.
  */
-export async function reconcileOrder(tx: Executor, orderId: number, trigger: Trigger, settings?: BettingSettings): Promise<OrderChange | null> {
-  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
-  if (!order) throw new AppError(404, 'NOT_FOUND');
+interface PlannedBill {
+  bettorId: number;
+  account: AccountKind;
+  /** Cents; positive credits the bettor. */
+  amount: number;
+  type: number;
+  /** The house account taking the other side. */
+  house: string;
+  remark: string;
+  /** Corrections only (see ledger `Posting.allowNegative`). */
+  allowNegative: boolean;
+}
+
+interface Plan {
+  order: OrderRow;
+  lines: { eventId: string; marketKey: string; outcomeId: string }[];
+  txnId: string;
+  adminId: number | null;
+  /** In posting order: reversals first, then the new credits (the bills chain in this order). */
+  bills: PlannedBill[];
+  /** House-only movements (withholding tax), as ledger `houseTransfer`. */
+  transfers: { from: string; to: string; amount: number; billType: number }[];
+  after: OrderMoney;
+  bonusRate: number;
+  event: { kind: string; source: string; reason: string; before: OrderMoney; after: OrderMoney };
+  hour: Required<Pick<HourDelta, 'payouts' | 'tax' | 'bonuses' | 'settled'>>;
+  liability: number;
+  change: OrderChange;
+}
+
+/** What must change for one order (see above); null when its money already matches its lines. */
+function planOrder(
+  order: OrderRow,
+  lines: Pick<LineRow, 'odds' | 'settlement' | 'eventId' | 'marketKey' | 'outcomeId'>[],
+  inviterId: number | null,
+  trigger: Trigger,
+  s: BettingSettings,
+): Plan | null {
   if (isFinal(order.status)) return null;
-  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
-  const s = settings ?? (await loadSettings(tx));
   const res = settleOrder({
     stakeCents: order.stake,
     bonusFundedCents: order.creditStake,
@@ -102,8 +139,6 @@ export async function reconcileOrder(tx: Executor, orderId: number, trigger: Tri
     taxBps: order.taxRate,
     bonus: order.legCount > 1 ? s.bonus : undefined,
   });
-  const [bettor] = await tx.select({ inviterId: bettors.inviterId }).from(bettors).where(eq(bettors.id, order.bettorId));
-  const inviterId = bettor?.inviterId ?? null;
   const inviter = res.resolved && inviterId ? inviterRewardCents(order.cashStake - res.cashCreditCents, s.inviterShareBps) : 0;
   const before = moneyOf(order);
   const after: OrderMoney = {
@@ -118,95 +153,234 @@ export async function reconcileOrder(tx: Executor, orderId: number, trigger: Tri
   };
   if (sameMoney(before, after)) return null;
 
-  const txnId = newTxnId();
-  const cause = { type: 'order' as const, id: order.id };
   const adminId = trigger.adminId ?? null;
   const remark = `order ${order.orderNo}: ${trigger.kind}${trigger.reason ? ` (${trigger.reason})` : ''}`;
+  const bills: PlannedBill[] = [];
+  const transfers: Plan['transfers'] = [];
+  const bill = (b: Omit<PlannedBill, 'bettorId' | 'account' | 'allowNegative'> & Partial<PlannedBill>) =>
+    bills.push({ bettorId: order.bettorId, account: ACCOUNT_KIND.cash, allowNegative: false, ...b });
   // Cash: reverse what was credited, then credit what is due now.
   if (before.credited_cash !== after.credited_cash || before.tax !== after.tax || before.bonus !== after.bonus) {
     if (before.credited_cash > 0) {
       const old = split(before.credited_cash, before.bonus);
-      if (old.payoutPart > 0) {
-        await post(tx, { bettorId: order.bettorId, account: ACCOUNT_KIND.cash, amount: -old.payoutPart, type: BILL_TYPE.amount_rolled_back, cause, house: HOUSE.payouts, adminId, remark, txnId, allowNegative: true });
-      }
-      if (old.bonusPart > 0) {
-        await post(tx, { bettorId: order.bettorId, account: ACCOUNT_KIND.cash, amount: -old.bonusPart, type: BILL_TYPE.amount_rolled_back, cause, house: HOUSE.bonuses, adminId, remark: `${remark}, bonus`, txnId, allowNegative: true });
-      }
+      if (old.payoutPart > 0) bill({ amount: -old.payoutPart, type: BILL_TYPE.amount_rolled_back, house: HOUSE.payouts, remark, allowNegative: true });
+      if (old.bonusPart > 0) bill({ amount: -old.bonusPart, type: BILL_TYPE.amount_rolled_back, house: HOUSE.bonuses, remark: `${remark}, bonus`, allowNegative: true });
     }
-    await houseTransfer(tx, txnId, HOUSE.taxPayable, HOUSE.payouts, before.tax, BILL_TYPE.amount_rolled_back);
+    if (before.tax !== 0) transfers.push({ from: HOUSE.taxPayable, to: HOUSE.payouts, amount: before.tax, billType: BILL_TYPE.amount_rolled_back });
     if (after.credited_cash > 0) {
       const now = split(after.credited_cash, after.bonus);
-      if (now.payoutPart > 0) {
-        await post(tx, { bettorId: order.bettorId, account: ACCOUNT_KIND.cash, amount: now.payoutPart, type: BILL_TYPE.bet_payout, cause, house: HOUSE.payouts, adminId, remark, txnId });
-      }
-      if (now.bonusPart > 0) {
-        await post(tx, { bettorId: order.bettorId, account: ACCOUNT_KIND.cash, amount: now.bonusPart, type: BILL_TYPE.bet_payout, cause, house: HOUSE.bonuses, adminId, remark: `${remark}, accumulator bonus`, txnId });
-      }
+      if (now.payoutPart > 0) bill({ amount: now.payoutPart, type: BILL_TYPE.bet_payout, house: HOUSE.payouts, remark });
+      if (now.bonusPart > 0) bill({ amount: now.bonusPart, type: BILL_TYPE.bet_payout, house: HOUSE.bonuses, remark: `${remark}, accumulator bonus` });
     }
-    await houseTransfer(tx, txnId, HOUSE.payouts, HOUSE.taxPayable, after.tax, BILL_TYPE.bet_payout);
+    if (after.tax !== 0) transfers.push({ from: HOUSE.payouts, to: HOUSE.taxPayable, amount: after.tax, billType: BILL_TYPE.bet_payout });
   }
   // Bonus funds given back on a void order (or taken back when it is no longer void).
   const creditDelta = after.credited_credit - before.credited_credit;
   if (creditDelta !== 0) {
-    await post(tx, { bettorId: order.bettorId, account: ACCOUNT_KIND.credit, amount: creditDelta, type: CREDIT_BILL_TYPE.credit_refund, cause, house: HOUSE.stakesHeld, adminId, remark, txnId, allowNegative: creditDelta < 0 });
+    bill({ account: ACCOUNT_KIND.credit, amount: creditDelta, type: CREDIT_BILL_TYPE.credit_refund, house: HOUSE.stakesHeld, remark, allowNegative: creditDelta < 0 });
   }
   const inviterDelta = after.inviter_reward - before.inviter_reward;
   if (inviterDelta !== 0 && inviterId) {
-    await post(tx, {
+    bill({
       bettorId: inviterId,
-      account: ACCOUNT_KIND.cash,
       amount: inviterDelta,
       type: inviterDelta > 0 ? BILL_TYPE.inviter_profit_reward : BILL_TYPE.amount_rolled_back,
-      cause,
       house: HOUSE.bonuses,
-      adminId,
       remark: `${remark}, inviter reward`,
-      txnId,
       allowNegative: inviterDelta < 0,
     });
   }
 
   const resolvedBefore = before.status === ORDER_STATUS.settled;
   const resolvedAfter = after.status === ORDER_STATUS.settled;
-  await tx
-    .update(orders)
-    .set({
-      status: after.status,
-      payout: after.payout,
-      profit: after.profit,
-      taxAmount: after.tax,
-      bonusAmount: after.bonus,
-      bonusRate: res.bonusCents > 0 && res.payoutCents > order.stake ? Math.round((res.bonusCents * 10_000) / Math.max(1, res.payoutCents - order.stake)) : 0,
-      creditedCash: after.credited_cash,
-      creditedCredit: after.credited_credit,
-      inviterReward: after.inviter_reward,
-      settledAt: resolvedAfter ? sql`now()` : null,
-      version: sql`${orders.version} + 1`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(orders.id, order.id));
   const kind = trigger.kind !== 'settled' ? trigger.kind : !resolvedAfter ? 'rolled_back' : resolvedBefore ? 'resettled' : 'settled';
-  await tx.insert(orderEvents).values({ orderId: order.id, kind, source: trigger.source, adminId, reason: trigger.reason ?? '', before, after });
-  await bumpHour(tx, order.agentId, {
-    payouts: after.payout - before.payout,
-    tax: after.tax - before.tax,
-    bonuses: after.bonus - before.bonus,
-    settled: Number(resolvedAfter) - Number(resolvedBefore),
-  });
-  const liability = (resolvedBefore ? order.potentialPayout : 0) - (resolvedAfter ? order.potentialPayout : 0);
-  await bumpExposure(
-    tx,
-    order.agentId,
-    lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId, liability, payouts: after.payout - before.payout })),
-  );
   return {
-    order_id: order.id,
-    order_no: order.orderNo,
-    bettor_id: order.bettorId,
-    before,
+    order,
+    lines: lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId })),
+    txnId: newTxnId(),
+    adminId,
+    bills,
+    transfers,
     after,
-    balance_delta: { cash: after.credited_cash - before.credited_cash, credit: creditDelta },
+    bonusRate: res.bonusCents > 0 && res.payoutCents > order.stake ? Math.round((res.bonusCents * 10_000) / Math.max(1, res.payoutCents - order.stake)) : 0,
+    event: { kind, source: trigger.source, reason: trigger.reason ?? '', before, after },
+    hour: {
+      payouts: after.payout - before.payout,
+      tax: after.tax - before.tax,
+      bonuses: after.bonus - before.bonus,
+      settled: Number(resolvedAfter) - Number(resolvedBefore),
+    },
+    liability: (resolvedBefore ? order.potentialPayout : 0) - (resolvedAfter ? order.potentialPayout : 0),
+    change: {
+      order_id: order.id,
+      order_no: order.orderNo,
+      bettor_id: order.bettorId,
+      before,
+      after,
+      balance_delta: { cash: after.credited_cash - before.credited_cash, credit: creditDelta },
+    },
   };
+}
+
+type Rows<T> = { rows: T[] };
+const rowsOf = async <T>(ex: Executor, q: SQL) => ((await ex.execute(q)) as unknown as Rows<T>).rows;
+/** A set of rows as one parameter (works the same on node-postgres and PGlite). */
+const recordset = (rows: unknown[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`;
+
+/**
+ * Writes plans inside the caller's transaction (their orders locked by it), one statement per table:
+ * orders, history, bettors (locked in id order, one UPDATE with each bettor's summed delta; each bill's
+ * before / after computed here in posting order so a bettor's bills chain), bills, house entries,
+ * stats_hourly and selection_exposure (aggregated, upserted once). The hot shared rows come last so
+ * they are held for the shortest time. Same checks as ledger `post`: amounts are non-zero safe integers,
+ * allowNegative only on the correction types, no other debit below zero (422 INSUFFICIENT_BALANCE).
+ */
+async function applyPlans(tx: Executor, plans: Plan[]): Promise<void> {
+  if (!plans.length) return;
+  await tx.execute(sql`
+    UPDATE orders o SET status = v.status, payout = v.payout, profit = v.profit, tax_amount = v.tax, bonus_amount = v.bonus,
+      bonus_rate = v.bonus_rate, credited_cash = v.credited_cash, credited_credit = v.credited_credit, inviter_reward = v.inviter_reward,
+      settled_at = CASE WHEN v.status = ${ORDER_STATUS.settled} THEN now() ELSE NULL END, version = o.version + 1, updated_at = now()
+    FROM ${recordset(plans.map((p) => ({ id: p.order.id, ...p.after, bonus_rate: p.bonusRate })))} AS v(id bigint, status smallint, payout bigint,
+      profit bigint, tax bigint, bonus bigint, bonus_rate integer, credited_cash bigint, credited_credit bigint, inviter_reward bigint)
+    WHERE o.id = v.id`);
+  await tx.execute(sql`
+    INSERT INTO order_events (order_id, kind, source, admin_id, reason, before, after)
+    SELECT v.order_id, v.kind, v.source, v.admin_id, v.reason, v.before, v.after
+    FROM ${recordset(plans.map((p) => ({ order_id: p.order.id, admin_id: p.adminId, ...p.event })))} AS v(order_id bigint, kind text, source text,
+      admin_id integer, reason text, before jsonb, after jsonb)`);
+
+  const bills = plans.flatMap((p) => p.bills.map((b) => ({ ...b, plan: p })));
+  for (const b of bills) {
+    if (!Number.isSafeInteger(b.amount) || b.amount === 0) throw new AppError(400, 'AMOUNT_INVALID');
+    if (b.allowNegative && !(b.account === ACCOUNT_KIND.cash ? b.type === BILL_TYPE.amount_rolled_back : b.type === CREDIT_BILL_TYPE.credit_refund)) {
+      throw new AppError(400, 'AMOUNT_INVALID');
+    }
+  }
+  const house: { txn_id: string; account: string; amount: number; bill_type: number }[] = [];
+  if (bills.length) {
+    const delta = new Map<number, { cash: number; credit: number }>();
+    for (const b of bills) {
+      const d = delta.get(b.bettorId) ?? { cash: 0, credit: 0 };
+      if (b.account === ACCOUNT_KIND.cash) d.cash += b.amount;
+      else d.credit += b.amount;
+      delta.set(b.bettorId, d);
+    }
+    const ids = [...delta.keys()].sort((a, b) => a - b);
+    // Row locks in id order: concurrent chunks sharing bettors wait for each other, never deadlock.
+    if (ids.length > 1) await tx.execute(sql`SELECT id FROM bettors WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) ORDER BY id FOR UPDATE`);
+    const updated = await rowsOf<{ id: number; cash: string | number; credit: string | number; agent_id: number }>(
+      tx,
+      sql`UPDATE bettors b SET cash_balance = b.cash_balance + v.cash, credit_balance = b.credit_balance + v.credit, updated_at = now()
+          FROM ${recordset(ids.map((id) => ({ id, ...delta.get(id) })))} AS v(id integer, cash bigint, credit bigint)
+          WHERE b.id = v.id RETURNING b.id, b.cash_balance AS cash, b.credit_balance AS credit, b.agent_id`,
+    );
+    if (updated.length !== ids.length) throw new AppError(404, 'NOT_FOUND');
+    // Balances before this batch, then each bill in posting order.
+    const running = new Map(
+      updated.map((r) => {
+        const d = delta.get(Number(r.id))!;
+        return [Number(r.id), { agentId: r.agent_id, [ACCOUNT_KIND.cash]: Number(r.cash) - d.cash, [ACCOUNT_KIND.credit]: Number(r.credit) - d.credit }];
+      }),
+    );
+    const rows = bills.map((b) => {
+      const r = running.get(b.bettorId)! as { agentId: number } & Record<number, number>;
+      const beforeBalance = r[b.account];
+      const afterBalance = beforeBalance + b.amount;
+      if (afterBalance < 0 && b.amount < 0 && !b.allowNegative) throw new AppError(422, 'INSUFFICIENT_BALANCE');
+      r[b.account] = afterBalance;
+      house.push({ txn_id: b.plan.txnId, account: b.house, amount: -b.amount, bill_type: b.type });
+      return {
+        serial_number: newSerial(b.account === ACCOUNT_KIND.cash ? 'B' : 'C'),
+        bettor_id: b.bettorId,
+        agent_id: r.agentId,
+        account_kind: b.account,
+        type: b.type,
+        amount: b.amount,
+        balance_before: beforeBalance,
+        balance_after: afterBalance,
+        cause_id: String(b.plan.order.id),
+        admin_id: b.plan.adminId,
+        remark: b.remark,
+        txn_id: b.plan.txnId,
+      };
+    });
+    // One INSERT ... SELECT over the set in posting order: ids are taken in that order, so the chain holds.
+    await tx.execute(sql`
+      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, admin_id, remark, txn_id)
+      SELECT v.serial_number, v.bettor_id, v.agent_id, v.account_kind, v.type, v.amount, v.balance_before, v.balance_after, 'order', v.cause_id, v.admin_id, v.remark, v.txn_id
+      FROM ${recordset(rows)} AS v(serial_number text, bettor_id integer, agent_id integer, account_kind smallint, type smallint, amount bigint,
+        balance_before bigint, balance_after bigint, cause_id text, admin_id integer, remark text, txn_id text)`);
+  }
+  for (const p of plans) {
+    for (const t of p.transfers) {
+      house.push({ txn_id: p.txnId, account: t.from, amount: -t.amount, bill_type: t.billType }, { txn_id: p.txnId, account: t.to, amount: t.amount, bill_type: t.billType });
+    }
+  }
+  if (house.length) {
+    await tx.execute(sql`
+      INSERT INTO house_entries (txn_id, account, amount, bill_type)
+      SELECT v.txn_id, v.account, v.amount, v.bill_type FROM ${recordset(house)} AS v(txn_id text, account text, amount bigint, bill_type smallint)`);
+  }
+
+  // Statistics: the sum of what one upsert per order would have added, in key order.
+  const hours = new Map<number, Plan['hour']>();
+  for (const p of plans) {
+    // An order that moves nothing is skipped (as bumpHour does), before summing.
+    if (Object.values(p.hour).every((x) => x === 0)) continue;
+    const h = hours.get(p.order.agentId) ?? { payouts: 0, tax: 0, bonuses: 0, settled: 0 };
+    for (const k of Object.keys(h) as (keyof Plan['hour'])[]) h[k] += p.hour[k];
+    hours.set(p.order.agentId, h);
+  }
+  const hourRows = [...hours].sort(([a], [b]) => a - b).map(([agent_id, h]) => ({ agent_id, ...h }));
+  if (hourRows.length) {
+    await tx.execute(sql`
+      INSERT INTO stats_hourly (hour, agent_id, payouts, tax, bonuses, settled)
+      SELECT date_trunc('hour', now()), v.agent_id, v.payouts, v.tax, v.bonuses, v.settled
+      FROM ${recordset(hourRows)} AS v(agent_id integer, payouts bigint, tax bigint, bonuses bigint, settled integer)
+      ON CONFLICT (hour, agent_id) DO UPDATE SET
+        payouts = stats_hourly.payouts + excluded.payouts, tax = stats_hourly.tax + excluded.tax,
+        bonuses = stats_hourly.bonuses + excluded.bonuses, settled = stats_hourly.settled + excluded.settled`);
+  }
+  const exposure = new Map<string, { event_id: string; market_key: string; outcome_id: string; agent_id: number; liability: number; payouts: number }>();
+  for (const p of plans) {
+    const payouts = p.hour.payouts;
+    // Rows that move nothing are skipped (as bumpExposure does), before summing.
+    if (!p.liability && !payouts) continue;
+    for (const l of p.lines) {
+      const key = JSON.stringify([l.eventId, l.marketKey, l.outcomeId, p.order.agentId]);
+      const e = exposure.get(key) ?? { event_id: l.eventId, market_key: l.marketKey, outcome_id: l.outcomeId, agent_id: p.order.agentId, liability: 0, payouts: 0 };
+      e.liability += p.liability;
+      e.payouts += payouts;
+      exposure.set(key, e);
+    }
+  }
+  const exposureRows = [...exposure].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+  if (exposureRows.length) {
+    await tx.execute(sql`
+      INSERT INTO selection_exposure (event_id, market_key, outcome_id, agent_id, liability, payouts)
+      SELECT v.event_id, v.market_key, v.outcome_id, v.agent_id, v.liability, v.payouts
+      FROM ${recordset(exposureRows)} AS v(event_id text, market_key text, outcome_id text, agent_id integer, liability bigint, payouts bigint)
+      ON CONFLICT (event_id, market_key, outcome_id, agent_id) DO UPDATE SET
+        liability = selection_exposure.liability + excluded.liability, payouts = selection_exposure.payouts + excluded.payouts`);
+  }
+}
+
+/**
+ * Re-prices one order from its lines and posts the difference (see the file comment). Runs inside the
+ * caller's transaction; locks the order row first. Answers the change, or null when nothing changed.
+ */
+export async function reconcileOrder(tx: Executor, orderId: number, trigger: Trigger, settings?: BettingSettings): Promise<OrderChange | null> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  if (!order) throw new AppError(404, 'NOT_FOUND');
+  if (isFinal(order.status)) return null;
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+  const s = settings ?? (await loadSettings(tx));
+  const [bettor] = await tx.select({ inviterId: bettors.inviterId }).from(bettors).where(eq(bettors.id, order.bettorId));
+  const plan = planOrder(order, lines, bettor?.inviterId ?? null, trigger, s);
+  if (!plan) return null;
+  await applyPlans(tx, [plan]);
+  return plan.change;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,45 +414,74 @@ async function setLine(tx: Executor, line: LineRow, s: LegSettlement | null, by:
     .where(eq(orderLines.id, line.id));
 }
 
-/** Brings the feed-settled lines of one order in line with the feed (inside its transaction). True when a line moved. */
-async function refreshOrderLines(tx: Executor, order: { id: number; createdAt: Date }): Promise<boolean> {
-  const lines = await tx
-    .select({
-      line: orderLines,
-      feedSettlement: feedOutcomes.settlement,
-      cancel: feedMarkets.cancel,
-    })
+function cancelCovers(c: CancelRecord | null | undefined, placedAt: number): boolean {
+  if (!c) return false;
+  return (c.startTime === null || placedAt >= c.startTime) && (c.endTime === null || placedAt < c.endTime);
+}
+
+/** Orders holding a selection of the event that are not final: what a feed message on it may move. By bettor, then id. */
+async function ordersOnEvent(db: Executor, eventId: string): Promise<{ id: number; bettorId: number }[]> {
+  const rows = await db
+    .selectDistinct({ id: orders.id, bettorId: orders.bettorId })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(and(eq(orderLines.eventId, eventId), inArray(orders.status, [ORDER_STATUS.pending, ORDER_STATUS.settled])));
+  return rows.sort((a, b) => a.bettorId - b.bettorId || a.id - b.id);
+}
+
+/**
+ * One chunk of orders following the feed, inside one transaction: the orders locked (id order), all
+ * their lines with their feed outcome and market cancel read at once, the feed-settled lines that moved
+ * written with one UPDATE, every order re-priced in memory (`planOrder`) and the postings written by
+ * `applyPlans`. Answers how many orders changed.
+ */
+async function settleChunk(tx: Executor, ids: number[], settings: BettingSettings): Promise<number> {
+  const locked = await tx.select().from(orders).where(inArray(orders.id, ids)).orderBy(asc(orders.id)).for('update');
+  if (!locked.length) return 0;
+  const rows = await tx
+    .select({ line: orderLines, feedSettlement: feedOutcomes.settlement, cancel: feedMarkets.cancel })
     .from(orderLines)
     .leftJoin(feedMarkets, and(eq(feedMarkets.eventId, orderLines.eventId), eq(feedMarkets.marketKey, orderLines.marketKey)))
     .leftJoin(
       feedOutcomes,
       and(eq(feedOutcomes.eventId, orderLines.eventId), eq(feedOutcomes.marketKey, orderLines.marketKey), eq(feedOutcomes.outcomeId, orderLines.outcomeId)),
     )
-    .where(and(eq(orderLines.orderId, order.id), or(isNull(orderLines.settledBy), eq(orderLines.settledBy, 'feed'))));
-  let moved = false;
-  for (const r of lines) {
-    const wanted = cancelCovers(r.cancel, order.createdAt.getTime()) ? VOID : toLeg(r.feedSettlement);
-    const cancelled = wanted === VOID;
-    if (sameLeg(r.line.settlement ?? null, wanted)) continue;
-    await setLine(tx, r.line, wanted, wanted ? 'feed' : null, cancelled ? OUTCOME_STATUS.cancelled : undefined);
-    moved = true;
+    .where(inArray(orderLines.orderId, locked.map((o) => o.id)))
+    .orderBy(asc(orderLines.orderId), asc(orderLines.id));
+  const byOrder = new Map<number, LineRow[]>();
+  const placedAt = new Map(locked.map((o) => [o.id, o.createdAt.getTime()]));
+  const moved: { id: number; settlement: LegSettlement | null; settled_by: string | null; os: number; so: number }[] = [];
+  for (const r of rows) {
+    const line = r.line;
+    (byOrder.get(line.orderId) ?? byOrder.set(line.orderId, []).get(line.orderId)!).push(line);
+    // Lines an operator settled keep the operator's result.
+    if (line.settledBy !== null && line.settledBy !== 'feed') continue;
+    const wanted = cancelCovers(r.cancel, placedAt.get(line.orderId)!) ? VOID : toLeg(r.feedSettlement);
+    if (sameLeg(line.settlement ?? null, wanted)) continue;
+    const st = lineStatus(wanted);
+    const outcomeStatus = wanted === VOID ? OUTCOME_STATUS.cancelled : st.outcomeStatus;
+    moved.push({ id: line.id, settlement: wanted, settled_by: wanted ? 'feed' : null, os: outcomeStatus, so: st.selectionOutcome });
+    Object.assign(line, { settlement: wanted, settledBy: wanted ? 'feed' : null, outcomeStatus, selectionOutcome: st.selectionOutcome });
   }
-  return moved;
-}
-
-function cancelCovers(c: CancelRecord | null | undefined, placedAt: number): boolean {
-  if (!c) return false;
-  return (c.startTime === null || placedAt >= c.startTime) && (c.endTime === null || placedAt < c.endTime);
-}
-
-/** Orders holding a selection of the event that are not final: what a feed message on it may move. */
-async function ordersOnEvent(db: Executor, eventId: string): Promise<{ id: number; createdAt: Date }[]> {
-  const rows = await db
-    .selectDistinct({ id: orders.id, createdAt: orders.createdAt })
-    .from(orderLines)
-    .innerJoin(orders, eq(orders.id, orderLines.orderId))
-    .where(and(eq(orderLines.eventId, eventId), inArray(orders.status, [ORDER_STATUS.pending, ORDER_STATUS.settled])));
-  return rows;
+  if (moved.length) {
+    await tx.execute(sql`
+      UPDATE order_lines l SET settlement = v.settlement, settled_by = v.settled_by, outcome_status = v.os, selection_outcome = v.so,
+        settled_at = CASE WHEN v.settlement IS NULL THEN NULL ELSE now() END,
+        minutes_at_settlement = CASE WHEN v.settlement IS NULL THEN NULL ELSE greatest(0, floor(extract(epoch from now() - l.fixture_date) / 60))::int END
+      FROM ${recordset(moved)} AS v(id bigint, settlement jsonb, settled_by text, os smallint, so smallint)
+      WHERE l.id = v.id`);
+  }
+  const bettorIds = [...new Set(locked.map((o) => o.bettorId))];
+  const inviters = new Map(
+    (await tx.select({ id: bettors.id, inviterId: bettors.inviterId }).from(bettors).where(inArray(bettors.id, bettorIds))).map((b) => [b.id, b.inviterId]),
+  );
+  const plans: Plan[] = [];
+  for (const o of locked) {
+    const p = planOrder(o, byOrder.get(o.id) ?? [], inviters.get(o.bettorId) ?? null, { kind: 'settled', source: 'feed' }, settings);
+    if (p) plans.push(p);
+  }
+  await applyPlans(tx, plans);
+  return plans.length;
 }
 
 export interface SettleRun {
@@ -287,36 +490,48 @@ export interface SettleRun {
   failed: number;
 }
 
+/** Orders per transaction of the feed's settlement. */
+export const SETTLE_CHUNK = 500;
+
 /**
- * After a settlement, cancel or rollback message of the event: every order on it follows the feed, one
- * transaction per order (`concurrency` of them at a time on PostgreSQL). An order that fails (e.g. a
- * deadlock) is retried once, then counted in `failed`; the next message or the sweeper takes it again.
+ * After a settlement, cancel or rollback message of the event: every order on it follows the feed, in
+ * chunks of `chunkSize` orders (grouped by bettor, so a bettor's orders mostly share a chunk), one
+ * transaction per chunk, `concurrency` chunks at a time on PostgreSQL. A chunk that fails (e.g. a
+ * deadlock) is retried once, then its orders are taken one per transaction (each retried once) so one
+ * bad order does not hold the others back; those that still fail are counted in `failed` and the next
+ * message or the sweeper takes them again. Running it twice changes nothing the second time.
  */
-export async function refreshFromFeed(db: Db, eventId: string, opts: { concurrency?: number } = {}): Promise<SettleRun> {
+export async function refreshFromFeed(db: Db, eventId: string, opts: { concurrency?: number; chunkSize?: number } = {}): Promise<SettleRun> {
   const list = await ordersOnEvent(db, eventId);
   const settings = await loadSettings(db);
+  const size = Math.max(1, opts.chunkSize ?? SETTLE_CHUNK);
+  const chunks: number[][] = [];
+  for (let i = 0; i < list.length; i += size) chunks.push(list.slice(i, i + size).map((o) => o.id));
   let changed = 0;
   let failed = 0;
   let next = 0;
-  const one = async (o: { id: number; createdAt: Date }) =>
-    db.transaction(async (tx) => {
-      // Lock the order before touching its lines: a concurrent settlement waits here and then sees ours.
-      await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, o.id)).for('update');
-      await refreshOrderLines(tx, o);
-      // Reconciled even when no line moved: it is a no-op when the order already matches its lines.
-      return reconcileOrder(tx, o.id, { kind: 'settled', source: 'feed' }, settings);
-    });
+  const run = (ids: number[]) => db.transaction((tx) => settleChunk(tx, ids, settings));
   const worker = async () => {
-    while (next < list.length) {
-      const o = list[next++];
+    while (next < chunks.length) {
+      const ids = chunks[next++];
       try {
-        if (await one(o).catch(() => one(o))) changed++;
+        changed += await run(ids).catch(() => run(ids));
       } catch {
-        failed++;
+        if (ids.length === 1) {
+          failed++;
+          continue;
+        }
+        for (const id of ids) {
+          try {
+            changed += await run([id]).catch(() => run([id]));
+          } catch {
+            failed++;
+          }
+        }
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, list.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, chunks.length)) }, worker));
   return { orders: list.length, changed, failed };
 }
 

@@ -1,0 +1,236 @@
+/**
+ * Settlement benchmark (issue 5): one match settled with N open orders (default 100,000: ~70 % singles
+ * on it, ~30 % accumulators of 2-4 legs whose other legs are already settled as won, so the target
+ * decides them) on PostgreSQL, `refreshFromFeed` at concurrency 1, 4 and 8 (one target match and its own
+ * N orders per level); orders per second; meanwhile the order list (`GET /api/v1/betting/orders?event_id=`
+ * and `?bettor_id=`, super admin, through app.inject in the same process) polled every 200 ms:
+ * p50 / p95 / max latency. A second run on the first target must change nothing. Ledger invariants
+ * (`checkInvariants`) checked at the end.
+ *
+ * Setup (not timed): fresh database dau_bench_settle_<pid> (dropped at the end), migrate + seed;
+ * BENCH_BETTORS (3,000) bettors, 10 % of them with an inviter; matches created and priced through
+ * `FeedEngine.ingest` (an engine of its own, so the app's betting hook does not settle behind our back);
+ * the other legs' matches settled through the feed before the orders exist. Orders, lines and the ledger
+ * are written by bulk SQL (`INSERT ... SELECT generate_series`), not `placeOrder`: per bettor one
+ * recharge bill (house entry on the clearing account) and per order one stake bill (type 1, house entry
+ * on stakes_held), balances chained, so the ledger is whole and `checkInvariants` checks all of it.
+ * Not seeded: stats_hourly / selection_exposure rows of placement (settlement moves them by deltas).
+ *
+ * Run: `npm run bench:settle` (BENCH_URL, BENCH_ORDERS, BENCH_BETTORS, BENCH_CONCURRENCY=1,4,8,
+ * BENCH_CHUNK for the batched path's chunk size). Prints figures; never a gate.
+ *
+ * Figures, this machine (2 CPU cores shared by Node and PostgreSQL 16, local socket):
+ *
+ * FIGURES
+ */
+import pg from 'pg';
+import { BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, SPORT } from '@dau/domain';
+import { openPostgres } from '../apps/server/src/platform/db.js';
+import { seed } from '../apps/server/src/platform/seed.js';
+import { buildApp } from '../apps/server/src/app.js';
+import { FeedEngine } from '../apps/server/src/modules/feed/engine.js';
+import { PgFeedStore } from '../apps/server/src/modules/feed/pg-store.js';
+import { PRODUCER, type FeedMessageInput } from '../apps/server/src/modules/feed/messages.js';
+import { checkInvariants, HOUSE } from '../apps/server/src/modules/money/ledger.js';
+import { refreshFromFeed } from '../apps/server/src/modules/betting/settlement.js';
+
+const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = `dau_bench_settle_${process.pid}`;
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
+const BETTORS = Number(process.env.BENCH_BETTORS ?? 3_000);
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,8').split(',').map(Number);
+const CHUNK = process.env.BENCH_CHUNK ? Number(process.env.BENCH_CHUNK) : undefined;
+const PASSWORD = 'Bench#2026pass';
+const OTHERS = 5;
+const target = (k: number) => `sr:match:settle_t${k}`;
+const other = (k: number) => `sr:match:settle_o${k}`;
+
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+
+function dbUrl() {
+  const u = new URL(BASE);
+  u.pathname = `/${DB}`;
+  return u.toString();
+}
+async function admin(q: string) {
+  const c = new pg.Client({ connectionString: BASE });
+  await c.connect();
+  try {
+    await c.query(q);
+  } finally {
+    await c.end();
+  }
+}
+
+let clock = Date.now();
+const tick = () => (clock += 1000);
+
+async function main() {
+  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${DB}`);
+  const database = await openPostgres(dbUrl(), { max: 24 });
+  const c = new pg.Client({ connectionString: dbUrl() });
+  try {
+    const t0 = performance.now();
+    await database.migrate();
+    await seed(database.db, { adminPassword: PASSWORD, demo: false });
+    await c.connect();
+    const { app } = await buildApp({ database });
+    await app.ready();
+    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { account: 'admin', password: PASSWORD } });
+    const token = JSON.parse(login.body).token as string;
+    const rootId = (await c.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows[0].id as number;
+
+    // Bettors (10 % invited by the first 100), balances 0 until the ledger below funds them.
+    await c.query(
+      `INSERT INTO bettors (phone, name, agent_id, invitation_code, inviter_id)
+       SELECT '2557' || lpad(g::text, 8, '0'), 'Bettor ' || g, $1, 'BS' || g, NULL FROM generate_series(1, ${BETTORS}) g`,
+      [rootId],
+    );
+    await c.query(`UPDATE bettors b SET inviter_id = (SELECT min(id) FROM bettors) + (b.id % 100) WHERE b.id % 10 = 3`);
+    const [{ lo }] = (await c.query(`SELECT min(id) AS lo FROM bettors`)).rows;
+
+    // Matches through the feed engine (no betting hook on this one).
+    const engine = new FeedEngine(new PgFeedStore(database.db));
+    const send = async (m: FeedMessageInput) => {
+      const r = await engine.ingest(m);
+      if (!r.ok) throw new Error(`feed refused ${m.type}: ${JSON.stringify(r)}`);
+    };
+    const match = async (id: string, prices: string[]) => {
+      await send({
+        type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: id, sport_id: SPORT.football,
+        league_id: 'sr:tournament:bench', league_name: 'Bench League', home_team: `Home ${id}`, away_team: `Away ${id}`,
+        start_time: Date.now() - 2 * 3_600_000, status: EVENT_STATUS.not_started,
+      });
+      await send({
+        type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: id, event_status: EVENT_STATUS.not_started,
+        markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: prices.map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
+      });
+    };
+    const settleMsg = (id: string): FeedMessageInput => ({
+      type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: id,
+      markets: [{ id: 1, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }],
+    });
+    for (let k = 1; k <= OTHERS; k++) await match(other(k), ['2.00', '3.20', '3.90']);
+    for (const k of LEVELS.keys()) await match(target(k), ['1.80', '3.40', '4.20']);
+    for (let k = 1; k <= OTHERS; k++) await send(settleMsg(other(k)));
+
+    // Orders: per target, N orders; order g: bettor g*7919 mod B; 70 % singles, 30 % of 2-4 legs; the
+    // target leg on outcome 1 (won, 1.80), 2 (lost, 3.40) or 3 (lost, 4.20); other legs outcome 1 at 2.00, won.
+    await c.query(`CREATE TABLE bench_plan AS
+      SELECT k, g, ${lo} + (g::bigint * 7919) % ${BETTORS} AS bettor_id,
+             CASE WHEN g % 10 < 7 THEN 1 ELSE 2 + g % 3 END AS legs,
+             1 + (g / 10) % 3 AS outcome, (100 + (g % 50) * 100) * 100 AS stake
+      FROM generate_series(0, ${LEVELS.length - 1}) k, generate_series(1, ${ORDERS}) g`);
+    await c.query(`
+      INSERT INTO orders (order_no, serial_number, bettor_id, agent_id, type, status, stake, cash_stake, credit_stake, total_odds,
+                          potential_payout, leg_count, tax_rate, last_match_at, created_at)
+      SELECT 'OB' || p.k || '-' || p.g, 'SB' || p.k || '-' || p.g, p.bettor_id, ${rootId}, 1, ${ORDER_STATUS.pending}, p.stake, p.stake, 0,
+             x.odds, floor(p.stake * x.odds)::bigint, p.legs, 1000, now() - interval '2 hours', now() - interval '3 hours' + p.g * interval '1 ms'
+      FROM bench_plan p
+      CROSS JOIN LATERAL (SELECT (ARRAY[1.80, 3.40, 4.20])[p.outcome] * power(2.00, p.legs - 1)::numeric AS odds) x
+      ORDER BY p.k, p.g`);
+    await c.query(`CREATE INDEX ON bench_plan (k, g)`);
+    // Lines: leg 0 on the target, legs 1.. on other matches (already settled as won by the feed).
+    await c.query(`
+      INSERT INTO order_lines (order_id, event_id, market_key, outcome_id, market_type_id, market_name, selection_name, odds, sport_id,
+                               fixture_date, event_status_at_bet, settlement, settled_by, outcome_status, selection_outcome, settled_at, minutes_at_settlement)
+      SELECT o.id, CASE WHEN leg = 0 THEN 'sr:match:settle_t' || p.k ELSE 'sr:match:settle_o' || leg END, '1|',
+             CASE WHEN leg = 0 THEN p.outcome::text ELSE '1' END, 1, '1X2', CASE WHEN leg = 0 THEN p.outcome::text ELSE '1' END,
+             CASE WHEN leg = 0 THEN (ARRAY['1.80', '3.40', '4.20'])[p.outcome] ELSE '2.00' END::numeric, ${SPORT.football},
+             now() - interval '2 hours', ${EVENT_STATUS.not_started},
+             CASE WHEN leg = 0 THEN NULL ELSE jsonb_build_object('result', 1, 'voidFactor', 0, 'deadHeatFactor', NULL) END,
+             CASE WHEN leg = 0 THEN NULL ELSE 'feed' END, CASE WHEN leg = 0 THEN 1 ELSE 2 END, CASE WHEN leg = 0 THEN 0 ELSE 1 END,
+             CASE WHEN leg = 0 THEN NULL ELSE now() END, CASE WHEN leg = 0 THEN NULL ELSE 100 END
+      FROM orders o JOIN bench_plan p ON o.order_no = 'OB' || p.k || '-' || p.g
+      CROSS JOIN LATERAL generate_series(0, p.legs - 1) leg
+      ORDER BY o.id, leg`);
+    // Ledger: per bettor a recharge of its stakes + 1,000.00, then its stake bills chained in order id order.
+    await c.query(`
+      CREATE TABLE bench_funding AS
+      SELECT b.id AS bettor_id, coalesce(sum(o.cash_stake), 0) + 100000 AS amount, md5('fund' || b.id) AS txn_id
+      FROM bettors b LEFT JOIN orders o ON o.bettor_id = b.id GROUP BY b.id`);
+    await c.query(`
+      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, txn_id)
+      SELECT 'BR' || f.bettor_id, f.bettor_id, ${rootId}, 1, ${BILL_TYPE.user_recharge}, f.amount, 0, f.amount, 'recharge', f.bettor_id::text, f.txn_id
+      FROM bench_funding f ORDER BY f.bettor_id`);
+    await c.query(`INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT txn_id, $1, -amount, ${BILL_TYPE.user_recharge} FROM bench_funding`, [HOUSE.clearing(1)]);
+    await c.query(`
+      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, txn_id)
+      SELECT 'BS' || s.id, s.bettor_id, ${rootId}, 1, ${BILL_TYPE.bet}, -s.cash_stake, s.after + s.cash_stake, s.after, 'order', s.id::text, md5('stake' || s.id)
+      FROM (
+        SELECT o.id, o.bettor_id, o.cash_stake, f.amount - sum(o.cash_stake) OVER (PARTITION BY o.bettor_id ORDER BY o.id) AS after
+        FROM orders o JOIN bench_funding f ON f.bettor_id = o.bettor_id
+      ) s ORDER BY s.bettor_id, s.id`);
+    await c.query(`INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT md5('stake' || id), $1, cash_stake, ${BILL_TYPE.bet} FROM orders`, [HOUSE.stakesHeld]);
+    await c.query(`UPDATE bettors b SET cash_balance = 100000, total_bets = x.s, bets_num = x.n FROM (SELECT bettor_id, sum(stake) s, count(*) n FROM orders GROUP BY bettor_id) x WHERE x.bettor_id = b.id`);
+    await c.query(`UPDATE bettors SET cash_balance = 100000 WHERE cash_balance = 0`);
+    await c.query(`INSERT INTO order_events (order_id, kind, source, after) SELECT id, 'placed', 'bettor', jsonb_build_object('status', status, 'stake', stake) FROM orders`);
+    await c.query(`DROP TABLE bench_plan; DROP TABLE bench_funding`);
+    await c.query('VACUUM ANALYZE');
+    const counts = (await c.query(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM order_lines)::int AS lines, (SELECT count(*) FROM bills)::int AS bills`)).rows[0];
+    console.log(`setup: ${counts.orders} orders, ${counts.lines} lines, ${counts.bills} bills, ${BETTORS} bettors in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    const setupProblems = await checkInvariants(database.db);
+    if (setupProblems.length) throw new Error(`ledger broken after setup: ${setupProblems.slice(0, 5).join('; ')}`);
+
+    // The order list, polled every 200 ms while a settlement runs.
+    const someBettor = lo + 7919 % BETTORS;
+    const list = async (url: string) => {
+      const s = performance.now();
+      const r = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
+      return performance.now() - s;
+    };
+    const poll = (eventId: string) => {
+      const lat = { event: [] as number[], bettor: [] as number[] };
+      let stop = false;
+      const loop = (async () => {
+        while (!stop) {
+          const started = performance.now();
+          lat.event.push(await list(`/api/v1/betting/orders?event_id=${encodeURIComponent(eventId)}`));
+          lat.bettor.push(await list(`/api/v1/betting/orders?bettor_id=${someBettor}`));
+          await new Promise((r) => setTimeout(r, Math.max(0, 200 - (performance.now() - started))));
+        }
+      })();
+      return { lat, stop: async () => ((stop = true), await loop) };
+    };
+    const fmtLat = (xs: number[]) => `p50 ${ms(pct(xs, 50))} p95 ${ms(pct(xs, 95))} max ${ms(Math.max(...xs))} (${xs.length} calls)`;
+
+    const idle = poll(target(0));
+    await new Promise((r) => setTimeout(r, 2_000));
+    await idle.stop();
+    console.log(`order list, idle: by event ${fmtLat(idle.lat.event)}; by bettor ${fmtLat(idle.lat.bettor)}`);
+
+    const results: string[] = [];
+    for (const [k, concurrency] of LEVELS.entries()) {
+      await send(settleMsg(target(k)));
+      const p = poll(target(k));
+      const s = performance.now();
+      const run = await refreshFromFeed(database.db, target(k), { concurrency, ...(CHUNK ? { chunkSize: CHUNK } : {}) } as { concurrency: number });
+      const took = performance.now() - s;
+      await p.stop();
+      const line = `concurrency ${concurrency}: ${run.orders} orders (${run.changed} changed, ${run.failed} failed) in ${(took / 1000).toFixed(2)} s = ${Math.round(run.orders / (took / 1000)).toLocaleString('en-US')} orders/s; list by event ${fmtLat(p.lat.event)}; by bettor ${fmtLat(p.lat.bettor)}`;
+      console.log(line);
+      results.push(line);
+    }
+    const s = performance.now();
+    const again = await refreshFromFeed(database.db, target(0), { concurrency: LEVELS[0] });
+    console.log(`second run on the first target: ${again.orders} orders, ${again.changed} changed, ${again.failed} failed, ${((performance.now() - s) / 1000).toFixed(2)} s`);
+    const settled = (await c.query(`SELECT status, count(*)::int n FROM orders GROUP BY status ORDER BY status`)).rows;
+    console.log(`orders by status: ${settled.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
+    const problems = await checkInvariants(database.db);
+    console.log(`checkInvariants: ${problems.length ? problems.length + ' problems, e.g. ' + problems.slice(0, 3).join('; ') : 'ok'}`);
+    await app.close();
+  } finally {
+    await c.end().catch(() => {});
+    await database.close();
+    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  }
+}
+
+await main();
