@@ -1,0 +1,378 @@
+/**
+ * Feed latency to the screen (issue 4): from an odds change handed to the server to the new price shown
+ * in an open odds drawer of the console (Chromium through playwright-core).
+ *
+ * The real server (`apps/server/src/main.ts`) on a fresh PostgreSQL database (dau_bench_feedlat_<pid>,
+ * dropped at the end) with DAU_SANDBOX_ROUTES=1, no simulator; the console built by this bench into a
+ * temporary folder (DAU_WEB_DIST) so it never races another build of apps/web/dist. Odds changes go through
+ * the sandbox feed route POST /api/v1/sandbox/feed/messages, exactly what a provider adapter hands the engine.
+ * Measured per sample: wall clock from just before the POST to the first animation frame after the price
+ * text of the drawer changed (a MutationObserver in the page), so it includes the transaction, the live push
+ * (batched every 200 ms), the drawer's refetch of the match's odds and React's render.
+ * Two series: an idle server, and a server ingesting other matches' odds changes non-stop meanwhile.
+ * Run: `node --import tsx bench/feed-latency.ts [samples] [background matches]` (BENCH_URL to change the
+ * PostgreSQL server; BENCH_NO_BUILD=1 to reuse apps/web/dist as it is). Prints figures; never a gate.
+ *
+ * FIGURES_PLACEHOLDER
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { chromium, type Page } from 'playwright-core';
+import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SAMPLES = Number(process.argv[2] ?? 10);
+const BACKGROUND = Number(process.argv[3] ?? 200);
+const MARKETS = 50;
+const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = `dau_bench_feedlat_${process.pid}`;
+const PASSWORD = 'Bench#2026pass';
+const CHROMIUM = process.env.DAU_CHROMIUM ?? '/usr/bin/chromium';
+const TARGET = 'sr:match:777000';
+const X12 = '1|';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+function dbUrl() {
+  const u = new URL(BASE);
+  u.pathname = `/${DB}`;
+  return u.toString();
+}
+async function admin(q: string) {
+  const c = new pg.Client({ connectionString: BASE });
+  await c.connect();
+  try {
+    await c.query(q);
+  } finally {
+    await c.end();
+  }
+}
+const freePort = () =>
+  new Promise<number>((res) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => res(p));
+    });
+  });
+
+function killGroup(child: ChildProcess) {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+}
+
+interface Server {
+  baseUrl: string;
+  how: string;
+  /** Hands one provider message to the server's feed engine. */
+  feed(msg: Record<string, unknown>, token: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const ok = (status: number, what: string, body: string) => {
+  if (status !== 201) throw new Error(`feed ${what}: ${status} ${body}`);
+};
+
+/** `npm start`'s entry point as a child process; odds changes through the sandbox feed route. */
+async function spawnServer(webDist: string, dataDir: string): Promise<Server> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let out = '';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: dbUrl(),
+    DAU_DATA_DIR: dataDir,
+    DAU_WEB_DIST: webDist,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DAU_ADMIN_PASSWORD: PASSWORD,
+    DAU_DEMO: '0',
+    DAU_SIMULATOR: '0',
+    DAU_SANDBOX_ROUTES: '1',
+    LOG_LEVEL: 'warn',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const onExit = () => killGroup(child);
+  process.on('exit', onExit);
+  const stop = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => child.on('exit', () => r()));
+    killGroup(child);
+    await exited;
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${out}`);
+    try {
+      const r = await fetch(`${baseUrl}/api/health`);
+      if (r.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server not ready:\n${out}`);
+    }
+    await sleep(200);
+  }
+  return {
+    baseUrl,
+    how: 'server process (apps/server/src/main.ts), odds changes through POST /api/v1/sandbox/feed/messages',
+    async feed(msg, token) {
+      const r = await fetch(`${baseUrl}/api/v1/sandbox/feed/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-locale': 'en-US' },
+        body: JSON.stringify(msg),
+      });
+      ok(r.status, String(msg.type), await r.text());
+    },
+    stop,
+  };
+}
+
+/**
+ * Fallback while the sandbox feed route is not registered: the same app (buildApp, the built console, the
+ * socket push) listening in this process; odds changes handed to its engine's `ingest`, as an in-process
+ * provider adapter does.
+ */
+async function inProcessServer(webDist: string, dataDir: string): Promise<Server> {
+  const { openPostgres } = await import('../apps/server/src/platform/db.js');
+  const { seed } = await import('../apps/server/src/platform/seed.js');
+  const { buildApp } = await import('../apps/server/src/app.js');
+  const database = await openPostgres(dbUrl());
+  await database.migrate();
+  await seed(database.db, { adminPassword: PASSWORD, demo: false });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const { app, feed } = await buildApp({ database, webDist, dataDir });
+  const port = await freePort();
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    how: 'app in the bench process (buildApp + listen; the sandbox feed route is not registered), odds changes handed to its FeedEngine.ingest',
+    async feed(msg) {
+      const r = await feed.ingest(msg);
+      if (!r.ok) throw new Error(`feed ${String(msg.type)}: ${r.error}`);
+    },
+    async stop() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+async function login(baseUrl: string) {
+  const r = await fetch(`${baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: PASSWORD }) });
+  return ((await r.json()) as { token: string }).token;
+}
+
+let clock = Date.now();
+const rnd = () => (1.2 + Math.random() * 6).toFixed(2);
+
+function oddsChange(eventId: string, live: boolean, homePrice?: string) {
+  clock += 1;
+  return {
+    type: 'odds_change',
+    producer: live ? 1 : 3,
+    timestamp: clock,
+    event_id: eventId,
+    event_status: live ? EVENT_STATUS.in_progress : EVENT_STATUS.not_started,
+    markets: Array.from({ length: MARKETS }, (_, k) => ({
+      id: 1 + k,
+      specifiers: k % 2 ? `total=${(k / 2).toFixed(1)}` : '',
+      status: BETTING_OFFER_STATUS.bettable,
+      outcomes: [
+        { id: '1', price: k === 0 && homePrice ? homePrice : rnd(), active: true },
+        { id: '2', price: rnd(), active: true },
+        { id: '3', price: rnd(), active: true },
+      ],
+    })),
+  };
+}
+
+async function main() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-bench-lat-'));
+  let webDist = path.join(ROOT, 'apps/web/dist');
+  if (process.env.BENCH_NO_BUILD !== '1') {
+    webDist = path.join(tmp, 'web');
+    const t = performance.now();
+    execFileSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'error'], { cwd: path.join(ROOT, 'apps/web'), stdio: 'inherit' });
+    console.log(`console built in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  }
+  await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${DB}`);
+  let server: Server | undefined;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  try {
+    server = process.env.BENCH_INPROCESS === '1' ? await inProcessServer(webDist, path.join(tmp, 'data')) : await spawnServer(webDist, path.join(tmp, 'data'));
+    let token = await login(server.baseUrl);
+    const probe = await fetch(`${server.baseUrl}/api/v1/sandbox/feed/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ type: 'alive', producer: 1, timestamp: ++clock, subscribed: true }) });
+    if (probe.status === 404 && process.env.BENCH_INPROCESS !== '1') {
+      console.log('the sandbox feed route answers 404 (feedSandboxRoutes not registered in app.ts): falling back to the app in this process');
+      await server.stop();
+      await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+      await admin(`CREATE DATABASE ${DB}`);
+      server = await inProcessServer(webDist, path.join(tmp, 'data2'));
+      token = await login(server.baseUrl);
+    }
+    console.log(`server: ${server.how}`);
+    const { baseUrl } = server;
+    const srv = server;
+    const feed = (msg: Record<string, unknown>) => srv.feed(msg, token);
+    const fixture = (eventId: string, i: number, sport: number, live: boolean) =>
+      feed({
+        type: 'fixture_change',
+        producer: live ? 1 : 3,
+        timestamp: ++clock,
+        event_id: eventId,
+        sport_id: sport,
+        league_id: sport === SPORT.football ? 'sr:tournament:17' : 'sr:tournament:132',
+        league_name: sport === SPORT.football ? 'Premier League' : 'NBA',
+        home_team: `Home ${i}`,
+        away_team: `Away ${i}`,
+        start_time: live ? Date.now() - 1_800_000 : Date.now() + 3_600_000 + i * 60_000,
+        status: live ? EVENT_STATUS.in_progress : EVENT_STATUS.not_started,
+      });
+
+    // The match watched (the only basketball match: the list filtered by sport shows it alone) and the others.
+    let t = performance.now();
+    await fixture(TARGET, 0, SPORT.basketball, true);
+    await feed(oddsChange(TARGET, true, '2.00'));
+    for (let i = 1; i <= BACKGROUND; i++) {
+      await fixture(`sr:match:${i}`, i, SPORT.football, i % 2 === 0);
+      await feed(oddsChange(`sr:match:${i}`, i % 2 === 0));
+    }
+    console.log(`data: 1 + ${BACKGROUND} matches x ${MARKETS} markets x 3 selections in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: baseUrl, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    if (process.env.BENCH_DEBUG === '1') {
+      const t00 = Date.now();
+      page.on('websocket', (ws) => {
+        console.log(`[${Date.now() - t00}] ws open ${ws.url()}`);
+        ws.on('framereceived', (f) => console.log(`[${Date.now() - t00}] ws <- ${String(f.payload).slice(0, 120)}`));
+        ws.on('framesent', (f) => console.log(`[${Date.now() - t00}] ws -> ${String(f.payload).slice(0, 80)}`));
+        ws.on('close', () => console.log(`[${Date.now() - t00}] ws closed`));
+      });
+      page.on('request', (r) => r.url().includes('/odds') && console.log(`[${Date.now() - t00}] GET odds`));
+      page.on('response', (r) => r.url().includes('/odds') && console.log(`[${Date.now() - t00}] odds answered ${r.status()}`));
+      page.on('console', (m) => console.log(`[${Date.now() - t00}] console ${m.type()}: ${m.text().slice(0, 200)}`));
+    }
+    await page.goto('/#/admin_login');
+    await page.getByTestId('login-account').fill('admin');
+    await page.getByTestId('login-password').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/#\/customer(\/|$)/);
+    await page.goto(`/#/customer/match_list?sport_id=${SPORT.basketball}`);
+    const row = page.getByTestId('resource-table').locator('tr.ant-table-row').filter({ hasText: TARGET });
+    await row.waitFor();
+    const key = await row.getAttribute('data-row-key');
+    await page.getByTestId(`match-odds-${key}`).click();
+    const priceId = `odds-price-${X12}-1`;
+    await page.getByTestId(priceId).first().waitFor();
+    await page.waitForFunction((id) => /^\d/.test(document.querySelector(`[data-testid="${id}"]`)?.textContent ?? ''), priceId);
+    await sleep(2000); // the drawer's first answers and their highlight are over
+
+    // Each sample raises the provider's home price by 0.07: the price shown (with the operator's margin)
+    // then always differs from the one before, and the sample waits for that change.
+    let next = 200;
+    interface Sample {
+      total: number;
+      ingest: number;
+      /** From the odds change handed over to the drawer's request for the odds. */
+      toRequest: number;
+      fetch: number;
+      /** From the answer to the DOM change (React). */
+      render: number;
+      /** From the DOM change to the next animation frame. */
+      paint: number;
+    }
+    const sample = async (): Promise<Sample> => {
+      next += 7;
+      const want = (next / 100).toFixed(2);
+      // A string, not a function: tsx would wrap the inner functions' names in a helper the page lacks.
+      await page.evaluate(`(() => {
+        const id = ${JSON.stringify(priceId)};
+        window.__seen = undefined;
+        window.__obs?.disconnect();
+        const price = () => (document.querySelector('[data-testid="' + id + '"]')?.textContent ?? '').replace(/[^\\d.]/g, '');
+        const before = price();
+        window.__obs = new MutationObserver(() => {
+          if (window.__seen !== undefined) return;
+          const now = price();
+          if (now && now !== before) {
+            window.__seen = -1;
+            window.__mutated = performance.timeOrigin + performance.now();
+            // On screen: the frame after the DOM change.
+            requestAnimationFrame(() => (window.__seen = performance.timeOrigin + performance.now()));
+          }
+        });
+        window.__obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+      })()`);
+      const t0 = performance.timeOrigin + performance.now();
+      await feed(oddsChange(TARGET, true, want));
+      const t1 = performance.timeOrigin + performance.now();
+      await page.waitForFunction('window.__seen > 0', undefined, { polling: 20, timeout: 20_000 });
+      // The odds request that brought the new price: the last one started after the change was sent.
+      const [seen, mutated, req] = (await page.evaluate(`[window.__seen, window.__mutated, performance.getEntriesByType('resource')
+        .filter((e) => e.name.includes('/odds')).map((e) => [performance.timeOrigin + e.startTime, performance.timeOrigin + e.responseEnd])]`)) as [number, number, [number, number][]];
+      const r = req.filter(([start, end]) => start >= t0 && end <= seen).pop() ?? [NaN, NaN];
+      return { total: seen - t0, ingest: t1 - t0, toRequest: r[0] - t0, fetch: r[1] - r[0], render: mutated - r[1], paint: seen - mutated };
+    };
+
+    const run = async (label: string) => {
+      const ss: Sample[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        ss.push(await sample());
+        await sleep(300 + Math.random() * 400); // not in step with the 200 ms push
+      }
+      const xs = ss.map((x) => x.total);
+      const med = (k: keyof Sample) => pct(ss.map((x) => x[k]).filter(Number.isFinite), 50).toFixed(0);
+      console.log(
+        `${label.padEnd(40)} median ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms  (${xs.length} samples: ${xs.map((x) => x.toFixed(0)).join(' ')})\n` +
+          `${''.padEnd(40)} medians of the parts: ingest ${med('ingest')} ms, to the drawer's odds request ${med('toRequest')} ms, request ${med('fetch')} ms, render ${med('render')} ms, to the frame ${med('paint')} ms; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`,
+      );
+    };
+    await sample(); // warm-up
+    await run('idle server');
+
+    // Load: one ingester feeding the other matches (50 markets each) without pause.
+    let stop = false;
+    let sent = 0;
+    const loadStart = performance.now();
+    const load = (async () => {
+      for (let i = 1; !stop; i = (i % BACKGROUND) + 1) {
+        await feed(oddsChange(`sr:match:${i}`, i % 2 === 0));
+        sent++;
+      }
+    })();
+    await run(`while ingesting other matches non-stop`);
+    stop = true;
+    await load;
+    const rate = sent / ((performance.now() - loadStart) / 1000);
+    console.log(`  (background: ${Math.round(rate)} odds changes/s = ${Math.round(rate * MARKETS * 3).toLocaleString('en')} selection updates/s meanwhile)`);
+    await context.close();
+  } finally {
+    await browser.close().catch(() => undefined);
+    await server?.stop().catch((e) => console.error('stop failed', e));
+    await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`).catch((e) => console.error('drop failed', e));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
