@@ -515,7 +515,8 @@ export async function refreshFromFeed(db: Db, eventId: string, opts: { concurren
     while (next < chunks.length) {
       const ids = chunks[next++];
       try {
-        changed += await run(ids).catch(() => run(ids));
+        const n = await run(ids).catch(() => run(ids));
+        changed += n; // after the await: workers add concurrently
       } catch {
         if (ids.length === 1) {
           failed++;
@@ -523,7 +524,8 @@ export async function refreshFromFeed(db: Db, eventId: string, opts: { concurren
         }
         for (const id of ids) {
           try {
-            changed += await run([id]).catch(() => run([id]));
+            const n = await run([id]).catch(() => run([id]));
+            changed += n;
           } catch {
             failed++;
           }
