@@ -94,12 +94,20 @@ describe('betting screens', () => {
     await until(async () => (await change.innerText()).includes('A result must be selected') && (await change.innerText()).includes('Please enter a reason'), 'the required messages');
 
     const reason = `E2E: the home side won ${Date.now()}`;
-    await change.getByTestId('change-result').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^Won$/ }).click();
+    // The dropdown opens with an animation: choose again until the select shows the choice.
+    await until(async () => {
+      const select = change.getByTestId('change-result');
+      if ((await select.innerText()).trim() === 'Won') return true;
+      await select.click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^Won$/ }).click({ timeout: 3_000 });
+      return (await select.innerText()).trim() === 'Won';
+    }, 'Won chosen');
     await change.getByTestId('change-reason').fill(reason);
     await change.getByTestId('change-preview-submit').click();
     const preview = change.getByTestId('change-preview');
-    await preview.waitFor({ state: 'visible' });
+    await until(async () => (await preview.isVisible()) || `dialog: ${await change.innerText()}`.includes('never'), 'the preview', 15_000).catch(async (e) => {
+      throw new Error(`${e instanceof Error ? e.message : e}; dialog: ${await change.innerText()}; toasts: ${await page.locator('.ant-message').innerText().catch(() => '')}`);
+    });
 
     // payout = stake x odds (rounded down to the cent); tax 10 % of the net winnings.
     const payout = Math.floor((STAKE * Math.round(Number(line.odds) * 10_000)) / 10_000);
@@ -143,6 +151,80 @@ describe('betting screens', () => {
     const after = expectStatus(await api('GET', `/betting/orders/${order.id}`), 200, 'order after the change');
     expect(after.order.payout).toBe(payout);
     expect(after.order.tax_deduction_amount).toBe(tax);
+    expect(log.pageErrors, 'no page errors').toEqual([]);
+  });
+});
+
+describe('betting screens: cancel, customer service, random bets, the bettor\'s bets', () => {
+  test('cancel with a preview; the customer-service detail is read-only; random bets; the user\'s Bets tab', async () => {
+    const second = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 2_000_00 }), 201, 'second sandbox order');
+    const page = await e2e.newPage();
+    const log = logOf(page);
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+
+    // Cancel: reason required, preview (the stake comes back), confirm.
+    await page.goto(`/#/customer/order_detailed?id=${second.id}`);
+    await until(async () => (await page.getByTestId('order-title').innerText()).includes(second.order_no), 'the second order');
+    await settled(page);
+    await page.getByTestId('order-cancel').click();
+    const cancel = dialog(page, `Cancel order ${second.order_no}`);
+    await cancel.waitFor();
+    await cancel.getByTestId('change-preview-submit').click();
+    await until(async () => (await cancel.innerText()).includes('Please enter a reason'), 'the reason is required');
+    await cancel.getByTestId('change-reason').fill('E2E: placed by mistake');
+    await cancel.getByTestId('change-preview-submit').click();
+    await cancel.getByTestId('change-preview').waitFor();
+    expect(await cancel.getByTestId(`preview-payout-${second.id}`).innerText()).toContain(formatTsh(2_000_00));
+    await cancel.getByTestId('change-confirm').click();
+    await toast(page, 'Order cancelled').first().waitFor({ state: 'visible' });
+    await until(async () => (await page.getByTestId('order-payout').innerText()) === formatTsh(2_000_00), 'the refunded stake as payout');
+    expect(await page.getByTestId('history-cancelled').innerText()).toContain('E2E: placed by mistake');
+
+    // Customer service: the same order, read-only.
+    await page.goto(`/#/customer/cs_order_detailed?id=${second.id}`);
+    await until(async () => (await page.getByTestId('order-title').innerText()).includes(second.order_no), 'the cs order detail');
+    await settled(page);
+    expect(await page.getByTestId('order-detail').innerText()).toContain('Read-only');
+    expect(await page.getByTestId('order-cancel').count()).toBe(0);
+    expect(await page.locator('[data-testid^="line-change-"]').count()).toBe(0);
+
+    // Random bets for the first order's bettor on a match open to random betting.
+    const detail = expectStatus(await api('GET', `/betting/orders/${second.id}`), 200, 'second order');
+    expectStatus(await api('POST', `/sports/matches/${encodeURIComponent(detail.lines[0].match_id)}/random-bet`, { random_bet: true }), 200, 'random betting on');
+    // A bettor with an open order, to bet for and to look at.
+    const third = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 1_500_00 }), 201, 'third sandbox order');
+    await openScreen(page, 'order_list', 'Bet orders');
+    await page.getByTestId('random-bet-open').click();
+    const random = dialog(page, 'Random bets');
+    await random.waitFor();
+    const bettors = random.getByTestId('random-bet-bettors').locator('input');
+    await bettors.fill(String(third.bettor_id));
+    await bettors.press('Enter');
+    await random.getByTestId('random-bet-submit').click();
+    await until(async () => /\d+ bet\(s\) placed, \d+ refused/.test(await random.getByTestId('random-bet-result').innerText()), 'the random bets result');
+    const placedText = await random.getByTestId('random-bet-result').innerText();
+    await screenshot(page, 'betting-04-random-bets');
+    await random.locator('.ant-modal-close').click();
+
+    // The bettor's bets on the user's detail: Open and Settled.
+    await openScreen(page, 'user', 'User management');
+    await field(page.getByTestId('resource-search'), 'Phone').fill(third.phone);
+    await page.getByTestId('resource-search-submit').click();
+    await settled(page);
+    const userRow = rowByKey(page, third.bettor_id);
+    await userRow.waitFor({ state: 'visible' });
+    await page.getByTestId(`row-view-${third.bettor_id}`).click();
+    const drawer = page.getByTestId('resource-detail');
+    await drawer.waitFor();
+    await drawer.getByRole('tab', { name: 'Bets' }).click();
+    const bets = drawer.getByTestId('user-bets');
+    await until(async () => (await bets.innerText()).includes(third.order_no), 'the open bet in the Bets tab');
+    expect(await bets.innerText()).toContain(third.serial_number);
+    await bets.getByRole('tab', { name: 'Settled' }).click();
+    await settled(page);
+    expect(await bets.innerText()).not.toContain(third.order_no);
+    await screenshot(page, 'betting-05-user-bets');
+    expect(placedText).toMatch(/placed/);
     expect(log.pageErrors, 'no page errors').toEqual([]);
   });
 });
