@@ -240,8 +240,8 @@ describe('margins reach the prices', () => {
       return r.body.markets.find((m: { key: string }) => m.key === X12).selections.find((x: { name: string }) => x.name === '1');
     };
     const quote = async (eventId: string, leagueId: string, ts: number) => {
-      await send({ ...fixture(eventId, EVENT_STATUS.not_started), league_id: leagueId, timestamp: ts });
-      await send({ ...odds(ts + 1, '2.20'), event_id: eventId });
+      await send({ ...fixture(eventId, EVENT_STATUS.not_started), league_id: leagueId, timestamp: ts } as FeedMessageInput);
+      await send({ ...odds(ts + 1, '2.20'), event_id: eventId } as FeedMessageInput);
     };
     // Sport margin 10 %: 2.20 / 1.10 = 2.00.
     await quote('sr:match:m-sport', 'sr:tournament:none', T0 + 50_000);
