@@ -217,6 +217,8 @@ describe('match list and odds', () => {
     const id = await row.getAttribute('data-row-key');
 
     await page.getByTestId(`match-more-${id}`).click();
+    await page.getByTestId(`match-suspend-${id}`).waitFor();
+    await screenshot(page, 'sports-06-row-actions-light');
     await page.getByTestId(`match-suspend-${id}`).click();
     await dialog(page).locator('.ant-modal-confirm-title', { hasText: 'Suspend betting on Liverpool - Everton?' }).waitFor();
     await page.getByTestId('confirm-ok').click();
@@ -245,7 +247,7 @@ describe('match list and odds', () => {
     await margins.getByTestId('margin-percent').fill('5');
     await margins.getByTestId('margin-save').click();
     await until(async () => (await margins.getByTestId(`margin-${SPORT.football}-all`).innerText().catch(() => '')) === '5.00 %', 'the football margin in the list');
-    await screenshot(page, 'sports-06-margins-light');
+    await screenshot(page, 'sports-07-margins-light');
     const saved = expectStatus(await api('GET', '/sports/margins'), 200, 'margins');
     expect(saved.items.find((m: any) => m.sport_id === SPORT.football && m.league_id === null)?.margin_bps).toBe(500);
   });
