@@ -24,6 +24,7 @@ import { publicRoutes } from './modules/system/public-routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
 import { bettingSandboxRoutes } from './modules/betting/sandbox-routes.js';
+import { feedSandboxRoutes } from './modules/feed/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     feedRoutes(scoped, ctx, feed, feedStore);
     feedControls(scoped, ctx, feed, feedStore);
     bettingRoutes(scoped, ctx);
+    if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);
     sockets.install(scoped);
