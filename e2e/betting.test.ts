@@ -36,6 +36,7 @@ async function openScreen(page: Page, route: string, title: string) {
 /** A full-page screenshot from the top (the shell's header is fixed: a scrolled page would show it mid-page). */
 async function shot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(1, 1); // no tooltip over the fields
   await screenshot(page, name);
 }
 
