@@ -261,7 +261,7 @@ describe('operator corrections', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.history.at(-1)).toMatchObject({ kind: 'result_changed', source: 'operator', admin_account: 'admin', reason: 'Official result' });
     expect(detail.body.bills.map((x: { amount: number }) => x.amount)).toEqual([-100_000, 172_000]);
-    expect(detail.body.lines[0]).toMatchObject({ outcome_status: OUTCOME_STATUS.won, settled_by: 'operator' });
+    expect(detail.body.lines[0]).toMatchObject({ outcome_status: OUTCOME_STATUS.won, settled_by: 'operator', selection_id: '1', selection_name: 'Home 4', market_name: '1X2' });
     await invariantsHold();
   });
 

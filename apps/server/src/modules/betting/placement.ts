@@ -23,6 +23,7 @@ import { bettors } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
 import { bettingTypes } from '../sports/schema.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { selectionName } from '../feed/names.js';
 import { orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
 import { bumpExposure, bumpHour, markBettorDay } from './stats.js';
@@ -117,7 +118,7 @@ export async function placeOrder(db: Db, input: PlaceInput, opts: { bus?: Bus } 
   }
   const order = await db.transaction((tx) => placeIn(tx, input));
   // The live bet ticker: a nudge to every console; each asks for the orders of its own branch.
-  void opts.bus?.publish(PUSH_TO_ADMINS, { adminIds: 'all', message: { status: true, type: PUSH.orders } }).catch(() => {});
+  void opts.bus?.publish(PUSH_TO_ADMINS, { adminIds: 'all', message: { status: true, type: PUSH.orders, content: { kind: 'orders' } } }).catch(() => {});
   return order;
 }
 
@@ -208,7 +209,7 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
         marketTypeId: s.typeId,
         specifiers: s.specifiers,
         marketName: types.get(s.typeId) ?? `Market ${s.typeId}`,
-        selectionName: r.leg.outcomeId,
+        selectionName: selectionName(r.leg.outcomeId, { home: e.homeTeam, away: e.awayTeam, specifiers: s.specifiers }),
         odds: check.odds[i],
         sportId: e.sportId,
         competitionName: e.leagueName,
