@@ -15,6 +15,13 @@
  *  - an operator (`changeResults`, `cancelOrder`): the line gets the settlement of the chosen outcome
  *    status and `settled_by = 'operator'`; the feed no longer moves it (an operator's result stands).
  * Cashed-out orders are final: nothing here changes them.
+ *
+ * The money rule exists once: `planOrder` (pure) computes what an order needs posted; `applyPlans` writes
+ * any number of plans with one set-based statement per table. `reconcileOrder` (operator actions) plans
+ * and applies one order; `refreshFromFeed` settles an event's orders in chunks (500 per transaction by
+ * default): orders locked in id order, lines and feed outcomes read in one query, lines moved with one
+ * UPDATE, every order planned in memory, then `applyPlans` (bettors locked in id order and updated once
+ * with their summed delta; each bill's before / after computed in posting order so the chain holds).
  */
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
