@@ -15,6 +15,13 @@ const betting = {
       bet_remind: 'Open orders still without a result 120 minutes, 150 minutes, 5 hours or 24 hours after their last match.',
     },
     detailAction: 'Details',
+    ticker: {
+      title: 'Live bets',
+      empty: 'No bets yet today',
+      big: 'Large stake',
+      toWin: 'to win {{amount}}',
+      legs: '{{count}} selections, first {{first}}',
+    },
     detail: {
       title: 'Order {{orderNo}}',
       back: 'Back',

@@ -14,6 +14,13 @@ const betting: Shape<typeof en> = {
       bet_remind: 'Oda zilizo wazi ambazo bado hazina matokeo dakika 120, dakika 150, saa 5 au saa 24 baada ya mechi yao ya mwisho.',
     },
     detailAction: 'Maelezo',
+    ticker: {
+      title: 'Dau za moja kwa moja',
+      empty: 'Bado hakuna dau leo',
+      big: 'Dau kubwa',
+      toWin: 'kushinda {{amount}}',
+      legs: 'Machaguo {{count}}, la kwanza {{first}}',
+    },
     detail: {
       title: 'Oda {{orderNo}}',
       back: 'Rudi',

@@ -14,6 +14,13 @@ const betting: Shape<typeof en> = {
       bet_remind: '最后一场比赛开赛后 120 分钟、150 分钟、5 小时或 24 小时仍无结果的未结算订单。',
     },
     detailAction: '详情',
+    ticker: {
+      title: '实时注单',
+      empty: '今天还没有注单',
+      big: '大额投注',
+      toWin: '可赢 {{amount}}',
+      legs: '{{count}} 个选项，首个为 {{first}}',
+    },
     detail: {
       title: '订单 {{orderNo}}',
       back: '返回',
