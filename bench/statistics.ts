@@ -19,8 +19,18 @@
  * Run: `npm run bench:statistics` (BENCH_URL, BENCH_ORDERS to change; BENCH_KEEP=1 keeps the database).
  * Prints figures; never a gate.
  *
- * Figures (this machine, PostgreSQL 15+, 2026-11-21; generation took ~6 minutes):
- *   see the report printed at the end; recorded in the session report.
+ * Figures (this machine, local PostgreSQL, 2026-11-21; generating the data took 29 minutes, 24 of them
+ * the 10M orders with their six indexes; 438,047 stats_hourly rows, 4,715,394 stats_bettor_day rows;
+ * today so far: 13,456 orders):
+ *   GET /api/v1/statistics/today           median     p95
+ *     super admin (whole book)            133.5 ms  157.3 ms
+ *     branch admin (10 agents)             60.4 ms   70.1 ms
+ *   with indexes recharges/withdrawals (pay_status, paid_at):
+ *     super admin (whole book)             25.4 ms   36.8 ms
+ *     branch admin (10 agents)             14.0 ms   18.7 ms
+ *   The orders themselves are never read: without the two indexes the time goes to scanning 1M recharges
+ *   and 300k withdrawals for today's paid ones (it grows with those tables, not with orders).
+ *   An earlier run counting distinct bettors per hour with count(distinct) took 217 / 265 ms (super admin).
  */
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/platform/db.js';

@@ -129,8 +129,10 @@ export async function hourlyFigures(ex: Executor, scope: Scope, from: Date, to: 
     .where(and(gte(bettors.createdAt, from), lt(bettors.createdAt, to), scopeCondition(scope, bettors.agentId)))
     .groupBy(sql`1`);
   const days = daysBetween(from, to);
+  // One row per (day, agent, bettor): count(*) is the distinct count, except for a bettor moved to another
+  // agent that day (counted under each); the day's and the period's totals use count(distinct).
   const firstBets = ex
-    .select({ day: statsBettorDay.day, hour: statsBettorDay.hour, n: sql<string>`count(distinct ${statsBettorDay.bettorId})` })
+    .select({ day: statsBettorDay.day, hour: statsBettorDay.hour, n: count() })
     .from(statsBettorDay)
     .where(and(dayRange(days), scopeCondition(scope, statsBettorDay.agentId)))
     .groupBy(statsBettorDay.day, statsBettorDay.hour);
