@@ -60,7 +60,7 @@ const moneyResource = (page: string): ScreenDef['load'] =>
 
 export const SCREENS: Record<string, ScreenDef['load']> = {
   // Statistics (the landing page first)
-  today_statistics: statistics(() => import('../pages/statistics/TodayStatisticsPage')),
+  today_statistics: statistics(betting(() => import('../pages/statistics/TodayStatisticsPage'))),
   match_statistics: statistics(() => import('../pages/statistics/MatchStatisticsPage')),
   history_statistics: statistics(() => import('../pages/statistics/HistoryStatisticsPage')),
   // System

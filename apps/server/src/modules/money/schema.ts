@@ -132,6 +132,8 @@ export const recharges = pgTable(
     index('recharges_bettor').on(t.bettorId, t.createdAt.desc().nullsFirst()),
     index('recharges_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
     index('recharges_pending').on(t.payStatus, t.createdAt).where(sql`pay_status = 1`),
+    // Deposits of a day (today_statistics / history_statistics) by the time they were paid.
+    index('recharges_paid').on(t.payStatus, t.paidAt),
   ],
 );
 
@@ -171,6 +173,8 @@ export const withdrawals = pgTable(
     index('withdrawals_bettor').on(t.bettorId, t.createdAt.desc().nullsFirst()),
     index('withdrawals_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
     index('withdrawals_status').on(t.status, t.createdAt),
+    // Withdrawals of a day (statistics) by the time they were paid.
+    index('withdrawals_paid').on(t.payStatus, t.paidAt),
   ],
 );
 

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { LoadError, NoData, PageHeader } from '../../resources';
+import { BetTicker } from '../betting/BetTicker';
 import { Chart } from './Chart';
 import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures } from './shared';
 
@@ -26,7 +27,7 @@ const darTime = (iso: string) => new Date(new Date(iso).getTime() + 3 * 3_600_00
 
 /**
  * The landing page: today's figures of the admin's branch (Dar es Salaam day) as cards, and by hour as
- * charts. Live: refetched every 15 seconds (and when the tab comes back).
+ * charts, with the live bet ticker. Live: refetched every 15 seconds (and when the tab comes back).
  */
 export default function TodayStatisticsPage() {
   const { t } = useTranslation();
@@ -92,9 +93,16 @@ export default function TodayStatisticsPage() {
         ]}
       </FigureGrid>
       {d && isEmpty(d.totals) ? (
-        <Card size="small">
-          <NoData />
-        </Card>
+        <Grid gutter={[12, 12]}>
+          <Col xs={24} xl={12}>
+            <Card size="small">
+              <NoData />
+            </Card>
+          </Col>
+          <Col xs={24} xl={12}>
+            <BetTicker />
+          </Col>
+        </Grid>
       ) : (
         <Grid gutter={[12, 12]}>
           <Col xs={24} xl={12}>
@@ -111,6 +119,9 @@ export default function TodayStatisticsPage() {
             <Card size="small" title={t('statistics.chart.cash')}>
               {charts ? <Chart option={charts.cash} testId="chart-cash" /> : <div style={{ height: 260 }} />}
             </Card>
+          </Col>
+          <Col xs={24} xl={12}>
+            <BetTicker />
           </Col>
         </Grid>
       )}
