@@ -72,6 +72,7 @@ export const bettingTypeResource = /* @__PURE__ */ catalogue('betting_type', '/s
   id,
   sport,
   name,
+  { key: 'provider_id', type: 'number', search: 'exact', editable: true, min: 1, max: 1_000_000, width: 110 },
   { key: 'is_over_under', type: 'switch', search: 'exact', editable: true, default: false },
   { key: 'type_flag', type: 'enum', enum: 'type_flag', search: 'exact', editable: true, required: true, default: 1 },
   sort,

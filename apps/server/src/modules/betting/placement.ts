@@ -23,7 +23,7 @@ import { bettors } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
 import { bettingTypes } from '../sports/schema.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
-import { selectionName } from '../feed/names.js';
+import { marketName, selectionName } from '../feed/names.js';
 import { orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
 import { bumpExposure, bumpHour, markBettorDay } from './stats.js';
@@ -143,8 +143,8 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
   }
   const typeIds = [...new Set(reads.map((r) => r.sel?.typeId).filter((x): x is number => x !== undefined))];
   const types = new Map(
-    (typeIds.length ? await tx.select({ id: bettingTypes.id, name: bettingTypes.name }).from(bettingTypes).where(inArray(bettingTypes.id, typeIds)) : []).map(
-      (t) => [t.id, t.name],
+    (typeIds.length ? await tx.select({ id: bettingTypes.providerId, name: bettingTypes.name }).from(bettingTypes).where(inArray(bettingTypes.providerId, typeIds)) : []).map(
+      (t) => [t.id as number, t.name],
     ),
   );
 
@@ -208,7 +208,7 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
         outcomeId: r.leg.outcomeId,
         marketTypeId: s.typeId,
         specifiers: s.specifiers,
-        marketName: types.get(s.typeId) ?? `Market ${s.typeId}`,
+        marketName: marketName(s.typeId, types.get(s.typeId)),
         selectionName: selectionName(r.leg.outcomeId, { home: e.homeTeam, away: e.awayTeam, specifiers: s.specifiers }),
         odds: check.odds[i],
         sportId: e.sportId,

@@ -6,6 +6,7 @@ import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
 import { notFound } from '../../platform/errors.js';
 import { bettingTypes } from '../sports/schema.js';
+import { marketName } from './names.js';
 import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
 import { feedEvents } from './schema.js';
 
@@ -117,9 +118,9 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
       const typeIds = [...new Set(markets.map((m) => m.typeId))];
       const types = typeIds.length
         ? await db
-            .select({ id: bettingTypes.id, name: bettingTypes.name, isOverUnder: bettingTypes.isOverUnder, typeFlag: bettingTypes.typeFlag })
+            .select({ id: bettingTypes.providerId, name: bettingTypes.name, isOverUnder: bettingTypes.isOverUnder, typeFlag: bettingTypes.typeFlag })
             .from(bettingTypes)
-            .where(inArray(bettingTypes.id, typeIds))
+            .where(inArray(bettingTypes.providerId, typeIds))
         : [];
       const byId = new Map(types.map((t) => [t.id, t]));
       return {
@@ -134,7 +135,7 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
           return {
             key: m.key,
             type_id: m.typeId,
-            type_name: t?.name ?? `Market ${m.typeId}`,
+            type_name: marketName(m.typeId, t?.name),
             specifiers: m.specifiers,
             // Without a catalogue row, a market with a total line is an over/under one.
             is_over_under: t ? Boolean(t.isOverUnder) : /(^|\|)total=/.test(m.specifiers),

@@ -90,6 +90,7 @@ export function sportsResources(app: FastifyInstance, ctx: AppContext) {
     prepare: async (v, { ex, before }) => {
       const row = merged(v, before);
       await mustBeUnique(ex, bettingTypes, [[bettingTypes.sportId, row.sport_id], [bettingTypes.name, row.name]], before);
+      if (typeof v.provider_id === 'number') await mustBeUnique(ex, bettingTypes, [[bettingTypes.providerId, v.provider_id]], before);
     },
   });
 

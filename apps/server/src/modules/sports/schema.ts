@@ -86,13 +86,15 @@ export const bettingTypes = pgTable(
     id: serial('id').primaryKey(),
     sportId: smallint('sport_id').notNull(),
     name: text('name').notNull(),
+    /** The odds provider's market type id (e.g. 1 = 1X2, 18 = total): links feed markets to this row. */
+    providerId: integer('provider_id'),
     isOverUnder: boolean('is_over_under').notNull().default(false),
     typeFlag: smallint('type_flag').notNull().default(0),
     sort: integer('sort').notNull().default(0),
     isVisible: boolean('is_visible').notNull().default(true),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('betting_types_sport_name_uq').on(t.sportId, t.name)],
+  (t) => [uniqueIndex('betting_types_sport_name_uq').on(t.sportId, t.name), uniqueIndex('betting_types_provider_id_uq').on(t.providerId)],
 );
 
 /** Play sub-types: the part of the match a market is about (full time, first half, a quarter...). */

@@ -57,17 +57,18 @@ export async function seedSportsCatalogue(ex: Executor): Promise<void> {
     { sportId: basketball, name: '1st quarter', sort: 10 },
   ]);
 
-  const market = async (sportId: number, name: string, isOverUnder: boolean, sort: number, outcomes: string[]) => {
-    const [row] = await ex.insert(bettingTypes).values({ sportId, name, isOverUnder, typeFlag: PRE_AND_LIVE, sort }).returning({ id: bettingTypes.id });
+  // Provider ids: the market types of the sandbox feed (modules/feed/simulator.ts FB / BB).
+  const market = async (sportId: number, name: string, isOverUnder: boolean, sort: number, outcomes: string[], providerId: number | null = null) => {
+    const [row] = await ex.insert(bettingTypes).values({ sportId, name, isOverUnder, typeFlag: PRE_AND_LIVE, sort, providerId }).returning({ id: bettingTypes.id });
     await ex.insert(outcomeSortingTypes).values(outcomes.map((outcome, i) => ({ bettingTypeId: row.id, outcome, sort: outcomes.length - i })));
     return row.id;
   };
-  const x12 = await market(football, '1X2', false, 100, ['Home', 'Draw', 'Away']);
-  const ou = await market(football, 'Over/Under', true, 90, ['Over', 'Under']);
-  const ah = await market(football, 'Asian handicap', false, 80, ['Home', 'Away']);
+  const x12 = await market(football, '1X2', false, 100, ['Home', 'Draw', 'Away'], 1);
+  const ou = await market(football, 'Over/Under', true, 90, ['Over', 'Under'], 18);
+  const ah = await market(football, 'Asian handicap', false, 80, ['Home', 'Away'], 16);
   const btts = await market(football, 'Both teams to score', false, 70, ['Yes', 'No']);
-  const ml = await market(basketball, 'Moneyline', false, 100, ['Home', 'Away']);
-  const tp = await market(basketball, 'Total points', true, 90, ['Over', 'Under']);
+  const ml = await market(basketball, 'Moneyline', false, 100, ['Home', 'Away'], 219);
+  const tp = await market(basketball, 'Total points', true, 90, ['Over', 'Under'], 225);
   await ex.insert(gameplayClassifications).values([
     { sportId: football, name: 'Main', bettingTypeIds: `${x12},${ou},${btts}`, sort: 20 },
     { sportId: football, name: 'Handicaps', bettingTypeIds: `${ah}`, sort: 10 },
