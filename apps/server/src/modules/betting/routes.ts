@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, validatePhone, type MessageCode, type OutcomeStatus } from '@dau/domain';
+import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, combinedOddsDisplay, validatePhone, type MessageCode, type OutcomeStatus } from '@dau/domain';
 import { betConfigResource, stringRewardsResource } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -93,7 +93,8 @@ export function toOrderRow(r: { order: typeof orders.$inferSelect; phone: string
     amount_payable: o.stake,
     pay_payable: o.cashStake,
     virtual_pay_amount: o.creditStake,
-    total_price: o.totalOdds,
+    // Combined odds as bettors see them (2 decimals, rounded down); the exact product stays on the order.
+    total_price: combinedOddsDisplay([o.totalOdds]),
     potential_payout: o.potentialPayout,
     leg_count: o.legCount,
     payout: o.payout,

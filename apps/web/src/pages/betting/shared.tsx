@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { EyeOutlined } from '@ant-design/icons';
+import { FileSearchOutlined } from '@ant-design/icons';
 import { Button, Tag, Tooltip } from 'antd';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
@@ -56,7 +56,7 @@ export function OrderDetailButton({ row, listPage, children }: { row: Row; listP
       <Button
         type="text"
         size="small"
-        icon={<EyeOutlined />}
+        icon={<FileSearchOutlined />}
         aria-label={label}
         data-testid={`order-detail-${String(row.id)}`}
         onClick={() => navigate(`/customer/${target}?id=${encodeURIComponent(String(row.id))}`)}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -156,7 +156,20 @@ function SuspendButton({ suspended, testId, compact, onClick }: { suspended: boo
   );
 }
 
-function MarketCard({ market, changes, suspend }: { market: OddsMarket; changes: Record<string, Direction>; suspend: Suspend }) {
+interface MarketCardProps {
+  market: OddsMarket;
+  changes: Record<string, Direction>;
+  suspend: Suspend;
+}
+
+/**
+ * Re-render a market only when it changed: the query keeps unchanged markets as the same objects
+ * (structural sharing), so with 50 markets open a price move re-renders one card, not fifty tables.
+ */
+const sameCard = (a: MarketCardProps, b: MarketCardProps) =>
+  a.market === b.market && a.suspend === b.suspend && a.market.selections.every((s) => a.changes[s.id] === b.changes[s.id]);
+
+const MarketCard = memo(function MarketCard({ market, changes, suspend }: MarketCardProps) {
   const { t } = useTranslation();
   const reasons = [
     market.suspended_by?.operator && t('sports.odds.byOperator'),
@@ -237,7 +250,7 @@ function MarketCard({ market, changes, suspend }: { market: OddsMarket; changes:
       />
     </Card>
   );
-}
+}, sameCard);
 
 function OddsView({ match, open }: { match: Row; open: boolean }) {
   const { t } = useTranslation();
