@@ -81,6 +81,8 @@ describe('match flags', () => {
     { path: '/ranking', body: { popularity: 90, sequence: 3 }, before: { popularity: 0, sequence: 0 }, after: { popularity: 90, sequence: 3 } },
     { path: '/ranking', body: { sequence: 7 }, before: { sequence: 3 }, after: { sequence: 7 } },
     { path: '/maintenance', body: { is_maintain: true }, before: { is_maintain: false }, after: { is_maintain: true } },
+    { path: '/maintenance', body: { is_maintain: false }, before: { is_maintain: true }, after: { is_maintain: false } },
+    { path: '/suspension', body: { is_suspended: false }, before: { is_suspended: true }, after: { is_suspended: false } },
   ];
   for (const c of cases) {
     it(`${c.path} ${JSON.stringify(c.body)} changes the row and is audited`, async () => {
@@ -95,10 +97,20 @@ describe('match flags', () => {
     });
   }
 
+  it('shows every market of a suspended match as suspended in the odds view, and open again after', async () => {
+    const open = (await oddsView()).markets.filter((m) => !m.suspended).map((m) => m.key);
+    expect(open.length).toBeGreaterThan(0);
+    expect((await t.call('POST', url('/suspension'), { token, body: { is_suspended: true } })).status).toBe(200);
+    const closed = await oddsView();
+    expect(closed.markets.every((m) => m.suspended && m.selections.every((x) => x.suspended))).toBe(true);
+    expect((await t.call('POST', url('/suspension'), { token, body: { is_suspended: false } })).status).toBe(200);
+    expect((await oddsView()).markets.filter((m) => !m.suspended).map((m) => m.key)).toEqual(open);
+  });
+
   it('keeps the operator flags across a fixture change', async () => {
     await send({ ...fixture(EV, EVENT_STATUS.not_started), timestamp: T0 + 500 });
     const list = await t.call('GET', '/api/v1/sports/matches', { token });
-    expect(list.body.items.find((i: { event_id: string }) => i.event_id === EV)).toMatchObject({ is_visible: false, is_suspended: true, live_delay_seconds: 8 });
+    expect(list.body.items.find((i: { event_id: string }) => i.event_id === EV)).toMatchObject({ is_visible: false, is_suspended: false, live_delay_seconds: 8, popularity: 90, random_bet: true });
   });
 
   it('refuses bad input with PARAM_INVALID', async () => {

@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
 import { notFound } from '../../platform/errors.js';
 import { bettingTypes } from '../sports/schema.js';
-import { marketName } from './names.js';
+import { marketName, selectionName } from './names.js';
 import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
 import { feedEvents } from './schema.js';
 
@@ -123,6 +123,7 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
             .where(inArray(bettingTypes.providerId, typeIds))
         : [];
       const byId = new Map(types.map((t) => [t.id, t]));
+      const matchClosed = ev.isSuspended || ev.isMaintain || ev.cancelReason !== '';
       return {
         event_id: ev.eventId,
         home_team: ev.homeTeam,
@@ -130,7 +131,8 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
         event_status: ev.eventStatus,
         markets: markets.map((m) => {
           const t = byId.get(m.typeId);
-          const suspended = !isMarketOpen(m);
+          // A match the operator closed (suspended, in maintenance, cancelled) closes every market of it.
+          const suspended = !isMarketOpen(m) || matchClosed;
           const outcomes = Object.values(m.outcomes).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
           return {
             key: m.key,
@@ -147,6 +149,7 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
             selections: outcomes.map((o) => ({
               id: `${m.key}|${o.id}`,
               name: o.id,
+              label: selectionName(o.id, { home: ev.homeTeam, away: ev.awayTeam, specifiers: m.specifiers }),
               outcome: o.selectionOutcome,
               visible: o.active,
               suspended: suspended || !o.active || (o.suspendedByOperator ?? false),

@@ -13,7 +13,10 @@ import { matchPath, PAGE } from './MatchActions';
 /** GET /sports/matches/:event_id/odds (apps/server/src/modules/feed/routes.ts). */
 export interface OddsSelection {
   id: string;
+  /** The provider's outcome id. */
   name: string;
+  /** Its readable name (home / draw / away, over / under a line...). */
+  label?: string;
   outcome: number;
   visible: boolean;
   suspended: boolean;
@@ -214,7 +217,7 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
         dataSource={market.selections}
         scroll={{ x: 'max-content' }}
         columns={[
-          { key: 'name', title: t('sports.odds.selection'), dataIndex: 'name' },
+          { key: 'name', title: t('sports.odds.selection'), render: (_, s) => (s.label && s.label !== s.name ? <Tooltip title={s.name}>{s.label}</Tooltip> : s.name) },
           { key: 'price', title: t('sports.odds.price'), render: (_, s) => <Price market={market} selection={s} change={changes[s.id]} /> },
           {
             key: 'original',
