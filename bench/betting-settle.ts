@@ -50,9 +50,11 @@ import { PgFeedStore } from '../apps/server/src/modules/feed/pg-store.js';
 import { PRODUCER, type FeedMessageInput } from '../apps/server/src/modules/feed/messages.js';
 import { checkInvariants, HOUSE } from '../apps/server/src/modules/money/ledger.js';
 import { refreshFromFeed } from '../apps/server/src/modules/betting/settlement.js';
+import { scratchDatabase } from './support';
 
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `dau_bench_settle_${process.pid}`;
+const { url: dbUrl, admin: admin } = scratchDatabase(DB, BASE);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? 3_000);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,8').split(',').map(Number);
@@ -69,20 +71,6 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
-function dbUrl() {
-  const u = new URL(BASE);
-  u.pathname = `/${DB}`;
-  return u.toString();
-}
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: BASE });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 // BENCH_PROFILE=1: time every statement of the pool by its first words (where a chunk's time goes).
 const profile = new Map<string, { n: number; ms: number }>();

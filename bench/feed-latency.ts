@@ -34,6 +34,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
+import { scratchDatabase, pct } from './support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SAMPLES = Number(process.argv[2] ?? 10);
@@ -41,31 +42,14 @@ const BACKGROUND = Number(process.argv[3] ?? 200);
 const MARKETS = 50;
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `dau_bench_feedlat_${process.pid}`;
+const { url: dbUrl, admin: admin } = scratchDatabase(DB, BASE);
 const PASSWORD = 'Bench#2026pass';
 const CHROMIUM = process.env.DAU_CHROMIUM ?? '/usr/bin/chromium';
 const TARGET = 'sr:match:777000';
 const X12 = '1|';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
-function dbUrl() {
-  const u = new URL(BASE);
-  u.pathname = `/${DB}`;
-  return u.toString();
-}
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: BASE });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 const freePort = () =>
   new Promise<number>((res) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {

@@ -25,6 +25,7 @@ import { FeedEngine } from '../apps/server/src/modules/feed/engine.js';
 import { PgFeedStore } from '../apps/server/src/modules/feed/pg-store.js';
 import { PRODUCER, type FeedMessageInput } from '../apps/server/src/modules/feed/messages.js';
 import { Rng } from '../apps/server/src/simulator/rng.js';
+import { scratchDatabase, pct } from './support';
 
 const MATCHES = Number(process.argv[2] ?? 2000);
 const MARKETS = Number(process.argv[3] ?? 50);
@@ -32,31 +33,14 @@ const ROUNDS = Number(process.argv[4] ?? 2);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '4,8').split(',').map(Number).filter((n) => n > 1);
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `dau_bench_feed_${process.pid}`;
+const { url: dbUrl, admin: admin } = scratchDatabase(DB, BASE);
 const T0 = Date.UTC(2026, 0, 1);
 const rng = new Rng(1);
 const price = () => (1.2 + rng.next() * 6).toFixed(2);
 const live = (i: number) => i % 2 === 0;
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
-function dbUrl() {
-  const u = new URL(BASE);
-  u.pathname = `/${DB}`;
-  return u.toString();
-}
 
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: BASE });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 /** One odds change of match i at round r: every market, every selection re-priced. */
 const oddsChange = (i: number, r: number): FeedMessageInput => ({

@@ -10,9 +10,11 @@ import pg from 'pg';
 import { openPostgres } from '../apps/server/src/platform/db.js';
 import { seed } from '../apps/server/src/platform/seed.js';
 import { buildApp } from '../apps/server/src/app.js';
+import { scratchDatabase } from './support';
 
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = 'dau_bench_money';
+const { url: dbUrl } = scratchDatabase(DB, BASE);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? 1_000_000);
 const BILLS = Number(process.env.BENCH_BILLS ?? 10_000_000);
 const PASSWORD = 'Bench#2026pass';
@@ -34,11 +36,6 @@ async function prepare(): Promise<boolean> {
   return true;
 }
 
-function dbUrl() {
-  const u = new URL(BASE);
-  u.pathname = `/${DB}`;
-  return u.toString();
-}
 
 async function generate(database: Awaited<ReturnType<typeof openPostgres>>) {
   const t0 = performance.now();

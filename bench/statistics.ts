@@ -36,9 +36,11 @@ import pg from 'pg';
 import { openPostgres } from '../apps/server/src/platform/db.js';
 import { seed } from '../apps/server/src/platform/seed.js';
 import { buildApp } from '../apps/server/src/app.js';
+import { scratchDatabase } from './support';
 
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = 'dau_bench_statistics';
+const { url: dbUrl, admin: adminQuery } = scratchDatabase(DB, BASE);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const BETTORS = 100_000;
 const RECHARGES = 1_000_000;
@@ -50,21 +52,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
 
-function dbUrl() {
-  const u = new URL(BASE);
-  u.pathname = `/${DB}`;
-  return u.toString();
-}
 
-async function adminQuery(q: string) {
-  const c = new pg.Client({ connectionString: BASE });
-  await c.connect();
-  try {
-    return await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 async function generate(c: pg.Client) {
   const t0 = performance.now();

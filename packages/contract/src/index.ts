@@ -4,4 +4,5 @@ export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
 export * from './betting-resources.js';
+export * from './statistics.js';
 export * from './api.js';

@@ -5,3 +5,4 @@ export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
 export * from './betting-resources.js';
+export * from './statistics.js';

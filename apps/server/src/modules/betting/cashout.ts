@@ -21,6 +21,7 @@ import { HOUSE, newTxnId, post } from '../money/ledger.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { cashoutRules, orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
+import { OPEN_MARKET, OPEN_MATCH } from './selections.js';
 import { bumpExposure, bumpHour } from './stats.js';
 
 export interface Offer {
@@ -42,9 +43,8 @@ export async function priceCashout(ex: Executor, orderId: number): Promise<Offer
       price: feedOutcomes.price,
       active: feedOutcomes.active,
       outcomeSuspended: feedOutcomes.suspendedByOperator,
-      open: sql<boolean>`coalesce(${feedMarkets.status} in (1, 2) and not ${feedMarkets.suspendedByOperator} and not ${feedMarkets.suspendedByBetStop}
-        and not ${feedMarkets.suspendedByProducer} and ${feedMarkets.settlement} is null and ${feedMarkets.cancel} is null, false)`,
-      eventOpen: sql<boolean>`coalesce(${feedEvents.isVisible} and not ${feedEvents.isSuspended} and not ${feedEvents.isMaintain} and ${feedEvents.cancelReason} = '', false)`,
+      open: sql<boolean>`coalesce((${OPEN_MARKET}), false)`,
+      eventOpen: sql<boolean>`coalesce((${OPEN_MATCH}), false)`,
     })
     .from(orderLines)
     .leftJoin(feedEvents, eq(feedEvents.eventId, orderLines.eventId))

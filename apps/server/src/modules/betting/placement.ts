@@ -25,6 +25,7 @@ import { bettingTypes } from '../sports/schema.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { marketName, selectionName } from '../feed/names.js';
 import { orderEvents, orderLines, orders } from './schema.js';
+import { OPEN_MARKET } from './selections.js';
 import { loadSettings } from './settings.js';
 import { bumpExposure, bumpHour, markBettorDay } from './stats.js';
 
@@ -55,8 +56,6 @@ export type PlacedOrder = typeof orders.$inferSelect;
 
 const refuse = (code: MessageCode, params?: Record<string, string | number>) => new AppError(422, code, params);
 
-const OPEN_OFFER = sql`${feedMarkets.status} in (1, 2) and not ${feedMarkets.suspendedByOperator} and not ${feedMarkets.suspendedByBetStop}
-  and not ${feedMarkets.suspendedByProducer} and ${feedMarkets.settlement} is null and ${feedMarkets.cancel} is null`;
 
 /** The feed's state of each selection of the slip: event, market, outcome, current bettable price or null. */
 async function readSelections(ex: Executor, legs: SlipSelection[]) {
@@ -73,7 +72,7 @@ async function readSelections(ex: Executor, legs: SlipSelection[]) {
       typeId: feedMarkets.typeId,
       specifiers: feedMarkets.specifiers,
       lastOddsTs: feedMarkets.lastOddsTs,
-      open: sql<boolean>`(${OPEN_OFFER})`,
+      open: sql<boolean>`(${OPEN_MARKET})`,
     })
     .from(feedOutcomes)
     .innerJoin(feedMarkets, and(eq(feedMarkets.eventId, feedOutcomes.eventId), eq(feedMarkets.marketKey, feedOutcomes.marketKey)))

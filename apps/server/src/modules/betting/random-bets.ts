@@ -10,7 +10,8 @@ import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { EVENT_STATUS, ORDER_TYPE } from '@dau/domain';
 import type { Bus, Db } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
-import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { feedEvents, feedOutcomes } from '../feed/schema.js';
+import { openSelections } from './selections.js';
 import { placeOrder } from './placement.js';
 
 export const randomBetBody = z
@@ -33,27 +34,16 @@ export type RandomBetInput = z.infer<typeof randomBetBody>;
 export async function placeRandomBets(db: Db, input: RandomBetInput, adminId: number, bus?: Bus, random: () => number = Math.random) {
   const now = new Date();
   const until = new Date(now.getTime() + Math.max(1, input.days) * 86_400_000);
-  const candidates = await db
-    .select({ eventId: feedOutcomes.eventId, marketKey: feedOutcomes.marketKey, outcomeId: feedOutcomes.outcomeId, price: feedOutcomes.price })
-    .from(feedOutcomes)
-    .innerJoin(feedMarkets, and(eq(feedMarkets.eventId, feedOutcomes.eventId), eq(feedMarkets.marketKey, feedOutcomes.marketKey)))
-    .innerJoin(feedEvents, eq(feedEvents.eventId, feedOutcomes.eventId))
-    .where(
-      and(
-        input.live_only ? eq(feedEvents.eventStatus, EVENT_STATUS.in_progress) : and(gte(feedEvents.startTime, now), lte(feedEvents.startTime, until)),
-        eq(feedEvents.isVisible, true),
-        eq(feedEvents.isSuspended, false),
-        eq(feedEvents.randomBet, true),
-        sql`${feedMarkets.status} in (1, 2) and not ${feedMarkets.suspendedByOperator} and not ${feedMarkets.suspendedByBetStop} and not ${feedMarkets.suspendedByProducer}`,
-        sql`${feedMarkets.settlement} is null and ${feedMarkets.cancel} is null`,
-        eq(feedOutcomes.active, true),
-        eq(feedOutcomes.suspendedByOperator, false),
-        sql`${feedOutcomes.price} is not null`,
-        input.min_odds > 0 ? sql`${feedOutcomes.price} >= ${input.min_odds}` : undefined,
-        input.max_odds > 0 ? sql`${feedOutcomes.price} <= ${input.max_odds}` : undefined,
-      ),
-    )
-    .limit(5_000);
+  const candidates = await openSelections(
+    db,
+    and(
+      input.live_only ? eq(feedEvents.eventStatus, EVENT_STATUS.in_progress) : and(gte(feedEvents.startTime, now), lte(feedEvents.startTime, until)),
+      eq(feedEvents.randomBet, true),
+      input.min_odds > 0 ? sql`${feedOutcomes.price} >= ${input.min_odds}` : undefined,
+      input.max_odds > 0 ? sql`${feedOutcomes.price} <= ${input.max_odds}` : undefined,
+    ),
+    5_000,
+  );
   if (!candidates.length) throw new AppError(422, 'BET_MATCH_CLOSED');
   const placed: { order_no: string; bettor_id: number; stake: number }[] = [];
   const refused: { bettor_id: number; code: string }[] = [];

@@ -9,7 +9,8 @@ import { ORDER_STATUS, ORDER_TYPE } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { feedMarkets } from '../feed/schema.js';
+import { openSelections } from './selections.js';
 import { orders } from './schema.js';
 import { placeOrder } from './placement.js';
 import { acceptCashout, priceCashout, setCashoutRule } from './cashout.js';
@@ -34,20 +35,8 @@ export async function simulateBets(ctx: AppContext, rng: Rng): Promise<void> {
     .limit(1);
   if (!b) return;
   const legs = rng.next() < 0.55 ? 1 : rng.int(2, 5);
-  const open = await db
-    .select({ eventId: feedOutcomes.eventId, marketKey: feedOutcomes.marketKey, outcomeId: feedOutcomes.outcomeId, price: feedOutcomes.price })
-    .from(feedOutcomes)
-    .innerJoin(feedMarkets, and(eq(feedMarkets.eventId, feedOutcomes.eventId), eq(feedMarkets.marketKey, feedOutcomes.marketKey)))
-    .innerJoin(feedEvents, eq(feedEvents.eventId, feedOutcomes.eventId))
-    .where(
-      and(
-        sql`${feedEvents.eventStatus} in (1, 2) and ${feedEvents.isVisible} and not ${feedEvents.isSuspended}`,
-        sql`${feedMarkets.status} = 1 and not ${feedMarkets.suspendedByOperator} and not ${feedMarkets.suspendedByBetStop} and not ${feedMarkets.suspendedByProducer}`,
-        sql`${feedMarkets.settlement} is null and ${feedMarkets.cancel} is null and ${feedOutcomes.active} and ${feedOutcomes.price} is not null`,
-      ),
-    )
-    .orderBy(sql`random()`)
-    .limit(40);
+  // Bettable (offer status 1) selections, not the ones without odds.
+  const open = await openSelections(db, eq(feedMarkets.status, 1), 40);
   const slip: typeof open = [];
   for (const s of open) {
     if (slip.length >= legs) break;

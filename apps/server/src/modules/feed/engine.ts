@@ -26,7 +26,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { BETTING_OFFER_STATUS, LOG_TYPE, OUTCOME_STATUS, SELECTION_OUTCOME } from '@dau/domain';
+import { BETTING_OFFER_STATUS, LOG_TYPE, OUTCOME_STATUS, SELECTION_OUTCOME, statusForSettlement } from '@dau/domain';
 import {
   FEED_MESSAGE_TYPES,
   feedMessageSchema,
@@ -304,16 +304,8 @@ export interface FeedEngineOptions {
   onApplied?: (msg: FeedMessage) => void;
 }
 
-const OUTCOME_BY_SETTLEMENT = (s: OutcomeSettlement): { outcomeStatus: number; selectionOutcome: number } => {
-  if (s.voidFactor === 1) return { outcomeStatus: OUTCOME_STATUS.void, selectionOutcome: SELECTION_OUTCOME.refunded };
-  if (s.voidFactor === 0.5)
-    return s.result === 1
-      ? { outcomeStatus: OUTCOME_STATUS.half_won, selectionOutcome: SELECTION_OUTCOME.half_won }
-      : { outcomeStatus: OUTCOME_STATUS.half_lost, selectionOutcome: SELECTION_OUTCOME.half_lost };
-  return s.result === 1
-    ? { outcomeStatus: OUTCOME_STATUS.won, selectionOutcome: SELECTION_OUTCOME.won }
-    : { outcomeStatus: OUTCOME_STATUS.lost, selectionOutcome: SELECTION_OUTCOME.lost };
-};
+/** Outcome status and selection outcome of a settlement: the domain's rule, shared with the betting engine. */
+const OUTCOME_BY_SETTLEMENT = (s: OutcomeSettlement) => statusForSettlement(s);
 
 function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';

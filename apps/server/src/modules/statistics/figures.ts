@@ -4,6 +4,7 @@ import { statsBettorDay, statsHourly } from '../betting/schema.js';
 import { bettors, recharges, withdrawals } from '../money/schema.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
+import type { Figures } from '@dau/contract';
 
 /**
  * The figures of the statistics screens (today_statistics, history_statistics), read from aggregates:
@@ -50,23 +51,7 @@ export const dayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`)
 export const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
-export interface Figures {
-  turnover: number;
-  payouts: number;
-  cashouts: number;
-  ggr: number;
-  bonuses: number;
-  ngr: number;
-  tax: number;
-  orders: number;
-  settled: number;
-  bettors: number;
-  deposits: number;
-  deposit_count: number;
-  withdrawals: number;
-  withdrawal_count: number;
-  new_bettors: number;
-}
+export type { Figures } from '@dau/contract';
 
 export const emptyFigures = (): Figures => ({
   turnover: 0, payouts: 0, cashouts: 0, ggr: 0, bonuses: 0, ngr: 0, tax: 0, orders: 0, settled: 0, bettors: 0,

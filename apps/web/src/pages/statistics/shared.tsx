@@ -3,29 +3,10 @@ import { Card, Col, Row as Grid, Statistic, Tooltip, Typography, theme as antdTh
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
+import type { Figures } from '@dau/contract/ui';
 import { useLocale } from '../../resources';
 
-/**
- * What GET /statistics/today and /statistics/history answer per hour, per day and in total (cents;
- * apps/server/src/modules/statistics/figures.ts defines each figure).
- */
-export interface Figures {
-  turnover: number;
-  payouts: number;
-  cashouts: number;
-  ggr: number;
-  bonuses: number;
-  ngr: number;
-  tax: number;
-  orders: number;
-  settled: number;
-  bettors: number;
-  deposits: number;
-  deposit_count: number;
-  withdrawals: number;
-  withdrawal_count: number;
-  new_bettors: number;
-}
+export type { Figures } from '@dau/contract/ui';
 
 export type FigureKey = keyof Figures | 'online_bettors' | 'net_deposits';
 

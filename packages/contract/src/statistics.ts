@@ -1,0 +1,22 @@
+/**
+ * What GET /statistics/today and /statistics/history answer per hour, per day and in total (cents and
+ * counts; apps/server/src/modules/statistics/figures.ts defines each figure). One type for the server
+ * that computes them and the console that shows them.
+ */
+export interface Figures {
+  turnover: number;
+  payouts: number;
+  cashouts: number;
+  ggr: number;
+  bonuses: number;
+  ngr: number;
+  tax: number;
+  orders: number;
+  settled: number;
+  bettors: number;
+  deposits: number;
+  deposit_count: number;
+  withdrawals: number;
+  withdrawal_count: number;
+  new_bettors: number;
+}
