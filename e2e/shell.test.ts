@@ -185,7 +185,8 @@ describe('shell', () => {
     const { server } = e2e;
     const page = await e2e.newPage();
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
-    await page.getByTestId('resource-table').waitFor({ state: 'visible' });
+    // The super admin lands on today's statistics.
+    await page.getByTestId('today-statistics').waitFor({ state: 'visible' });
     await settled(page);
     const apiToken = await server.loginApi(ADMIN_ACCOUNT, ADMIN_PASSWORD);
     const me = expectStatus(await server.api('GET', '/auth/me', undefined, apiToken), 200, 'me');
