@@ -65,7 +65,8 @@ function orderWhere(window: Window, extra?: () => SQL | undefined) {
       q.status ? eq(orders.status, q.status) : undefined,
       q.type ? eq(orders.type, q.type) : undefined,
       q.abnormal_flag ? eq(orders.abnormalFlag, q.abnormal_flag) : undefined,
-      q.event_id ? sql`exists (select 1 from order_lines l where l.order_id = ${orders.id} and l.event_id = ${q.event_id})` : undefined,
+      // The match's orders through the selection index (a semi-join), not a probe per order row.
+      q.event_id ? sql`${orders.id} in (select l.order_id from order_lines l where l.event_id = ${q.event_id})` : undefined,
       extra?.(),
     );
   };
