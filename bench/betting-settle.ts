@@ -34,7 +34,14 @@
  *   concurrency 8: 3,368 orders/s (29.7 s)  list by event p50 1,984 ms p95 2,353 ms max 2,353 ms; by bettor p50 117 / p95 342 / max 342 ms
  *   second run (nothing to change): 100,000 orders in 19.8 s; checkInvariants ok on 300,000 settled orders
  *   idle order list: by event p50 32 ms, by bettor p50 15 ms
- * Target 10,000 orders/s: not reached on 2 cores (x78 at concurrency 1, x51 at 8). More concurrency
+ * Later, on a quiet machine (load ~2, no other session running), with the order list by match as a
+ * semi-join (`id in (select order_id from order_lines where event_id = ...)`):
+ *   chunk 500:   concurrency 1: 4,646 orders/s (list by event p50 22 / p95 35 ms), 4: 6,025 (244 / 305 ms), 8: 7,725 (77 / 129 ms)
+ *   chunk 2,000: concurrency 4: 8,432 orders/s (list by event p50 80 / p95 165 ms; by bettor 37 / 148 ms), 8: 7,724
+ *   chunk 5,000: concurrency 2: 7,744, 4: 7,974 (CPU-bound: bigger chunks add nothing)
+ *   second run (nothing to change): 100,000 orders in 5.6-6.5 s; checkInvariants ok
+ *   The app settles with chunks of 2,000 at concurrency 4 on PostgreSQL.
+ * Target 10,000 orders/s: not reached on 2 cores (x78 at concurrency 1, x51 at 8 in the first run). More concurrency
  * adds little, as expected once 2 cores are busy (CPU use itself not recorded); the profile shows the
  * time in PostgreSQL executing the writes (UPDATE orders is non-HOT over 6 indexes, bills have 8),
  * not in round trips (BENCH_PROFILE=1 prints where a chunk's time goes). The list by event degrades

@@ -497,8 +497,12 @@ export interface SettleRun {
   failed: number;
 }
 
-/** Orders per transaction of the feed's settlement. */
-export const SETTLE_CHUNK = 500;
+/**
+ * Orders per transaction of the feed's settlement. bench:settle on 2 cores: 500 gave 6,025 orders/s at
+ * concurrency 4, 2,000 gave 8,432 (5,000 no more: the machine is CPU-bound by then), while the order
+ * list stayed under 200 ms p95.
+ */
+export const SETTLE_CHUNK = 2_000;
 
 /**
  * After a settlement, cancel or rollback message of the event: every order on it follows the feed, in
