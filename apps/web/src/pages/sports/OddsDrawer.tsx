@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
-import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Tag, Tooltip, Typography, theme as antdTheme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { matchListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
@@ -159,6 +159,47 @@ function SuspendButton({ suspended, testId, compact, onClick }: { suspended: boo
   );
 }
 
+interface SelectionColumn {
+  key: string;
+  title: string;
+  render(s: OddsSelection): React.ReactNode;
+}
+
+/**
+ * A market's selections as a plain table in the console's colours: an odds change re-prices every
+ * market of a match at once, and fifty antd Tables took most of the time from the feed to the screen.
+ */
+function SelectionTable({ rows, columns }: { rows: OddsSelection[]; columns: SelectionColumn[] }) {
+  const { token } = antdTheme.useToken();
+  const cell: React.CSSProperties = { padding: '6px 8px', borderBottom: `1px solid ${token.colorBorderSecondary}`, textAlign: 'left', whiteSpace: 'nowrap' };
+  return (
+    <div style={{ overflowX: 'auto' }}>
+      <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: token.fontSizeSM + 1, color: token.colorText }}>
+        <thead>
+          <tr style={{ background: token.colorFillAlter }}>
+            {columns.map((c) => (
+              <th key={c.key} style={{ ...cell, fontWeight: 600 }}>
+                {c.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => (
+            <tr key={s.id} data-row-key={s.id}>
+              {columns.map((c) => (
+                <td key={c.key} style={cell}>
+                  {c.render(s)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 interface MarketCardProps {
   market: OddsMarket;
   changes: Record<string, Direction>;
@@ -167,7 +208,7 @@ interface MarketCardProps {
 
 /**
  * Re-render a market only when it changed: the query keeps unchanged markets as the same objects
- * (structural sharing), so with 50 markets open a price move re-renders one card, not fifty tables.
+ * (structural sharing), so a price move re-renders the cards whose prices moved.
  */
 const sameCard = (a: MarketCardProps, b: MarketCardProps) =>
   a.market === b.market && a.suspend === b.suspend && a.market.selections.every((s) => a.changes[s.id] === b.changes[s.id]);
@@ -210,24 +251,20 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
       }
       styles={{ body: { padding: 0 } }}
     >
-      <Table<OddsSelection>
-        size="small"
-        rowKey="id"
-        pagination={false}
-        dataSource={market.selections}
-        scroll={{ x: 'max-content' }}
+      <SelectionTable
+        rows={market.selections}
         columns={[
-          { key: 'name', title: t('sports.odds.selection'), render: (_, s) => (s.label && s.label !== s.name ? <Tooltip title={s.name}>{s.label}</Tooltip> : s.name) },
-          { key: 'price', title: t('sports.odds.price'), render: (_, s) => <Price market={market} selection={s} change={changes[s.id]} /> },
+          { key: 'name', title: t('sports.odds.selection'), render: (s) => (s.label && s.label !== s.name ? <Tooltip title={s.name}>{s.label}</Tooltip> : s.name) },
+          { key: 'price', title: t('sports.odds.price'), render: (s) => <Price market={market} selection={s} change={changes[s.id]} /> },
           {
             key: 'original',
             title: t('sports.odds.originalPrice'),
-            render: (_, s) => (formatPrice(s.original_price) === null ? <Blank /> : <Typography.Text type="secondary">{formatPrice(s.original_price)}</Typography.Text>),
+            render: (s) => (formatPrice(s.original_price) === null ? <Blank /> : <Typography.Text type="secondary">{formatPrice(s.original_price)}</Typography.Text>),
           },
           {
             key: 'status',
             title: t('sports.odds.status'),
-            render: (_, s) => (
+            render: (s) => (
               <Space size={4}>
                 {s.suspended ? <Tag color="red">{t('sports.odds.suspended')}</Tag> : <Tag color="green">{t('sports.odds.open')}</Tag>}
                 {!s.visible && <Tag>{t('sports.odds.hidden')}</Tag>}
@@ -236,8 +273,8 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
           },
           {
             key: 'action',
-            width: 40,
-            render: (_, s) => (
+            title: '',
+            render: (s) => (
               <SuspendButton
                 compact
                 suspended={!!s.suspended_by_operator}
@@ -246,9 +283,9 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
               />
             ),
           },
-          { key: 'outcome', title: t('sports.odds.result'), render: (_, s) => <FieldValue field={outcomeField} value={s.outcome} /> },
-          { key: 'outcome_status', title: t('sports.odds.outcomeStatus'), render: (_, s) => <FieldValue field={outcomeStatusField} value={s.outcome_status} /> },
-          { key: 'updated_at', title: t('sports.odds.updated'), render: (_, s) => <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.updated_at)}</Typography.Text> },
+          { key: 'outcome', title: t('sports.odds.result'), render: (s) => <FieldValue field={outcomeField} value={s.outcome} /> },
+          { key: 'outcome_status', title: t('sports.odds.outcomeStatus'), render: (s) => <FieldValue field={outcomeStatusField} value={s.outcome_status} /> },
+          { key: 'updated_at', title: t('sports.odds.updated'), render: (s) => <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.updated_at)}</Typography.Text> },
         ]}
       />
     </Card>
