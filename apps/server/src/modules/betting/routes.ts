@@ -153,9 +153,9 @@ const resultBody = z
   .strict();
 
 /** The order, if the admin's scope holds its bettor; 404 otherwise (no hint that it exists). */
-async function scopedOrder(ex: Executor, req: FastifyRequest, id: number, serving = false) {
+async function scopedOrder(ex: Executor, req: FastifyRequest, id: number) {
+  // Customer-service roles serve their superior's branch: scopeOf already answers that for them.
   const scope = await scopeOf(ex, authOf(req));
-  void serving;
   const [r] = await selectOrders(ex).where(and(eq(orders.id, id), scopeCondition(scope, orders.agentId)));
   if (!r) throw notFound();
   return r;
