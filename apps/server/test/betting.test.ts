@@ -88,8 +88,8 @@ describe('placement refusals', () => {
     const b = await makeBettor(t, rootId, { cash: 500_000 });
     const before = await balance(b.id);
     const [{ n: ordersBefore }] = (await t.database.db.execute(`select count(*)::int as n from orders`) as unknown as { rows: { n: number }[] }).rows;
-    const refuse = async (legs: SlipSelection[], code: string, stake = 100_000, bettorId = b.id) => {
-      const err = await placeOrder(t.database.db, { bettorId, type: ORDER_TYPE.user_bet, stakeCents: stake, legs, skipLiveDelay: true }).then(
+    const refuse = async (legs: SlipSelection[], code: string, stake = 100_000, bettorId = b.id, creditStakeCents = 0) => {
+      const err = await placeOrder(t.database.db, { bettorId, type: ORDER_TYPE.user_bet, stakeCents: stake, creditStakeCents, legs, skipLiveDelay: true }).then(
         () => null,
         (e) => e,
       );
@@ -113,6 +113,13 @@ describe('placement refusals', () => {
     await t.database.db.update(bettors).set({ betStatus: BET_STATUS.allowed, riskLevel: RISK_LEVEL.no_betting }).where(eq(bettors.id, b.id));
     await refuse([pick(1, '1', '1.80')], 'BET_RISK_BLOCKED');
     await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.low }).where(eq(bettors.id, b.id));
+    await setConfig({ max_stake: 50_000 });
+    await refuse([pick(1, '1', '1.80')], 'BET_STAKE_TOO_HIGH');
+    await setConfig({ max_stake: 500_000_000, max_odds: 5 });
+    await refuse([pick(1, '1', '1.80'), pick(2, '2', '3.40')], 'BET_ODDS_TOO_HIGH'); // 6.12 combined
+    await setConfig({ max_odds: 10_000, bonus_funds_share: 0 });
+    await refuse([pick(1, '1', '1.80')], 'BET_BONUS_FUNDS_LIMIT', 100_000, b.id, 10_000);
+    await setConfig({ bonus_funds_share: 10_000 });
 
     expect(await balance(b.id)).toEqual(before);
     const [{ n: ordersAfter }] = (await t.database.db.execute(`select count(*)::int as n from orders`) as unknown as { rows: { n: number }[] }).rows;
@@ -121,6 +128,23 @@ describe('placement refusals', () => {
     const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(1, '1', '1.70')], skipLiveDelay: true });
     expect(o).toMatchObject({ totalOdds: '1.8', potentialPayout: 180_000, cashStake: 100_000, status: ORDER_STATUS.pending });
     expect((await balance(b.id)).cash).toBe(before.cash - 100_000);
+    await invariantsHold();
+  });
+});
+
+describe('per-match stake limit', () => {
+  it('counts the stake already open on the match', async () => {
+    const b = await makeBettor(t, rootId, { cash: 500_000 });
+    await setConfig({ max_stake_per_match: 150_000 });
+    await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(10, '1', '1.80')], skipLiveDelay: true });
+    // 1,000.00 open on match 10: another 1,000.00 would make 2,000.00 over the 1,500.00 limit; 500.00 fits.
+    const err = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(10, '2', '3.40')], skipLiveDelay: true }).catch((e) => e);
+    expect(err.code).toBe('BET_MATCH_LIMIT');
+    const ok = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 50_000, legs: [pick(10, '2', '3.40')], skipLiveDelay: true });
+    expect(ok.stake).toBe(50_000);
+    // Another match is not limited by this one.
+    await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(11, '1', '1.80')], skipLiveDelay: true });
+    await setConfig({ max_stake_per_match: 0 });
     await invariantsHold();
   });
 });
