@@ -5,10 +5,11 @@
  * latency to the browser come with the persisted store.
  * Run: `node --import tsx bench/feed-engine.ts [matches] [markets] [rounds]`.
  */
-import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
+import { EVENT_STATUS, SPORT } from '@dau/domain';
 import { FeedEngine, InMemoryFeedStore } from '../apps/server/src/modules/feed/engine';
 import { PRODUCER, type FeedMessageInput } from '../apps/server/src/modules/feed/messages';
 import { Rng } from '../apps/server/src/simulator/rng';
+import { pricedMarkets } from './support';
 
 const MATCHES = Number(process.argv[2] ?? 2000);
 const MARKETS = Number(process.argv[3] ?? 50);
@@ -40,16 +41,7 @@ const round = (r: number): FeedMessageInput[] =>
     timestamp: T0 + 1000 * (r + 1),
     event_id: `sr:match:${i}`,
     event_status: EVENT_STATUS.in_progress,
-    markets: Array.from({ length: MARKETS }, (_, k) => ({
-      id: 1 + k,
-      specifiers: k % 2 ? `total=${(k / 2).toFixed(1)}` : '',
-      status: BETTING_OFFER_STATUS.bettable,
-      outcomes: [
-        { id: '1', price: price(), active: true },
-        { id: '2', price: price(), active: true },
-        { id: '3', price: price(), active: true },
-      ],
-    })),
+    markets: pricedMarkets(MARKETS, () => price()),
   }));
 
 // Round 0 creates the markets (warm-up); the measured rounds update them.

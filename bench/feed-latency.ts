@@ -37,8 +37,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
-import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
-import { scratchDatabase, pct } from './support';
+import { EVENT_STATUS, SPORT } from '@dau/domain';
+import { scratchDatabase, pct, pricedMarkets } from './support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SAMPLES = Number(process.argv[2] ?? 10);
@@ -189,16 +189,7 @@ function oddsChange(eventId: string, live: boolean, homePrice?: string) {
     timestamp: clock,
     event_id: eventId,
     event_status: live ? EVENT_STATUS.in_progress : EVENT_STATUS.not_started,
-    markets: Array.from({ length: MARKETS }, (_, k) => ({
-      id: 1 + k,
-      specifiers: k % 2 ? `total=${(k / 2).toFixed(1)}` : '',
-      status: BETTING_OFFER_STATUS.bettable,
-      outcomes: [
-        { id: '1', price: k === 0 && homePrice ? homePrice : rnd(), active: true },
-        { id: '2', price: rnd(), active: true },
-        { id: '3', price: rnd(), active: true },
-      ],
-    })),
+    markets: pricedMarkets(MARKETS, (k, id) => (k === 0 && id === '1' && homePrice ? homePrice : rnd())),
   };
 }
 

@@ -19,13 +19,13 @@
  * vs 19,921-25,553/s now (BENCH_STORE=<module exporting PgFeedStore> runs another store).
  */
 import pg from 'pg';
-import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
+import { EVENT_STATUS, SPORT } from '@dau/domain';
 import { openPostgres } from '../apps/server/src/platform/db.js';
 import { FeedEngine } from '../apps/server/src/modules/feed/engine.js';
 import { PgFeedStore } from '../apps/server/src/modules/feed/pg-store.js';
 import { PRODUCER, type FeedMessageInput } from '../apps/server/src/modules/feed/messages.js';
 import { Rng } from '../apps/server/src/simulator/rng.js';
-import { scratchDatabase, pct } from './support';
+import { scratchDatabase, pct, pricedMarkets } from './support';
 
 const MATCHES = Number(process.argv[2] ?? 2000);
 const MARKETS = Number(process.argv[3] ?? 50);
@@ -49,16 +49,7 @@ const oddsChange = (i: number, r: number): FeedMessageInput => ({
   timestamp: T0 + 1000 * (r + 1),
   event_id: `sr:match:${i}`,
   event_status: live(i) ? EVENT_STATUS.in_progress : EVENT_STATUS.not_started,
-  markets: Array.from({ length: MARKETS }, (_, k) => ({
-    id: 1 + k,
-    specifiers: k % 2 ? `total=${(k / 2).toFixed(1)}` : '',
-    status: BETTING_OFFER_STATUS.bettable,
-    outcomes: [
-      { id: '1', price: price(), active: true },
-      { id: '2', price: price(), active: true },
-      { id: '3', price: price(), active: true },
-    ],
-  })),
+  markets: pricedMarkets(MARKETS, () => price()),
 });
 
 interface Run {

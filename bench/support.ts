@@ -3,6 +3,7 @@
  * on the server's maintenance database (create / drop the scratch one), and percentiles.
  */
 import pg from 'pg';
+import { BETTING_OFFER_STATUS } from '@dau/domain';
 
 export const BENCH_URL = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -30,3 +31,16 @@ export const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
+
+/**
+ * The markets of one benchmark odds change: `count` markets (1X2-like, every other one with a total line),
+ * three selections each, every price from `price()`.
+ */
+export function pricedMarkets(count: number, price: (market: number, outcome: string) => string) {
+  return Array.from({ length: count }, (_, k) => ({
+    id: 1 + k,
+    specifiers: k % 2 ? `total=${(k / 2).toFixed(1)}` : '',
+    status: BETTING_OFFER_STATUS.bettable,
+    outcomes: ['1', '2', '3'].map((id) => ({ id, price: price(k, id), active: true })),
+  }));
+}

@@ -289,6 +289,34 @@ describe('operator corrections', () => {
     await invariantsHold();
   });
 
+  it('changes a selection result for every order holding it, previewed first', async () => {
+    const a = await makeBettor(t, rootId, { cash: 100_000 });
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await match(61, ['2.00', '3.00', '4.00']);
+    const oa = await placeOrder(t.database.db, { bettorId: a.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(61, '1', '2.00')], skipLiveDelay: true });
+    const ob = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 50_000, legs: [pick(61, '1', '2.00')], skipLiveDelay: true });
+    const other = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 50_000, legs: [pick(61, '2', '3.00')], skipLiveDelay: true });
+    const url = `/api/v1/betting/matches/${encodeURIComponent(ev(61))}/result`;
+    const body = { market_key: X12, outcome_id: '1', outcome_status: OUTCOME_STATUS.won, reason: 'Official result' };
+    const preview = await t.call('POST', url, { token, body: { ...body, preview: true } });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    // 1000 x 2.00 = 2000, tax 100 -> +1900; 500 x 2.00 = 1000, tax 50 -> +950.
+    expect(preview.body.changes.map((c: { order_id: number }) => c.order_id)).toEqual([oa.id, ob.id]);
+    expect(preview.body.totals).toMatchObject({ orders: 2, cash: 285_000 });
+    expect((await balance(a.id)).cash).toBe(0);
+    const done = await t.call('POST', url, { token, body });
+    expect(done.body.totals).toMatchObject({ orders: 2, cash: 285_000 });
+    expect((await balance(a.id)).cash).toBe(190_000);
+    expect((await balance(b.id)).cash).toBe(95_000);
+    expect((await orderRow(other.id)).status).toBe(ORDER_STATUS.pending);
+    // Setting the same result again moves no money; the orders' history still records it.
+    const again = await t.call('POST', url, { token, body: { ...body, reason: 'Confirmed again' } });
+    expect(again.body.totals).toMatchObject({ orders: 0, cash: 0 });
+    const history = await t.database.db.select().from(orderEvents).where(eq(orderEvents.orderId, oa.id)).orderBy(asc(orderEvents.id));
+    expect(history.map((h) => [h.kind, h.reason])).toEqual([['placed', ''], ['result_changed', 'Official result'], ['result_changed', 'Confirmed again']]);
+    await invariantsHold();
+  });
+
   it('cancels an order with a reason and refunds the stake; a second cancel is refused', async () => {
     const b = await makeBettor(t, rootId, { cash: 100_000 });
     const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(5, '1', '1.80')], skipLiveDelay: true });

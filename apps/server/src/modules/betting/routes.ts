@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, combinedOddsDisplay, validatePhone, type MessageCode, type OutcomeStatus } from '@dau/domain';
+import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, combinedOddsDisplay, type MessageCode, type OutcomeStatus } from '@dau/domain';
 import { betConfigResource, stringRewardsResource } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -19,7 +19,7 @@ import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCond
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../system/schema.js';
 import { bettors, bills } from '../money/schema.js';
-import { archiveCutoff, toBillRow } from '../money/bills-routes.js';
+import { archiveCutoff, ofBettorPhone, toBillRow } from '../money/bills-routes.js';
 import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';
 import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
 import { activeRules, priceCashout } from './cashout.js';
@@ -40,10 +40,6 @@ const orderFilters = z.object({
 });
 type OrderFilters = z.infer<typeof orderFilters>;
 
-const normalPhone = (input: string) => {
-  const p = validatePhone(input);
-  return p.ok ? p.value : input.replace(/\s+/g, '');
-};
 
 type Window = 'recent' | 'archive' | 'all';
 
@@ -61,7 +57,7 @@ function orderWhere(window: Window, extra?: () => SQL | undefined) {
       q.order_no ? eq(orders.orderNo, q.order_no) : undefined,
       q.serial_number ? eq(orders.serialNumber, q.serial_number) : undefined,
       q.bettor_id ? eq(orders.bettorId, q.bettor_id) : undefined,
-      q.phone ? eq(orders.bettorId, sql`(select id from bettors where phone = ${normalPhone(q.phone)})`) : undefined,
+      q.phone ? ofBettorPhone(orders.bettorId, q.phone) : undefined,
       q.status ? eq(orders.status, q.status) : undefined,
       q.type ? eq(orders.type, q.type) : undefined,
       q.abnormal_flag ? eq(orders.abnormalFlag, q.abnormal_flag) : undefined,

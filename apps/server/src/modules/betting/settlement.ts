@@ -406,19 +406,48 @@ function lineStatus(s: LegSettlement | null) {
   return statusForSettlement(s);
 }
 
-async function setLine(tx: Executor, line: LineRow, s: LegSettlement | null, by: 'feed' | 'operator' | null, outcomeStatus?: number) {
-  const st = lineStatus(s);
-  await tx
-    .update(orderLines)
-    .set({
-      settlement: s,
-      settledBy: by,
-      outcomeStatus: outcomeStatus ?? st.outcomeStatus,
-      selectionOutcome: st.selectionOutcome,
-      settledAt: s ? sql`now()` : null,
-      minutesAtSettlement: s ? sql`greatest(0, floor(extract(epoch from now() - ${orderLines.fixtureDate}) / 60))::int` : null,
-    })
-    .where(eq(orderLines.id, line.id));
+/** A line's new result, as `writeLines` takes it. */
+interface MovedLine {
+  id: number;
+  settlement: LegSettlement | null;
+  settled_by: 'feed' | 'operator' | null;
+  os: number;
+  so: number;
+}
+
+/** The moved lines written with one UPDATE (settlement time and the match minute with them). */
+async function writeLines(tx: Executor, moved: MovedLine[]): Promise<void> {
+  if (!moved.length) return;
+  await tx.execute(sql`
+    UPDATE order_lines l SET settlement = v.settlement, settled_by = v.settled_by, outcome_status = v.os, selection_outcome = v.so,
+      settled_at = CASE WHEN v.settlement IS NULL THEN NULL ELSE now() END,
+      minutes_at_settlement = CASE WHEN v.settlement IS NULL THEN NULL ELSE greatest(0, floor(extract(epoch from now() - l.fixture_date) / 60))::int END
+    FROM ${recordset(moved)} AS v(id bigint, settlement jsonb, settled_by text, os smallint, so smallint)
+    WHERE l.id = v.id`);
+}
+
+/** An operator's result on a line: the settlement of the chosen status, kept against the feed. */
+const operatorLine = (id: number, s: LegSettlement, status: number): MovedLine => ({
+  id, settlement: s, settled_by: 'operator', os: status, so: lineStatus(s).selectionOutcome,
+});
+
+/**
+ * Re-prices locked orders from their lines (the bettors' inviters read at once) and posts every plan
+ * with one `applyPlans`. Answers the plans (orders whose money changed).
+ */
+async function settleLocked(tx: Executor, locked: OrderRow[], byOrder: Map<number, LineRow[]>, trigger: Trigger, settings: BettingSettings): Promise<Plan[]> {
+  if (!locked.length) return [];
+  const bettorIds = [...new Set(locked.map((o) => o.bettorId))];
+  const inviters = new Map(
+    (await tx.select({ id: bettors.id, inviterId: bettors.inviterId }).from(bettors).where(inArray(bettors.id, bettorIds))).map((b) => [b.id, b.inviterId]),
+  );
+  const plans: Plan[] = [];
+  for (const o of locked) {
+    const p = planOrder(o, byOrder.get(o.id) ?? [], inviters.get(o.bettorId) ?? null, trigger, settings);
+    if (p) plans.push(p);
+  }
+  await applyPlans(tx, plans);
+  return plans;
 }
 
 function cancelCovers(c: CancelRecord | null | undefined, placedAt: number): boolean {
@@ -457,7 +486,7 @@ async function settleChunk(tx: Executor, ids: number[], settings: BettingSetting
     .orderBy(asc(orderLines.orderId), asc(orderLines.id));
   const byOrder = new Map<number, LineRow[]>();
   const placedAt = new Map(locked.map((o) => [o.id, o.createdAt.getTime()]));
-  const moved: { id: number; settlement: LegSettlement | null; settled_by: string | null; os: number; so: number }[] = [];
+  const moved: MovedLine[] = [];
   for (const r of rows) {
     const line = r.line;
     (byOrder.get(line.orderId) ?? byOrder.set(line.orderId, []).get(line.orderId)!).push(line);
@@ -470,25 +499,8 @@ async function settleChunk(tx: Executor, ids: number[], settings: BettingSetting
     moved.push({ id: line.id, settlement: wanted, settled_by: wanted ? 'feed' : null, os: outcomeStatus, so: st.selectionOutcome });
     Object.assign(line, { settlement: wanted, settledBy: wanted ? 'feed' : null, outcomeStatus, selectionOutcome: st.selectionOutcome });
   }
-  if (moved.length) {
-    await tx.execute(sql`
-      UPDATE order_lines l SET settlement = v.settlement, settled_by = v.settled_by, outcome_status = v.os, selection_outcome = v.so,
-        settled_at = CASE WHEN v.settlement IS NULL THEN NULL ELSE now() END,
-        minutes_at_settlement = CASE WHEN v.settlement IS NULL THEN NULL ELSE greatest(0, floor(extract(epoch from now() - l.fixture_date) / 60))::int END
-      FROM ${recordset(moved)} AS v(id bigint, settlement jsonb, settled_by text, os smallint, so smallint)
-      WHERE l.id = v.id`);
-  }
-  const bettorIds = [...new Set(locked.map((o) => o.bettorId))];
-  const inviters = new Map(
-    (await tx.select({ id: bettors.id, inviterId: bettors.inviterId }).from(bettors).where(inArray(bettors.id, bettorIds))).map((b) => [b.id, b.inviterId]),
-  );
-  const plans: Plan[] = [];
-  for (const o of locked) {
-    const p = planOrder(o, byOrder.get(o.id) ?? [], inviters.get(o.bettorId) ?? null, { kind: 'settled', source: 'feed' }, settings);
-    if (p) plans.push(p);
-  }
-  await applyPlans(tx, plans);
-  return plans.length;
+  await writeLines(tx, moved);
+  return (await settleLocked(tx, locked, byOrder, { kind: 'settled', source: 'feed' }, settings)).length;
 }
 
 export interface SettleRun {
@@ -601,22 +613,30 @@ export async function changeResults(
     .orderBy(asc(orderLines.orderId));
   if ('lineId' in target && !lines.length) throw new AppError(404, 'NOT_FOUND');
   if ('lineId' in target && isFinal(lines[0].status)) throw new AppError(409, 'CASHOUT_FINAL');
-  const settings = await loadSettings(tx);
-  const changes: OrderChange[] = [];
-  for (const { line, status: orderStatus } of lines) {
-    if (isFinal(orderStatus)) continue;
-    // Lock the order first (same order as settlements), then move its line.
-    await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, line.orderId)).for('update');
-    await setLine(tx, line, s, 'operator', status);
-    const c = await reconcileOrder(tx, line.orderId, trigger, settings);
-    if (c) changes.push(c);
-    else
-      await tx.insert(orderEvents).values({
-        orderId: line.orderId, kind: trigger.kind, source: trigger.source, adminId: trigger.adminId ?? null, reason: trigger.reason ?? '',
-        before: { line_id: line.id, outcome_status: line.outcomeStatus }, after: { line_id: line.id, outcome_status: status },
-      });
+  // Lock every order concerned in id order (as settlements do), then move their lines at once.
+  const ids = [...new Set(lines.filter((l) => !isFinal(l.status)).map((l) => l.line.orderId))];
+  if (!ids.length) return [];
+  const locked = (await tx.select().from(orders).where(inArray(orders.id, ids)).orderBy(asc(orders.id)).for('update')).filter((o) => !isFinal(o.status));
+  const open = new Set(locked.map((o) => o.id));
+  const targets = lines.filter((l) => open.has(l.line.orderId)).map((l) => l.line);
+  await writeLines(tx, targets.map((l) => operatorLine(l.id, s, status)));
+  const byOrder = new Map<number, LineRow[]>();
+  for (const line of await tx.select().from(orderLines).where(inArray(orderLines.orderId, [...open])).orderBy(asc(orderLines.orderId), asc(orderLines.id))) {
+    (byOrder.get(line.orderId) ?? byOrder.set(line.orderId, []).get(line.orderId)!).push(line);
   }
-  return changes;
+  const plans = await settleLocked(tx, locked, byOrder, trigger, await loadSettings(tx));
+  // A result that moves no money (e.g. lost on an order already lost) still goes into the order's history.
+  const priced = new Set(plans.map((p) => p.order.id));
+  const quiet = targets.filter((l) => !priced.has(l.orderId));
+  if (quiet.length) {
+    await tx.insert(orderEvents).values(
+      quiet.map((l) => ({
+        orderId: l.orderId, kind: trigger.kind, source: trigger.source, adminId: trigger.adminId ?? null, reason: trigger.reason ?? '',
+        before: { line_id: l.id, outcome_status: l.outcomeStatus }, after: { line_id: l.id, outcome_status: status },
+      })),
+    );
+  }
+  return plans.map((p) => p.change);
 }
 
 /** An operator cancels an order: every line admin-cancelled (void), the stake refunded. */
@@ -626,6 +646,6 @@ export async function cancelOrder(tx: Executor, orderId: number, trigger: Trigge
   if (isFinal(order.status)) throw new AppError(409, 'CASHOUT_FINAL');
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId));
   if (lines.every((l) => l.outcomeStatus === OUTCOME_STATUS.admin_cancelled)) throw new AppError(409, 'ORDER_NOT_OPEN');
-  for (const l of lines) await setLine(tx, l, VOID, 'operator', OUTCOME_STATUS.admin_cancelled);
+  await writeLines(tx, lines.map((l) => operatorLine(l.id, VOID, OUTCOME_STATUS.admin_cancelled)));
   return reconcileOrder(tx, orderId, trigger);
 }

@@ -57,6 +57,17 @@ function chunks<T>(rows: readonly T[]): T[][] {
 /** One array-valued bind parameter (node-postgres and PGlite both send a JS array as a PostgreSQL array). */
 const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
 
+/**
+ * Rows of the same shape as one array per field (what `unnest` takes back to rows). No rows: every field
+ * is an empty array (a market's outcomes may be none).
+ */
+function columns<T extends Record<string, unknown>>(rows: readonly T[]): { [K in keyof T]: T[K][] } {
+  if (!rows.length) return new Proxy({} as { [K in keyof T]: T[K][] }, { get: () => [] });
+  const out = {} as { [K in keyof T]: T[K][] };
+  for (const k of Object.keys(rows[0]) as (keyof T)[]) out[k] = rows.map((r) => r[k]);
+  return out;
+}
+
 export class PgFeedStore implements FeedStore {
   private readonly als = new AsyncLocalStorage<TxContext>();
   /** How many history entries each loaded market already has in the database (append the rest). */
@@ -267,30 +278,15 @@ export class PgFeedStore implements FeedStore {
     // (drizzle's multi-row VALUES builder cost more CPU than the database's own work for a 50-market
     // odds change: bench/feed-pg.ts).
     for (const part of chunks(markets)) {
-      const c = {
-        eventId: [] as string[], key: [] as string[], typeId: [] as number[], specifiers: [] as string[],
-        producer: [] as number[], status: [] as number[], byOperator: [] as boolean[], byBetStop: [] as boolean[],
-        byProducer: [] as boolean[], lastOddsTs: [] as number[], lastBetStopTs: [] as number[],
-        settlement: [] as (string | null)[], statusBefore: [] as (number | null)[], cancel: [] as (string | null)[],
-        updatedTs: [] as number[],
-      };
-      for (const m of part) {
-        c.eventId.push(m.eventId);
-        c.key.push(m.key);
-        c.typeId.push(m.typeId);
-        c.specifiers.push(m.specifiers);
-        c.producer.push(m.producer);
-        c.status.push(m.status);
-        c.byOperator.push(m.suspendedByOperator);
-        c.byBetStop.push(m.suspendedByBetStop);
-        c.byProducer.push(m.suspendedByProducer);
-        c.lastOddsTs.push(m.lastOddsTs);
-        c.lastBetStopTs.push(m.lastBetStopTs);
-        c.settlement.push(m.settlement === null ? null : JSON.stringify(m.settlement));
-        c.statusBefore.push(m.statusBeforeSettlement);
-        c.cancel.push(m.cancel === null ? null : JSON.stringify(m.cancel));
-        c.updatedTs.push(m.updatedTs);
-      }
+      const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+      const c = columns(
+        part.map((m) => ({
+          eventId: m.eventId, key: m.key, typeId: m.typeId, specifiers: m.specifiers, producer: m.producer, status: m.status,
+          byOperator: m.suspendedByOperator, byBetStop: m.suspendedByBetStop, byProducer: m.suspendedByProducer,
+          lastOddsTs: m.lastOddsTs, lastBetStopTs: m.lastBetStopTs, settlement: json(m.settlement),
+          statusBefore: m.statusBeforeSettlement, cancel: json(m.cancel), updatedTs: m.updatedTs,
+        })),
+      );
       const upsertMarkets = sql`
         INSERT INTO feed_markets (event_id, market_key, type_id, specifiers, producer, status, suspended_by_operator,
           suspended_by_bet_stop, suspended_by_producer, last_odds_ts, last_bet_stop_ts, settlement, status_before_settlement,
@@ -311,25 +307,15 @@ export class PgFeedStore implements FeedStore {
           status_before_settlement = excluded.status_before_settlement, cancel = excluded.cancel,
           updated_ts = excluded.updated_ts, updated_at = now()`;
 
-      const outcomeRows = part.flatMap((m) => Object.values(m.outcomes).map((o) => [m, o] as const));
-      const o = {
-        eventId: [] as string[], key: [] as string[], id: [] as string[], originalPrice: [] as (string | null)[],
-        price: [] as (string | null)[], active: [] as boolean[], byOperator: [] as boolean[], settlement: [] as (string | null)[],
-        outcomeStatus: [] as number[], selectionOutcome: [] as number[], updatedTs: [] as number[],
-      };
-      for (const [m, so] of outcomeRows) {
-        o.eventId.push(m.eventId);
-        o.key.push(m.key);
-        o.id.push(so.id);
-        o.originalPrice.push(so.originalPrice);
-        o.price.push(so.price);
-        o.active.push(so.active);
-        o.byOperator.push(so.suspendedByOperator ?? false);
-        o.settlement.push(so.settlement === null ? null : JSON.stringify(so.settlement));
-        o.outcomeStatus.push(so.outcomeStatus);
-        o.selectionOutcome.push(so.selectionOutcome);
-        o.updatedTs.push(so.updatedTs);
-      }
+      const o = columns(
+        part.flatMap((m) =>
+          Object.values(m.outcomes).map((so) => ({
+            eventId: m.eventId, key: m.key, id: so.id, originalPrice: so.originalPrice, price: so.price, active: so.active,
+            byOperator: so.suspendedByOperator ?? false, settlement: json(so.settlement), outcomeStatus: so.outcomeStatus,
+            selectionOutcome: so.selectionOutcome, updatedTs: so.updatedTs,
+          })),
+        ),
+      );
       // Markets and their outcomes in one statement (the market upsert as a data-modifying WITH, which
       // runs to completion whether or not it is read). Unchanged outcomes (a producer down flipping only
       // the market's flag) are not rewritten.

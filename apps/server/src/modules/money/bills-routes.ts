@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { aliasedTable, and, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, ARCHIVE_SPLIT_DAYS, BILL_TYPE, validatePhone } from '@dau/domain';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bettors, bills } from './schema.js';
 import { admins } from '../system/schema.js';
 import { authOf } from '../../platform/access.js';
@@ -40,6 +41,9 @@ const normalPhone = (input: string) => {
   return p.ok ? p.value : input.replace(/\s+/g, '');
 };
 
+/** Rows of the bettor with this phone (as typed: +255…, 0…, spaces): an exact, indexed lookup of one bettor, not a scan. */
+export const ofBettorPhone = (bettorColumn: PgColumn, phone: string) => eq(bettorColumn, sql`(select id from bettors where phone = ${normalPhone(phone)})`);
+
 /** The 30-day split (spec §9): lists read the recent window, archives what is older. */
 export const archiveCutoff = () => new Date(Date.now() - ARCHIVE_SPLIT_DAYS * 86_400_000);
 
@@ -57,8 +61,7 @@ function billWhere(kind: number, window: Window, extra?: (q: BillFilters) => SQL
       window === 'archive' && from ? gte(bills.createdAt, from) : undefined,
       scopeCondition(scope, bills.agentId),
       q.bettor_id ? eq(bills.bettorId, q.bettor_id) : undefined,
-      // A phone is an exact lookup of one bettor (indexed), not a scan.
-      q.phone ? eq(bills.bettorId, sql`(select id from bettors where phone = ${normalPhone(q.phone)})`) : undefined,
+      q.phone ? ofBettorPhone(bills.bettorId, q.phone) : undefined,
       q.serial_number ? eq(bills.serialNumber, q.serial_number) : undefined,
       q.type ? eq(bills.type, q.type) : undefined,
       q.admin_id ? eq(bills.adminId, q.admin_id) : undefined,

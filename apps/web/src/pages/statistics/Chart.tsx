@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Skeleton } from 'antd';
+import { Card, Skeleton } from 'antd';
 import type { EChartsCoreOption, EChartsType } from 'echarts/core';
 import { usePrefs } from '../../app/prefs';
 
@@ -45,5 +45,14 @@ export function Chart({ option, height = 260, testId }: { option: EChartsCoreOpt
       {!ready && <Skeleton active paragraph={{ rows: 5 }} style={{ position: 'absolute', inset: 0 }} />}
       <div ref={box} style={{ height, width: '100%' }} />
     </div>
+  );
+}
+
+/** A titled card holding one chart, or an empty box of the chart's height while its data loads. */
+export function ChartCard({ title, option, testId, height = 260 }: { title: string; option: EChartsCoreOption | undefined; testId: string; height?: number }) {
+  return (
+    <Card size="small" title={title}>
+      {option ? <Chart option={option} height={height} testId={testId} /> : <div style={{ height }} />}
+    </Card>
   );
 }

@@ -8,7 +8,7 @@ import { centsToDecimalString } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { ActionButton, LoadError, NoData, PageHeader } from '../../resources';
-import { Chart } from './Chart';
+import { ChartCard } from './Chart';
 import { FigureCard, FigureGrid, darDay, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures } from './shared';
 
 /** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
@@ -155,16 +155,11 @@ export default function HistoryStatisticsPage() {
           ) : (
             <>
               <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
-                <Col xs={24} xl={12}>
-                  <Card size="small" title={t('statistics.chart.money')}>
-                    {charts ? <Chart option={charts.money} testId="chart-money" /> : <div style={{ height: 260 }} />}
-                  </Card>
-                </Col>
-                <Col xs={24} xl={12}>
-                  <Card size="small" title={t('statistics.chart.activity')}>
-                    {charts ? <Chart option={charts.activity} testId="chart-activity" /> : <div style={{ height: 260 }} />}
-                  </Card>
-                </Col>
+                {(['money', 'activity'] as const).map((k) => (
+                  <Col key={k} xs={24} xl={12}>
+                    <ChartCard title={t(`statistics.chart.${k}`)} option={charts?.[k]} testId={`chart-${k}`} />
+                  </Col>
+                ))}
               </Grid>
               <Table<Row>
                 size="small"

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { LoadError, NoData, PageHeader } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
-import { Chart } from './Chart';
+import { ChartCard } from './Chart';
 import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures } from './shared';
 
 /** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */
@@ -92,39 +92,24 @@ export default function TodayStatisticsPage() {
           <FigureCard key="net_deposits" k="net_deposits" value={f ? f.deposits - f.withdrawals : undefined} loading={loading} />,
         ]}
       </FigureGrid>
-      {d && isEmpty(d.totals) ? (
-        <Grid gutter={[12, 12]}>
+      <Grid gutter={[12, 12]}>
+        {d && isEmpty(d.totals) ? (
           <Col xs={24} xl={12}>
             <Card size="small">
               <NoData />
             </Card>
           </Col>
-          <Col xs={24} xl={12}>
-            <BetTicker />
-          </Col>
-        </Grid>
-      ) : (
-        <Grid gutter={[12, 12]}>
-          <Col xs={24} xl={12}>
-            <Card size="small" title={t('statistics.chart.money')}>
-              {charts ? <Chart option={charts.money} testId="chart-money" /> : <div style={{ height: 260 }} />}
-            </Card>
-          </Col>
-          <Col xs={24} xl={12}>
-            <Card size="small" title={t('statistics.chart.activity')}>
-              {charts ? <Chart option={charts.activity} testId="chart-activity" /> : <div style={{ height: 260 }} />}
-            </Card>
-          </Col>
-          <Col xs={24} xl={12}>
-            <Card size="small" title={t('statistics.chart.cash')}>
-              {charts ? <Chart option={charts.cash} testId="chart-cash" /> : <div style={{ height: 260 }} />}
-            </Card>
-          </Col>
-          <Col xs={24} xl={12}>
-            <BetTicker />
-          </Col>
-        </Grid>
-      )}
+        ) : (
+          (['money', 'activity', 'cash'] as const).map((k) => (
+            <Col key={k} xs={24} xl={12}>
+              <ChartCard title={t(`statistics.chart.${k}`)} option={charts?.[k]} testId={`chart-${k}`} />
+            </Col>
+          ))
+        )}
+        <Col xs={24} xl={12}>
+          <BetTicker />
+        </Col>
+      </Grid>
     </div>
   );
 }
