@@ -417,9 +417,13 @@ describe('random bets and the ticker', () => {
     // No match is open to random betting yet.
     expect((await t.call('POST', '/api/v1/betting/random-bets', { token, body })).body.code).toBe('BET_MATCH_CLOSED');
     expect((await t.call('POST', `/api/v1/sports/matches/${encodeURIComponent(ev(9))}/random-bet`, { token, body: { random_bet: true } })).status).toBe(200);
-    const r = await t.call('POST', '/api/v1/betting/random-bets', { token, body });
+    const headers = { 'idempotency-key': `random-${b.id}-batch` };
+    const r = await t.call('POST', '/api/v1/betting/random-bets', { token, body, headers });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.placed).toHaveLength(3);
+    // The same request again (a retry) answers the first batch and places nothing more.
+    const retry = await t.call('POST', '/api/v1/betting/random-bets', { token, body, headers });
+    expect(retry.body).toEqual(r.body);
     const placed = await t.database.db.select().from(orders).where(eq(orders.bettorId, b.id));
     for (const o of placed) {
       expect(o.type).toBe(ORDER_TYPE.random_bet);

@@ -108,6 +108,9 @@ async function liveDelaySeconds(db: Executor, legs: SlipSelection[]): Promise<nu
   return Math.max(0, ...rows.filter((r) => r.status === EVENT_STATUS.in_progress).map((r) => r.delay));
 }
 
+/** The socket nudge that new orders arrived (the bet ticker refetches its own branch's). */
+export const ORDERS_PUSH = { status: true, type: PUSH.orders, content: { kind: 'orders' } };
+
 /** Places one order; throws AppError 422 with the refusal's message code. */
 export async function placeOrder(db: Db, input: PlaceInput, opts: { bus?: Bus } = {}): Promise<PlacedOrder> {
   if (!input.legs.length) throw refuse('BET_SLIP_EMPTY');
@@ -117,7 +120,7 @@ export async function placeOrder(db: Db, input: PlaceInput, opts: { bus?: Bus } 
   }
   const order = await db.transaction((tx) => placeIn(tx, input));
   // The live bet ticker: a nudge to every console; each asks for the orders of its own branch.
-  void opts.bus?.publish(PUSH_TO_ADMINS, { adminIds: 'all', message: { status: true, type: PUSH.orders, content: { kind: 'orders' } } }).catch(() => {});
+  void opts.bus?.publish(PUSH_TO_ADMINS, { adminIds: 'all', message: ORDERS_PUSH }).catch(() => {});
   return order;
 }
 

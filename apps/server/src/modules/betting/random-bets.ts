@@ -3,16 +3,17 @@
  * min and max, on matches starting within the next `days` days (or live ones only), on selections whose
  * price is at least `min_odds` (0 = any) and at most `max_odds` (0 = no cap). Each order is a single
  * placed through the same placement service as any bet (type random bet), so every rule applies; an
- * order the rules refuse is reported, not forced.
+ * order the rules refuse is reported, not forced. One transaction for the batch (the caller's, so an
+ * Idempotency-Key makes a retried request answer the first batch instead of placing another).
  */
 import { z } from 'zod';
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { EVENT_STATUS, ORDER_TYPE } from '@dau/domain';
-import type { Bus, Db } from '../../platform/db.js';
+import type { Tx } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { feedEvents, feedOutcomes } from '../feed/schema.js';
 import { openSelections } from './selections.js';
-import { placeOrder } from './placement.js';
+import { placeIn } from './placement.js';
 
 export const randomBetBody = z
   .object({
@@ -31,11 +32,11 @@ export const randomBetBody = z
 
 export type RandomBetInput = z.infer<typeof randomBetBody>;
 
-export async function placeRandomBets(db: Db, input: RandomBetInput, adminId: number, bus?: Bus, random: () => number = Math.random) {
+export async function placeRandomBets(tx: Tx, input: RandomBetInput, adminId: number, random: () => number = Math.random) {
   const now = new Date();
   const until = new Date(now.getTime() + Math.max(1, input.days) * 86_400_000);
   const candidates = await openSelections(
-    db,
+    tx,
     and(
       input.live_only ? eq(feedEvents.eventStatus, EVENT_STATUS.in_progress) : and(gte(feedEvents.startTime, now), lte(feedEvents.startTime, until)),
       eq(feedEvents.randomBet, true),
@@ -54,10 +55,13 @@ export async function placeRandomBets(db: Db, input: RandomBetInput, adminId: nu
       const span = Math.floor((input.max_amount - input.min_amount) / step);
       const stake = input.min_amount + Math.floor(random() * (span + 1)) * step;
       try {
-        const o = await placeOrder(db, {
-          bettorId, type: ORDER_TYPE.random_bet, stakeCents: stake, adminId, skipLiveDelay: true,
-          legs: [{ eventId: pick.eventId, marketKey: pick.marketKey, outcomeId: pick.outcomeId, odds: pick.price as string }],
-        }, { bus });
+        // A savepoint per order: a refused one leaves the others of the batch in place.
+        const o = await tx.transaction((sp) =>
+          placeIn(sp, {
+            bettorId, type: ORDER_TYPE.random_bet, stakeCents: stake, adminId,
+            legs: [{ eventId: pick.eventId, marketKey: pick.marketKey, outcomeId: pick.outcomeId, odds: pick.price as string }],
+          }),
+        );
         placed.push({ order_no: o.orderNo, bettor_id: bettorId, stake });
       } catch (e) {
         if (e instanceof AppError) refused.push({ bettor_id: bettorId, code: e.code });

@@ -24,6 +24,9 @@ import { betConfig, orderEvents, orderLines, orders, stringRewards } from './sch
 import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
 import { activeRules, priceCashout } from './cashout.js';
 import { placeRandomBets, randomBetBody } from './random-bets.js';
+import { ORDERS_PUSH } from './placement.js';
+import { idempotent } from '../../platform/idempotency.js';
+import { PUSH_TO_ADMINS } from '../../platform/socket.js';
 
 const orderFilters = z.object({
   id: optionalInt,
@@ -351,8 +354,12 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
         .from(bettors)
         .where(and(inArray(bettors.id, ids), scopeCondition(scope, bettors.agentId)));
       if (inScope.length !== new Set(ids).size) throw notFound();
-      const result = await placeRandomBets(db, req.body, authOf(req).admin.id, ctx.bus);
-      await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `random bets: ${result.placed.length} placed`, before: null, after: { ...req.body, placed: result.placed.map((o) => o.order_no), refused: result.refused.length } });
+      const result = await idempotent(db, req, async (tx) => {
+        const r = await placeRandomBets(tx, req.body, authOf(req).admin.id);
+        await writeAudit(tx, req, { type: LOG_TYPE.ordinary, content: `random bets: ${r.placed.length} placed`, before: null, after: { ...req.body, placed: r.placed.map((o) => o.order_no), refused: r.refused.length } });
+        return r;
+      });
+      if (result.placed.length) void ctx.bus.publish(PUSH_TO_ADMINS, { adminIds: 'all', message: ORDERS_PUSH }).catch(() => {});
       return result;
     },
   );
