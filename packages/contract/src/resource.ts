@@ -1,5 +1,5 @@
 /**
- * The resource layer (DESIGN.md): one declaration per simple screen, shared by server and console.
+ * The resource layer (docs/architecture.md): one declaration per simple screen, shared by server and console.
  * From a ResourceDef the server builds validated, permission-checked list/get/create/update/delete/export
  * routes; the console builds the search form, table, detail drawer and create/edit form.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The list query every list route takes (DESIGN: page, page_size max 200, sort). */
+/** The list query every list route takes (page, page_size up to 200, sort). */
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   page_size: z.coerce.number().int().min(1).max(200).default(20),

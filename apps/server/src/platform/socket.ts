@@ -40,7 +40,7 @@ interface Client {
 const SILENT_MS = 15_000;
 
 /**
- * The console's live channel at /ws (DESIGN "Realtime"). A client proves its session every 5 s with an
+ * The console's live channel at /ws (docs/architecture.md "Realtime"). A client proves its session every 5 s with an
  * AES-GCM envelope under the per-session key handed out at sign-in; unauthenticated or silent clients
  * are dropped. Notices, pushes and revocations arrive through the bus, so every process delivers its own.
  */

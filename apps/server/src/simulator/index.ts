@@ -16,7 +16,7 @@ export interface SimulatorOptions {
 }
 
 /**
- * The built-in bettor activity of a fresh install (DESIGN "What the product is"): it drives the same
+ * The built-in bettor activity of a fresh install (docs/architecture.md): it drives the same
  * services a bettor-facing app would call, so the screens are alive. Off in tests; `DAU_SIMULATOR=0` turns it off.
  */
 export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {

@@ -7,7 +7,7 @@ import {
 } from '@dau/domain';
 
 /**
- * The live connection (spec §4 "Socket connection", §7 "Socket", DESIGN "Realtime").
+ * The live connection (spec §4 "Socket connection", §7 "Socket", docs/architecture.md "Realtime").
  *
  * - Every 5 s: the text {"type":"ping"} without a session, or with one the envelope
  *   { kid: session_id, iv, data } where data = AES-256-GCM(ws_key) of { type: 1, locale, token }.

@@ -1,5 +1,5 @@
 /**
- * What the browser keeps (spec §9, DESIGN "Deliberate departures"): the session token, the account name
+ * What the browser keeps (spec §9; docs/architecture.md): the session token, the account name
  * for "remember me", the language and the theme (1 light, 2 dark), the socket key of the session and the
  * menu layout ('side' | 'top'). Never the password.
  */

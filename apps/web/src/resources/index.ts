@@ -1,5 +1,5 @@
 /**
- * The resource layer (DESIGN.md "one declaration per simple screen"): from a ResourceDef the generic
+ * The resource layer (docs/architecture.md "One declaration per simple screen"): from a ResourceDef the generic
  * ResourcePage builds the search form, the table, the detail drawer and the create/edit form. Hand-written
  * screens compose the same blocks.
  */

@@ -6,7 +6,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
 
 /**
- * The house side of the double-entry journal (DESIGN "Rules of the data"). Every bill has counter-entries
+ * The house side of the double-entry journal (docs/architecture.md "Money"). Every bill has counter-entries
  * here so that all accounts together sum to zero; house balances are sums of their entries.
  */
 export const HOUSE = {

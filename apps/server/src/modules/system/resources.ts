@@ -13,7 +13,7 @@ import { authOf } from '../../platform/access.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 
-/** The system screens that are one declaration each (DESIGN: the resource layer). */
+/** The system screens that are one declaration each (docs/architecture.md: one declaration per simple screen). */
 export function systemResources(app: FastifyInstance, ctx: AppContext) {
   const { db, ipBlock } = ctx;
 
