@@ -2,10 +2,13 @@
 /**
  * `npm test`: every test of the project, on a fresh machine.
  *  1. domain and web unit tests, API suites on embedded PostgreSQL (PGlite);
- *  2. the API suites again on PostgreSQL when TEST_DATABASE_URL is set, or in CI (starting the local
- *     server when it is not running);
+ *  2. the API suites again on PostgreSQL: TEST_DATABASE_URL when set, else the local server
+ *     (postgres://postgres@127.0.0.1:5432/postgres) whenever pg_isready says it answers; in CI the local
+ *     cluster is started when it is not running. When no PostgreSQL can be used, a loud banner says the
+ *     concurrency cases did not run (outside CI the run still passes; in CI it fails);
  *  3. the console build, then browser tests in Debian's Chromium (installed with apt when missing).
- * `npm run test:e2e` runs step 3 only. Prints one closing line: "tests: N passed, N failed".
+ * `npm run test:e2e` runs step 3 only. Prints how long each phase took, then the skipped count (if any)
+ * on its own line, and as the very last line exactly: "tests: N passed, N failed".
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,8 +18,30 @@ import os from 'node:os';
 const root = path.resolve(import.meta.dirname, '..');
 const onlyE2e = process.argv.includes('e2e');
 const ci = process.env.CI === 'true' || process.env.CI === '1';
+const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = 0;
+/** [phase, seconds, outcome] of every phase, printed at the end. */
+const phases = [];
+/** Repeated just above the closing lines, where nobody misses them. */
+const warnings = [];
+
+/** Runs one phase and records how long it took. */
+function phase(name, fn) {
+  const start = process.hrtime.bigint();
+  const before = failedSteps;
+  console.log(`\n=== ${name} ===`);
+  fn();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  phases.push([name, seconds, failedSteps === before ? 'ok' : 'FAILED']);
+  console.log(`--- ${name}: ${seconds.toFixed(1)} s`);
+}
+
+function banner(lines) {
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = '!'.repeat(width + 4);
+  console.error(`\n${bar}\n${lines.map((l) => `! ${l.padEnd(width)} !`).join('\n')}\n${bar}\n`);
+}
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -26,13 +51,14 @@ function run(cmd, args, env = {}) {
 function vitest(label, projects, env = {}) {
   const out = path.join(os.tmpdir(), `dau-vitest-${process.pid}-${label}.json`);
   const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${out}`];
-  console.log(`\n=== ${label} ===`);
   const code = run('npx', args, env);
   try {
     const j = JSON.parse(fs.readFileSync(out, 'utf8'));
     totals.passed += j.numPassedTests;
     totals.failed += j.numFailedTests;
-    totals.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+    const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+    totals.skipped += skipped;
+    if (skipped) console.log(`${label}: ${skipped} skipped`);
     if (j.numTotalTests === 0) {
       console.error(`${label}: no test ran`);
       failedSteps++;
@@ -54,9 +80,13 @@ function ensureChromium() {
   return run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium', 'fonts-noto-cjk'], env) === 0;
 }
 
-function ensurePostgres(url) {
-  const ready = () => spawnSync('pg_isready', ['-d', url], { stdio: 'ignore' }).status === 0;
+const pgReady = (url) => spawnSync('pg_isready', ['-d', url], { stdio: 'ignore' }).status === 0;
+
+/** Whether PostgreSQL answers at `url`; in CI, starts the local cluster when it does not. */
+function ensurePostgres(url, start) {
+  const ready = () => pgReady(url);
   if (ready()) return true;
+  if (!start) return false;
   console.log('PostgreSQL is not answering: starting the local cluster...');
   const versions = fs.existsSync('/etc/postgresql') ? fs.readdirSync('/etc/postgresql') : [];
   for (const v of versions) spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', v, 'main', 'start'], { stdio: 'inherit' });
@@ -65,14 +95,22 @@ function ensurePostgres(url) {
 }
 
 if (!onlyE2e) {
-  vitest('domain, web and API on embedded PostgreSQL', ['domain', 'web', 'server']);
-  const pgUrl = process.env.TEST_DATABASE_URL ?? (ci ? 'postgres://postgres@127.0.0.1:5432/postgres' : '');
-  if (pgUrl) {
-    if (ensurePostgres(pgUrl)) vitest('API on PostgreSQL', ['server'], { TEST_DATABASE_URL: pgUrl });
-    else {
-      console.error(`PostgreSQL at ${pgUrl} could not be reached or started`);
-      failedSteps++;
-    }
+  phase('domain, web and API on embedded PostgreSQL (PGlite)', () => vitest('pglite', ['domain', 'web', 'server']));
+  // PostgreSQL: the configured one, else the local server whenever it answers (not only in CI), so the
+  // concurrency cases (row locks, SKIP LOCKED, parallel transactions) run wherever they can.
+  const pgUrl = process.env.TEST_DATABASE_URL || LOCAL_PG;
+  const explicit = !!process.env.TEST_DATABASE_URL;
+  if (ensurePostgres(pgUrl, ci || explicit)) {
+    phase(`API on PostgreSQL (${pgUrl.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@')})`, () => vitest('postgresql', ['server'], { TEST_DATABASE_URL: pgUrl }));
+  } else {
+    banner([
+      `NO POSTGRESQL: nothing answers at ${pgUrl} (pg_isready).`,
+      'The API suites ran on embedded PGlite only; the concurrency cases',
+      '(money-concurrency, payments-concurrency, ...) were SKIPPED.',
+      'Start PostgreSQL or set TEST_DATABASE_URL to run them.',
+    ]);
+    if (ci || explicit) failedSteps++;
+    warnings.push(`NO POSTGRESQL at ${pgUrl}: the concurrency cases were skipped`);
   }
 }
 
@@ -80,10 +118,16 @@ if (!ensureChromium()) {
   console.error('Could not install Chromium: the browser tests cannot run');
   failedSteps++;
 } else {
-  console.log('\n=== console build ===');
-  if (run('npm', ['run', 'build']) !== 0) failedSteps++;
-  else vitest('browser', ['e2e'], { TEST_DATABASE_URL: '' });
+  phase('console build', () => {
+    if (run('npm', ['run', 'build']) !== 0) failedSteps++;
+  });
+  if (phases.at(-1)[2] === 'ok') phase('browser tests (Chromium)', () => vitest('browser', ['e2e'], { TEST_DATABASE_URL: '' }));
 }
 
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log('\n=== phases ===');
+for (const [name, seconds, outcome] of phases) console.log(`${seconds.toFixed(1).padStart(8)} s  ${outcome.padEnd(6)}  ${name}`);
+for (const w of warnings) console.log(`WARNING: ${w}`);
+if (failedSteps) console.log(`${failedSteps} step(s) failed (see above)`);
+if (totals.skipped) console.log(`skipped: ${totals.skipped}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(failedSteps || totals.failed ? 1 : 0);
