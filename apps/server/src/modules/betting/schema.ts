@@ -221,6 +221,8 @@ export const statsHourly = pgTable(
     bonuses: cents('bonuses').notNull().default(0),
     cashouts: cents('cashouts').notNull().default(0),
     settled: integer('settled').notNull().default(0),
+    /** Stakes of the orders settled (or cashed out) in the hour, less those rolled back: GGR = settled_stake - payouts. */
+    settledStake: cents('settled_stake').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.hour, t.agentId] })],
 );

@@ -77,6 +77,8 @@ export const admins = pgTable(
     googlePendingSecret: text('google_pending_secret'),
     googleBound: smallint('google_bound').notNull().default(2),
     passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+    /** IANA zone the console shows this admin's times in (lists, details, charts, exports). */
+    timeZone: text('time_zone').notNull().default('Africa/Dar_es_Salaam'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
