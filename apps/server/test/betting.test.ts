@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { and, asc, eq } from 'drizzle-orm';
-import { ABNORMAL_BET_FLAG, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, RISK_LEVEL, SPORT } from '@dau/domain';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { ACCOUNT_KIND, CREDIT_BILL_TYPE, type LegSettlement, ABNORMAL_BET_FLAG, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, RISK_LEVEL, SPORT } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { bettors, bills } from '../src/modules/money/schema';
-import { checkInvariants } from '../src/modules/money/ledger';
+import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { orderEvents, orderLines, orders } from '../src/modules/betting/schema';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
-import { refreshFromFeed } from '../src/modules/betting/settlement';
+import { reconcileOrder, refreshFromFeed } from '../src/modules/betting/settlement';
 import { acceptCashout, setCashoutRule } from '../src/modules/betting/cashout';
 import { sweepAbnormalBets } from '../src/modules/betting/remind';
 import { admins, notifications } from '../src/modules/system/schema';
@@ -204,8 +204,10 @@ describe('settlement from the feed', () => {
   it('voids the orders placed inside a cancel window only', async () => {
     const b = await makeBettor(t, rootId, { cash: 300_000 });
     const early = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(3, '2', '3.40')], skipLiveDelay: true });
-    const cut = Date.now() + 5;
-    await new Promise((r) => setTimeout(r, 20));
+    // The window opens 1 ms after the early order was placed (its own time, not a guess); the late one
+    // is placed once the clock has passed that instant.
+    const cut = (await orderRow(early.id)).createdAt.getTime() + 1;
+    while (Date.now() <= cut) await new Promise((r) => setImmediate(r));
     const late = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(3, '2', '3.40')], skipLiveDelay: true });
     await send({ type: 'bet_cancel', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(3), start_time: cut, markets: [{ id: 1 }] });
     expect((await orderRow(late.id)).status).toBe(ORDER_STATUS.settled);
@@ -231,29 +233,80 @@ describe('settlement from the feed', () => {
 });
 
 describe('settle then roll back (property)', () => {
-  it('leaves every balance as it was after placement, for any results', async () => {
-    const statuses = fc.constantFrom<[0 | 1, 0 | 0.5 | 1]>([1, 0], [0, 0], [1, 0.5], [0, 0.5], [0, 1]);
-    let round = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(statuses, { minLength: 1, maxLength: 3 }), fc.integer({ min: 100, max: 5_000 }), async (results, stakeTsh) => {
-        round++;
-        const base = 100 + round * 10;
-        const b = await makeBettor(t, rootId, { cash: 10_000_000 });
-        for (let i = 0; i < results.length; i++) await match(base + i, ['1.95', '3.10', '4.40']);
-        const o = await placeOrder(t.database.db, {
-          bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: stakeTsh * 100, skipLiveDelay: true,
-          legs: results.map((_, i) => pick(base + i, '1', '1.95')),
-        });
-        const placed = await balance(b.id);
-        for (let i = 0; i < results.length; i++) await send(settle(base + i, [{ id: '1', result: results[i][0], void_factor: results[i][1] }]));
-        expect((await orderRow(o.id)).status).toBe(ORDER_STATUS.settled);
-        for (let i = 0; i < results.length; i++) await send({ type: 'rollback_bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(base + i), markets: [{ id: 1 }] });
-        expect(await balance(b.id)).toEqual(placed);
-        expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.pending, creditedCash: 0, payout: 0 });
-        expect(await checkInvariants(t.database.db)).toEqual([]);
-      }),
-      { numRuns: 5 },
+  /**
+   * Hundreds of runs, each small: one order (1-4 legs on four shared matches, part of the stake from
+   * bonus funds, placed by a bettor who has an inviter) placed, its lines given random results and priced
+   * through `reconcileOrder` (the per-order path of the feed's settlement), then its lines reset to pending
+   * and priced again. The bettor's and the inviter's cash and credit end exactly as after placement and the
+   * order is open with nothing credited, whatever the results (won, lost, half won/lost, void, dead heat).
+   * The feed's own rollback message is the worked case above.
+   */
+  const RUNS = 200;
+  it(`leaves every balance as it was after placement, for any results (${RUNS} runs)`, { timeout: 600_000 }, async () => {
+    const legResult = fc.constantFrom<LegSettlement>(
+      { result: 1, voidFactor: 0, deadHeatFactor: null },
+      { result: 0, voidFactor: 0, deadHeatFactor: null },
+      { result: 1, voidFactor: 0.5, deadHeatFactor: null },
+      { result: 0, voidFactor: 0.5, deadHeatFactor: null },
+      { result: 0, voidFactor: 1, deadHeatFactor: null },
+      { result: 1, voidFactor: 0, deadHeatFactor: 0.5 },
     );
+    const MATCHES = [41, 42, 43, 44];
+    for (const n of MATCHES) await match(n, ['1.95', '3.10', '4.40']);
+    const PRICES: Record<string, string> = { '1': '1.95', '2': '3.10', '3': '4.40' };
+    // One bettor for every run (the orders stay open after their rollback: no per-match stake limit here).
+    await setConfig({ max_stake_per_match: 0 });
+    const inviter = await makeBettor(t, rootId);
+    const b = await makeBettor(t, rootId, { cash: 1_000_000_000 });
+    await t.database.db.update(bettors).set({ inviterId: inviter.id }).where(eq(bettors.id, b.id));
+    await t.database.db.transaction((tx) =>
+      post(tx, { bettorId: b.id, account: ACCOUNT_KIND.credit, amount: 100_000_000, type: CREDIT_BILL_TYPE.activity_credit_granted, cause: { type: 'admin' }, house: HOUSE.creditIssued }),
+    );
+    const balances = async () =>
+      Object.fromEntries(
+        (await t.database.db.select({ id: bettors.id, cash: bettors.cashBalance, credit: bettors.creditBalance }).from(bettors).where(inArray(bettors.id, [b.id, inviter.id]))).map((r) => [r.id, r]),
+      );
+    /** Sets the order's line results (null: open again) and prices the order, in one transaction. */
+    const settleLines = (orderId: number, results: (LegSettlement | null)[]) =>
+      t.database.db.transaction(async (tx) => {
+        const lines = await tx.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+        for (const [i, l] of lines.entries()) await tx.update(orderLines).set({ settlement: results[i] }).where(eq(orderLines.id, l.id));
+        return reconcileOrder(tx, orderId, { kind: 'settled', source: 'feed' });
+      });
+    const seen = { settled: 0, inviterPaid: 0, creditRefunded: 0, won: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 0, max: MATCHES.length - 1 }), { minLength: 1, maxLength: MATCHES.length }),
+        fc.array(fc.tuple(fc.constantFrom('1', '2', '3'), legResult), { minLength: MATCHES.length, maxLength: MATCHES.length }),
+        fc.integer({ min: 100, max: 5_000 }),
+        fc.integer({ min: 0, max: 10 }),
+        async (which, picks, stakeTsh, creditPercent) => {
+          // Up to 10 % of the stake from bonus funds (within the default bonus-funds share).
+          const creditStakeCents = Math.floor((stakeTsh * creditPercent) / 100) * 100;
+          const legs = which.map((i) => pick(MATCHES[i], picks[i][0], PRICES[picks[i][0]]));
+          const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: stakeTsh * 100, creditStakeCents, skipLiveDelay: true, legs });
+          const placed = await balances();
+
+          const settled = await settleLines(o.id, which.map((i) => picks[i][1]));
+          expect(settled?.after.status).toBe(ORDER_STATUS.settled);
+          seen.settled++;
+          if (settled!.after.inviter_reward > 0) seen.inviterPaid++;
+          if (settled!.after.credited_credit > 0) seen.creditRefunded++;
+          if (settled!.after.credited_cash > 0) seen.won++;
+
+          const reopened = await settleLines(o.id, which.map(() => null));
+          expect(reopened?.after).toMatchObject({ status: ORDER_STATUS.pending, credited_cash: 0, credited_credit: 0, payout: 0, tax: 0, bonus: 0, inviter_reward: 0 });
+          expect(await balances()).toEqual(placed);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // The runs covered each kind of money movement a rollback must undo.
+    expect(seen.settled).toBe(RUNS);
+    expect(seen.won).toBeGreaterThan(0);
+    expect(seen.inviterPaid).toBeGreaterThan(0);
+    expect(seen.creditRefunded).toBeGreaterThan(0);
+    await invariantsHold();
   });
 });
 
