@@ -19,7 +19,8 @@ interface Conn {
   ws: WebSocket;
   messages: any[];
   closed: Promise<number>;
-  next(pred: (m: any) => boolean, ms?: number): Promise<any>;
+  /** The first message (already received or to come) matching `pred`; the test's timeout bounds the wait. */
+  next(pred: (m: any) => boolean): Promise<any>;
 }
 
 function connect(key?: string): Promise<Conn> {
@@ -40,12 +41,11 @@ function connect(key?: string): Promise<Conn> {
     ws.on('open', () =>
       resolve({
         ws, messages, closed,
-        next: (pred, ms = 5000) =>
-          new Promise((res, rej) => {
+        next: (pred) =>
+          new Promise((res) => {
             const hit = messages.find(pred);
             if (hit) return res(hit);
             waiters.push({ pred, res });
-            setTimeout(() => rej(new Error('no such message')), ms);
           }),
       }),
     );
@@ -77,10 +77,14 @@ describe('socket', () => {
     expect(online.body.online_status).toBe(2);
     c.ws.close();
     await c.closed;
-    await new Promise((r) => setTimeout(r, 100));
-    const offline = await t.call('GET', `/api/v1/system/administrators/${w.agentA1}`, { token: root });
-    expect(offline.body.online_status).toBe(1);
+    // The server records the disconnection when it sees the close: poll the admin's state until it does.
+    let offline = online;
+    while (offline.body.online_status !== 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      offline = await t.call('GET', `/api/v1/system/administrators/${w.agentA1}`, { token: root });
+    }
     expect(offline.body.online_update_time).not.toBeNull();
+    expect(new Date(offline.body.online_update_time).getTime()).toBeGreaterThanOrEqual(new Date(online.body.online_update_time ?? 0).getTime());
   });
 
   it('does not deliver another admin’s notices', async () => {
@@ -90,8 +94,10 @@ describe('socket', () => {
     await c.next((m) => m.type === 1);
     const root = await t.login('admin', ADMIN_PASSWORD);
     await t.call('POST', '/api/v1/system/administrators/notify', { token: root, body: { admin_ids: [w.agentA1], content: 'only for a1' } });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(c.messages.some((m) => m.type === 10)).toBe(false);
+    // A notice for b1 sent after it: once it has arrived, the first one would have arrived before it.
+    await t.call('POST', '/api/v1/system/administrators/notify', { token: root, body: { admin_ids: [w.agentB1], content: 'for b1' } });
+    await c.next((m) => m.type === 10);
+    expect(c.messages.filter((m) => m.type === 10).map((m) => m.content.content)).toEqual(['for b1']);
     c.ws.close();
   });
 
@@ -120,7 +126,11 @@ describe('socket', () => {
   it('answers a plain ping without a token and keeps the socket open', async () => {
     const c = await connect();
     c.ws.send(JSON.stringify({ type: 'ping' }));
-    await new Promise((r) => setTimeout(r, 200));
+    // The server handles a socket's messages in order: the answer to a later malformed message means the
+    // ping was handled, silently, and the socket stayed open.
+    c.ws.send('not json');
+    await c.next((m) => m.message === 'bad message');
+    expect(c.messages).toEqual([{ status: false, type: 0, message: 'bad message' }]);
     expect(c.ws.readyState).toBe(WebSocket.OPEN);
     c.ws.close();
   });
