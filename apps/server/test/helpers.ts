@@ -51,10 +51,10 @@ export interface TestApp extends DauApp {
   login(account: string, password?: string, extra?: Record<string, unknown>): Promise<string>;
 }
 
-export async function createTestApp(): Promise<TestApp> {
+export async function createTestApp(opts: { sandboxRoutes?: boolean } = {}): Promise<TestApp> {
   const database = await freshDatabase();
   await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: false });
-  const built = await buildApp({ database });
+  const built = await buildApp({ database, sandboxRoutes: opts.sandboxRoutes });
   await built.app.ready();
   const call: TestApp['call'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };

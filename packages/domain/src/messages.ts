@@ -189,6 +189,31 @@ export const MESSAGES = {
     'sw-KE': 'Huwezi kubadilisha jukumu lako mwenyewe',
     'zh-CN': '不能修改自己的角色',
   },
+  ROLE_NOT_OWNED: {
+    'en-US': 'You can change only roles created in your branch, never your own role or a built-in one',
+    'sw-KE': 'Unaweza kubadilisha majukumu yaliyoundwa katika tawi lako tu, kamwe si jukumu lako mwenyewe wala la mfumo',
+    'zh-CN': '只能修改您下级范围内创建的角色，不能修改自己的角色或系统内置角色',
+  },
+  ROLE_HELD_OUTSIDE_BRANCH: {
+    'en-US': 'Administrators outside your branch hold this role: its permissions cannot be changed from here',
+    'sw-KE': 'Wasimamizi walio nje ya tawi lako wana jukumu hili: ruhusa zake haziwezi kubadilishwa hapa',
+    'zh-CN': '您下级范围之外的管理员正在使用该角色，不能在此修改其权限',
+  },
+  SUPER_ADMIN_ONLY: {
+    'en-US': 'Only the super administrator can change this setting',
+    'sw-KE': 'Msimamizi mkuu pekee ndiye anayeweza kubadilisha mpangilio huu',
+    'zh-CN': '只有超级管理员可以修改此设置',
+  },
+  OWN_RECORD_LIMITED: {
+    'en-US': 'On your own record you can change only your name, phone, password and Google binding; ask your superior for the rest',
+    'sw-KE': 'Kwenye rekodi yako mwenyewe unaweza kubadilisha jina, simu, nenosiri na kiungo cha Google tu; mwombe msimamizi wako mengine',
+    'zh-CN': '在自己的记录上只能修改姓名、电话、密码和谷歌验证绑定，其余请联系您的上级',
+  },
+  SHARE_RATIO_ABOVE_OWN: {
+    'en-US': 'The share ratio cannot be higher than your own ({max})',
+    'sw-KE': 'Uwiano wa mgao hauwezi kuzidi wako mwenyewe ({max})',
+    'zh-CN': '分成比例不能高于您自己的比例（{max}）',
+  },
   OUT_OF_SCOPE: {
     'en-US': 'This record is outside your branch',
     'sw-KE': 'Rekodi hii iko nje ya tawi lako',

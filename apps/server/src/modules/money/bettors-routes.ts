@@ -8,6 +8,7 @@ import { admins } from '../system/schema.js';
 import { HOUSE, post } from './ledger.js';
 import { newInvitationCode } from './bettors-service.js';
 import { authOf } from '../../platform/access.js';
+import { agentInScope, scopedBettor } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
@@ -155,15 +156,6 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   const base = '/api/v1/money/bettors';
   const tags = ['user'];
 
-  /** Loads a bettor the caller may act on (404 when absent, 403 OUT_OF_SCOPE outside their branch), locked in the transaction. */
-  async function scopedBettor(ex: Executor, scope: Scope, id: number, lock = false) {
-    const q = ex.select().from(bettors).where(eq(bettors.id, id));
-    const [row] = lock ? await q.for('update') : await q;
-    if (!row) throw notFound();
-    if (!scope.all && !scope.agentIds.includes(row.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
-    return row;
-  }
-
   r.get(`${base}/:id`, { config: { access: { page: 'user' } }, schema: { tags, params: idParams } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
     await scopedBettor(db, scope, req.params.id);
@@ -228,7 +220,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.put(`${base}/:id/agent`, { config: { access: { page: 'user', button: 'change_agent' } }, schema: { tags, params: idParams, body: z.strictObject({ agent_id: z.number().int().positive() }) } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
-    if (!scope.all && !scope.agentIds.includes(req.body.agent_id)) throw new AppError(403, 'OUT_OF_SCOPE');
+    if (!agentInScope(scope, req.body.agent_id)) throw new AppError(403, 'OUT_OF_SCOPE');
     const [agent] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, req.body.agent_id));
     if (!agent) throw badRequest('PARAM_INVALID', [{ field: 'agent_id' }]);
     const row = await update(req, { agentId: req.body.agent_id }, `Changed the agent to #${req.body.agent_id}`);
@@ -287,7 +279,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
       .where(and(scopeCondition(scope, bettors.agentId), eq(bettors.onlineStatus, 2), ids ? inArray(bettors.id, ids) : undefined));
     if (ids && rows.length !== new Set(ids).size) {
       const all = await db.select({ id: bettors.id, agentId: bettors.agentId, online: bettors.onlineStatus }).from(bettors).where(inArray(bettors.id, ids));
-      if (all.some((b) => !scope.all && !scope.agentIds.includes(b.agentId))) throw new AppError(403, 'OUT_OF_SCOPE');
+      if (all.some((b) => !agentInScope(scope, b.agentId))) throw new AppError(403, 'OUT_OF_SCOPE');
     }
     await bus.publish(PUSH_TO_BETTORS, { bettorIds: rows.map((x) => x.id), message: { status: true, type: PUSH.reload } });
     await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `Force-refreshed ${rows.length} online bettor(s)`, after: { bettor_ids: rows.map((x) => x.id) } });
@@ -303,7 +295,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     return idempotent(db, req, async (tx) => {
       const [a] = await tx.select().from(activityQualifications).where(eq(activityQualifications.id, req.params.id)).for('update');
       if (!a) throw notFound();
-      if (!scope.all && !scope.agentIds.includes(a.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
+      if (!agentInScope(scope, a.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
       // The transition is guarded by the state: a second approval finds it no longer pending.
       if (a.status !== 1) throw new AppError(409, 'CONFLICT');
       await tx.update(activityQualifications).set({ status: 2, reward: req.body.reward, remark: req.body.remark, reviewedBy: auth.admin.id, qualifiedAt: new Date() }).where(eq(activityQualifications.id, a.id));

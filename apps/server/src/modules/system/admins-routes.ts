@@ -4,12 +4,14 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, like, sql, type SQL } from 'drizzle-orm';
 import {
-  adminCreateBody, adminUpdateBody, disableBody, notifyBody, resetPasswordBody,
+  adminCreateBody, adminRow as adminAnswer, adminUpdateBody, disableBody, notifyBody, resetPasswordBody,
 } from '@dau/contract';
-import { LOG_TYPE, enumLabel, validateAccount, validatePassword, validateShareRatio } from '@dau/domain';
+import { LOG_TYPE, enumLabel, validateAccount, validateShareRatio } from '@dau/domain';
+import { checkPassword } from '../auth/password-policy.js';
 import { admins, roles } from './schema.js';
 import { assertInSubtree, heldKeys, roleKeys, subtreeCondition } from './admins-service.js';
 import { authOf, type AuthContext } from '../../platform/access.js';
+import { assertRoleVisible } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -98,13 +100,43 @@ async function loadAdmin(ex: Executor, id: number) {
   return toAdminRow(row);
 }
 
-/** A role may be given only by someone who holds every permission in it. */
+/**
+ * A role may be given only by someone who holds every permission in it, and only a role they own or hold
+ * themselves (the role options): a role of another branch given here would tie that branch's hands.
+ */
 async function assertRoleAssignable(ex: Executor, auth: AuthContext, roleId: number) {
   const { isSuper, keys } = await roleKeys(ex, roleId);
   if (auth.isSuper) return;
   if (isSuper) throw new AppError(403, 'CANNOT_GRANT_UNHELD');
   const held = heldKeys(auth);
   for (const k of keys) if (!held.has(k)) throw new AppError(403, 'CANNOT_GRANT_UNHELD');
+  await assertRoleVisible(ex, auth, roleId);
+}
+
+/** A superior may not give a subordinate a share ratio above their own (the super admin has no limit). */
+async function assertShareWithinOwn(ex: Executor, auth: AuthContext, share: string) {
+  if (auth.isSuper) return;
+  const [own] = await ex.select({ shareRatio: admins.shareRatio }).from(admins).where(eq(admins.id, auth.admin.id));
+  if (Number(share) > Number(own.shareRatio)) throw new AppError(403, 'SHARE_RATIO_ABOVE_OWN', { max: String(Number(own.shareRatio)) }, [{ field: 'share_ratio' }]);
+}
+
+type AdminAnswer = ReturnType<typeof toAdminRow>;
+const sameInstant = (a: string | null | undefined, b: string | null) => (a ? Date.parse(a) : null) === (b ? Date.parse(b) : null);
+
+/**
+ * On their own record an admin changes only name and phone here (password and Google binding have their
+ * own routes): superior, role, share ratio, expiry and invitation code are a superior's. The console's form
+ * sends every field, so a value equal to the current one is not a change.
+ */
+function assertOwnRecordEdit(before: AdminAnswer, b: z.infer<typeof adminUpdateBody>, share: string | undefined) {
+  if (b.role_id !== undefined && b.role_id !== before.role_id) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
+  const changed = [
+    b.superior_id !== undefined && (b.superior_id ?? null) !== before.superior_id ? 'superior_id' : null,
+    share !== undefined && Number(share) !== Number(before.share_ratio) ? 'share_ratio' : null,
+    b.member_expiry !== undefined && !sameInstant(b.member_expiry, before.member_expiry) ? 'member_expiry' : null,
+    b.invitation_code !== undefined && (b.invitation_code || null) !== before.invitation_code ? 'invitation_code' : null,
+  ].filter((f) => f !== null);
+  if (changed.length) throw new AppError(403, 'OWN_RECORD_LIMITED', {}, changed.map((field) => ({ field })));
 }
 
 /** A superior must be the acting admin or someone in their subtree; returns the new path below it. */
@@ -209,7 +241,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     const share = checkShareRatio(b.share_ratio ?? 0);
     let password = b.password?.trim() ? b.password : undefined;
     if (password) {
-      const p = validatePassword(password);
+      const p = checkPassword(password);
       if (!p.ok) throw badRequest(p.code, [{ field: 'password' }]);
     }
     const generated = !password;
@@ -219,6 +251,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
       const taken = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.account})`, b.account.toLowerCase())).limit(1);
       if (taken.length) throw new AppError(409, 'ACCOUNT_EXISTS');
       await assertRoleAssignable(tx, auth, b.role_id);
+      await assertShareWithinOwn(tx, auth, share ?? '0');
       const sup = await superiorPath(tx, auth, b.superior_id);
       const [row] = await tx
         .insert(admins)
@@ -241,15 +274,19 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     const b = req.body;
     const isSelf = id === auth.admin.id;
     if (isSelf && b.role_id !== undefined && b.role_id !== auth.admin.roleId) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
-    if (isSelf && b.superior_id !== undefined && b.superior_id !== auth.admin.superiorId) throw new AppError(403, 'OUT_OF_SCOPE');
     const share = checkShareRatio(b.share_ratio);
     const result = await db.transaction(async (tx) => {
-      await assertInSubtree(tx, auth, id, { allowSelf: true });
+      // Someone else's record: strictly below the caller. One's own: only the fields an admin keeps.
+      if (!isSelf) await assertInSubtree(tx, auth, id);
       const before = await loadAdmin(tx, id);
+      if (isSelf) assertOwnRecordEdit(before, b, share);
       const set: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() };
       if (b.name !== undefined) set.name = b.name;
       if (b.phone !== undefined) set.phone = b.phone;
-      if (share !== undefined) set.shareRatio = share;
+      if (share !== undefined && Number(share) !== Number(before.share_ratio)) {
+        await assertShareWithinOwn(tx, auth, share);
+        set.shareRatio = share;
+      }
       if (b.member_expiry !== undefined) set.memberExpiry = b.member_expiry ? new Date(b.member_expiry) : null;
       if (b.invitation_code !== undefined) set.invitationCode = b.invitation_code || null;
       const roleChanged = b.role_id !== undefined && b.role_id !== before.role_id;
@@ -299,7 +336,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     const auth = authOf(req);
     let password = req.body.password?.trim() ? req.body.password : undefined;
     if (password) {
-      const p = validatePassword(password);
+      const p = checkPassword(password);
       if (!p.ok) throw badRequest(p.code, [{ field: 'password' }]);
     }
     const generated = !password;

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { count, desc, eq, ilike, sql } from 'drizzle-orm';
-import { flattenCatalogue, roleBody, rolePermissionsBody } from '@dau/contract';
+import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { flattenCatalogue, roleBody, rolePermissionsAnswer, rolePermissionsBody, roleRow as roleAnswer } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
 import { menuItems, roleMenus, roles } from './schema.js';
 import { heldKeys, menuIdsForKeys, menuTree, roleKeys } from './admins-service.js';
-import { authOf } from '../../platform/access.js';
+import { authOf, type AuthContext } from '../../platform/access.js';
+import { assertRoleHoldersInSubtree, assertRoleOwned, assertRoleVisible, visibleRolesCondition } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { pageQuery } from '../../platform/paging.js';
@@ -16,6 +17,13 @@ import type { Executor } from '../../platform/db.js';
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const CATALOGUE = flattenCatalogue();
 const BY_KEY = new Map(CATALOGUE.map((e) => [e.key, e]));
+const roleList = z.object({ items: z.array(roleAnswer), total: z.number(), page: z.number(), page_size: z.number() });
+const roleOptions = z.object({ items: z.array(z.object({ id: z.number(), name: z.string() })) });
+
+/** Fields that widen a data scope are the super admin's alone: a non-super sending one changes nothing. */
+function assertScopeFieldsAllowed(auth: AuthContext, body: { serves_superior_branch?: boolean }) {
+  if (!auth.isSuper && body.serves_superior_branch !== undefined) throw new AppError(403, 'SUPER_ADMIN_ONLY', {}, [{ field: 'serves_superior_branch' }]);
+}
 
 async function roleRow(ex: Executor, id: number) {
   const [r] = await ex
@@ -61,9 +69,13 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
   const base = '/api/v1/system/roles';
   const tags = ['role'];
 
-  r.get(base, { config: { access: { page: 'role' } }, schema: { tags, querystring: pageQuery.extend({ name: z.string().trim().max(64).optional() }) } }, async (req) => {
+  // A non-super admin lists the roles they own and the one they hold (platform/ownership.ts).
+  r.get(base, {
+    config: { access: { page: 'role' } },
+    schema: { tags, summary: 'Roles the caller owns or holds (all for the super admin)', querystring: pageQuery.extend({ name: z.string().trim().max(64).optional() }), response: { 200: roleList } },
+  }, async (req) => {
     const q = req.query;
-    const where = q.name ? ilike(roles.name, `%${q.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) : undefined;
+    const where = and(visibleRolesCondition(authOf(req)), q.name ? ilike(roles.name, `%${q.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) : undefined);
     const [rows, [{ n }]] = await Promise.all([
       db
         .select({
@@ -81,10 +93,10 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     return { items: rows.map(toRoleRow), total: Number(n), page: q.page, page_size: q.page_size };
   });
 
-  /** Roles the caller may assign: those whose every permission the caller holds. */
-  r.get(`${base}/options`, { config: { access: { page: 'administrators' } }, schema: { tags } }, async (req) => {
+  /** Roles the caller may assign: those they own or hold, whose every permission the caller holds. */
+  r.get(`${base}/options`, { config: { access: { page: 'administrators' } }, schema: { tags, summary: 'Roles the caller may assign', response: { 200: roleOptions } } }, async (req) => {
     const auth = authOf(req);
-    const all = await db.select({ id: roles.id, name: roles.name, isSuper: roles.isSuper }).from(roles).orderBy(roles.id);
+    const all = await db.select({ id: roles.id, name: roles.name, isSuper: roles.isSuper }).from(roles).where(visibleRolesCondition(auth)).orderBy(roles.id);
     if (auth.isSuper) return { items: all.map(({ id, name }) => ({ id, name })) };
     const held = heldKeys(auth);
     // Every role's keys in one query (not one per role).
@@ -105,8 +117,9 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     if (dup && dup.id !== exceptId) throw new AppError(409, 'CONFLICT');
   };
 
-  r.post(base, { config: { access: { page: 'role', button: 'create' } }, schema: { tags, body: roleBody } }, async (req, reply) => {
+  r.post(base, { config: { access: { page: 'role', button: 'create' } }, schema: { tags, summary: 'Create a role (owned by its creator\'s branch)', body: roleBody, response: { 201: roleAnswer } } }, async (req, reply) => {
     const auth = authOf(req);
+    assertScopeFieldsAllowed(auth, req.body);
     const name = nameOf(req.body);
     const row = await db.transaction(async (tx) => {
       await assertFreeName(tx, name);
@@ -118,9 +131,12 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     return reply.status(201).send(row);
   });
 
-  r.put(`${base}/:id`, { config: { access: { page: 'role', button: 'edit' } }, schema: { tags, params: idParams, body: roleBody } }, async (req) => {
+  r.put(`${base}/:id`, { config: { access: { page: 'role', button: 'edit' } }, schema: { tags, summary: 'Edit a role the caller owns', params: idParams, body: roleBody, response: { 200: roleAnswer } } }, async (req) => {
+    const auth = authOf(req);
     const name = nameOf(req.body);
     return db.transaction(async (tx) => {
+      await assertRoleOwned(tx, auth, req.params.id);
+      assertScopeFieldsAllowed(auth, req.body);
       const before = await roleRow(tx, req.params.id);
       await assertFreeName(tx, name, req.params.id);
       await tx.update(roles).set({ name, remarks: req.body.remarks, ...(req.body.serves_superior_branch !== undefined ? { servesSuperiorBranch: req.body.serves_superior_branch } : {}), updatedAt: new Date() }).where(eq(roles.id, req.params.id));
@@ -130,9 +146,10 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     });
   });
 
-  r.delete(`${base}/:id`, { config: { access: { page: 'role', button: 'delete' } }, schema: { tags, params: idParams } }, async (req) => {
+  r.delete(`${base}/:id`, { config: { access: { page: 'role', button: 'delete' } }, schema: { tags, summary: 'Delete an unused role the caller owns', params: idParams, response: { 200: z.object({ ok: z.boolean() }) } } }, async (req) => {
     const auth = authOf(req);
     return db.transaction(async (tx) => {
+      await assertRoleOwned(tx, auth, req.params.id);
       const before = await roleRow(tx, req.params.id);
       if (before.is_super) throw new AppError(409, 'ROLE_IN_USE');
       if (before.admins > 0) throw new AppError(409, 'ROLE_IN_USE');
@@ -147,22 +164,30 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
     });
   });
 
-  r.get(`${base}/:id/permissions`, { config: { access: { page: 'role' } }, schema: { tags, params: idParams } }, async (req) => {
+  r.get(`${base}/:id/permissions`, {
+    config: { access: { page: 'role' } },
+    schema: { tags, summary: 'A role\'s permission keys and the tree the caller may grant from', params: idParams, response: { 200: rolePermissionsAnswer } },
+  }, async (req) => {
     const auth = authOf(req);
-    await roleRow(db, req.params.id);
+    await assertRoleVisible(db, auth, req.params.id);
     const { keys } = await roleKeys(db, req.params.id);
     const tree = await menuTree(db, auth.isSuper ? 'all' : heldKeys(auth));
     return { keys: [...keys].sort(), tree };
   });
 
-  r.put(`${base}/:id/permissions`, { config: { access: { page: 'role', button: 'permissions' } }, schema: { tags, params: idParams, body: rolePermissionsBody } }, async (req) => {
+  r.put(`${base}/:id/permissions`, {
+    config: { access: { page: 'role', button: 'permissions' } },
+    schema: { tags, summary: 'Save the permissions of a role the caller owns, held only inside their subtree', params: idParams, body: rolePermissionsBody, response: { 200: z.object({ keys: z.array(z.string()) }) } },
+  }, async (req) => {
     const auth = authOf(req);
     const wanted = closeOverParents(req.body.keys);
     const held = heldKeys(auth);
     return db.transaction(async (tx) => {
       const role = await roleRow(tx, req.params.id);
       if (role.is_super) throw new AppError(409, 'CONFLICT');
-      if (!auth.isSuper && auth.admin.roleId === role.id) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
+      await assertRoleOwned(tx, auth, role.id);
+      // Changing the permissions changes what every holder may do: all of them must be the editor's.
+      await assertRoleHoldersInSubtree(tx, auth, role.id);
       const { keys: before } = await roleKeys(tx, role.id);
       // Only what the caller holds can be granted or taken away; what they do not hold stays as it was.
       for (const k of wanted) if (!before.has(k) && !held.has(k)) throw new AppError(403, 'CANNOT_GRANT_UNHELD');

@@ -1,0 +1,76 @@
+import { and, eq, inArray, isNotNull, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { admins, roles } from '../modules/system/schema.js';
+import { bettors } from '../modules/money/schema.js';
+import { subtreeCondition } from '../modules/system/admins-service.js';
+import type { AuthContext } from './access.js';
+import type { Executor } from './db.js';
+import { AppError, notFound } from './errors.js';
+import type { Scope } from './listing.js';
+
+/**
+ * Ownership: which roles and bettors an admin may act on (the page and button gate says which ACTIONS
+ * they may take; these rules say ON WHAT). Every route that takes the id of such an object loads it
+ * through one of these and answers 404 when it does not exist, 403 when it lies outside the caller's reach.
+ *
+ * Roles: the super admin owns every role. Any other admin owns the roles created by themselves or by an
+ * admin of their subtree, never their own role, the super role or a seeded role (created by no one).
+ */
+export function ownedRolesCondition(auth: AuthContext): SQL | undefined {
+  if (auth.isSuper) return undefined;
+  return and(
+    not(roles.isSuper),
+    isNotNull(roles.createdBy),
+    ne(roles.id, auth.admin.roleId),
+    inArray(roles.createdBy, sql`(select ${admins.id} from ${admins} where ${subtreeCondition(auth)})`),
+  );
+}
+
+/** The roles an admin sees (list, options, permission tree): those they own, and the one they hold. */
+export function visibleRolesCondition(auth: AuthContext): SQL | undefined {
+  if (auth.isSuper) return undefined;
+  return or(eq(roles.id, auth.admin.roleId), ownedRolesCondition(auth));
+}
+
+async function assertRoleIn(ex: Executor, roleId: number, cond: SQL | undefined) {
+  const [row] = await ex.select({ id: roles.id, ok: cond ? sql<boolean>`coalesce(${cond}, false)` : sql<boolean>`true` }).from(roles).where(eq(roles.id, roleId));
+  if (!row) throw notFound();
+  return row.ok;
+}
+
+/** A role the caller may edit, delete or change the permissions of. */
+export async function assertRoleOwned(ex: Executor, auth: AuthContext, roleId: number) {
+  if (!(await assertRoleIn(ex, roleId, ownedRolesCondition(auth)))) throw new AppError(403, 'ROLE_NOT_OWNED');
+}
+
+/** A role the caller may read (its permission tree). */
+export async function assertRoleVisible(ex: Executor, auth: AuthContext, roleId: number) {
+  if (!(await assertRoleIn(ex, roleId, visibleRolesCondition(auth)))) throw new AppError(403, 'ROLE_NOT_OWNED');
+}
+
+/**
+ * A role's permissions are changed only when every admin holding it is inside the editor's subtree:
+ * otherwise the edit would change what admins of another branch may do.
+ */
+export async function assertRoleHoldersInSubtree(ex: Executor, auth: AuthContext, roleId: number) {
+  if (auth.isSuper) return;
+  const outside = await ex
+    .select({ id: admins.id })
+    .from(admins)
+    .where(and(eq(admins.roleId, roleId), not(subtreeCondition(auth) ?? sql`true`)))
+    .limit(1);
+  if (outside.length) throw new AppError(403, 'ROLE_HELD_OUTSIDE_BRANCH');
+}
+
+/** Whether an agent (the owner of bettors and their money) lies in a data scope. */
+export function agentInScope(scope: Scope, agentId: number): boolean {
+  return scope.all || scope.agentIds.includes(agentId);
+}
+
+/** Loads a bettor the caller may act on (404 when absent, 403 OUT_OF_SCOPE outside their scope), optionally locked. */
+export async function scopedBettor(ex: Executor, scope: Scope, id: number, lock = false) {
+  const q = ex.select().from(bettors).where(eq(bettors.id, id));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound();
+  if (!agentInScope(scope, row.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
+  return row;
+}

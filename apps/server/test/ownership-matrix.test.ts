@@ -1,0 +1,427 @@
+/**
+ * The ownership matrix: every mutating route of roles, administrators and bettors (and the sandbox
+ * routes that take a bettor id), called the same way by five identities on REAL objects of two branches:
+ *  - super:   the super administrator, on an object of branch B;
+ *  - own:     agent A on an object of their own subtree (created for the cell);
+ *  - other:   agent A on the same kind of object of branch B;
+ *  - self:    agent A on their own administrator record;
+ *  - ownRole: agent A on their own role (a seeded role, created by no one).
+ * Each cell checks the answer AND the effect in the database: an allowed call changed the object and left
+ * its audit row (with before/after), a refused one changed nothing and wrote no audit row of a change.
+ * Then one test per finding of the security review (issue: roles, admins, bettors).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq, gt, sql } from 'drizzle-orm';
+import { PAY_TYPE } from '@dau/domain';
+import { ADMIN_PASSWORD, AGENT_KEYS, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
+import { makeBettor } from './money-helpers.js';
+import { admins, menuItems, notifications, roleMenus, roles, systemLogs } from '../src/modules/system/schema.js';
+import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
+
+const BETTOR_KEYS = [
+  'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
+  'user:disable', 'user:risk', 'user:refresh', 'activity_qualification', 'activity_qualification:edit', 'withdraw_list', 'recharge_list',
+];
+const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS];
+const SUB_KEYS = ['system', 'administrators', 'user'];
+
+type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
+const WHO: Who[] = ['super', 'own', 'other', 'self', 'ownRole'];
+/** Allowed (a 2xx status), or the refusals accepted for the cell. */
+type Want = 200 | 201 | readonly number[];
+const REFUSED = [403, 404] as const;
+const REFUSED_SELF = [403, 422] as const;
+
+interface Target {
+  url: string;
+  body?: unknown;
+  /** Reads the state the call would change. */
+  probe?: () => Promise<unknown>;
+}
+interface RouteCase {
+  route: string;
+  cells: Partial<Record<Who, Want>>;
+  /** Builds fresh real objects for the cell and says how to call the route on them. */
+  target: (who: Who) => Promise<Target>;
+}
+
+let t: TestApp;
+let tokens: { super: string; agent: string };
+let w: {
+  root: number; branchRole: number; superRole: number; adminRole: number; roleA: number; roleB: number;
+  agentA: number; agentB: number; a1: number; b1: number;
+};
+let n = 0;
+const uniq = (p: string) => `${p}${(n += 1)}`;
+
+const db = () => t.database.db;
+async function ownedRole(name: string, keys: string[], createdBy: number | null) {
+  const id = await makeRole(t, name, keys);
+  await db().update(roles).set({ createdBy }).where(eq(roles.id, id));
+  return id;
+}
+const adminProbe = (id: number) => async () => (await db().select().from(admins).where(eq(admins.id, id)))[0];
+const roleProbe = (id: number) => async () => {
+  const [r] = await db().select().from(roles).where(eq(roles.id, id));
+  const keys = await db().select({ k: menuItems.key }).from(roleMenus).innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId)).where(eq(roleMenus.roleId, id));
+  return { r, keys: keys.map((k) => k.k).sort() };
+};
+const bettorProbe = (id: number) => async () => {
+  const [b] = await db().select().from(bettors).where(eq(bettors.id, id));
+  const [{ n: billRows }] = await db().select({ n: count() }).from(bills).where(eq(bills.bettorId, id));
+  return { b, billRows };
+};
+/** A fresh admin strictly below agent A (side A) or agent B (side B). */
+const freshAdmin = (side: 'A' | 'B', extra: Partial<typeof admins.$inferInsert> = {}) =>
+  makeAdmin(t, uniq(side === 'A' ? 'xa' : 'xb'), side === 'A' ? w.roleA : w.roleB, side === 'A' ? w.a1 : w.b1, extra);
+/** A fresh role created by an admin of the side's subtree (agent A1 or agent B1). */
+const freshRole = (side: 'A' | 'B') => ownedRole(uniq(`role_${side}_`), SUB_KEYS, side === 'A' ? w.a1 : w.b1);
+const freshBettor = async (side: 'A' | 'B', extra: Partial<typeof bettors.$inferInsert> = {}) => {
+  const b = await makeBettor(t, side === 'A' ? w.a1 : w.b1, { cash: 50_000_00 });
+  if (Object.keys(extra).length) await db().update(bettors).set(extra).where(eq(bettors.id, b.id));
+  return b.id;
+};
+/** The side of the object a cell acts on: the super admin and the "other" cell act on branch B. */
+const sideOf = (who: Who): 'A' | 'B' => (who === 'own' ? 'A' : 'B');
+
+const bettorCase = (route: string, path: string, body: (who: Who) => unknown, extra: Partial<typeof bettors.$inferInsert> = {}): RouteCase => ({
+  route,
+  cells: { super: 200, own: 200, other: REFUSED },
+  target: async (who) => {
+    const id = await freshBettor(sideOf(who), extra);
+    return { url: `/api/v1/money/bettors/${id}${path}`, body: body(who), probe: bettorProbe(id) };
+  },
+});
+
+const CASES: RouteCase[] = [
+  // Roles
+  {
+    route: 'POST /api/v1/system/roles',
+    cells: { super: 201, own: 201 },
+    target: async () => {
+      const name = uniq('new_role_');
+      return { url: '/api/v1/system/roles', body: { name, remarks: '' }, probe: async () => (await db().select().from(roles).where(eq(roles.name, name))).length };
+    },
+  },
+  {
+    route: 'POST /api/v1/system/roles (serves_superior_branch)',
+    cells: { super: 201, own: [403] },
+    target: async () => {
+      const name = uniq('serving_role_');
+      return { url: '/api/v1/system/roles', body: { name, remarks: '', serves_superior_branch: true }, probe: async () => (await db().select().from(roles).where(eq(roles.name, name))).length };
+    },
+  },
+  {
+    route: 'PUT /api/v1/system/roles/:id',
+    cells: { super: 200, own: 200, other: REFUSED, ownRole: REFUSED },
+    target: async (who) => {
+      const id = who === 'ownRole' ? w.branchRole : await freshRole(sideOf(who));
+      return { url: `/api/v1/system/roles/${id}`, body: { name: uniq('renamed_'), remarks: 'edited' }, probe: roleProbe(id) };
+    },
+  },
+  {
+    route: 'PUT /api/v1/system/roles/:id (serves_superior_branch)',
+    cells: { super: 200, own: [403], other: REFUSED, ownRole: REFUSED },
+    target: async (who) => {
+      const id = who === 'ownRole' ? w.branchRole : await freshRole(sideOf(who));
+      const [{ name }] = await db().select({ name: roles.name }).from(roles).where(eq(roles.id, id));
+      return { url: `/api/v1/system/roles/${id}`, body: { name, remarks: '', serves_superior_branch: true }, probe: roleProbe(id) };
+    },
+  },
+  {
+    route: 'DELETE /api/v1/system/roles/:id',
+    cells: { super: 200, own: 200, other: REFUSED, ownRole: REFUSED },
+    target: async (who) => {
+      const id = who === 'ownRole' ? w.branchRole : await freshRole(sideOf(who));
+      return { url: `/api/v1/system/roles/${id}`, probe: roleProbe(id) };
+    },
+  },
+  {
+    route: 'PUT /api/v1/system/roles/:id/permissions',
+    cells: { super: 200, own: 200, other: REFUSED, ownRole: [403, 404, 422] },
+    target: async (who) => {
+      let id = w.branchRole;
+      if (who !== 'ownRole') {
+        id = await freshRole(sideOf(who));
+        await freshAdmin(sideOf(who), { roleId: id });
+      }
+      return { url: `/api/v1/system/roles/${id}/permissions`, body: { keys: ['log'] }, probe: roleProbe(id) };
+    },
+  },
+  // Administrators
+  {
+    route: 'POST /api/v1/system/administrators',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const account = uniq('created_');
+      const superior = who === 'own' ? w.a1 : w.b1;
+      const role = who === 'super' ? w.roleB : w.roleA;
+      return {
+        url: '/api/v1/system/administrators',
+        body: { account, role_id: role, superior_id: superior, share_ratio: 0.05 },
+        probe: async () => (await db().select().from(admins).where(eq(admins.account, account))).length,
+      };
+    },
+  },
+  {
+    route: 'PUT /api/v1/system/administrators/:id',
+    cells: { super: 200, own: 200, other: REFUSED, self: [403] },
+    target: async (who) => {
+      const id = who === 'self' ? w.agentA : await freshAdmin(sideOf(who));
+      const body = who === 'self' ? { share_ratio: 0.9 } : { name: uniq('renamed_'), share_ratio: 0.05 };
+      return { url: `/api/v1/system/administrators/${id}`, body, probe: adminProbe(id) };
+    },
+  },
+  {
+    route: 'POST /api/v1/system/administrators/:id/disable',
+    cells: { super: 200, own: 200, other: REFUSED, self: REFUSED_SELF },
+    target: async (who) => {
+      const id = who === 'self' ? w.agentA : await freshAdmin(sideOf(who));
+      return { url: `/api/v1/system/administrators/${id}/disable`, body: { disabled: 2 }, probe: adminProbe(id) };
+    },
+  },
+  {
+    route: 'POST /api/v1/system/administrators/:id/reset-password',
+    cells: { super: 200, own: 200, other: REFUSED, self: REFUSED_SELF },
+    target: async (who) => {
+      const id = who === 'self' ? w.agentA : await freshAdmin(sideOf(who));
+      return { url: `/api/v1/system/administrators/${id}/reset-password`, body: { password: 'Fresh#2026pass' }, probe: adminProbe(id) };
+    },
+  },
+  {
+    route: 'POST /api/v1/system/administrators/:id/unbind-google',
+    cells: { super: 200, own: 200, other: REFUSED, self: REFUSED_SELF },
+    target: async (who) => {
+      const bound = { googleBound: 1, googleSecret: 'JBSWY3DPEHPK3PXP' };
+      const id = who === 'self' ? w.agentA : await freshAdmin(sideOf(who), bound);
+      if (who === 'self') await db().update(admins).set(bound).where(eq(admins.id, id));
+      return { url: `/api/v1/system/administrators/${id}/unbind-google`, probe: adminProbe(id) };
+    },
+  },
+  {
+    route: 'POST /api/v1/system/administrators/notify',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const id = await freshAdmin(sideOf(who));
+      return {
+        url: '/api/v1/system/administrators/notify',
+        body: { admin_ids: [id], content: 'Check the queue' },
+        probe: async () => (await db().select().from(notifications).where(eq(notifications.adminId, id))).length,
+      };
+    },
+  },
+  // Bettors
+  bettorCase('POST /api/v1/money/bettors/:id/balance', '/balance', () => ({ amount: 500_00, remark: 'matrix' })),
+  bettorCase('POST /api/v1/money/bettors/:id/credit', '/credit', () => ({ amount: 500_00, remark: 'matrix' })),
+  bettorCase('PUT /api/v1/money/bettors/:id/agent', '/agent', (who) => ({ agent_id: who === 'super' ? w.agentB : w.agentA })),
+  {
+    route: 'PUT /api/v1/money/bettors/:id/agent (to another branch)',
+    cells: { super: 200, own: REFUSED },
+    target: async () => {
+      const id = await freshBettor('A');
+      return { url: `/api/v1/money/bettors/${id}/agent`, body: { agent_id: w.b1 }, probe: bettorProbe(id) };
+    },
+  },
+  bettorCase('PUT /api/v1/money/bettors/:id/invitation-code', '/invitation-code', () => ({ invitation_code: uniq('CODE') })),
+  bettorCase('POST /api/v1/money/bettors/:id/reset-password', '/reset-password', () => ({ password: 'abc12345' })),
+  bettorCase('POST /api/v1/money/bettors/:id/disable', '/disable', () => ({ disabled: 2 })),
+  bettorCase('PUT /api/v1/money/bettors/:id/risk', '/risk', () => ({ risk_level: 3 })),
+  {
+    route: 'POST /api/v1/money/bettors/refresh',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const id = await freshBettor(sideOf(who), { onlineStatus: 2 });
+      return { url: '/api/v1/money/bettors/refresh', body: { bettor_ids: [id] } };
+    },
+  },
+  {
+    route: 'POST /api/v1/money/activity_qualification/:id/approve',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      const [b] = await db().select().from(bettors).where(eq(bettors.id, bettorId));
+      const [a] = await db().insert(activityQualifications).values({ bettorId, agentId: b.agentId, activity: 'First deposit' }).returning();
+      return {
+        url: `/api/v1/money/activity_qualification/${a.id}/approve`,
+        body: { reward: 100_00 },
+        probe: async () => ({ a: (await db().select().from(activityQualifications).where(eq(activityQualifications.id, a.id)))[0], bettor: await bettorProbe(bettorId)() }),
+      };
+    },
+  },
+  // Sandbox routes (bettor-facing requests on a bettor id)
+  ...([['withdrawals', withdrawals], ['recharges', recharges]] as const).map(([path, table]): RouteCase => ({
+    route: `POST /api/v1/sandbox/${path}`,
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const id = await freshBettor(sideOf(who));
+      return {
+        url: `/api/v1/sandbox/${path}`,
+        body: { bettor_id: id, pay_type: PAY_TYPE.tigo, amount: 2_000_00 },
+        probe: async () => ({ rows: (await db().select().from(table).where(eq(table.bettorId, id))).length, ...(await bettorProbe(id)()) }),
+      };
+    },
+  })),
+];
+
+/**
+ * Audit rows since a given row id: `changes` only those a handler wrote with the change (no status), `all`
+ * also the safety net's rows (a refusal, or a sandbox request).
+ */
+async function auditSince(lastId: number) {
+  const rows = await db().select({ status: systemLogs.status }).from(systemLogs).where(gt(systemLogs.id, lastId));
+  return { all: rows.length, changes: rows.filter((r) => r.status === null).length };
+}
+async function lastLogId() {
+  const [{ id }] = await db().select({ id: sql<number>`coalesce(max(${systemLogs.id}), 0)::int` }).from(systemLogs);
+  return Number(id);
+}
+
+async function call(who: Who, method: string, target: Target) {
+  return t.call(method, target.url, { token: who === 'super' ? tokens.super : tokens.agent, body: target.body });
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ sandboxRoutes: true });
+  const [root] = await db().select({ id: admins.id, roleId: admins.roleId }).from(admins).where(eq(admins.account, 'admin'));
+  const [adminRole] = await db().select({ id: roles.id }).from(roles).where(eq(roles.name, 'Administrator'));
+  const branchRole = await ownedRole('Branch', BRANCH_KEYS, null);
+  const agentA = await makeAdmin(t, 'agent_a', branchRole, root.id, { shareRatio: '0.3000' });
+  const agentB = await makeAdmin(t, 'agent_b', branchRole, root.id, { shareRatio: '0.3000' });
+  const roleA = await ownedRole('A team', SUB_KEYS, agentA);
+  const roleB = await ownedRole('B team', SUB_KEYS, agentB);
+  const a1 = await makeAdmin(t, 'agent_a1', roleA, agentA, { shareRatio: '0.1000' });
+  const b1 = await makeAdmin(t, 'agent_b1', roleB, agentB, { shareRatio: '0.1000' });
+  w = { root: root.id, branchRole, superRole: root.roleId, adminRole: adminRole.id, roleA, roleB, agentA, agentB, a1, b1 };
+  tokens = { super: await t.login('admin', ADMIN_PASSWORD), agent: await t.login('agent_a') };
+});
+afterAll(() => t?.close());
+
+describe('ownership matrix', () => {
+  it('answers every mutating route x identity as the ownership rules say, with the effect (or none) in the database', async () => {
+    const failures: string[] = [];
+    let cells = 0;
+    for (const c of CASES) {
+      const method = c.route.split(' ')[0];
+      for (const who of WHO) {
+        const want = c.cells[who];
+        if (want === undefined) continue;
+        cells += 1;
+        const target = await c.target(who);
+        const before = target.probe ? await target.probe() : undefined;
+        const logId = await lastLogId();
+        const res = await call(who, method, target);
+        const after = target.probe ? await target.probe() : undefined;
+        const audited = await auditSince(logId);
+        const label = `${who.padEnd(7)} ${c.route}`;
+        if (typeof want === 'number') {
+          if (res.status !== want) failures.push(`${label} → ${res.status} (want ${want}) ${JSON.stringify(res.body)?.slice(0, 160)}`);
+          else if (target.probe && JSON.stringify(before) === JSON.stringify(after)) failures.push(`${label}: allowed but nothing changed`);
+          else if (audited.all === 0) failures.push(`${label}: allowed but no audit row`);
+        } else {
+          if (!want.includes(res.status)) failures.push(`${label} → ${res.status} (want ${want.join('/')}) ${JSON.stringify(res.body)?.slice(0, 160)}`);
+          if (target.probe && JSON.stringify(before) !== JSON.stringify(after)) failures.push(`${label}: refused but the data changed`);
+          if (audited.changes !== 0) failures.push(`${label}: refused but ${audited.changes} audit row(s) of a change`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // 23 route variants; 5 identities where they apply.
+    expect(cells).toBe(CASES.reduce((s, c) => s + Object.keys(c.cells).length, 0));
+  });
+});
+
+describe('findings of the security review', () => {
+  it('1: an agent cannot widen their scope by setting serves_superior_branch on their own role, so another branch stays closed', async () => {
+    const [role] = await db().select().from(roles).where(eq(roles.id, w.branchRole));
+    const r = await t.call('PUT', `/api/v1/system/roles/${w.branchRole}`, { token: tokens.agent, body: { name: role.name, remarks: role.remarks, serves_superior_branch: true } });
+    expect(r.status).toBe(403);
+    const [after] = await db().select().from(roles).where(eq(roles.id, w.branchRole));
+    expect(after.servesSuperiorBranch).toBe(false);
+    const other = await freshBettor('B');
+    const bal = await t.call('POST', `/api/v1/money/bettors/${other}/balance`, { token: tokens.agent, body: { amount: 1_000_00, remark: 'probe' } });
+    expect(bal.status).toBe(403);
+    const { billRows } = await bettorProbe(other)();
+    expect(billRows).toBe(1); // only the funding recharge
+    expect((await t.call('GET', `/api/v1/money/bettors/${other}`, { token: tokens.agent })).status).toBe(403);
+  });
+
+  it('2: a role:edit holder cannot edit the super administrator role nor a seeded role', async () => {
+    for (const id of [w.superRole, w.adminRole]) {
+      const [before] = await db().select().from(roles).where(eq(roles.id, id));
+      const r = await t.call('PUT', `/api/v1/system/roles/${id}`, { token: tokens.agent, body: { name: uniq('taken_'), remarks: 'mine' } });
+      expect(r.status).toBe(403);
+      const flip = await t.call('PUT', `/api/v1/system/roles/${id}`, { token: tokens.agent, body: { name: before.name, remarks: before.remarks, serves_superior_branch: !before.servesSuperiorBranch } });
+      expect(flip.status).toBe(403);
+      const [after] = await db().select().from(roles).where(eq(roles.id, id));
+      expect(after).toEqual(before);
+      expect((await t.call('DELETE', `/api/v1/system/roles/${id}`, { token: tokens.agent })).status).toBe(403);
+    }
+    // The role list shows only what the agent owns or holds.
+    const list = await t.call('GET', '/api/v1/system/roles?page_size=200', { token: tokens.agent });
+    const names = list.body.items.map((r: { name: string }) => r.name);
+    expect(names).toContain('A team');
+    expect(names).toContain('Branch');
+    expect(names).not.toContain('B team');
+    expect(names).not.toContain('Administrator');
+    expect(list.body.items.some((r: { is_super: boolean }) => r.is_super)).toBe(false);
+    expect((await t.call('GET', `/api/v1/system/roles/${w.roleB}/permissions`, { token: tokens.agent })).status).toBe(403);
+  });
+
+  it('3: role permissions cannot be changed on a role held by an admin outside the editor\'s subtree', async () => {
+    // A role agent A's subtree created, later given by the super admin to an admin of branch B.
+    const role = await freshRole('A');
+    await freshAdmin('A', { roleId: role });
+    await freshAdmin('B', { roleId: role });
+    const before = await roleProbe(role)();
+    const r = await t.call('PUT', `/api/v1/system/roles/${role}/permissions`, { token: tokens.agent, body: { keys: ['log'] } });
+    expect(r.status).toBe(403);
+    expect(await roleProbe(role)()).toEqual(before);
+    // The role of branch B itself.
+    const beforeB = await roleProbe(w.roleB)();
+    expect((await t.call('PUT', `/api/v1/system/roles/${w.roleB}/permissions`, { token: tokens.agent, body: { keys: ['log'] } })).status).toBe(403);
+    expect(await roleProbe(w.roleB)()).toEqual(beforeB);
+  });
+
+  it('4: on their own record an admin changes name and phone only; share ratio and expiry are a superior\'s', async () => {
+    const expiry = new Date(Date.now() + 30 * 86_400_000);
+    await db().update(admins).set({ memberExpiry: expiry }).where(eq(admins.id, w.agentA));
+    const before = await adminProbe(w.agentA)();
+    expect((await t.call('PUT', `/api/v1/system/administrators/${w.agentA}`, { token: tokens.agent, body: { share_ratio: 0.95 } })).status).toBe(403);
+    expect((await t.call('PUT', `/api/v1/system/administrators/${w.agentA}`, { token: tokens.agent, body: { member_expiry: null } })).status).toBe(403);
+    expect((await t.call('PUT', `/api/v1/system/administrators/${w.agentA}`, { token: tokens.agent, body: { invitation_code: 'MINE1234' } })).status).toBe(403);
+    const after = await adminProbe(w.agentA)();
+    expect(after.shareRatio).toBe(before.shareRatio);
+    expect(after.memberExpiry?.getTime()).toBe(expiry.getTime());
+    expect(after.invitationCode).toBe(before.invitationCode);
+    // The console's edit form sends every field: unchanged values pass, the name changes.
+    const ok = await t.call('PUT', `/api/v1/system/administrators/${w.agentA}`, {
+      token: tokens.agent,
+      body: { name: 'Agent A', phone: '255754000111', role_id: w.branchRole, superior_id: w.root, share_ratio: 0.3, member_expiry: expiry.toISOString(), invitation_code: null },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.name).toBe('Agent A');
+    expect(ok.body.share_ratio).toBe('0.3000');
+    // A superior cannot give a subordinate more than their own share ratio.
+    const above = await t.call('PUT', `/api/v1/system/administrators/${w.a1}`, { token: tokens.agent, body: { share_ratio: 0.31 } });
+    expect(above.status).toBe(403);
+    expect((await adminProbe(w.a1)()).shareRatio).toBe('0.1000');
+    const created = await t.call('POST', '/api/v1/system/administrators', { token: tokens.agent, body: { account: uniq('greedy_'), role_id: w.roleA, share_ratio: 0.5 } });
+    expect(created.status).toBe(403);
+    expect((await t.call('PUT', `/api/v1/system/administrators/${w.a1}`, { token: tokens.agent, body: { share_ratio: 0.3 } })).status).toBe(200);
+    // Nobody assigns themselves a role, the super admin included.
+    const [root] = await db().select().from(admins).where(eq(admins.id, w.root));
+    expect((await t.call('PUT', `/api/v1/system/administrators/${w.root}`, { token: tokens.super, body: { role_id: w.adminRole } })).status).toBe(422);
+    expect((await adminProbe(w.root)()).roleId).toBe(root.roleId);
+  });
+
+  it('5: the sandbox routes refuse a bettor of another branch and create nothing', async () => {
+    const other = await freshBettor('B');
+    for (const path of ['withdrawals', 'recharges']) {
+      const r = await t.call('POST', `/api/v1/sandbox/${path}`, { token: tokens.agent, body: { bettor_id: other, pay_type: PAY_TYPE.tigo, amount: 2_000_00 } });
+      expect(r.status).toBe(403);
+    }
+    expect(await db().select().from(withdrawals).where(eq(withdrawals.bettorId, other))).toHaveLength(0);
+    expect(await db().select().from(recharges).where(eq(recharges.bettorId, other))).toHaveLength(0);
+    expect((await bettorProbe(other)()).b.cashBalance).toBe(50_000_00);
+  });
+});
