@@ -12,6 +12,8 @@ let agentB: string;
 beforeAll(async () => {
   t = await createTestApp();
   w = await makeWorld(t);
+  // Agent A's own share: what they may give below them at most.
+  await t.database.db.update(admins).set({ shareRatio: '0.3500' }).where(eq(admins.id, w.agentA));
   root = await t.login('admin', ADMIN_PASSWORD);
   agentA = await t.login('agent_a');
   agentB = await t.login('agent_b');
