@@ -13,7 +13,7 @@ import { SandboxProvider } from './simulator.js';
 
 export interface SandboxFeedOptions {
   seed?: number;
-  /** Simulated ms per real ms (default 60: one simulated minute per real second). */
+  /** Simulated ms per real ms (default 1: the wall clock, so start times are real kick-offs). */
   speed?: number;
   /** Real ms between clock advances (default 1000) and between alive checks (default 5000). */
   tickMs?: number;

@@ -5,6 +5,13 @@
  * Deterministic: everything comes from the seed (mulberry32, ../../simulator/rng) and the injected
  * start time; no Date.now or Math.random. Time is simulated: `step()` advances the simulated clock
  * by one minute; `advance(realMs)` advances it by realMs × speed (what a timer calls in `npm start`).
+ * The default speed is 1: the simulated clock is the wall clock, so a fixture's start time is when it
+ * really kicks off (a faster clock would play and settle "tomorrow's" matches today).
+ *
+ * Plausible fixtures: each team plays in its own league (LEAGUES), and a match lasts as long as a real
+ * one: football 90 minutes plus stoppage time and a 15-minute half-time (final whistle at least 105
+ * minutes after kick-off), basketball 48 minutes of play over about two and a quarter hours (at least
+ * 130 minutes). A match is settled only at its final whistle (or voided when cancelled before kick-off).
  *
  * What it does:
  *  - creates fixtures (football, basketball) spread over the coming `days`;
@@ -25,7 +32,7 @@ export interface SandboxOptions {
   seed: number;
   /** Start of the simulated clock (epoch ms); inject (no Date.now inside). */
   startTime: number;
-  /** Simulated ms per real ms for `advance()`. Default 60 (one simulated minute per real second). */
+  /** Simulated ms per real ms for `advance()`. Default 1 (real time); tests run faster. */
   speed?: number;
   emit: (msg: FeedMessageInput) => void;
   footballMatches?: number;
@@ -58,7 +65,10 @@ interface SimMatch {
   /** Scoring rates per minute. */
   rh: number;
   ra: number;
+  /** Minutes of play, stoppage time included. */
   duration: number;
+  /** Wall-clock minutes from kick-off to the final whistle (breaks included). */
+  realMinutes: number;
   minute: number;
   sh: number;
   sa: number;
@@ -69,17 +79,30 @@ interface SimMatch {
   cancelWindowAt: number | null;
 }
 
-const FOOTBALL_LEAGUES: readonly (readonly [string, string])[] = [
-  ['sr:tournament:tz-plq', 'Tanzania Premier League'],
-  ['sr:tournament:17', 'Premier League'],
-  ['sr:tournament:8', 'LaLiga'],
-];
-const BASKETBALL_LEAGUES: readonly (readonly [string, string])[] = [
-  ['sr:tournament:132', 'NBA'],
-  ['sr:tournament:138', 'EuroLeague'],
-];
-const FOOTBALL_TEAMS = ['Simba', 'Yanga', 'Azam', 'Coastal Union', 'KMC', 'Namungo', 'Arsenal', 'Chelsea', 'Liverpool', 'Everton', 'Sevilla', 'Betis'];
-const BASKETBALL_TEAMS = ['Lakers', 'Celtics', 'Bulls', 'Heat', 'Knicks', 'Suns', 'Real Madrid', 'Olympiacos'];
+export interface SandboxLeague {
+  id: string;
+  name: string;
+  /** The clubs of this league: a fixture pairs two of them, never clubs of different leagues. */
+  teams: readonly string[];
+}
+
+/** The sandbox's leagues per sport, each with its own clubs. */
+export const LEAGUES: Readonly<Record<number, readonly SandboxLeague[]>> = {
+  [SPORT.football]: [
+    { id: 'sr:tournament:tz-plq', name: 'Tanzania Premier League', teams: ['Simba', 'Yanga', 'Azam', 'Coastal Union', 'KMC', 'Namungo', 'Singida Black Stars', 'Tanzania Prisons'] },
+    { id: 'sr:tournament:17', name: 'Premier League', teams: ['Arsenal', 'Chelsea', 'Liverpool', 'Everton', 'Manchester City', 'Tottenham Hotspur', 'Newcastle United', 'Aston Villa'] },
+    { id: 'sr:tournament:8', name: 'LaLiga', teams: ['Real Madrid', 'Barcelona', 'Atletico Madrid', 'Sevilla', 'Real Betis', 'Valencia', 'Villarreal', 'Athletic Club'] },
+  ],
+  [SPORT.basketball]: [
+    { id: 'sr:tournament:132', name: 'NBA', teams: ['Los Angeles Lakers', 'Boston Celtics', 'Chicago Bulls', 'Miami Heat', 'New York Knicks', 'Phoenix Suns', 'Golden State Warriors', 'Denver Nuggets'] },
+    { id: 'sr:tournament:138', name: 'EuroLeague', teams: ['Real Madrid', 'Olympiacos', 'Panathinaikos', 'Fenerbahce', 'FC Barcelona', 'Maccabi Tel Aviv', 'Anadolu Efes', 'Zalgiris'] },
+  ],
+};
+
+/** Football: the second half starts after a 15-minute break at minute 45. */
+const HALF_TIME = 15;
+/** Basketball: 48 minutes of play spread over this many wall-clock minutes (stoppages, quarters, half-time). */
+const BASKETBALL_REAL_MINUTES = 130;
 
 function poissonPmf(lambda: number, kMax: number): number[] {
   const out: number[] = [];
@@ -114,11 +137,13 @@ export class SandboxProvider {
   private pendingReal = 0;
   private liveDownUntil: number | null = null;
   private started = false;
+  /** While true, messages are not sent (catching up on matches already under way at the start). */
+  private quiet = false;
   private readonly o: Required<Omit<SandboxOptions, 'emit' | 'seed' | 'startTime' | 'speed'>>;
 
   constructor(opts: SandboxOptions) {
     this.rng = new Rng(opts.seed);
-    this.speed = opts.speed ?? 60;
+    this.speed = opts.speed ?? 1;
     this.emitFn = opts.emit;
     this.simNow = opts.startTime;
     this.o = {
@@ -143,7 +168,7 @@ export class SandboxProvider {
   }
 
   private emit(msg: FeedMessageInput) {
-    this.emitFn(msg);
+    if (!this.quiet) this.emitFn(msg);
   }
 
   /** Create the fixtures and send their fixture changes and pre-match odds. */
@@ -152,17 +177,17 @@ export class SandboxProvider {
     this.started = true;
     const horizon = this.o.days * 24 * 60;
     const make = (sport: number, n: number) => {
-      const leagues = sport === SPORT.football ? FOOTBALL_LEAGUES : BASKETBALL_LEAGUES;
-      const teams = sport === SPORT.football ? FOOTBALL_TEAMS : BASKETBALL_TEAMS;
       for (let i = 0; i < n; i++) {
-        const [leagueId, leagueName] = this.rng.pick(leagues);
+        const { id: leagueId, name: leagueName, teams } = this.rng.pick(LEAGUES[sport]);
         const h = this.rng.int(0, teams.length - 1);
         let a = this.rng.int(0, teams.length - 2);
         if (a >= h) a++;
-        // Start on a 15-minute slot between 10 minutes and the horizon from now.
-        const startMin = 10 + this.rng.int(0, Math.floor((horizon - 10) / 15)) * 15;
+        // One match in six is already under way (kicked off 5 to 80 minutes ago); the others start on a
+        // 15-minute slot between 10 minutes and the horizon from now.
+        const startMin = this.rng.next() < 1 / 6 ? -this.rng.int(5, 80) : 10 + this.rng.int(0, Math.floor((horizon - 10) / 15)) * 15;
         const football = sport === SPORT.football;
         const strength = this.rng.next() - 0.5;
+        const duration = football ? 90 + this.rng.int(2, 6) : 48;
         const m: SimMatch = {
           eventId: `sr:match:${sport === SPORT.football ? 1 : 8}${String(this.matches.length + 1).padStart(6, '0')}`,
           sport,
@@ -173,7 +198,8 @@ export class SandboxProvider {
           start: this.simNow + startMin * MINUTE,
           rh: football ? (1.45 + strength * 0.8) / 90 : 1.72 + strength * 0.3,
           ra: football ? (1.15 - strength * 0.8) / 90 : 1.64 - strength * 0.3,
-          duration: football ? 90 : 48,
+          duration,
+          realMinutes: football ? duration + HALF_TIME : BASKETBALL_REAL_MINUTES + this.rng.int(0, 20),
           minute: 0,
           sh: 0,
           sa: 0,
@@ -189,8 +215,16 @@ export class SandboxProvider {
     make(SPORT.football, this.o.footballMatches);
     make(SPORT.basketball, this.o.basketballMatches);
     for (const m of this.matches) {
+      if (m.start <= this.simNow) {
+        // Under way: play the minutes since kick-off without sending them; the feed sees the match live.
+        m.status = EVENT_STATUS.in_progress;
+        this.quiet = true;
+        while (m.minute < this.playedBy(m)) this.playMinute(m);
+        this.quiet = false;
+        m.betStopped = false;
+      }
       this.fixture(m);
-      this.odds(m, PRODUCER.prematch);
+      this.odds(m, m.status === EVENT_STATUS.in_progress ? PRODUCER.live : PRODUCER.prematch);
     }
     this.alive();
   }
@@ -245,9 +279,18 @@ export class SandboxProvider {
         continue;
       }
       if (m.status !== EVENT_STATUS.in_progress || !liveUp) continue;
-      this.playMinute(m);
+      // Play catches up with the wall clock since kick-off (a minute at a time: breaks hold it).
+      if (m.minute < this.playedBy(m)) this.playMinute(m);
     }
     if (this.simNow % (10 * MINUTE) < MINUTE) this.alive();
+  }
+
+  /** Minutes of play a match has reached by now: the clock stops at half-time (football) and between plays (basketball). */
+  private playedBy(m: SimMatch): number {
+    const elapsed = Math.floor((this.simNow - m.start) / MINUTE);
+    if (elapsed >= m.realMinutes) return m.duration;
+    if (m.sport === SPORT.football) return elapsed <= 45 ? elapsed : elapsed <= 45 + HALF_TIME ? 45 : elapsed - HALF_TIME;
+    return Math.floor((elapsed * m.duration) / m.realMinutes);
   }
 
   private alive() {
