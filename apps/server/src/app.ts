@@ -26,6 +26,7 @@ import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
 import { bettingSandboxRoutes } from './modules/betting/sandbox-routes.js';
 import { feedSandboxRoutes } from './modules/feed/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
+import { preferenceRoutes } from './modules/system/preferences-routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
 import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/engine.js';
@@ -135,6 +136,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     paymentRoutes(scoped, ctx);
     if (opts.sandboxRoutes) sandboxPaymentRoutes(scoped, ctx);
     exportRoutes(scoped, ctx);
+    preferenceRoutes(scoped, ctx);
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);
     feedRoutes(scoped, ctx, feed, feedStore);

@@ -30,6 +30,8 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/auth/google/setup': { need: SIGNED_IN },
   'POST /api/v1/auth/google/bind': { need: SIGNED_IN, body: INVALID },
   'POST /api/v1/auth/google/unbind': { need: SIGNED_IN, body: INVALID },
+  'GET /api/v1/auth/preferences': { need: SIGNED_IN },
+  'PUT /api/v1/auth/preferences': { need: SIGNED_IN, body: INVALID },
   'GET /api/v1/notices': { need: SIGNED_IN },
   'POST /api/v1/notices/:id/viewed': { need: SIGNED_IN, url: `/api/v1/notices/${MISSING}/viewed` },
   'GET /api/v1/system/administrators': { need: 'administrators' },

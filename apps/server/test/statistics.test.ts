@@ -124,7 +124,7 @@ describe('today_statistics', () => {
     expect(b.totals.tax).toBe(1_000 + early * 200);
     expect(b.totals.bonuses).toBe(500);
     expect(b.totals.cashouts).toBe(5_000);
-    expect(b.totals.ggr).toBe(b.totals.turnover - b.totals.payouts);
+    expect(b.totals.ggr).toBe(b.totals.settled_stake - b.totals.payouts);
     expect(b.totals.ngr).toBe(b.totals.ggr - 500);
     expect(b.totals.bettors).toBe(3);
     expect(b.totals.deposits).toBe(480_000);
@@ -177,7 +177,7 @@ describe('history_statistics', () => {
     expect(res.body.totals.turnover).toBe(y.turnover + d.turnover);
     // Bettor 1 bet on both days: counted once over the span.
     expect(res.body.totals.bettors).toBe(4);
-    expect(res.body.totals.ggr).toBe(res.body.totals.turnover - res.body.totals.payouts);
+    expect(res.body.totals.ggr).toBe(res.body.totals.settled_stake - res.body.totals.payouts);
   });
 
   it('scopes per day too', async () => {

@@ -5,6 +5,8 @@
  */
 export interface Figures {
   turnover: number;
+  /** Stakes of the orders settled (or cashed out) in the period: GGR = settled_stake - payouts. */
+  settled_stake: number;
   payouts: number;
   cashouts: number;
   ggr: number;

@@ -98,7 +98,7 @@ async function payCashout(tx: Executor, orderId: number, offer: Offer & { amount
     before: { status: order.status }, after: { status, cashout_amount: offer.amount, early_cashout_fee: fee },
   });
   await tx.update(cashoutRules).set({ state: auto ? 'fired' : 'cancelled', updatedAt: sql`now()` }).where(and(eq(cashoutRules.orderId, order.id), eq(cashoutRules.state, 'active')));
-  await bumpHour(tx, order.agentId, { payouts: offer.amount, cashouts: offer.amount, settled: 1 });
+  await bumpHour(tx, order.agentId, { payouts: offer.amount, cashouts: offer.amount, settled: 1, settled_stake: order.stake });
   await bumpExposure(tx, order.agentId, lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId, liability: -order.potentialPayout, payouts: offer.amount })));
   return { state: CASHOUT_STATE.accept, amount: offer.amount, fee, status };
 }

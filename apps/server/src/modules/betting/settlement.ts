@@ -125,7 +125,7 @@ interface Plan {
   after: OrderMoney;
   bonusRate: number;
   event: { kind: string; source: string; reason: string; before: OrderMoney; after: OrderMoney };
-  hour: Required<Pick<HourDelta, 'payouts' | 'tax' | 'bonuses' | 'settled'>>;
+  hour: Required<Pick<HourDelta, 'payouts' | 'tax' | 'bonuses' | 'settled' | 'settled_stake'>>;
   liability: number;
   change: OrderChange;
 }
@@ -216,6 +216,7 @@ function planOrder(
       tax: after.tax - before.tax,
       bonuses: after.bonus - before.bonus,
       settled: Number(resolvedAfter) - Number(resolvedBefore),
+      settled_stake: (Number(resolvedAfter) - Number(resolvedBefore)) * order.stake,
     },
     liability: (resolvedBefore ? order.potentialPayout : 0) - (resolvedAfter ? order.potentialPayout : 0),
     change: {
@@ -335,19 +336,20 @@ async function applyPlans(tx: Executor, plans: Plan[]): Promise<void> {
   for (const p of plans) {
     // An order that moves nothing is skipped (as bumpHour does), before summing.
     if (Object.values(p.hour).every((x) => x === 0)) continue;
-    const h = hours.get(p.order.agentId) ?? { payouts: 0, tax: 0, bonuses: 0, settled: 0 };
+    const h = hours.get(p.order.agentId) ?? { payouts: 0, tax: 0, bonuses: 0, settled: 0, settled_stake: 0 };
     for (const k of Object.keys(h) as (keyof Plan['hour'])[]) h[k] += p.hour[k];
     hours.set(p.order.agentId, h);
   }
   const hourRows = [...hours].sort(([a], [b]) => a - b).map(([agent_id, h]) => ({ agent_id, ...h }));
   if (hourRows.length) {
     await tx.execute(sql`
-      INSERT INTO stats_hourly (hour, agent_id, payouts, tax, bonuses, settled)
-      SELECT date_trunc('hour', now()), v.agent_id, v.payouts, v.tax, v.bonuses, v.settled
-      FROM ${recordset(hourRows)} AS v(agent_id integer, payouts bigint, tax bigint, bonuses bigint, settled integer)
+      INSERT INTO stats_hourly (hour, agent_id, payouts, tax, bonuses, settled, settled_stake)
+      SELECT date_trunc('hour', now()), v.agent_id, v.payouts, v.tax, v.bonuses, v.settled, v.settled_stake
+      FROM ${recordset(hourRows)} AS v(agent_id integer, payouts bigint, tax bigint, bonuses bigint, settled integer, settled_stake bigint)
       ON CONFLICT (hour, agent_id) DO UPDATE SET
         payouts = stats_hourly.payouts + excluded.payouts, tax = stats_hourly.tax + excluded.tax,
-        bonuses = stats_hourly.bonuses + excluded.bonuses, settled = stats_hourly.settled + excluded.settled`);
+        bonuses = stats_hourly.bonuses + excluded.bonuses, settled = stats_hourly.settled + excluded.settled,
+        settled_stake = stats_hourly.settled_stake + excluded.settled_stake`);
   }
   const exposure = new Map<string, { event_id: string; market_key: string; outcome_id: string; agent_id: number; liability: number; payouts: number }>();
   for (const p of plans) {

@@ -17,20 +17,22 @@ export interface HourDelta {
   bonuses?: number;
   cashouts?: number;
   settled?: number;
+  /** Stakes of the orders this settles (negative when a settlement is rolled back). */
+  settled_stake?: number;
 }
 
 export async function bumpHour(ex: Executor, agentId: number, d: HourDelta, at?: Date): Promise<void> {
-  const v = { turnover: 0, orders: 0, payouts: 0, tax: 0, bonuses: 0, cashouts: 0, settled: 0, ...d };
+  const v = { turnover: 0, orders: 0, payouts: 0, tax: 0, bonuses: 0, cashouts: 0, settled: 0, settled_stake: 0, ...d };
   if (Object.values(v).every((x) => x === 0)) return;
   const hour = at ? sql`date_trunc('hour', ${at.toISOString()}::timestamptz)` : sql`date_trunc('hour', now())`;
   await ex.execute(sql`
-    INSERT INTO stats_hourly (hour, agent_id, turnover, orders, payouts, tax, bonuses, cashouts, settled)
-    VALUES (${hour}, ${agentId}, ${v.turnover}, ${v.orders}, ${v.payouts}, ${v.tax}, ${v.bonuses}, ${v.cashouts}, ${v.settled})
+    INSERT INTO stats_hourly (hour, agent_id, turnover, orders, payouts, tax, bonuses, cashouts, settled, settled_stake)
+    VALUES (${hour}, ${agentId}, ${v.turnover}, ${v.orders}, ${v.payouts}, ${v.tax}, ${v.bonuses}, ${v.cashouts}, ${v.settled}, ${v.settled_stake})
     ON CONFLICT (hour, agent_id) DO UPDATE SET
       turnover = stats_hourly.turnover + excluded.turnover, orders = stats_hourly.orders + excluded.orders,
       payouts = stats_hourly.payouts + excluded.payouts, tax = stats_hourly.tax + excluded.tax,
       bonuses = stats_hourly.bonuses + excluded.bonuses, cashouts = stats_hourly.cashouts + excluded.cashouts,
-      settled = stats_hourly.settled + excluded.settled`);
+      settled = stats_hourly.settled + excluded.settled, settled_stake = stats_hourly.settled_stake + excluded.settled_stake`);
 }
 
 export async function markBettorDay(ex: Executor, agentId: number, bettorId: number, at?: Date): Promise<void> {

@@ -12,18 +12,63 @@ export type Cell = { t: 's'; v: string } | { t: 'n'; v: number } | { t: 'm'; v: 
 export type CellOf = (v: unknown) => Cell;
 
 const INTEGER = /^-?\d+$/;
+/** An instant as the API writes it (Date.toISOString: UTC, `Z`). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
-function text(v: unknown): Cell {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'number') return Number.isFinite(v) ? { t: 'n', v } : { t: 's', v: String(v) };
-  if (typeof v === 'string') return { t: 's', v };
-  if (typeof v === 'bigint') return { t: 's', v: v.toString() };
-  if (typeof v === 'boolean') return { t: 's', v: v ? 'true' : 'false' };
-  if (v instanceof Date) return { t: 's', v: Number.isNaN(v.getTime()) ? '' : v.toISOString() };
-  return { t: 's', v: JSON.stringify(v) };
+/** The zone exports are written in when the asker chose none (DESIGN "Time"). */
+export const DEFAULT_TIME_ZONE = 'Africa/Dar_es_Salaam';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
 }
 
-export function cellReader(col: ExportColumn, locale: string): CellOf {
+/** Whether a string names a time zone this runtime knows (IANA, e.g. Africa/Dar_es_Salaam). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    formatterOf(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An instant as the operator reads it: wall time in `zone` and the zone's offset at that instant,
+ * `2026-11-25 10:51:00 +03:00` (a file opened anywhere says which time it is).
+ */
+export function formatInstant(d: Date, zone: string = DEFAULT_TIME_ZONE): string {
+  const p: Record<string, string> = {};
+  for (const part of formatterOf(zone).formatToParts(d)) p[part.type] = part.value;
+  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const offsetMin = Math.round((wall - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
+  const abs = Math.abs(offsetMin);
+  const offset = `${offsetMin < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${offset}`;
+}
+
+/** The plain reader: numbers as numbers, instants (Date or ISO string) in the zone with their offset, the rest as text. */
+function textIn(zone: string): CellOf {
+  return (v) => {
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'number') return Number.isFinite(v) ? { t: 'n', v } : { t: 's', v: String(v) };
+    if (typeof v === 'string') return { t: 's', v: ISO_INSTANT.test(v) ? formatInstant(new Date(v), zone) : v };
+    if (typeof v === 'bigint') return { t: 's', v: v.toString() };
+    if (typeof v === 'boolean') return { t: 's', v: v ? 'true' : 'false' };
+    if (v instanceof Date) return { t: 's', v: Number.isNaN(v.getTime()) ? '' : formatInstant(v, zone) };
+    return { t: 's', v: JSON.stringify(v) };
+  };
+}
+
+export function cellReader(col: ExportColumn, locale: string, zone: string = DEFAULT_TIME_ZONE): CellOf {
+  const text = textIn(zone);
   if (col.money) {
     return (v) => {
       if (v === null || v === undefined || v === '') return null;

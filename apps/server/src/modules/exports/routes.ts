@@ -11,6 +11,7 @@ import { authOf, type AuthContext } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { localeOf } from '../../platform/http.js';
+import { DEFAULT_TIME_ZONE } from './cells.js';
 import { listSpecs, parseListQuery } from '../../platform/listing.js';
 import { pageQuery } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
@@ -33,6 +34,8 @@ const exportBody = z.object({
   params: z.record(z.string(), z.unknown()).default({}),
   /** Language of the enum labels in the file; the caller's language by default. */
   locale: z.string().max(20).optional(),
+  /** The column headers, by column key, as the list screen labels its columns in the caller's language (the keys where missing). */
+  labels: z.record(z.string().max(64), z.string().trim().min(1).max(100)).optional(),
 });
 
 const listQuery = pageQuery.extend({
@@ -126,7 +129,10 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
     const filters = pickFilters(spec.filters.shape, body.params);
     parseListQuery(spec, filters);
     const locale = body.locale ?? localeOf(req);
-    const params = { ...filters, locale };
+    // Instants in the file are written in the asker's time zone, with its offset.
+    const [me] = await db.select({ timeZone: admins.timeZone }).from(admins).where(eq(admins.id, auth.admin.id));
+    const labels = body.labels ? Object.fromEntries(spec.columns.filter((c) => body.labels![c.key]).map((c) => [c.key, body.labels![c.key]!])) : undefined;
+    const params = { ...filters, locale, time_zone: me?.timeZone ?? DEFAULT_TIME_ZONE, ...(labels ? { labels } : {}) };
     const row = await db.transaction(async (tx) => {
       const [op] = await tx
         .insert(asyncOperations)

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import { EXPORT_FORMAT, normalizeLocale } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
 import { iterateList, parseListQuery, type ListSpec, type Scope } from '../../platform/listing.js';
-import { CsvWriter, XlsxWriter, type RowWriter } from './writers.js';
+import { CsvWriter, XlsxWriter, type FileLook, type RowWriter } from './writers.js';
+import { DEFAULT_TIME_ZONE, isTimeZone } from './cells.js';
 
 export type ExportFormat = (typeof EXPORT_FORMAT)[keyof typeof EXPORT_FORMAT];
 
@@ -48,8 +49,13 @@ export async function runExport(
   opts: ExportOptions = {},
 ): Promise<{ rows: number; ms: number; bytes: number }> {
   const t0 = performance.now();
-  const { locale: rawLocale, ...filters } = params;
+  const { locale: rawLocale, labels: rawLabels, time_zone: rawZone, ...filters } = params;
   const locale = normalizeLocale(typeof rawLocale === 'string' ? rawLocale : undefined);
+  const look: FileLook = {
+    locale,
+    labels: rawLabels && typeof rawLabels === 'object' ? Object.fromEntries(Object.entries(rawLabels).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined,
+    timeZone: typeof rawZone === 'string' && isTimeZone(rawZone) ? rawZone : DEFAULT_TIME_ZONE,
+  };
   const q = parseListQuery(spec, filters);
   const part = `${filePath}.part`;
   const fh = await fs.open(part, 'w');
@@ -57,7 +63,7 @@ export async function runExport(
   let closed = false;
   try {
     const writer: RowWriter =
-      format === EXPORT_FORMAT.xlsx ? new XlsxWriter(fh, spec.columns, locale, spec.name, { level: opts.level }) : new CsvWriter(fh, spec.columns, locale);
+      format === EXPORT_FORMAT.xlsx ? new XlsxWriter(fh, spec.columns, look, spec.name, { level: opts.level }) : new CsvWriter(fh, spec.columns, look);
     await writer.start();
     const every = opts.progressEveryMs ?? 1000;
     let lastProgress = performance.now();

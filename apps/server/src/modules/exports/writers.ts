@@ -18,9 +18,22 @@ async function writeAll(fh: FileHandle, buf: Buffer) {
   }
 }
 
-function readers(columns: readonly ExportColumn[], locale: string): CellOf[] {
-  return columns.map((c) => cellReader(c, locale));
+/** How the asker reads the file: the language of the labels, the column headers, the time zone of the instants. */
+export interface FileLook {
+  locale: string;
+  /** Header per column key, in the asker's language (the list's column labels); the key where none is given. */
+  labels?: Readonly<Record<string, string>>;
+  timeZone?: string;
 }
+
+function readers(columns: readonly ExportColumn[], look: FileLook): CellOf[] {
+  return columns.map((c) => cellReader(c, look.locale, look.timeZone));
+}
+
+/** The header of a column: its label in the asker's language, else its key. */
+export const headerOf = (c: ExportColumn, look: FileLook) => look.labels?.[c.key]?.trim() || c.key;
+
+const lookOf = (look: FileLook | string): FileLook => (typeof look === 'string' ? { locale: look } : look);
 
 /** CSV (RFC 4180 quoting, LF line ends), UTF-8 with a BOM so that Excel reads it as UTF-8. */
 export class CsvWriter implements RowWriter {
@@ -30,13 +43,16 @@ export class CsvWriter implements RowWriter {
   constructor(
     private fh: FileHandle,
     private columns: readonly ExportColumn[],
-    locale: string,
+    look: FileLook | string,
   ) {
-    this.read = readers(columns, locale);
+    this.look = lookOf(look);
+    this.read = readers(columns, this.look);
   }
 
+  private look: FileLook;
+
   async start() {
-    const header = this.columns.map((c) => csvField({ t: 's', v: c.key })).join(',');
+    const header = this.columns.map((c) => csvField({ t: 's', v: headerOf(c, this.look) })).join(',');
     await writeAll(this.fh, Buffer.from(`\uFEFF${header}\n`, 'utf8'));
   }
 
@@ -126,12 +142,13 @@ export class XlsxWriter implements RowWriter {
   constructor(
     fh: FileHandle,
     private columns: readonly ExportColumn[],
-    locale: string,
+    look: FileLook | string,
     name: string,
     opts: { level?: number; maxRows?: number } = {},
   ) {
+    const seen = lookOf(look);
     this.zip = new ZipWriter(fh, opts.level ?? 1);
-    this.read = readers(columns, locale);
+    this.read = readers(columns, seen);
     this.name = sheetName(name);
     this.maxRows = opts.maxRows ?? XLSX_MAX_ROWS;
     const cols = columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.money ? 16 : c.key.endsWith('_at') || c.key.endsWith('time') ? 22 : 18}" customWidth="1"/>`).join('');
@@ -139,7 +156,7 @@ export class XlsxWriter implements RowWriter {
       `${XML_DECL}<worksheet xmlns="${NS}" xmlns:r="${NS_R}">` +
       '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
       `<sheetFormatPr defaultRowHeight="15"/><cols>${cols}</cols><sheetData>` +
-      `<row r="1">${columns.map((c) => strCell(c.key, ' s="1"')).join('')}</row>`;
+      `<row r="1">${columns.map((c) => strCell(headerOf(c, seen), ' s="1"')).join('')}</row>`;
   }
   private async openSheet() {
     this.sheets++;

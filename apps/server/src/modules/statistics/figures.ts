@@ -1,6 +1,6 @@
 import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { ONLINE_STATUS, PAY_STATUS } from '@dau/domain';
-import { statsBettorDay, statsHourly } from '../betting/schema.js';
+import { ONLINE_STATUS, ORDER_STATUS, PAY_STATUS } from '@dau/domain';
+import { orders, statsBettorDay, statsHourly } from '../betting/schema.js';
 import { bettors, recharges, withdrawals } from '../money/schema.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
@@ -26,10 +26,12 @@ import type { Figures } from '@dau/contract';
  *   withholding tax; a resettlement or rollback counts its difference) and cashout amounts (the betting
  *   service adds a cashout to both `payouts` and `cashouts`, betting/cashout.ts);
  * - cashouts: the part of payouts paid for cashed-out orders;
- * - GGR (gross gaming revenue) = turnover - payouts: what the house kept of the stakes on a cash basis
- *   (stakes of the period against payouts of the period, so a day's GGR mixes bets placed that day with
- *   bets settled that day). Tax withheld is the bettors' tax owed to the revenue authority: it neither
- *   adds to nor takes from GGR;
+ * - settled_stake: stakes of the orders settled or cashed out in the period (a rolled-back settlement
+ *   takes its stake back out, in the hour of the rollback);
+ * - GGR (gross gaming revenue) = settled_stake - payouts: what the house kept of the orders that are
+ *   decided, never the stakes of open orders (those are shown apart, as open stakes and liability:
+ *   `openBook`). Tax withheld is the bettors' tax owed to the revenue authority: it neither adds to nor
+ *   takes from GGR;
  * - NGR (net gaming revenue) = GGR - bonuses (accumulator bonuses paid);
  * - bettors: distinct bettors who placed at least one order that day;
  * - deposits / withdrawals: paid amounts and their count; new bettors: registrations; online bettors:
@@ -54,7 +56,7 @@ export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T0
 export type { Figures } from '@dau/contract';
 
 export const emptyFigures = (): Figures => ({
-  turnover: 0, payouts: 0, cashouts: 0, ggr: 0, bonuses: 0, ngr: 0, tax: 0, orders: 0, settled: 0, bettors: 0,
+  turnover: 0, settled_stake: 0, payouts: 0, cashouts: 0, ggr: 0, bonuses: 0, ngr: 0, tax: 0, orders: 0, settled: 0, bettors: 0,
   deposits: 0, deposit_count: 0, withdrawals: 0, withdrawal_count: 0, new_bettors: 0,
 });
 
@@ -66,7 +68,7 @@ export function addFigures(a: Figures, b: Figures): Figures {
 
 /** GGR and NGR from the parts (never summed across buckets: recomputed). */
 export function finish(f: Figures): Figures {
-  f.ggr = f.turnover - f.payouts;
+  f.ggr = f.settled_stake - f.payouts;
   f.ngr = f.ggr - f.bonuses;
   return f;
 }
@@ -98,6 +100,7 @@ export async function hourlyFigures(ex: Executor, scope: Scope, from: Date, to: 
       bonuses: sql<string>`sum(${s.bonuses})::bigint`,
       cashouts: sql<string>`sum(${s.cashouts})::bigint`,
       settled: sql<string>`sum(${s.settled})::bigint`,
+      settledStake: sql<string>`sum(${s.settledStake})::bigint`,
     })
     .from(s)
     .where(and(gte(s.hour, from), lt(s.hour, to), scopeCondition(scope, s.agentId)))
@@ -131,6 +134,7 @@ export async function hourlyFigures(ex: Executor, scope: Scope, from: Date, to: 
     f.bonuses += num(x.bonuses);
     f.cashouts += num(x.cashouts);
     f.settled += num(x.settled);
+    f.settled_stake += num(x.settledStake);
   }
   for (const x of r) {
     const f = at(num(x.h) * HOUR_MS);
@@ -167,6 +171,19 @@ export async function bettorsByDay(ex: Executor, scope: Scope, first: string, la
     ex.select({ n: sql<string>`count(distinct ${statsBettorDay.bettorId})` }).from(statsBettorDay).where(where),
   ]);
   return { perDay: new Map(rows.map((r) => [r.day, num(r.n)])), total: num(all?.n) };
+}
+
+/**
+ * The open book now, in the scope: orders not yet decided (pending), their stakes and their liability
+ * (what they pay if every one of them wins). Read through the (status, last_match_at) index: only open
+ * orders are touched.
+ */
+export async function openBook(ex: Executor, scope: Scope): Promise<{ open_orders: number; open_stakes: number; open_liability: number }> {
+  const [row] = await ex
+    .select({ n: count(), stakes: sql<string>`coalesce(sum(${orders.stake}), 0)::bigint`, liability: sql<string>`coalesce(sum(${orders.potentialPayout}), 0)::bigint` })
+    .from(orders)
+    .where(and(eq(orders.status, ORDER_STATUS.pending), scopeCondition(scope, orders.agentId)));
+  return { open_orders: num(row?.n), open_stakes: num(row?.stakes), open_liability: num(row?.liability) };
 }
 
 /** Bettors online now, in the scope. */

@@ -12,7 +12,7 @@ import { pageQuery } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import {
-  DAY, HOUR, TIME_ZONE, UTC_OFFSET, addDays, addFigures, bettorsByDay, dayStart, emptyFigures, finish, hourlyFigures, isDay, localDay, localHour, onlineBettors,
+  DAY, HOUR, TIME_ZONE, UTC_OFFSET, addDays, addFigures, bettorsByDay, dayStart, emptyFigures, finish, hourlyFigures, isDay, localDay, localHour, onlineBettors, openBook,
   type Figures,
 } from './figures.js';
 
@@ -189,7 +189,9 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       const day = localDay(now);
       const from = dayStart(day);
       const to = new Date(from.getTime() + DAY);
-      const [hours, bettors, online] = await Promise.all([hourlyFigures(db, scope, from, to), bettorsByDay(db, scope, day, day), onlineBettors(db, scope)]);
+      const [hours, bettors, online, open] = await Promise.all([
+        hourlyFigures(db, scope, from, to), bettorsByDay(db, scope, day, day), onlineBettors(db, scope), openBook(db, scope),
+      ]);
       const totals = emptyFigures();
       const series = [];
       for (let h = 0; h < 24; h++) {
@@ -209,6 +211,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
         current_hour: localHour(now),
         generated_at: now.toISOString(),
         totals: { ...figuresOut(totals), online_bettors: online },
+        open,
         hours: series,
       };
     },
@@ -231,7 +234,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       if (span < 1) throw badRequest('PARAM_INVALID', [{ field: 'date_to', message: 'date_to is before date_from' }]);
       if (span > HISTORY_MAX_DAYS) throw badRequest('PARAM_INVALID', [{ field: 'date_to', message: `at most ${HISTORY_MAX_DAYS} days` }]);
       const scope = await scopeOf(db, authOf(req));
-      const [hours, bettors] = await Promise.all([hourlyFigures(db, scope, from, to), bettorsByDay(db, scope, date_from, date_to)]);
+      const [hours, bettors, open] = await Promise.all([hourlyFigures(db, scope, from, to), bettorsByDay(db, scope, date_from, date_to), openBook(db, scope)]);
       const days = new Map<string, Figures>();
       for (let i = 0; i < span; i++) days.set(addDays(date_from, i), emptyFigures());
       for (const [ms, f] of hours) {
@@ -253,6 +256,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
         from: from.toISOString(),
         to: to.toISOString(),
         totals: figuresOut(finish(totals)),
+        open,
         items,
       };
     },
