@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -10,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Database } from './platform/db.js';
 import { installAccessControl, type DeclaredRoute } from './platform/access.js';
 import { installAuditTrail, LogTypeSwitch } from './platform/audit.js';
-import { installErrorHandler } from './platform/http.js';
+import { frameworkErrors, installErrorHandler } from './platform/http.js';
 import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
 import type { AppContext } from './platform/context.js';
@@ -53,6 +54,8 @@ export interface BuildOptions {
   feedMargin?: MarginFn;
   /** Radar errors of the feed (log types 13 and 14). */
   onFeedLog?: (entry: FeedLogEntry) => void;
+  /** The OpenAPI document at /api/docs/json for anyone (DAU_PUBLIC_DOCS=1); by default for signed-in admins only. */
+  publicDocs?: boolean;
 }
 
 export interface DauApp {
@@ -67,12 +70,71 @@ export interface DauApp {
   betting: BettingFeedHook;
 }
 
+/**
+ * Content-Security-Policy of the console and the API (checked screen by screen in Chromium, e2e/csp.test.ts):
+ * scripts and connections (fetch and the same-origin socket, ws:/wss: included by CSP 3 'self') only
+ * from this origin; antd and ECharts write inline styles; images may be data: (QR codes), blob: and https:
+ * (logos and pictures are operator-given URLs); no plugins, no framing by anyone.
+ */
+const CONSOLE_CSP =
+  "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; " +
+  "img-src 'self' data: blob: https:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'";
+
+/**
+ * Security headers on every answer (@fastify/helmet): the CSP above, nosniff, Referrer-Policy no-referrer,
+ * X-Frame-Options DENY, and HSTS only on requests that came over https (directly, or per the proxy's
+ * X-Forwarded-Proto with DAU_TRUST_PROXY=1): a plain-http LAN install is not told to switch to https.
+ */
+async function installSecurityHeaders(app: FastifyInstance) {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: parseCsp(CONSOLE_CSP) },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: false,
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+}
+
+function parseCsp(csp: string): Record<string, string[]> {
+  return Object.fromEntries(
+    csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
+      const [name, ...values] = d.split(/\s+/);
+      return [name!, values];
+    }),
+  );
+}
+
+/**
+ * /api/docs: the Swagger UI page and its files are public (nothing of ours in them); the document itself
+ * (/api/docs/json and /yaml) needs a signed-in admin unless DAU_PUBLIC_DOCS=1. The page sends the
+ * console's token (same origin, localStorage "token"), so a signed-in admin opening /api/docs reads it.
+ */
+function declareDocsAccess(app: FastifyInstance, publicDocs: boolean) {
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/api/docs' && !route.url.startsWith('/api/docs/')) return;
+    const isDocument = /^\/api\/docs\/(json|yaml)$/.test(route.url);
+    const access = isDocument && !publicDocs ? { signedIn: true as const } : { public: true as const };
+    route.config = { ...(route.config ?? {}), access } as typeof route.config;
+  });
+}
+
+/** Swagger UI's request interceptor, written out as browser code (the plugin serialises it with toString). */
+const consoleTokenInterceptor = Object.assign(<T>(req: T): T => req, {
+  toString: () =>
+    "function (req) { try { var t = window.localStorage.getItem('token'); if (t && !req.headers.Authorization) req.headers.Authorization = 'Bearer ' + t; } catch (e) {} return req; }",
+});
+
 /** Builds the whole server (tests drive it with `app.inject`, `main.ts` listens). */
 export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
+    // A malformed URL or a too long path parameter answers our { code, message } shape.
+    frameworkErrors,
     genReqId: () => Math.random().toString(36).slice(2, 10),
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -88,7 +150,9 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   app.decorate('logTypeSwitch', logTypeSwitch);
   installErrorHandler(app);
   ipBlock.install(app);
-  const routes = installAccessControl(app, db, { publicPrefixes: ['/api/docs'] });
+  await installSecurityHeaders(app);
+  declareDocsAccess(app, !!opts.publicDocs);
+  const routes = installAccessControl(app, db);
   installAuditTrail(app, db);
 
   await app.register(fastifySwagger, {
@@ -99,7 +163,11 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    // The document request carries the console's token (see declareDocsAccess).
+    uiConfig: { requestInterceptor: consoleTokenInterceptor },
+  });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   const feedStore = new PgFeedStore(db);

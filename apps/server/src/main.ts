@@ -23,6 +23,7 @@ const { app, ctx, feed } = await buildApp({
   webDist: config.webDist,
   logger: { level: config.logLevel },
   trustProxy: config.trustProxy,
+  publicDocs: config.publicDocs,
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
   onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
@@ -62,7 +63,7 @@ const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded Postg
 const lines = [
   '',
   `  Dau back office is up on http://localhost:${config.port}  (${Date.now() - t0} ms, ${where})`,
-  `  API docs: http://localhost:${config.port}/api/docs`,
+  `  API docs: http://localhost:${config.port}/api/docs${config.publicDocs ? '' : ' (for signed-in admins: sign in to the console first)'}`,
 ];
 if (seeded.adminCreated) {
   lines.push(

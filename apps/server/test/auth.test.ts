@@ -3,7 +3,6 @@ import { eq, sql } from 'drizzle-orm';
 import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { admins, subscriberConfig, systemLogs } from '../src/modules/system/schema.js';
 import { sessions } from '../src/modules/auth/schema.js';
-import { totpNow } from '../src/modules/auth/totp.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof makeWorld>>;
@@ -79,54 +78,7 @@ describe('sign-in', () => {
   });
 });
 
-describe('lockout', () => {
-  it('locks the account for the window after the limit, then logs and tells super admins', async () => {
-    await t.database.db.update(subscriberConfig).set({ loginFailureLimit: 3, failureWindowMinutes: 1 }).where(eq(subscriberConfig.id, 1));
-    for (let i = 0; i < 3; i++) expect((await login({ account: 'agent_b1', password: 'bad-password' })).status).toBe(401);
-    const locked = await login({ account: 'agent_b1', password: PASSWORD });
-    expect(locked.status).toBe(429);
-    expect(locked.body.code).toBe('ACCOUNT_LOCKED');
-    expect(locked.body.message).toContain('1');
-    const logs = await t.database.db.select().from(systemLogs).where(eq(systemLogs.account, 'agent_b1'));
-    expect(logs.some((l) => l.content.includes('locked'))).toBe(true);
-    const adminToken = await t.login('admin', ADMIN_PASSWORD);
-    const notices = await t.call('GET', '/api/v1/notices?notify_status=1&page=1&page_size=10', { token: adminToken });
-    expect(notices.body.items.some((n: { content: string }) => n.content.includes('agent_b1'))).toBe(true);
-    // Another account is not affected.
-    expect((await login({ account: 'agent_b', password: PASSWORD })).status).toBe(200);
-    // After the window the account can sign in again.
-    await t.database.exec(`update login_attempts set created_at = created_at - interval '2 minutes' where account = 'agent_b1'`);
-    expect((await login({ account: 'agent_b1', password: PASSWORD })).status).toBe(200);
-    await t.database.db.update(subscriberConfig).set({ loginFailureLimit: 5, failureWindowMinutes: 15 }).where(eq(subscriberConfig.id, 1));
-  });
-});
-
-describe('Google verification code', () => {
-  it('binds with a code, then requires it at sign-in and refuses a wrong one', async () => {
-    const token = await t.login('agent_a');
-    const setup = await t.call('POST', '/api/v1/auth/google/setup', { token });
-    expect(setup.status).toBe(200);
-    expect(setup.body.qr_data_url).toMatch(/^data:image\/png;base64,/);
-    expect(setup.body.otpauth_url).toContain('otpauth://totp/');
-    const wrongBind = await t.call('POST', '/api/v1/auth/google/bind', { token, body: { code: '000000' } });
-    expect(wrongBind.status).toBe(422);
-    const bind = await t.call('POST', '/api/v1/auth/google/bind', { token, body: { code: totpNow(setup.body.secret) } });
-    expect(bind.status).toBe(200);
-
-    const noCode = await login({ account: 'agent_a', password: PASSWORD });
-    expect(noCode.status).toBe(401);
-    expect(noCode.body.code).toBe('GOOGLE_CODE_REQUIRED');
-    const bad = await login({ account: 'agent_a', password: PASSWORD, google_code: totpNow(setup.body.secret) === '123456' ? '654321' : '123456' });
-    expect(bad.status).toBe(401);
-    expect(bad.body.code).toBe('GOOGLE_CODE_INVALID');
-    const good = await login({ account: 'agent_a', password: PASSWORD, google_code: totpNow(setup.body.secret) });
-    expect(good.status).toBe(200);
-
-    const unbind = await t.call('POST', '/api/v1/auth/google/unbind', { token: good.body.token, body: { code: totpNow(setup.body.secret) } });
-    expect(unbind.status).toBe(200);
-    expect((await login({ account: 'agent_a', password: PASSWORD })).status).toBe(200);
-  });
-});
+// Lockout, back-off and limits: auth-throttle.test.ts. Google codes: auth-totp.test.ts.
 
 describe('IP blacklist', () => {
   it('refuses every request from a blacklisted address, including sign-in, and logs it', async () => {

@@ -121,8 +121,9 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/statistics/matches': { need: 'match_statistics' },
   'GET /api/v1/statistics/matches/:event_id': { need: 'match_statistics', url: `/api/v1/statistics/matches/${MISSING}` },
   'GET /api/docs': { need: PUBLIC },
-  'GET /api/docs/json': { need: PUBLIC },
-  'GET /api/docs/yaml': { need: PUBLIC },
+  // The OpenAPI document: signed-in admins only unless DAU_PUBLIC_DOCS=1 (the viewer page stays public).
+  'GET /api/docs/json': { need: SIGNED_IN },
+  'GET /api/docs/yaml': { need: SIGNED_IN },
   'GET /api/docs/static/*': { need: PUBLIC, url: '/api/docs/static/index.html' },
   // Betting engine (issue 5)
   'GET /api/v1/betting/orders': { need: 'order_list' },

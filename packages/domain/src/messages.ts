@@ -76,6 +76,16 @@ export const MESSAGES = {
     'sw-KE': 'Majaribio mengi ya kuingia yameshindikana. Akaunti imefungwa kwa dakika {minutes}.',
     'zh-CN': '登录失败次数过多，账号已锁定 {minutes} 分钟。',
   },
+  LOGIN_CODE_FAILED: {
+    'en-US': 'The password or the Google verification code is wrong',
+    'sw-KE': 'Nenosiri au msimbo wa uthibitisho wa Google si sahihi',
+    'zh-CN': '密码或谷歌验证码错误',
+  },
+  LOGIN_THROTTLED: {
+    'en-US': 'Too many failed sign-ins. Please try again in {seconds} second(s).',
+    'sw-KE': 'Majaribio mengi ya kuingia yameshindikana. Tafadhali jaribu tena baada ya sekunde {seconds}.',
+    'zh-CN': '登录失败次数过多，请在 {seconds} 秒后重试。',
+  },
   ACCOUNT_DISABLED: {
     'en-US': 'This account is disabled',
     'sw-KE': 'Akaunti hii imezimwa',
@@ -152,9 +162,14 @@ export const MESSAGES = {
     'zh-CN': '旧密码错误',
   },
   PASSWORD_TOO_WEAK: {
-    'en-US': 'The password must be at least 8 characters',
-    'sw-KE': 'Nenosiri lazima liwe na angalau herufi 8',
-    'zh-CN': '密码长度至少为8个字符',
+    'en-US': 'The password must be at least 10 characters',
+    'sw-KE': 'Nenosiri lazima liwe na angalau herufi 10',
+    'zh-CN': '密码长度至少为10个字符',
+  },
+  PASSWORD_COMMON: {
+    'en-US': 'This password is among the most common passwords and is easy to guess. Please choose another one.',
+    'sw-KE': 'Nenosiri hili ni miongoni mwa manenosiri yanayotumika sana na ni rahisi kukisiwa. Tafadhali chagua jingine.',
+    'zh-CN': '该密码属于最常见的密码，容易被猜中，请换一个。',
   },
   PASSWORD_TOO_LONG: {
     'en-US': 'The password must be at most 128 characters',

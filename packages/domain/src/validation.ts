@@ -35,10 +35,10 @@ export function validateShareRatio(input: unknown): Validation<number> {
 // ---------------------------------------------------------------------------------------------
 // Passwords and accounts (spec §5)
 
-export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 128;
 
-/** A password: required, 8 to 128 characters (counted as Unicode code points), not only spaces. */
+/** A password: required, 10 to 128 characters (counted as Unicode code points), not only spaces. */
 export function validatePassword(input: unknown, requiredCode: MessageCode = 'LOGIN_PASSWORD_REQUIRED'): Validation<string> {
   if (typeof input !== 'string' || input.length === 0) return fail(requiredCode);
   const length = Array.from(input).length;

@@ -36,14 +36,16 @@ describe('validateShareRatio', () => {
 });
 
 describe('passwords and accounts', () => {
-  it('requires a password of at least 8 characters', () => {
+  it('requires a password of at least 10 characters', () => {
     expect(validatePassword('')).toEqual({ ok: false, code: 'LOGIN_PASSWORD_REQUIRED' });
     expect(validatePassword(undefined)).toEqual({ ok: false, code: 'LOGIN_PASSWORD_REQUIRED' });
     expect(validatePassword('', 'NEW_PASSWORD_REQUIRED')).toEqual({ ok: false, code: 'NEW_PASSWORD_REQUIRED' });
     expect(validatePassword('1234567')).toEqual({ ok: false, code: 'PASSWORD_TOO_WEAK' });
     expect(validatePassword('        ')).toEqual({ ok: false, code: 'PASSWORD_TOO_WEAK' });
-    expect(validatePassword('12345678')).toEqual({ ok: true, value: '12345678' });
-    expect(validatePassword('😀😀😀😀😀😀😀')).toEqual({ ok: false, code: 'PASSWORD_TOO_WEAK' }); // 7 code points
+    expect(validatePassword('12345678')).toEqual({ ok: false, code: 'PASSWORD_TOO_WEAK' });
+    expect(validatePassword('123456789')).toEqual({ ok: false, code: 'PASSWORD_TOO_WEAK' });
+    expect(validatePassword('tz-kilimo-9')).toEqual({ ok: true, value: 'tz-kilimo-9' });
+    expect(validatePassword('😀😀😀😀😀😀😀😀😀')).toEqual({ ok: false, code: 'PASSWORD_TOO_WEAK' }); // 9 code points
     expect(validatePassword('x'.repeat(129))).toEqual({ ok: false, code: 'PASSWORD_TOO_LONG' });
   });
 

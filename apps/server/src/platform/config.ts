@@ -1,17 +1,26 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { message } from '@dau/domain';
+import { checkPassword } from '../modules/auth/password-policy.js';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(6009),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
   DAU_DATA_DIR: z.string().default('./data'),
-  DAU_ADMIN_PASSWORD: z.string().min(8).optional(),
+  DAU_ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      const check = v === undefined ? null : checkPassword(v);
+      if (check && !check.ok) ctx.addIssue({ code: 'custom', message: message(check.code, 'en-US') });
+    }),
   DAU_WEB_DIST: z.string().optional(),
   DAU_DEMO: z.enum(['0', '1']).default('1'),
   DAU_SIMULATOR: z.enum(['0', '1']).default('1'),
   DAU_SANDBOX_ROUTES: z.enum(['0', '1']).default('0'),
   DAU_TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  DAU_PUBLIC_DOCS: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
 });
@@ -27,6 +36,8 @@ export interface Config {
   simulator: boolean;
   sandboxRoutes: boolean;
   trustProxy: boolean;
+  /** The OpenAPI document readable without signing in. */
+  publicDocs: boolean;
   logLevel: string;
 }
 
@@ -50,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulator: e.DAU_SIMULATOR === '1',
     sandboxRoutes: e.DAU_SANDBOX_ROUTES === '1',
     trustProxy: e.DAU_TRUST_PROXY === '1',
+    publicDocs: e.DAU_PUBLIC_DOCS === '1',
     logLevel: e.LOG_LEVEL,
   };
 }
