@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { ONLINE_STATUS, PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
 import { ADMIN_PASSWORD, createTestApp, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
@@ -24,7 +24,13 @@ let w: Awaited<ReturnType<typeof makeWorld>>;
 let superToken: string;
 let tokA: string;
 let tokNone: string;
-const now = new Date();
+/**
+ * The test's clock: half past the hour in which the file started, frozen (only `Date` is faked: timers,
+ * promises and PostgreSQL run for real) from before the app starts to the end of the file. The screens
+ * read the clock through `Date`, so a run that crosses the hour or local midnight (21:00 UTC) still sees
+ * one "today" and one current hour. `DAU_TEST_NOW` (ISO) moves it, to try a given time of day.
+ */
+const now = new Date(process.env.DAU_TEST_NOW ?? Math.floor(Date.now() / 3_600_000) * 3_600_000 + 30 * 60_000);
 const today = localDay(now);
 const start = dayStart(today);
 const yesterday = localDay(start.getTime() - 1);
@@ -42,6 +48,7 @@ const withdrawalRow = (bettorId: number, agentId: number, amount: number, paidAt
 });
 
 beforeAll(async () => {
+  vi.useFakeTimers({ toFake: ['Date'], now });
   t = await createTestApp();
   w = await makeWorld(t);
   const db = t.database.db;
@@ -73,6 +80,8 @@ beforeAll(async () => {
   const a1 = await makeBettor(t, w.agentA1);
   const b = await makeBettor(t, w.agentB);
   const old = await makeBettor(t, w.agentA1);
+  // Created "now" by the test's clock (the column's default is the database's own clock).
+  await db.update(bettors).set({ createdAt: now }).where(inArray(bettors.id, [a1.id, b.id]));
   await db.update(bettors).set({ createdAt: new Date(start.getTime() - 1) }).where(eq(bettors.id, old.id));
   await db.update(bettors).set({ onlineStatus: ONLINE_STATUS.online }).where(eq(bettors.id, a1.id));
   await db.update(bettors).set({ onlineStatus: ONLINE_STATUS.online }).where(eq(bettors.id, b.id));
@@ -106,7 +115,10 @@ beforeAll(async () => {
     sportId: 1, fixtureDate: now, eventStatusAtBet: 1,
   });
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  vi.useRealTimers();
+});
 
 describe('today_statistics', () => {
   it('sums the whole book for the super admin, by Dar es Salaam hour', async () => {
@@ -259,11 +271,11 @@ describe('match_statistics', () => {
   it('exports the list in the asker\'s scope', async () => {
     const res = await t.call('POST', '/api/v1/exports', { token: tokA, body: { type: 'match_statistics', format: 1, params: {} } });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const until = Date.now() + 15_000;
+    // Polls the job's state until it leaves "running" (the test's timeout bounds a job that never ends).
     let row;
     for (;;) {
       [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, res.body.id));
-      if (row.status !== 1 || Date.now() > until) break;
+      if (row.status !== 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(row!.status, row!.errorMessage ?? '').toBe(2);
