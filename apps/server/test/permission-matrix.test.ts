@@ -2,16 +2,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { permissionKey, type Permission } from '@dau/contract';
 import { ADMIN_PASSWORD, AGENT_KEYS, LIMITED_KEYS, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
+import { makeBettor } from './money-helpers.js';
+import { grantKeys } from './payments-fixtures.js';
+import { roles } from '../src/modules/system/schema.js';
+import { bettors } from '../src/modules/money/schema.js';
 import type { DeclaredRoute } from '../src/platform/access.js';
 
 /**
  * The permission matrix, built from the router itself: every declared route x every kind of caller.
  * MATRIX lists every route the server has; a route missing here (or listed but gone) fails the test.
- * Each entry says how to call it so that an allowed caller gets a harmless answer (a read, a 400 for a
- * deliberately invalid body, a 404 for a missing id) and whether its target lies in agent A's branch.
+ * Each entry says how to call it so that an allowed caller gets a harmless answer. The routes of roles,
+ * administrators and bettors are called on REAL objects of agent A's branch with valid bodies (`ok`: the
+ * exact success status every allowed caller must get, so the scope check inside the handler runs and
+ * agent B, of the other branch, must get 403). The rest still probe with a read, a deliberately invalid
+ * body (400) or a missing id (404). The ownership matrix (ownership-matrix.test.ts) checks the effects.
  */
-/** `need`: 'public', 'signedIn', a page, or 'page:button' — stated here, independently of the route's own declaration. */
-type Case = { need: string; url?: string; body?: unknown; branch?: true; fresh?: true };
+/**
+ * `need`: 'public', 'signedIn', a page, or 'page:button' — stated here, independently of the route's own
+ * declaration. `target`: the real object of agent A's branch that `:id` stands for.
+ */
+type Targets = { admin: number; role: number; bettor: number };
+type Case = { need: string; url?: string; body?: unknown; branch?: true; fresh?: true; target?: keyof Targets; ok?: number };
+/** A real object of agent A's branch, a valid body, and the success status an allowed caller gets. */
+const real = (target: keyof Targets, body?: unknown | ((x: Targets) => unknown)): Pick<Case, 'target' | 'body' | 'branch' | 'ok'> => ({ target, body, branch: true, ok: 200 });
 const INVALID = { matrix_probe: true };
 const MISSING = '999999';
 const PUBLIC = 'public';
@@ -37,20 +50,20 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/system/administrators': { need: 'administrators' },
   'GET /api/v1/system/administrators/options': { need: 'administrators' },
   'GET /api/v1/system/administrators/export': { need: 'administrators:export' },
-  'GET /api/v1/system/administrators/:id': { need: 'administrators', branch: true },
+  'GET /api/v1/system/administrators/:id': { need: 'administrators', ...real('admin') },
   'POST /api/v1/system/administrators': { need: 'administrators:create', body: INVALID },
-  'PUT /api/v1/system/administrators/:id': { need: 'administrators:edit', body: INVALID },
-  'POST /api/v1/system/administrators/:id/disable': { need: 'administrators:disable', body: INVALID },
-  'POST /api/v1/system/administrators/:id/reset-password': { need: 'administrators:reset_password', body: INVALID },
-  'POST /api/v1/system/administrators/:id/unbind-google': { need: 'administrators:unbind_google', branch: true },
-  'POST /api/v1/system/administrators/notify': { need: 'administrators:notify', body: INVALID },
+  'PUT /api/v1/system/administrators/:id': { need: 'administrators:edit', ...real('admin', { name: 'Agent A1', phone: '255754000321' }) },
+  'POST /api/v1/system/administrators/:id/disable': { need: 'administrators:disable', ...real('admin', { disabled: 1 }) },
+  'POST /api/v1/system/administrators/:id/reset-password': { need: 'administrators:reset_password', ...real('admin', { password: 'Matrix#2026pass' }) },
+  'POST /api/v1/system/administrators/:id/unbind-google': { need: 'administrators:unbind_google', ...real('admin') },
+  'POST /api/v1/system/administrators/notify': { need: 'administrators:notify', ...real('admin', (x: Targets) => ({ admin_ids: [x.admin], content: 'From the matrix' })) },
   'GET /api/v1/system/roles': { need: 'role' },
   'GET /api/v1/system/roles/options': { need: 'administrators' },
   'POST /api/v1/system/roles': { need: 'role:create', body: INVALID },
-  'PUT /api/v1/system/roles/:id': { need: 'role:edit', body: INVALID },
+  'PUT /api/v1/system/roles/:id': { need: 'role:edit', ...real('role', { name: 'A desk', remarks: 'matrix' }) },
   'DELETE /api/v1/system/roles/:id': { need: 'role:delete', url: `/api/v1/system/roles/${MISSING}` },
-  'GET /api/v1/system/roles/:id/permissions': { need: 'role' },
-  'PUT /api/v1/system/roles/:id/permissions': { need: 'role:permissions', body: INVALID },
+  'GET /api/v1/system/roles/:id/permissions': { need: 'role', ...real('role') },
+  'PUT /api/v1/system/roles/:id/permissions': { need: 'role:permissions', ...real('role', { keys: ['log'] }) },
   'GET /ws': { need: PUBLIC },
   // The odds feed (issue 4): matches, a match's odds, receiving statistics.
   'GET /api/v1/sports/matches': { need: 'match_list' },
@@ -78,15 +91,15 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/money/activity_qualification': { need: 'activity_qualification' },
   'GET /api/v1/money/cs/activity_qualification': { need: 'cs_activity_qualification' },
   'POST /api/v1/money/activity_qualification/:id/approve': { need: 'activity_qualification:edit', body: INVALID },
-  'GET /api/v1/money/bettors/:id': { need: 'user' },
-  'POST /api/v1/money/bettors/:id/balance': { need: 'user:edit_balance', body: INVALID },
-  'POST /api/v1/money/bettors/:id/credit': { need: 'user:edit_credit', body: INVALID },
-  'PUT /api/v1/money/bettors/:id/agent': { need: 'user:change_agent', body: INVALID },
-  'PUT /api/v1/money/bettors/:id/invitation-code': { need: 'user:invitation_code', body: INVALID },
-  'POST /api/v1/money/bettors/:id/reset-password': { need: 'user:reset_password', body: INVALID },
-  'POST /api/v1/money/bettors/:id/disable': { need: 'user:disable', body: INVALID },
-  'PUT /api/v1/money/bettors/:id/risk': { need: 'user:risk', body: INVALID },
-  'POST /api/v1/money/bettors/refresh': { need: 'user:refresh', body: INVALID },
+  'GET /api/v1/money/bettors/:id': { need: 'user', ...real('bettor') },
+  'POST /api/v1/money/bettors/:id/balance': { need: 'user:edit_balance', ...real('bettor', { amount: 100, remark: 'matrix' }) },
+  'POST /api/v1/money/bettors/:id/credit': { need: 'user:edit_credit', ...real('bettor', { amount: 100, remark: 'matrix' }) },
+  'PUT /api/v1/money/bettors/:id/agent': { need: 'user:change_agent', ...real('bettor', (x: Targets) => ({ agent_id: x.admin })) },
+  'PUT /api/v1/money/bettors/:id/invitation-code': { need: 'user:invitation_code', ...real('bettor', {}) },
+  'POST /api/v1/money/bettors/:id/reset-password': { need: 'user:reset_password', ...real('bettor', {}) },
+  'POST /api/v1/money/bettors/:id/disable': { need: 'user:disable', ...real('bettor', { disabled: 1 }) },
+  'PUT /api/v1/money/bettors/:id/risk': { need: 'user:risk', ...real('bettor', { risk_level: 2 }) },
+  'POST /api/v1/money/bettors/refresh': { need: 'user:refresh', ...real('bettor', (x: Targets) => ({ bettor_ids: [x.bettor] })) },
   'GET /api/v1/money/bills': { need: 'bill' },
   'GET /api/v1/money/bill_credit': { need: 'bill_credit' },
   'GET /api/v1/money/cs/bills': { need: 'cs_bill' },
@@ -181,16 +194,26 @@ for (const [api, page, kind, actions] of [
 
 type Actor = 'anonymous' | 'super' | 'limited' | 'agent' | 'agentOther' | 'disabled' | 'stale';
 const ACTORS: Actor[] = ['anonymous', 'super', 'limited', 'agent', 'agentOther', 'disabled', 'stale'];
+/** The agents of both branches also manage bettors, so the bettor routes' scope checks run for them. */
+const MATRIX_AGENT_KEYS = [...AGENT_KEYS, 'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password', 'user:disable', 'user:risk', 'user:refresh'];
 /** What the stale session's role still holds after the removal. */
 const STALE_KEEPS = ['system', 'log'];
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof makeWorld>>;
+let targets: Targets;
 const tokens: Partial<Record<Actor, string>> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
   w = await makeWorld(t);
+  await grantKeys(t, w.agentRole, MATRIX_AGENT_KEYS);
+  // Agent A's branch: a role agent A created, and a bettor (online) of sub-agent A1.
+  const role = await makeRole(t, 'A desk', ['system', 'log']);
+  await t.database.db.update(roles).set({ createdBy: w.agentA }).where(eq(roles.id, role));
+  const bettor = await makeBettor(t, w.agentA1, { cash: 10_000_00 });
+  await t.database.db.update(bettors).set({ onlineStatus: 2 }).where(eq(bettors.id, bettor.id));
+  targets = { admin: w.agentA1, role, bettor: bettor.id };
   tokens.super = await t.login('admin', ADMIN_PASSWORD);
   tokens.limited = await t.login('limited');
   tokens.agent = await t.login('agent_a');
@@ -216,7 +239,7 @@ function heldBy(actor: Actor): Set<string> | 'all' | 'none' {
       return new Set(LIMITED_KEYS);
     case 'agent':
     case 'agentOther':
-      return new Set(AGENT_KEYS);
+      return new Set(MATRIX_AGENT_KEYS);
     case 'stale':
       return new Set(STALE_KEEPS);
     default:
@@ -259,9 +282,11 @@ describe('permission matrix', () => {
 
   it('answers every route x caller as its declared access says', async () => {
     const failures: string[] = [];
+    let cells = 0;
     for (const r of t.routes) {
       const c = MATRIX[`${r.method} ${r.url}`];
       let url = c.url ?? r.url;
+      if (c.target) url = url.replace(':id', String(targets[c.target]));
       if (url.includes(':id')) {
         const id = r.url.includes('/administrators/') ? w.agentA1 : r.url.includes('/roles/') ? w.agentRole : Number(MISSING);
         url = url.replace(':id', String(id));
@@ -271,14 +296,18 @@ describe('permission matrix', () => {
         if (c.fresh && token && !['disabled', 'anonymous'].includes(actor)) {
           token = await t.login(actor === 'super' ? 'admin' : { limited: 'limited', agent: 'agent_a', agentOther: 'agent_b', stale: 'stale' }[actor as 'limited']!, actor === 'super' ? ADMIN_PASSWORD : undefined);
         }
-        const res = await t.call(r.method, url, { token, body: c.body });
+        const res = await t.call(r.method, url, { token, body: typeof c.body === 'function' ? c.body(targets) : c.body });
         const want = expected(actor, c);
-        const ok = want === 'allowed' ? res.status !== 401 && res.status !== 403 && res.status < 500 : res.status === want;
-        if (!ok) failures.push(`${actor.padEnd(10)} ${r.method} ${url} → ${res.status} (want ${want}) ${JSON.stringify(res.body)?.slice(0, 120)}`);
+        const allowed = c.ok ? res.status === c.ok : res.status !== 401 && res.status !== 403 && res.status < 500;
+        const ok = want === 'allowed' ? allowed : res.status === want;
+        if (!ok) failures.push(`${actor.padEnd(10)} ${r.method} ${url} → ${res.status} (want ${want === 'allowed' ? (c.ok ?? want) : want}) ${JSON.stringify(res.body)?.slice(0, 120)}`);
+        cells += 1;
       }
     }
     expect(failures).toEqual([]);
-  });
+    expect(cells).toBe(t.routes.length * ACTORS.length);
+    console.info(`permission matrix: ${t.routes.length} routes x ${ACTORS.length} callers = ${cells} calls; ${Object.values(MATRIX).filter((c) => c.ok).length} routes on real objects of a branch`);
+  }, 180_000);
 
   it('refuses the stale session exactly where the permission was removed', async () => {
     const logs = await t.call('GET', '/api/v1/system/logs', { token: tokens.stale });
