@@ -7,11 +7,11 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './platform/db.js';
 import { installAccessControl, type DeclaredRoute } from './platform/access.js';
 import { installAuditTrail, LogTypeSwitch } from './platform/audit.js';
-import { frameworkErrors, installErrorHandler } from './platform/http.js';
+import { answerSerializer, frameworkErrors, installErrorHandler } from './platform/http.js';
 import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
 import type { AppContext } from './platform/context.js';
@@ -138,7 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     genReqId: () => Math.random().toString(36).slice(2, 10),
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer);
 
   const { db, bus, kind } = opts.database;
   const ipBlock = new IpBlocklist(db);

@@ -6,3 +6,4 @@ export * from './sports-resources.js';
 export * from './betting-resources.js';
 export * from './statistics.js';
 export * from './api.js';
+export * from './input.js';

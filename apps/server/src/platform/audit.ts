@@ -67,12 +67,16 @@ declare module 'fastify' {
 }
 const SECRET_KEYS = /password|secret|token|google_code|key/i;
 
-/** Values written to the audit trail never carry secrets. */
+/** NUL characters (refused by PostgreSQL in text and JSON) shown as the visible ␀, so a refused input still leaves its row. */
+const visibleNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '\u2400') : s);
+
+/** Values written to the audit trail never carry secrets, nor NUL characters. */
 export function redact(v: unknown): unknown {
+  if (typeof v === 'string') return visibleNul(v);
   if (Array.isArray(v)) return v.map(redact);
   if (v && typeof v === 'object' && !(v instanceof Date)) {
     const out: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(v)) out[k] = SECRET_KEYS.test(k) ? (val == null ? val : '***') : redact(val);
+    for (const [k, val] of Object.entries(v)) out[visibleNul(k)] = SECRET_KEYS.test(k) ? (val == null ? val : '***') : redact(val);
     return out;
   }
   return v;
@@ -86,13 +90,13 @@ export async function writeAudit(ex: Executor, req: FastifyRequest | null, e: Au
   }
   await ex.insert(systemLogs).values({
     type: e.type,
-    content: e.content.slice(0, 2000),
-    action: e.action ?? (req ? `${req.method} ${req.routeOptions.url ?? req.url}` : null),
+    content: visibleNul(e.content.slice(0, 2000)),
+    action: visibleNul(e.action ?? (req ? `${req.method} ${req.routeOptions.url ?? req.url}` : '')) || null,
     method: req?.method ?? null,
     route: req?.routeOptions.url ?? null,
     status: e.status ?? null,
     adminId: e.adminId !== undefined ? e.adminId : (req?.auth?.admin.id ?? null),
-    account: e.account !== undefined ? e.account : (req?.auth?.admin.account ?? null),
+    account: e.account != null ? visibleNul(e.account) : e.account === null ? null : (req?.auth?.admin.account ?? null),
     ip: req?.ip ?? null,
     serverIp: SERVER_IP,
     source: req ? 'api' : 'server',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessageCode } from '@dau/domain';
+import { dateTime, queryBigId, queryInt32, text } from '@dau/contract';
 import { admins, roles } from '../modules/system/schema.js';
 import { subtreeCondition } from '../modules/system/admins-service.js';
 import { authOf, type AuthContext } from './access.js';
@@ -161,6 +162,9 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
   );
 }
 
-export const optionalInt = z.coerce.number().int().optional();
-export const optionalText = z.string().trim().max(64).optional();
-export const isoDate = z.string().datetime({ offset: true }).optional();
+/** Filters of the lists, built from the contract's blocks (no NUL, an integer column's bounds). */
+export const optionalInt = queryInt32().optional();
+/** A filter on a `bigserial` id (orders, bills). */
+export const optionalBigId = queryBigId().optional();
+export const optionalText = text(64).optional();
+export const isoDate = dateTime().optional();

@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { getTableColumns } from 'drizzle-orm';
 import type { FieldDef, ResourceDef } from '@dau/contract';
-import { isEditable } from '@dau/contract';
+import { bigIdParams, bigintMoney, dateTime, decimal, idParams as serialIdParams, int16, int32, isEditable, queryInt32, rawText, text, INT32_MAX } from '@dau/contract';
 import { enumLabel, isEnumValue, LOG_TYPE } from '@dau/domain';
 import type { Db, Executor } from './db.js';
 import { badRequest, notFound } from './errors.js';
@@ -50,58 +50,82 @@ function columnOf(b: ResourceBinding, key: string): PgColumn {
 
 const isNumericColumn = (c: PgColumn) => c.columnType === 'PgNumeric';
 
-/** The zod type of a field's written value. */
-function valueSchema(f: FieldDef): z.ZodTypeAny {
+/** The integer range a column can hold (null: not an integer column). */
+function integerRange(c: PgColumn): [number, number] | null {
+  switch (c.columnType) {
+    case 'PgSmallInt':
+    case 'PgSmallSerial':
+      return [-32_768, 32_767];
+    case 'PgInteger':
+    case 'PgSerial':
+      return [-2_147_483_648, INT32_MAX];
+    case 'PgBigInt53':
+    case 'PgBigSerial53':
+      return [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+    default:
+      return null;
+  }
+}
+
+/** The largest absolute value a numeric(p, s) column holds. */
+function numericLimit(c: PgColumn): number {
+  const { precision, scale } = c as unknown as { precision?: number; scale?: number };
+  return precision ? 10 ** (precision - (scale ?? 0)) - 10 ** -(scale ?? 0) : 1e15;
+}
+
+/** The zod type of a field's written value: the declaration's bounds within the column's real ones. */
+function valueSchema(f: FieldDef, col: PgColumn): z.ZodTypeAny {
+  const range = integerRange(col);
   switch (f.type) {
     case 'number':
     case 'odds': {
-      let s = z.number();
-      if (f.min !== undefined) s = s.min(f.min);
-      if (f.max !== undefined) s = s.max(f.max);
-      return s;
+      if (range) return (col.columnType === 'PgSmallInt' ? int16 : range[1] === INT32_MAX ? int32 : bigintMoney)(f.min ?? range[0], f.max ?? range[1]);
+      const limit = isNumericColumn(col) ? numericLimit(col) : 1e15;
+      return decimal(Math.max(f.min ?? -limit, -limit), Math.min(f.max ?? limit, limit));
     }
     case 'money':
-      return z.number().int().min(f.min ?? Number.MIN_SAFE_INTEGER).max(f.max ?? Number.MAX_SAFE_INTEGER);
+      return bigintMoney(Math.max(f.min ?? -Infinity, range?.[0] ?? -Infinity), Math.min(f.max ?? Infinity, range?.[1] ?? Infinity));
     case 'enum':
-      return z
-        .number()
-        .int()
+      return int32()
         .refine((v) => isEnumValue(f.enum as never, v), { message: `not a value of ${f.enum}` });
     case 'switch':
       return z.boolean();
     case 'datetime':
-      return z.string().datetime({ offset: true });
-    default: {
-      let s = z.string().trim().max(f.maxLength ?? 10_000);
-      if (f.required) s = s.min(1);
-      return s;
-    }
+      return dateTime();
+    case 'json':
+      return f.required ? rawText(f.maxLength ?? 10_000).min(1) : rawText(f.maxLength ?? 10_000);
+    default:
+      return f.required ? text(f.maxLength ?? 10_000).min(1) : text(f.maxLength ?? 10_000);
   }
 }
 
-function bodySchema(def: ResourceDef, mode: 'create' | 'edit') {
+function bodySchema(b: ResourceBinding, mode: 'create' | 'edit') {
   const shape: Record<string, z.ZodTypeAny> = {};
-  for (const f of def.fields) {
+  for (const f of b.def.fields) {
     if (!isEditable(f, mode)) continue;
-    const v = valueSchema(f);
+    const v = valueSchema(f, columnOf(b, f.key));
     shape[f.key] = mode === 'create' && f.required ? v : v.optional();
   }
   return z.strictObject(shape);
 }
 
-function querySchema(def: ResourceDef) {
+function querySchema(b: ResourceBinding) {
   const shape: Record<string, z.ZodTypeAny> = {};
-  for (const f of def.fields) {
+  for (const f of b.def.fields) {
     if (!f.search) continue;
     if (f.search === 'range') {
-      shape[`${f.key}_from`] = z.string().datetime({ offset: true }).optional();
-      shape[`${f.key}_to`] = z.string().datetime({ offset: true }).optional();
+      shape[`${f.key}_from`] = dateTime().optional();
+      shape[`${f.key}_to`] = dateTime().optional();
     } else if (f.type === 'switch') {
       shape[f.key] = z.enum(['true', 'false']).optional();
     } else if (f.type === 'enum' || f.type === 'number' || f.type === 'money') {
-      shape[f.key] = z.coerce.number().int().optional();
+      const range = integerRange(columnOf(b, f.key));
+      shape[f.key] = (range && range[1] > INT32_MAX
+        ? z.coerce.number().int().min(range[0]).max(range[1])
+        : queryInt32(range?.[0], range?.[1])
+      ).optional();
     } else {
-      shape[f.key] = z.string().trim().max(200).optional();
+      shape[f.key] = text(200).optional();
     }
   }
   return pageQuery.extend(shape);
@@ -199,7 +223,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       return toApiRow(b, row);
     });
     if (can('edit')) {
-      r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, body: bodySchema(def, 'edit') } }, async (req) => {
+      r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, body: bodySchema(b, 'edit') } }, async (req) => {
         const body = req.body as Record<string, unknown>;
         const after = await db.transaction(async (tx) => {
           const before = await loadOne(tx, sid, true);
@@ -221,7 +245,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     return;
   }
 
-  const qSchema = querySchema(def);
+  const qSchema = querySchema(b);
   r.get(base, { config: { access: { page: def.page } }, schema: { tags, querystring: qSchema } }, async (req) => {
     const q = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
     const where = and(whereOf(b, q), b.scope?.(req));
@@ -241,10 +265,14 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       const fields = def.fields;
       const BATCH = 1000;
       const MAX_ROWS = 1_000_000;
+      const batch = (offset: number) =>
+        db.select().from(b.table).where(where).orderBy(...order).limit(BATCH).offset(offset) as Promise<Record<string, unknown>[]>;
+      // The first batch is read before the answer starts: a query the database refuses is still a clean 400.
+      const first = await batch(0);
       async function* lines() {
         yield '\uFEFF' + fields.map((f) => csvCell(f.key)).join(',') + '\n';
         for (let offset = 0; offset < MAX_ROWS; offset += BATCH) {
-          const rows = (await db.select().from(b.table).where(where).orderBy(...order).limit(BATCH).offset(offset)) as Record<string, unknown>[];
+          const rows = offset === 0 ? first : await batch(offset);
           let chunk = '';
           for (const row of rows) {
             const api = toApiRow(b, row);
@@ -261,7 +289,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     });
   }
 
-  const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+  const idParams = integerRange(idCol())?.[1] === INT32_MAX ? serialIdParams : bigIdParams;
   r.get(`${base}/:id`, { config: { access: { page: def.page } }, schema: { tags, params: idParams } }, async (req) => {
     const row = await loadOne(db, req.params.id, false, req);
     if (!row) throw notFound();
@@ -269,7 +297,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   });
 
   if (can('create')) {
-    r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema: { tags, body: bodySchema(def, 'create') } }, async (req, reply) => {
+    r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema: { tags, body: bodySchema(b, 'create') } }, async (req, reply) => {
       const body = { ...(req.body as Record<string, unknown>) };
       for (const f of def.fields) if (isEditable(f, 'create') && body[f.key] === undefined && f.default !== undefined) body[f.key] = f.default;
       const created = await db.transaction(async (tx) => {
@@ -285,7 +313,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   }
 
   if (can('edit')) {
-    r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, params: idParams, body: bodySchema(def, 'edit') } }, async (req) => {
+    r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, params: idParams, body: bodySchema(b, 'edit') } }, async (req) => {
       const body = { ...(req.body as Record<string, unknown>) };
       const updated = await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);

@@ -15,7 +15,7 @@ import type { Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalBigId, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../system/schema.js';
 import { bettors, bills } from '../money/schema.js';
@@ -29,7 +29,7 @@ import { idempotent } from '../../platform/idempotency.js';
 import { PUSH_TO_ADMINS } from '../../platform/socket.js';
 
 const orderFilters = z.object({
-  id: optionalInt,
+  id: optionalBigId,
   order_no: optionalText,
   serial_number: optionalText,
   bettor_id: optionalInt,

@@ -15,8 +15,10 @@ import { SIX_DIGITS } from './googleCode';
 
 /**
  * /admin_login (spec §2, §5): account and password; when the admin has Google bound the server answers
- * GOOGLE_CODE_REQUIRED and a second step asks for the 6-digit code. "Remember me" keeps the account name
- * only. Errors are the server's own messages (locked account, blocked IP, wrong code), "Login failed" else.
+ * GOOGLE_CODE_REQUIRED (whether the password was right or not) and a second step asks for the 6-digit
+ * code; a wrong password or code there answers LOGIN_CODE_FAILED, shown under the code with "Back" to
+ * retype the password. "Remember me" keeps the account name only. Errors are the server's own messages
+ * (too many attempts with the wait, blocked IP), "Login failed" else.
  */
 interface Credentials {
   account: string;
@@ -57,8 +59,12 @@ export default function LoginPage() {
         setCreds({ account: v.account, password: v.password, remember: v.remember });
         return;
       }
-      if (code === 'GOOGLE_CODE_INVALID' || (code === 'GOOGLE_CODE_REQUIRED' && v.google_code)) {
+      if (code === 'LOGIN_CODE_FAILED' || code === 'GOOGLE_CODE_INVALID' || (code === 'GOOGLE_CODE_REQUIRED' && v.google_code)) {
         codeForm.setFields([{ name: 'google_code', errors: [errText(e)] }]);
+        return;
+      }
+      if (code === 'LOGIN_THROTTLED') {
+        setError(errText(e));
         return;
       }
       setError(code === 'LOGIN_FAILED' ? msg('LOGIN_FAILED') : errText(e, 'LOGIN_FAILED'));
@@ -135,7 +141,11 @@ export default function LoginPage() {
       </Form>
       <Flex justify="center" style={{ marginTop: 16 }}>
         <Typography.Text type="secondary">
-          {t('login.noAccount')} <Link to={REGISTER_PATH}>{t('login.register')}</Link>
+          {/* Underlined: a link inside text is not told apart by its colour alone. */}
+          {t('login.noAccount')}{' '}
+          <Link to={REGISTER_PATH} style={{ textDecoration: 'underline' }}>
+            {t('login.register')}
+          </Link>
         </Typography.Text>
       </Flex>
     </AuthLayout>
