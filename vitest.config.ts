@@ -20,8 +20,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          // Hang guards only: every wait inside a test polls for a state (e2e/support), so a slow or busy
+          // machine takes longer but does not fail; these bound a test that would never end.
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
           fileParallelism: false,
         },
       },

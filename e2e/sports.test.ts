@@ -1,10 +1,15 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
 import { logOf, openMenuGroup, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
-import { dialog, rowWithText, settled, toast, until } from './support/ui';
+import { dialog, rowWithText, settled, toastAfter, until } from './support/ui';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
 /**
  * Issue 4 in the browser: an operator filters the match list by sport, league, start date and match
@@ -22,7 +27,9 @@ const api = <T = any>(method: string, p: string, body?: unknown) => e2e.server.a
 const PL = { id: 'sr:tournament:17', name: 'Premier League' };
 const LALIGA = { id: 'sr:tournament:8', name: 'LaLiga' };
 const NBA = { id: 'sr:tournament:132', name: 'NBA' };
-const tomorrow = dayjs().add(1, 'day').startOf('day');
+/** The console shows and filters dates in the operator's zone (DESIGN "Time"): tomorrow is a Dar es Salaam day. */
+const ZONE = 'Africa/Dar_es_Salaam';
+const tomorrow = dayjs().tz(ZONE).add(1, 'day').startOf('day');
 
 interface Match {
   id: string;
@@ -101,8 +108,11 @@ async function openMatches(page: Page) {
 /** Picks `option` in the search form's select labelled `label`. */
 async function pick(page: Page, label: string, option: string) {
   const search = page.getByTestId('resource-search');
-  await search.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) }).locator('.ant-select').click();
+  const select = search.locator('.ant-form-item').filter({ has: page.locator('.ant-form-item-label label', { hasText: new RegExp(`^${label}$`) }) }).locator('.ant-select');
+  await select.click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${option}$`) }).click();
+  // The choice took (a click on a dropdown still opening or closing can be lost on a busy machine).
+  await until(async () => (await select.innerText()).trim() === option, `${option} chosen as ${label}`);
 }
 
 const shownTeams = async (page: Page) =>
@@ -134,6 +144,7 @@ describe('match list and odds', () => {
     await range.locator('input').first().press('Enter');
     await range.locator('input').last().fill(day);
     await range.locator('input').last().press('Enter');
+    await until(async () => (await range.locator('input').first().inputValue()) === day && (await range.locator('input').last().inputValue()) === day, `the range ${day} - ${day} in the picker`);
     await page.getByTestId('resource-search-submit').click();
     await until(() => /match_status=1/.test(page.url()) && /date_from=/.test(page.url()) && /date_to=/.test(page.url()), 'every filter in the URL');
     const url = decodeURIComponent(page.url());
@@ -176,8 +187,7 @@ describe('match list and odds', () => {
     expect(navigations, 'no reload').toEqual([]);
 
     // Suspend the 1X2 market: the tag says Suspended, the button turns into Resume.
-    await drawer.getByTestId(`odds-market-suspend-${X12}`).click();
-    await toast(page, 'Successful operation').first().waitFor();
+    await toastAfter(page, 'Successful operation', () => drawer.getByTestId(`odds-market-suspend-${X12}`).click());
     await drawer.getByTestId(`odds-market-suspended-${X12}`).waitFor();
     expect(await drawer.getByTestId(`odds-market-suspended-${X12}`).innerText()).toBe('Suspended');
     await drawer.getByTestId(`odds-market-resume-${X12}`).waitFor();
@@ -221,8 +231,7 @@ describe('match list and odds', () => {
     await screenshot(page, 'sports-06-row-actions-light');
     await page.getByTestId(`match-suspend-${id}`).click();
     await dialog(page).locator('.ant-modal-confirm-title', { hasText: 'Suspend betting on Liverpool - Everton?' }).waitFor();
-    await page.getByTestId('confirm-ok').click();
-    await toast(page, 'Successful operation').first().waitFor();
+    await toastAfter(page, 'Successful operation', () => page.getByTestId('confirm-ok').click());
     await until(async () => (await api('GET', `/sports/matches?league_id=${PL.id}`)).body.items.find((m: any) => m.event_id === LIVERPOOL.id)?.is_suspended === true, 'Liverpool suspended');
     // The menu now offers to resume it.
     await page.getByTestId(`match-more-${id}`).click();
@@ -235,8 +244,7 @@ describe('match list and odds', () => {
     await delay.waitFor();
     const seconds = delay.locator('input').first();
     await seconds.fill('8');
-    await delay.getByTestId('form-submit').click();
-    await toast(page, 'Successful operation').first().waitFor();
+    await toastAfter(page, 'Successful operation', () => delay.getByTestId('form-submit').click());
     await delay.waitFor({ state: 'hidden' });
     await until(async () => (await api('GET', `/sports/matches?league_id=${PL.id}`)).body.items.find((m: any) => m.event_id === LIVERPOOL.id)?.live_delay_seconds === 8, 'the delay saved');
 

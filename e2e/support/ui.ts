@@ -8,6 +8,22 @@ export function toast(page: Page, text: string | RegExp): Locator {
   return page.locator('.ant-message-notice').filter({ hasText: text });
 }
 
+/** The texts of every toast the page has shown so far, in order (recorded by the browser support's init script). */
+export async function toastsShown(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...((window as unknown as { __dauToasts?: string[] }).__dauToasts ?? [])]);
+}
+
+/**
+ * Runs `action` and waits until a toast containing `text` has appeared since it started, whether or not it
+ * is still on screen (toasts leave after a few seconds). Answers the toast's text.
+ */
+export async function toastAfter(page: Page, text: string | RegExp, action: () => Promise<unknown>): Promise<string> {
+  const before = (await toastsShown(page)).length;
+  await action();
+  const matches = (t: string) => (typeof text === 'string' ? t.includes(text) : text.test(t));
+  return until(async () => (await toastsShown(page)).slice(before).find(matches), `a toast "${String(text)}"`);
+}
+
 /** The open dialog (antd Modal) whose title contains `title`, or the last open one. */
 export function dialog(page: Page, title?: string | RegExp): Locator {
   const all = page.locator('.ant-modal:visible');
