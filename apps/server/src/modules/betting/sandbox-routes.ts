@@ -23,6 +23,11 @@ const body = z.strictObject({
   cash: z.number().int().positive().max(1_000_000_000).default(50_000_00),
 });
 
+const orderAnswer = z.object({
+  id: z.number(), order_no: z.string(), serial_number: z.string(), bettor_id: z.number(), phone: z.string(),
+  stake: z.number(), potential_payout: z.number(), event_ids: z.array(z.string()),
+});
+
 let seq = 0;
 
 /**
@@ -39,7 +44,10 @@ export function bettingSandboxRoutes(app: FastifyInstance, { db }: AppContext, f
     '/api/v1/sandbox/betting/orders',
     {
       config: { access: { page: 'order_list', button: 'random_bet' } },
-      schema: { tags: ['sandbox'], description: 'Creates matches, a funded bettor and an open order on them (sandbox only).', body },
+      schema: {
+        tags: ['sandbox'], summary: 'Create an open order for a new bettor of the caller\'s own branch (sandbox only)',
+        description: 'Creates matches, a funded bettor and an open order on them (sandbox only).', body, response: { 201: orderAnswer },
+      },
     },
     async (req, reply) => {
       const admin = authOf(req).admin;

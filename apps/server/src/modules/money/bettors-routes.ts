@@ -83,6 +83,23 @@ export function toBettorRow(r: { b: typeof bettors.$inferSelect; agentAccount: s
   };
 }
 
+const num = z.number();
+const str = z.string();
+const maybe = <T extends z.ZodType>(t: T) => t.nullable();
+/** A bettor as the user screens show it (contract BETTOR_FIELDS): nothing else leaves the server. */
+const bettorAnswer = z.object({
+  id: num, phone: str, name: str, invitation_code: maybe(str), inviter_id: maybe(num), inviter_phone: maybe(str),
+  agent_id: num, agent_account: maybe(str), balance: num, credit_money: num, total_bets: num, bets_num: num, profit_num: num,
+  betting_profit: num, total_recharge: num, total_withdrawal: num, total_reward: num, google_bound: num, disabled: num,
+  online_status: num, online_update_time: maybe(str), risk_level: num, bet_status: num, register_ip: maybe(str),
+  last_login_time: maybe(str), last_recharge_time: maybe(str), create_time: str,
+});
+/** The answer of a balance or credit change: the bill it wrote (its receipt) and the new balance. */
+const moneyAnswer = z.object({
+  bill: z.object({ id: num, serialNumber: str, accountKind: num, type: num, amount: num, balanceBefore: num, balanceAfter: num, createdAt: str }),
+  balance: num,
+});
+
 const BETTOR_COLUMNS = [
   { key: 'id' }, { key: 'phone' }, { key: 'name' }, { key: 'agent_account' }, { key: 'invitation_code' }, { key: 'inviter_phone' },
   { key: 'balance', money: true }, { key: 'credit_money', money: true }, { key: 'total_recharge', money: true },
@@ -156,7 +173,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   const base = '/api/v1/money/bettors';
   const tags = ['user'];
 
-  r.get(`${base}/:id`, { config: { access: { page: 'user' } }, schema: { tags, params: idParams } }, async (req) => {
+  r.get(`${base}/:id`, { config: { access: { page: 'user' } }, schema: { tags, summary: 'A bettor of the caller\'s scope', params: idParams, response: { 200: bettorAnswer } } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
     await scopedBettor(db, scope, req.params.id);
     const [row] = await selectBettors(db).where(eq(bettors.id, req.params.id));
@@ -164,7 +181,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   /** Summary for the online statistics screen: online now and active today, in the caller's scope. */
-  r.get('/api/v1/money/online/summary', { config: { access: { page: 'online_statistical' } }, schema: { tags: ['online_statistical'] } }, async (req) => {
+  r.get('/api/v1/money/online/summary', { config: { access: { page: 'online_statistical' } }, schema: { tags: ['online_statistical'], summary: 'Online now, active today and total bettors of the caller\'s scope', response: { 200: z.object({ online: num, active_today: num, total: num }) } } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
     const sc = scopeCondition(scope, bettors.agentId);
     const dayStart = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
@@ -201,8 +218,9 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   };
 
-  r.post(`${base}/:id/balance`, { config: { access: { page: 'user', button: 'edit_balance' } }, schema: { tags, params: idParams, body: z.strictObject({ amount: money, remark }) } }, moneyEdit('cash'));
-  r.post(`${base}/:id/credit`, { config: { access: { page: 'user', button: 'edit_credit' } }, schema: { tags, params: idParams, body: z.strictObject({ amount: money, remark }) } }, moneyEdit('credit'));
+  const moneySchema = (what: string) => ({ tags, summary: `Add to or take from the ${what} of a bettor of the caller's scope (a bill)`, params: idParams, body: z.strictObject({ amount: money, remark }), response: { 200: moneyAnswer } });
+  r.post(`${base}/:id/balance`, { config: { access: { page: 'user', button: 'edit_balance' } }, schema: moneySchema('cash balance') }, moneyEdit('cash'));
+  r.post(`${base}/:id/credit`, { config: { access: { page: 'user', button: 'edit_credit' } }, schema: moneySchema('credit money') }, moneyEdit('credit'));
 
   /** A small audited update of bettor fields, in scope. */
   async function update(req: Parameters<typeof authOf>[0] & { params: { id: number } }, set: Partial<typeof bettors.$inferInsert>, content: string, type: number = LOG_TYPE.update_user_info) {
@@ -218,7 +236,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   }
 
-  r.put(`${base}/:id/agent`, { config: { access: { page: 'user', button: 'change_agent' } }, schema: { tags, params: idParams, body: z.strictObject({ agent_id: z.number().int().positive() }) } }, async (req) => {
+  r.put(`${base}/:id/agent`, { config: { access: { page: 'user', button: 'change_agent' } }, schema: { tags, summary: 'Move a bettor of the caller\'s scope to an agent of that scope', params: idParams, body: z.strictObject({ agent_id: z.number().int().positive() }), response: { 200: bettorAnswer } } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
     if (!agentInScope(scope, req.body.agent_id)) throw new AppError(403, 'OUT_OF_SCOPE');
     const [agent] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, req.body.agent_id));
@@ -234,14 +252,14 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     return row;
   });
 
-  r.put(`${base}/:id/invitation-code`, { config: { access: { page: 'user', button: 'invitation_code' } }, schema: { tags, params: idParams, body: z.strictObject({ invitation_code: z.string().trim().regex(/^[A-Za-z0-9]{4,16}$/).optional() }) } }, async (req) => {
+  r.put(`${base}/:id/invitation-code`, { config: { access: { page: 'user', button: 'invitation_code' } }, schema: { tags, summary: 'Set or regenerate the invitation code of a bettor of the caller\'s scope', params: idParams, body: z.strictObject({ invitation_code: z.string().trim().regex(/^[A-Za-z0-9]{4,16}$/).optional() }), response: { 200: bettorAnswer } } }, async (req) => {
     const code = req.body.invitation_code?.toUpperCase() ?? newInvitationCode();
     const [taken] = await db.select({ id: bettors.id }).from(bettors).where(eq(bettors.invitationCode, code));
     if (taken && taken.id !== req.params.id) throw new AppError(409, 'CONFLICT');
     return update(req, { invitationCode: code }, 'Changed the invitation code');
   });
 
-  r.post(`${base}/:id/reset-password`, { config: { access: { page: 'user', button: 'reset_password' } }, schema: { tags, params: idParams, body: z.strictObject({ password: z.string().max(128).optional() }) } }, async (req) => {
+  r.post(`${base}/:id/reset-password`, { config: { access: { page: 'user', button: 'reset_password' } }, schema: { tags, summary: 'Reset the password of a bettor of the caller\'s scope (a generated one is answered once)', params: idParams, body: z.strictObject({ password: z.string().max(128).optional() }), response: { 200: z.object({ password: str.optional() }) } } }, async (req) => {
     const given = req.body.password?.trim() ? req.body.password : undefined;
     if (given && given.length < 6) throw badRequest('PASSWORD_TOO_WEAK', [{ field: 'password' }]);
     const password = given ?? generatePassword(10);
@@ -249,13 +267,17 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     return given ? {} : { password };
   });
 
-  r.post(`${base}/:id/disable`, { config: { access: { page: 'user', button: 'disable' } }, schema: { tags, params: idParams, body: z.strictObject({ disabled: z.union([z.literal(1), z.literal(2)]) }) } }, async (req) =>
+  r.post(`${base}/:id/disable`, { config: { access: { page: 'user', button: 'disable' } }, schema: { tags, summary: 'Disable or enable a bettor of the caller\'s scope', params: idParams, body: z.strictObject({ disabled: z.union([z.literal(1), z.literal(2)]) }), response: { 200: bettorAnswer } } }, async (req) =>
     update(req, { disabled: req.body.disabled }, req.body.disabled === 2 ? 'Disabled the bettor' : 'Enabled the bettor'),
   );
 
   r.put(`${base}/:id/risk`, {
     config: { access: { page: 'user', button: 'risk' } },
-    schema: { tags, params: idParams, body: z.strictObject({ risk_level: z.number().int().min(1).max(5).optional(), bet_status: z.union([z.literal(1), z.literal(2)]).optional() }) },
+    schema: {
+      tags, summary: 'Set the risk level or bet status of a bettor of the caller\'s scope', params: idParams,
+      body: z.strictObject({ risk_level: z.number().int().min(1).max(5).optional(), bet_status: z.union([z.literal(1), z.literal(2)]).optional() }),
+      response: { 200: bettorAnswer },
+    },
   }, async (req) => {
     const set: Partial<typeof bettors.$inferInsert> = {};
     if (req.body.risk_level !== undefined) set.riskLevel = req.body.risk_level;
@@ -269,7 +291,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   /** Force-refresh (push type 2) all or selected online bettors of the caller's scope. */
   r.post('/api/v1/money/bettors/refresh', {
     config: { access: { page: 'user', button: 'refresh' } },
-    schema: { tags, body: z.strictObject({ bettor_ids: z.array(z.number().int().positive()).max(1000).optional() }) },
+    schema: { tags, summary: 'Force-refresh online bettors of the caller\'s scope', body: z.strictObject({ bettor_ids: z.array(z.number().int().positive()).max(1000).optional() }), response: { 200: z.object({ sent: num }) } },
   }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
     const ids = req.body.bettor_ids;
@@ -288,7 +310,11 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post('/api/v1/money/activity_qualification/:id/approve', {
     config: { access: { page: 'activity_qualification', button: 'edit' } },
-    schema: { tags: ['activity_qualification'], params: idParams, body: z.strictObject({ reward: z.number().int().min(0).max(100_000_000_00), remark: z.string().trim().max(200).default('') }) },
+    schema: {
+      tags: ['activity_qualification'], summary: 'Approve a pending activity qualification of the caller\'s scope (credit money)', params: idParams,
+      body: z.strictObject({ reward: z.number().int().min(0).max(100_000_000_00), remark: z.string().trim().max(200).default('') }),
+      response: { 200: z.object({ id: num, status: num, reward: num }) },
+    },
   }, async (req) => {
     const auth = authOf(req);
     const scope = await scopeOf(db, auth);

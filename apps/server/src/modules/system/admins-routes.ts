@@ -35,6 +35,10 @@ const filters = z.object({
   google_bound: z.coerce.number().int().min(1).max(2).optional(),
 });
 const listQuery = pageQuery.extend(filters.shape);
+const adminList = z.object({ items: z.array(adminAnswer), total: z.number(), page: z.number(), page_size: z.number() });
+const adminOptions = z.object({ items: z.array(z.object({ id: z.number(), account: z.string(), name: z.string() })) });
+/** A password is answered only when the server generated it (shown once). */
+const generatedPassword = z.object({ password: z.string().optional() });
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const SORTABLE: Record<string, ReturnType<typeof sql> | typeof admins.id> = {
   id: admins.id,
@@ -164,7 +168,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
   const base = '/api/v1/system/administrators';
   const tags = ['administrators'];
 
-  r.get(base, { config: { access: { page: 'administrators' } }, schema: { tags, querystring: listQuery } }, async (req) => {
+  r.get(base, { config: { access: { page: 'administrators' } }, schema: { tags, summary: 'Administrators of the caller\'s subtree', querystring: listQuery, response: { 200: adminList } } }, async (req) => {
     const auth = authOf(req);
     const q = req.query;
     const where = whereOf(auth, q);
@@ -179,7 +183,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     return { items: rows.map(toAdminRow), total: Number(n), page: q.page, page_size: q.page_size };
   });
 
-  r.get(`${base}/options`, { config: { access: { page: 'administrators' } }, schema: { tags } }, async (req) => {
+  r.get(`${base}/options`, { config: { access: { page: 'administrators' } }, schema: { tags, summary: 'The caller and their subtree, for superior pickers', response: { 200: adminOptions } } }, async (req) => {
     const auth = authOf(req);
     const rows = await db
       .select({ id: admins.id, account: admins.account, name: admins.name })
@@ -190,7 +194,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     return { items: rows };
   });
 
-  r.get(`${base}/export`, { config: { access: { page: 'administrators', button: 'export' } }, schema: { tags, querystring: filters } }, async (req, reply) => {
+  r.get(`${base}/export`, { config: { access: { page: 'administrators', button: 'export' } }, schema: { tags, summary: 'CSV of the caller\'s subtree', querystring: filters, response: { 200: z.string().describe('text/csv') } } }, async (req, reply) => {
     const auth = authOf(req);
     const where = whereOf(auth, req.query);
     const locale = localeOf(req);
@@ -225,15 +229,19 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: 'Exported administrators', after: req.query });
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="administrators-${new Date().toISOString().slice(0, 10)}.csv"`);
-    return reply.send(Readable.from(lines()));
+    // A stream is piped, never serialized: the response schema only documents the CSV.
+    return reply.send(Readable.from(lines()) as never);
   });
 
-  r.get(`${base}/:id`, { config: { access: { page: 'administrators' } }, schema: { tags, params: idParams } }, async (req) => {
+  r.get(`${base}/:id`, { config: { access: { page: 'administrators' } }, schema: { tags, summary: 'An administrator of the caller\'s subtree (or themselves)', params: idParams, response: { 200: adminAnswer } } }, async (req) => {
     await assertInSubtree(db, authOf(req), req.params.id, { allowSelf: true });
     return loadAdmin(db, req.params.id);
   });
 
-  r.post(base, { config: { access: { page: 'administrators', button: 'create' } }, schema: { tags, body: adminCreateBody } }, async (req, reply) => {
+  r.post(base, {
+    config: { access: { page: 'administrators', button: 'create' } },
+    schema: { tags, summary: 'Create an administrator in the caller\'s subtree', body: adminCreateBody, response: { 201: z.object({ admin: adminAnswer, password: z.string().optional() }) } },
+  }, async (req, reply) => {
     const auth = authOf(req);
     const b = req.body;
     const acc = validateAccount(b.account);
@@ -268,7 +276,10 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     return reply.status(201).send({ admin: await loadAdmin(db, id), ...(generated ? { password } : {}) });
   });
 
-  r.put(`${base}/:id`, { config: { access: { page: 'administrators', button: 'edit' } }, schema: { tags, params: idParams, body: adminUpdateBody } }, async (req) => {
+  r.put(`${base}/:id`, {
+    config: { access: { page: 'administrators', button: 'edit' } },
+    schema: { tags, summary: 'Edit an administrator below the caller, or name and phone of their own record', params: idParams, body: adminUpdateBody, response: { 200: adminAnswer } },
+  }, async (req) => {
     const auth = authOf(req);
     const id = req.params.id;
     const b = req.body;
@@ -318,7 +329,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     return result;
   });
 
-  r.post(`${base}/:id/disable`, { config: { access: { page: 'administrators', button: 'disable' } }, schema: { tags, params: idParams, body: disableBody } }, async (req) => {
+  r.post(`${base}/:id/disable`, { config: { access: { page: 'administrators', button: 'disable' } }, schema: { tags, summary: 'Disable or enable an administrator below the caller', params: idParams, body: disableBody, response: { 200: adminAnswer } } }, async (req) => {
     const auth = authOf(req);
     if (req.params.id === auth.admin.id) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
     return db.transaction(async (tx) => {
@@ -332,7 +343,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     });
   });
 
-  r.post(`${base}/:id/reset-password`, { config: { access: { page: 'administrators', button: 'reset_password' } }, schema: { tags, params: idParams, body: resetPasswordBody } }, async (req) => {
+  r.post(`${base}/:id/reset-password`, { config: { access: { page: 'administrators', button: 'reset_password' } }, schema: { tags, summary: 'Reset the password of an administrator below the caller', params: idParams, body: resetPasswordBody, response: { 200: generatedPassword } } }, async (req) => {
     const auth = authOf(req);
     let password = req.body.password?.trim() ? req.body.password : undefined;
     if (password) {
@@ -352,7 +363,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     return generated ? { password } : {};
   });
 
-  r.post(`${base}/:id/unbind-google`, { config: { access: { page: 'administrators', button: 'unbind_google' } }, schema: { tags, params: idParams } }, async (req) => {
+  r.post(`${base}/:id/unbind-google`, { config: { access: { page: 'administrators', button: 'unbind_google' } }, schema: { tags, summary: 'Unbind the Google authenticator of an administrator below the caller', params: idParams, response: { 200: adminAnswer } } }, async (req) => {
     const auth = authOf(req);
     return db.transaction(async (tx) => {
       await assertInSubtree(tx, auth, req.params.id);
@@ -364,7 +375,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     });
   });
 
-  r.post(`${base}/notify`, { config: { access: { page: 'administrators', button: 'notify' } }, schema: { tags, body: notifyBody } }, async (req) => {
+  r.post(`${base}/notify`, { config: { access: { page: 'administrators', button: 'notify' } }, schema: { tags, summary: 'Send a notice to administrators of the caller\'s subtree', body: notifyBody, response: { 200: z.object({ sent: z.number() }) } } }, async (req) => {
     const auth = authOf(req);
     const ids = [...new Set(req.body.admin_ids)];
     const inScope = await db.select({ id: admins.id }).from(admins).where(and(inArray(admins.id, ids), subtreeCondition(auth)));
