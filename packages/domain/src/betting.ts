@@ -183,7 +183,7 @@ export function combinedOddsDisplay(odds: string[]): string {
 /**
  * floor(stake x product of odds) in cents: what the order pays if every leg wins (no bonus, before
  * tax). Throws a RangeError when that is beyond a safe integer (checkSlip compares without converting,
- * so such a slip is refused with BET_PAYOUT_TOO_HIGH instead).
+ * so such a slip is refused with BET_PAYOUT_TOO_HIGH or BET_PAYOUT_OUT_OF_RANGE instead).
  */
 export function potentialPayoutCents(stakeCents: number, odds: string[]): number {
   assertNonNegativeCents(stakeCents, 'stakeCents');
@@ -499,7 +499,8 @@ export type SlipCheck =
  *     An accepted change is placed at the current price; unchanged legs at the seen (= current) price.
  *  6. BET_STAKE_TOO_LOW {min} / BET_STAKE_TOO_HIGH {max}: amounts as formatAmount ('1,000.00').
  *  7. BET_ODDS_TOO_HIGH {max}: combined placement odds above maxOdds (2-decimal display of the limit).
- *  8. BET_PAYOUT_TOO_HIGH {max}: floor(stake x combined placement odds) above maxPayoutCents.
+ *  8. BET_PAYOUT_TOO_HIGH {max}: floor(stake x combined placement odds) above maxPayoutCents;
+ *     BET_PAYOUT_OUT_OF_RANGE: that payout beyond a safe integer of cents (maxPayoutCents 0, no limit).
  *  9. BET_MATCH_LIMIT {max, remaining}: for any match of the slip, stakeAlreadyOnMatchCents[eventId] +
  *     stake above maxStakePerMatchCents (the whole stake of an accumulator counts against each match).
  * On success `odds` are the prices to place at, one per leg in slip order.
@@ -561,9 +562,12 @@ export function checkSlip(input: {
   if (!maxOdds.isZero() && combined.gt(maxOdds)) {
     return { ok: false, code: 'BET_ODDS_TOO_HIGH', params: { max: maxOdds.toFixed(2, Decimal.ROUND_DOWN) } };
   }
-  if (limits.maxPayoutCents > 0 && new D(stakeCents).times(combined).floor().gt(limits.maxPayoutCents)) {
+  const payout = new D(stakeCents).times(combined).floor();
+  if (limits.maxPayoutCents > 0 && payout.gt(limits.maxPayoutCents)) {
     return { ok: false, code: 'BET_PAYOUT_TOO_HIGH', params: { max: formatAmount(limits.maxPayoutCents) } };
   }
+  // Without a configured maximum, a payout no amount of cents can hold (beyond 2^53) is still refused.
+  if (payout.gt(Number.MAX_SAFE_INTEGER)) return { ok: false, code: 'BET_PAYOUT_OUT_OF_RANGE' };
 
   if (limits.maxStakePerMatchCents > 0) {
     for (const eventId of byEvent.keys()) {

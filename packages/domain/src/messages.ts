@@ -344,6 +344,11 @@ export const MESSAGES = {
     'sw-KE': 'Malipo yanayowezekana ya dau hili yanazidi kiwango cha juu cha TSh {max}. Punguza dau au ondoa chaguo.',
     'zh-CN': '该注单的可赢金额超过上限 TSh {max}，请降低投注金额或移除选项。',
   },
+  BET_PAYOUT_OUT_OF_RANGE: {
+    'en-US': 'The possible payout of this bet is larger than any amount the system can pay. Lower the stake or remove a selection.',
+    'sw-KE': 'Malipo yanayowezekana ya dau hili ni makubwa kuliko kiasi chochote ambacho mfumo unaweza kulipa. Punguza dau au ondoa chaguo.',
+    'zh-CN': '该注单的可赢金额超出系统可支付的范围，请降低投注金额或移除选项。',
+  },
   BET_TOO_MANY_LEGS: {
     'en-US': 'A bet can have at most {max} selections',
     'sw-KE': 'Dau moja linaweza kuwa na machaguo yasiyozidi {max}',
