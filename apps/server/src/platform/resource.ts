@@ -6,7 +6,10 @@ import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { getTableColumns } from 'drizzle-orm';
 import type { FieldDef, ResourceDef } from '@dau/contract';
-import { bigIdParams, bigintMoney, dateTime, decimal, idParams as serialIdParams, int16, int32, isEditable, queryInt32, rawText, text, INT32_MAX } from '@dau/contract';
+import {
+  bigIdParams, bigintMoney, csvAnswer, dateTime, decimal, idParams as serialIdParams, int16, int32, isEditable, okAnswer, pageAnswer, queryInt32, rawText,
+  resourceRow, text, INT32_MAX,
+} from '@dau/contract';
 import { enumLabel, isEnumValue, LOG_TYPE } from '@dau/domain';
 import type { Db, Executor } from './db.js';
 import { badRequest, notFound } from './errors.js';
@@ -214,16 +217,20 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     return rows[0];
   };
   const can = (a: string) => (def.actions as readonly string[]).includes(a);
+  // Every route says what it does and what it answers (the row of the declaration, nothing more).
+  const what = def.name.replace(/_/g, ' ');
+  const row = resourceRow(def);
 
   if (def.kind === 'singleton') {
     const sid = b.singletonId ?? 1;
-    r.get(base, { config: { access: { page: def.page } }, schema: { tags } }, async () => {
+    r.get(base, { config: { access: { page: def.page } }, schema: { tags, summary: `Read the ${what} settings`, response: { 200: row } } }, async () => {
       const row = await loadOne(db, sid);
       if (!row) throw notFound();
       return toApiRow(b, row);
     });
     if (can('edit')) {
-      r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, body: bodySchema(b, 'edit') } }, async (req) => {
+      const schema = { tags, summary: `Change the ${what} settings`, body: bodySchema(b, 'edit'), response: { 200: row } };
+      r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema }, async (req) => {
         const body = req.body as Record<string, unknown>;
         const after = await db.transaction(async (tx) => {
           const before = await loadOne(tx, sid, true);
@@ -246,7 +253,8 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   }
 
   const qSchema = querySchema(b);
-  r.get(base, { config: { access: { page: def.page } }, schema: { tags, querystring: qSchema } }, async (req) => {
+  const listSchema = { tags, summary: `List ${what} rows, filtered, sorted and paged`, querystring: qSchema, response: { 200: pageAnswer(row) } };
+  r.get(base, { config: { access: { page: def.page } }, schema: listSchema }, async (req) => {
     const q = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
     const where = and(whereOf(b, q), b.scope?.(req));
     const [rows, totals] = await Promise.all([
@@ -257,7 +265,11 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   });
 
   if (can('export')) {
-    r.get(`${base}/export`, { config: { access: { page: def.page, button: 'export' } }, schema: { tags, querystring: qSchema.omit({ page: true, page_size: true }) } }, async (req, reply) => {
+    const schema = {
+      tags, summary: `Download the filtered ${what} rows as CSV`, querystring: qSchema.omit({ page: true, page_size: true }),
+      produces: ['text/csv'], response: { 200: csvAnswer },
+    };
+    r.get(`${base}/export`, { config: { access: { page: def.page, button: 'export' } }, schema }, async (req, reply) => {
       const q = req.query as Record<string, unknown> & { sort?: string };
       const where = and(whereOf(b, q), b.scope?.(req));
       const order = orderOf(b, q.sort);
@@ -285,19 +297,21 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       await writeAudit(db, req, { type: auditType, content: `Exported ${def.name}`, after: q });
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${def.name}-${new Date().toISOString().slice(0, 10)}.csv"`);
-      return reply.send(Readable.from(lines()));
+      // A stream is piped as it is: the response schema documents the CSV, it does not serialise it.
+      return reply.send(Readable.from(lines()) as never);
     });
   }
 
   const idParams = integerRange(idCol())?.[1] === INT32_MAX ? serialIdParams : bigIdParams;
-  r.get(`${base}/:id`, { config: { access: { page: def.page } }, schema: { tags, params: idParams } }, async (req) => {
+  r.get(`${base}/:id`, { config: { access: { page: def.page } }, schema: { tags, summary: `Read one ${what} row`, params: idParams, response: { 200: row } } }, async (req) => {
     const row = await loadOne(db, req.params.id, false, req);
     if (!row) throw notFound();
     return toApiRow(b, row);
   });
 
   if (can('create')) {
-    r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema: { tags, body: bodySchema(b, 'create') } }, async (req, reply) => {
+    const schema = { tags, summary: `Create a ${what} row`, body: bodySchema(b, 'create'), response: { 201: row } };
+    r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema }, async (req, reply) => {
       const body = { ...(req.body as Record<string, unknown>) };
       for (const f of def.fields) if (isEditable(f, 'create') && body[f.key] === undefined && f.default !== undefined) body[f.key] = f.default;
       const created = await db.transaction(async (tx) => {
@@ -313,7 +327,8 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   }
 
   if (can('edit')) {
-    r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema: { tags, params: idParams, body: bodySchema(b, 'edit') } }, async (req) => {
+    const schema = { tags, summary: `Change a ${what} row`, params: idParams, body: bodySchema(b, 'edit'), response: { 200: row } };
+    r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema }, async (req) => {
       const body = { ...(req.body as Record<string, unknown>) };
       const updated = await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
@@ -332,7 +347,8 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   }
 
   if (can('delete')) {
-    r.delete(`${base}/:id`, { config: { access: { page: def.page, button: 'delete' } }, schema: { tags, params: idParams } }, async (req) => {
+    const schema = { tags, summary: `Delete a ${what} row`, params: idParams, response: { 200: okAnswer } };
+    r.delete(`${base}/:id`, { config: { access: { page: def.page, button: 'delete' } }, schema }, async (req) => {
       await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
         if (!before) throw notFound();
