@@ -62,6 +62,9 @@ async function orderRow(id: number) {
   const [o] = await t.database.db.select().from(orders).where(eq(orders.id, id));
   return o;
 }
+/** The cash bills an order caused, in posting order. */
+const orderBills = (orderId: number) =>
+  t.database.db.select().from(bills).where(and(eq(bills.causeType, 'order'), eq(bills.causeId, String(orderId)))).orderBy(asc(bills.id));
 async function invariantsHold() {
   expect(await checkInvariants(t.database.db)).toEqual([]);
 }
@@ -377,6 +380,13 @@ describe('operator corrections', () => {
     const r = await t.call('POST', `/api/v1/betting/orders/${o.id}/cancel`, { token, body: { reason: 'Palpable error' } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect((await balance(b.id)).cash).toBe(100_000);
+    // The refund is a bill of its own on the order, chained after the stake, with the reason.
+    const refund = await orderBills(o.id);
+    expect(refund.map((x) => [x.type, x.amount, x.balanceBefore, x.balanceAfter])).toEqual([
+      [BILL_TYPE.bet, -100_000, 100_000, 0],
+      [BILL_TYPE.bet_payout, 100_000, 0, 100_000],
+    ]);
+    expect(refund[1].remark).toContain('Palpable error');
     const lines = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
     expect(lines[0].outcomeStatus).toBe(OUTCOME_STATUS.admin_cancelled);
     expect((await t.call('POST', `/api/v1/betting/orders/${o.id}/cancel`, { token, body: { reason: 'again' } })).status).toBe(409);
@@ -401,10 +411,18 @@ describe('cashout', () => {
     expect(await acceptCashout(t.database.db, o.id, 114_000, { delayMs: 0 })).toMatchObject({ paid: true, amount: 114_000, fee: 6_000 });
     expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.early_settlement, cashoutAmount: 114_000, earlyCashoutFee: 6_000 });
     expect((await balance(b.id)).cash).toBe(114_000);
+    // The cashout bill: the offer credited once, after the stake's bill.
+    const paidOut = await orderBills(o.id);
+    expect(paidOut.map((x) => [x.type, x.amount, x.balanceBefore, x.balanceAfter])).toEqual([
+      [BILL_TYPE.bet, -100_000, 100_000, 0],
+      [BILL_TYPE.bet_payout, 114_000, 0, 114_000],
+    ]);
+    expect(paidOut[1].remark).toContain('cashout');
     await expect(acceptCashout(t.database.db, o.id, 1, { delayMs: 0 })).rejects.toMatchObject({ code: 'CASHOUT_FINAL' });
     // Final: the feed's result does not touch it.
     await send(settle(6, [{ id: '1', result: 1 }]));
     expect((await balance(b.id)).cash).toBe(114_000);
+    expect(await orderBills(o.id)).toHaveLength(2);
     await invariantsHold();
   });
 
