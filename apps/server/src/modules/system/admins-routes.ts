@@ -125,7 +125,9 @@ async function assertShareWithinOwn(ex: Executor, auth: AuthContext, share: stri
 }
 
 type AdminAnswer = ReturnType<typeof toAdminRow>;
-const sameInstant = (a: string | null | undefined, b: string | null) => (a ? Date.parse(a) : null) === (b ? Date.parse(b) : null);
+/** The console's date-time inputs hold whole seconds: an expiry sent back unchanged may have lost its milliseconds. */
+const toSecond = (v: string | null | undefined) => (v ? Math.floor(Date.parse(v) / 1000) : null);
+const sameInstant = (a: string | null | undefined, b: string | null) => toSecond(a) === toSecond(b);
 
 /**
  * On their own record an admin changes only name and phone here (password and Google binding have their
