@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { LoginAnswer, MeAnswer } from '@dau/contract';
 import { api, onUnauthorized } from './api';
 import { storage } from './storage';
+import { setTimeZone } from './timeZone';
 
 /**
  * The session (spec §4 "Session", §7): the token lives in storage. At load, when a token is stored, GET
@@ -30,14 +31,23 @@ function keepSession(a: { token: string; ws_key: string; session_id: string }) {
 }
 
 function forgetSession() {
+  setTimeZone(null);
   storage.set('token', null);
   storage.set('wsKey', null);
   storage.set('sessionId', null);
 }
 
+/** The admin's own preferences: the time zone every screen shows times in (the default when unreadable). */
+async function loadPreferences() {
+  const prefs = await api.get<{ time_zone?: string }>('/auth/preferences').catch(() => null);
+  setTimeZone(prefs?.time_zone);
+}
+
 async function fetchMe(): Promise<MeAnswer | null> {
   const me = await api.get<MeAnswer | null>('/auth/me');
-  return me && me.user_info && me.token ? me : null;
+  if (!(me && me.user_info && me.token)) return null;
+  await loadPreferences();
+  return me;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

@@ -19,16 +19,18 @@ export interface ExportButtonProps {
   query: Record<string, string>;
   /** The list's name for a background export (POST /exports); without it, `{api}/export` is downloaded as CSV. */
   exportType?: string;
+  /** Column headers of the file by column key, in the operator's language (the list's own column labels). */
+  labels?: Record<string, string>;
   disabled?: boolean;
 }
 
 /** The export of a list with its current filters and sort (permission `export`): a CSV download, or a background job. */
-export function ExportButton({ exportType, ...props }: ExportButtonProps) {
-  return exportType ? <AsyncExportButton exportType={exportType} {...props} /> : <DownloadButton {...props} />;
+export function ExportButton({ exportType, labels, ...props }: ExportButtonProps) {
+  return exportType ? <AsyncExportButton exportType={exportType} labels={labels} {...props} /> : <DownloadButton {...props} />;
 }
 
 /** Downloads `{api}/export` as a CSV file. */
-function DownloadButton({ page, api: path, name, query, disabled }: Omit<ExportButtonProps, 'exportType'>) {
+function DownloadButton({ page, api: path, name, query, disabled }: Omit<ExportButtonProps, 'exportType' | 'labels'>) {
   const { ok, fail } = useFeedback();
   const run = async () => {
     try {
@@ -47,12 +49,12 @@ const JOBS_PAGE = 'async_operations';
  * Queues a background export (CSV or XLSX) of the list as filtered now; a toast says it has started, with
  * a link to the export jobs where the file can be downloaded when it is ready (a live notice says so too).
  */
-function AsyncExportButton({ page, query, exportType, disabled }: Omit<ExportButtonProps, 'exportType'> & { exportType: string }) {
+function AsyncExportButton({ page, query, exportType, labels, disabled }: Omit<ExportButtonProps, 'exportType'> & { exportType: string }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { can } = useAccess();
   const current = useCurrentPage();
-  const start = useApiMutation((format: number) => api.post('/exports', { type: exportType, format, params: query }), {
+  const start = useApiMutation((format: number) => api.post('/exports', { type: exportType, format, params: query, ...(labels ? { labels } : {}) }), {
     success: false,
     invalidate: [[JOBS_PAGE]],
     onSuccess: () => {

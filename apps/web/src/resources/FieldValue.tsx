@@ -1,5 +1,6 @@
 import { Badge, Image, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { inZone } from '../app/timeZone';
 import { useTranslation } from 'react-i18next';
 import { formatTsh } from '@dau/domain';
 import { fieldLabelKey } from '@dau/contract/ui';
@@ -8,11 +9,11 @@ import type { FieldView, Row } from './types';
 
 export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
-/** An ISO instant (UTC on the wire) in the operator's zone. */
+/** An ISO instant (UTC on the wire) as wall time in the operator's zone (app/timeZone). */
 export const formatDateTime = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '';
-  const d = dayjs(value as string);
-  return d.isValid() ? d.format(DATETIME_FORMAT) : String(value);
+  if (!dayjs(value as string).isValid()) return String(value);
+  return inZone(value as string).format(DATETIME_FORMAT);
 };
 
 const isBlank = (v: unknown) => v === null || v === undefined || v === '';

@@ -2,7 +2,9 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import type { ResourceAction } from '@dau/contract';
+import { fieldLabelKey } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
+import { selectionTitle } from '../app/a11y';
 import { useAccess } from '../app/access';
 import { useMsg } from '../app/messages';
 import { ActionButton } from './ActionButton';
@@ -146,7 +148,7 @@ export function ResourceList({
         rowActions={actionsOf}
         blocked={missing ? <QueryHint>{msg(missing)}</QueryHint> : undefined}
         empty={empty}
-        rowSelection={selectable ? { selectedRowKeys: selected.map(rowKeyOf), onChange: (_keys, rows) => setSelected(rows), preserveSelectedRowKeys: true } : undefined}
+        rowSelection={selectable ? { selectedRowKeys: selected.map(rowKeyOf), onChange: (_keys, rows) => setSelected(rows), preserveSelectedRowKeys: true, columnTitle: selectionTitle } : undefined}
         toolbar={
           <>
             {quickFilters && <QuickFilters views={quickFilters} list={list} />}
@@ -154,7 +156,15 @@ export function ResourceList({
               <ActionButton action="create" page={def.page} type="primary" icon={<PlusOutlined />} testId={createTestId} onClick={() => setEditing({ mode: 'create', open: true })} />
             )}
             {offers('export') && (
-              <ExportButton page={def.page} api={def.api} name={def.name} query={list.exportQuery} exportType={def.exportType} disabled={!!missing} />
+              <ExportButton
+                page={def.page}
+                api={def.api}
+                name={def.name}
+                query={list.exportQuery}
+                exportType={def.exportType}
+                labels={Object.fromEntries(def.fields.map((f) => [f.key, t(fieldLabelKey(f))]))}
+                disabled={!!missing}
+              />
             )}
             {toolbar?.({ selected, clearSelection: () => setSelected([]) })}
           </>

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Flex, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,20 @@ import { TableSettings } from './TableSettings';
 import { rowKeyOf, type FieldView, type Row } from './types';
 import { PAGE_SIZES, type ListState } from './useListState';
 import { useTablePrefs } from './useTablePrefs';
+import { ACTIONS_WIDTH, SELECTION_WIDTH, fitColumns } from './fitColumns';
+
+/** The width of an element, kept up to date (0 before it is laid out). */
+function useWidth(): [(el: HTMLElement | null) => void, number] {
+  const [width, setWidth] = useState(0);
+  const ref = useCallback((el: HTMLElement | null) => {
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const ro = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, width];
+}
 
 export interface ResourceTableProps {
   /** Names the screen for the saved column and density choices. */
@@ -42,8 +56,13 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
   const { t } = useTranslation();
   const prefs = useTablePrefs(screen);
   const all = useMemo(() => buildColumns(fields, t, list.sort), [fields, t, list.sort]);
+  // Until the operator picks columns, the list shows those that fit its width (fitColumns).
+  const [box, width] = useWidth();
+  const extra = (rowActions ? ACTIONS_WIDTH : 0) + (rowSelection ? SELECTION_WIDTH : 0);
+  const autoHidden = useMemo(() => fitColumns(fields, width, extra), [fields, width, extra]);
+  const hidden = prefs.hidden ?? autoHidden;
   const columns = useMemo(() => {
-    const shown: TableColumnsType<Row> = all.filter((c) => !prefs.hidden.includes(String(c.key)));
+    const shown: TableColumnsType<Row> = all.filter((c) => !hidden.includes(String(c.key)));
     if (rowActions) {
       shown.push({
         key: '__actions',
@@ -60,17 +79,17 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
       });
     }
     return shown;
-  }, [all, prefs.hidden, rowActions, t]);
+  }, [all, hidden, rowActions, t]);
 
   const data = blocked ? undefined : result.data;
   const emptyText = blocked ?? (result.isPending && result.fetchStatus !== 'idle' ? ' ' : (empty ?? <NoData />));
   return (
-    <div data-testid="resource-table">
+    <div data-testid="resource-table" ref={box}>
       <Flex justify="space-between" align="center" gap={8} wrap style={{ marginBottom: 12 }}>
         <Space wrap>{toolbar}</Space>
         <TableSettings
           columns={all.map((c) => ({ key: String(c.key), title: String(c.title) }))}
-          hidden={prefs.hidden}
+          hidden={hidden}
           density={prefs.density}
           onHidden={prefs.setHidden}
           onDensity={prefs.setDensity}

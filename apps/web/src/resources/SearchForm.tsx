@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Space } from 'antd';
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey } from '@dau/contract/ui';
+import { useIsMobile } from '../app/dialog';
+import { dayEndIso, dayStartIso, zonedDay, zonedToday } from '../app/timeZone';
 import { fieldOptions, useLocale } from './locale';
 import type { FieldView } from './types';
 import type { Filters, ListState } from './useListState';
@@ -17,7 +19,7 @@ function toForm(fields: readonly FieldView[], filters: Filters, locale: string):
     if (f.search === 'range') {
       const from = filters[`${f.key}_from`];
       const to = filters[`${f.key}_to`];
-      if (from || to) out[f.key] = [from ? dayjs(from) : null, to ? dayjs(to) : null];
+      if (from || to) out[f.key] = [from ? zonedDay(from) : null, to ? zonedDay(to) : null];
       continue;
     }
     const v = filters[f.key];
@@ -38,8 +40,8 @@ function fromForm(fields: readonly FieldView[], values: FormValues): Record<stri
     if (f.search === 'range') {
       const [from, to] = (v as [Dayjs | null, Dayjs | null] | undefined) ?? [];
       // Whole days in the operator's zone: from the first day's start to the last day's end.
-      out[`${f.key}_from`] = from ? from.startOf('day').toISOString() : undefined;
-      out[`${f.key}_to`] = to ? to.endOf('day').toISOString() : undefined;
+      out[`${f.key}_from`] = from ? dayStartIso(from) : undefined;
+      out[`${f.key}_to`] = to ? dayEndIso(to) : undefined;
     } else if (f.search) {
       const s = v === undefined || v === null ? '' : String(v).trim();
       out[f.key] = s || undefined;
@@ -52,15 +54,16 @@ function fromForm(fields: readonly FieldView[], values: FormValues): Record<stri
 function SearchInput({ field, locale, ...control }: { field: FieldView; locale: string; [control: string]: unknown }) {
   const { t } = useTranslation();
   if (field.search === 'range') {
+    const today = zonedToday();
     return (
       <DatePicker.RangePicker
         allowEmpty={[true, true]}
         style={{ width: '100%' }}
         {...control}
         presets={[
-          { label: t('form.today'), value: [dayjs().startOf('day'), dayjs().endOf('day')] },
-          { label: t('form.last7Days'), value: [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')] },
-          { label: t('form.last30Days'), value: [dayjs().subtract(29, 'day').startOf('day'), dayjs().endOf('day')] },
+          { label: t('form.today'), value: [today, today] },
+          { label: t('form.last7Days'), value: [today.subtract(6, 'day'), today] },
+          { label: t('form.last30Days'), value: [today.subtract(29, 'day'), today] },
         ]}
       />
     );
@@ -84,9 +87,13 @@ function SearchInput({ field, locale, ...control }: { field: FieldView; locale: 
   return <Input allowClear placeholder={field.search === 'like' ? t('form.contains') : undefined} {...control} />;
 }
 
-/** With more filters than this, the form shows the first ones (and any in use) until "More filters". */
+/**
+ * With more filters than this, the form shows the first ones (and any in use) until "More filters"; on a
+ * phone the form folds to its first two filters, so the list starts on the first screen.
+ */
 const COLLAPSE_ABOVE = 7;
 const SHOWN_COLLAPSED = 6;
+const SHOWN_ON_PHONE = 2;
 
 const inUse = (f: FieldView, filters: Filters) => (f.search === 'range' ? !!(filters[`${f.key}_from`] || filters[`${f.key}_to`]) : !!filters[f.key]);
 
@@ -98,9 +105,11 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
   const searchable = useMemo(() => fields.filter((f) => f.search), [fields]);
   const key = JSON.stringify(list.filters);
   const [expanded, setExpanded] = useState(false);
-  const collapsible = searchable.length > COLLAPSE_ABOVE;
+  const mobile = useIsMobile();
+  const shown = mobile ? SHOWN_ON_PHONE : SHOWN_COLLAPSED;
+  const collapsible = searchable.length > (mobile ? SHOWN_ON_PHONE : COLLAPSE_ABOVE);
   // Hidden filters keep their values in the form: a search sends them all.
-  const hidden = (f: FieldView, i: number) => collapsible && !expanded && i >= SHOWN_COLLAPSED && !inUse(f, list.filters);
+  const hidden = (f: FieldView, i: number) => collapsible && !expanded && i >= shown && !inUse(f, list.filters);
 
   // The URL is the truth: a back/forward or a shared link refills the form.
   useEffect(() => {
@@ -124,20 +133,30 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
             <Space wrap style={{ justifyContent: 'flex-end', width: '100%' }}>
               {collapsible && (
                 <Button type="link" onClick={() => setExpanded((e) => !e)} data-testid="resource-search-more" style={{ paddingInline: 4 }}>
-                  {expanded ? t('form.fewerFilters') : t('form.moreFilters', { n: searchable.filter((f, i) => i >= SHOWN_COLLAPSED && !inUse(f, list.filters)).length })}
+                  {expanded ? t('form.fewerFilters') : t('form.moreFilters', { n: searchable.filter((f, i) => i >= shown && !inUse(f, list.filters)).length })}
                   {expanded ? <UpOutlined /> : <DownOutlined />}
                 </Button>
               )}
-              <Button icon={<ReloadOutlined />} onClick={list.reset} data-testid="resource-search-reset">
-                {t('action.reset')}
-              </Button>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="resource-search-submit">
-                {t('action.search')}
-              </Button>
+              <SearchButtons onReset={list.reset} />
             </Space>
           </Form.Item>
         </Col>
       </Grid>
     </Form>
+  );
+}
+
+/** The end of a filter form: Reset, and Search (the form's submit). */
+export function SearchButtons({ onReset }: { onReset(): void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Button icon={<ReloadOutlined />} onClick={onReset} data-testid="resource-search-reset">
+        {t('action.reset')}
+      </Button>
+      <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="resource-search-submit">
+        {t('action.search')}
+      </Button>
+    </>
   );
 }

@@ -27,11 +27,18 @@ export function useResourceList(def: Named, query: Record<string, string | numbe
   });
 }
 
-/** One row, fresh from GET {api}/:id; the list's copy shows until it arrives. */
-export function useResourceRecord(def: Named, id: string | number | undefined, placeholder?: Row, enabled = true) {
+/**
+ * One row, fresh from GET {api}/:id (read out of the answer by `def.detailOf` when the route answers more
+ * than the row); the list's copy shows until it arrives.
+ */
+export function useResourceRecord(def: Named & Pick<ResourceView, 'detailOf'>, id: string | number | undefined, placeholder?: Row, enabled = true) {
+  const detailOf = def.detailOf;
   return useQuery({
     queryKey: [def.name, 'detail', id],
-    queryFn: () => api.get<Row>(`${def.api}/${id}`),
+    queryFn: async () => {
+      const answer = await api.get<unknown>(`${def.api}/${id}`);
+      return (detailOf ? detailOf(answer) : (answer as Row)) ?? placeholder ?? {};
+    },
     enabled: enabled && id !== undefined,
     placeholderData: placeholder,
   });

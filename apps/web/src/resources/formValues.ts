@@ -1,4 +1,5 @@
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
+import { wallTimeIso, zonedWallTime } from '../app/timeZone';
 import { formatAmount, parseTshToCents } from '@dau/domain';
 import { isEditable } from '@dau/contract/ui';
 import type { FieldView, FormMode, Row } from './types';
@@ -23,7 +24,7 @@ export function toFormValues(fields: readonly FieldView[], mode: FormMode, recor
     if (v === undefined || v === null) continue;
     switch (f.type) {
       case 'datetime':
-        out[f.key] = dayjs(v as string);
+        out[f.key] = zonedWallTime(v as string);
         break;
       case 'money':
         // Shillings as text ("1,305.50"): parsed back exactly, never through a float.
@@ -58,7 +59,7 @@ export function fromFormValues(fields: readonly FieldView[], mode: FormMode, val
     }
     switch (f.type) {
       case 'datetime':
-        body[f.key] = (v as Dayjs).toISOString();
+        body[f.key] = wallTimeIso(v as Dayjs);
         break;
       case 'money': {
         // Blank (or, past the form's rules, unreadable) amounts are not sent.

@@ -8,7 +8,7 @@ export { ResourcePage } from './ResourcePage';
 export { ResourceList, type ResourceListProps } from './ResourceList';
 export { SettingsCard } from './SettingsCard';
 export { useListState, filterKeysOf, unmetRequirement, PAGE_SIZES, DEFAULT_PAGE_SIZE, type ListState, type Filters } from './useListState';
-export { SearchForm } from './SearchForm';
+export { SearchForm, SearchButtons } from './SearchForm';
 export { QuickFilters, type QuickFilter } from './QuickFilters';
 export { ResourceTable, type ResourceTableProps } from './ResourceTable';
 export { buildColumns, parseSort, formatSort } from './columns';

@@ -42,6 +42,11 @@ export interface FieldView extends FieldDef {
 /** A resource declaration as the console reads it: the contract's, or a screen's own with FieldView hints. */
 export interface ResourceView extends Omit<ResourceDef, 'fields'> {
   fields: readonly FieldView[];
+  /**
+   * The record inside the answer of GET {api}/:id when it is not the row itself (e.g. an order's
+   * `{ order, lines, history }`). Default: the answer is the row.
+   */
+  detailOf?: (answer: unknown) => Row | undefined;
 }
 
 export const rowKeyOf = (row: Row): string | number => (row.id as string | number | undefined) ?? JSON.stringify(row);

@@ -3,19 +3,19 @@ import { useCallback, useState } from 'react';
 export type Density = 'large' | 'medium' | 'small';
 
 export interface TablePrefs {
-  /** Keys of the columns the operator has hidden. */
-  hidden: string[];
+  /** Keys of the columns the operator has hidden; null until they choose (the table then fits the screen). */
+  hidden: string[] | null;
   density: Density;
 }
 
-const DEFAULT_PREFS: TablePrefs = { hidden: [], density: 'medium' };
+const DEFAULT_PREFS: TablePrefs = { hidden: null, density: 'medium' };
 const storageKey = (screen: string) => `dau.table.${screen}`;
 
 function read(screen: string): TablePrefs {
   try {
     const saved = JSON.parse(localStorage.getItem(storageKey(screen)) ?? 'null') as Partial<TablePrefs> | null;
     return {
-      hidden: Array.isArray(saved?.hidden) ? saved.hidden.filter((k) => typeof k === 'string') : [],
+      hidden: Array.isArray(saved?.hidden) ? saved.hidden.filter((k) => typeof k === 'string') : null,
       density: saved?.density === 'large' || saved?.density === 'small' ? saved.density : 'medium',
     };
   } catch {
@@ -43,6 +43,7 @@ export function useTablePrefs(screen: string) {
     ...prefs,
     setHidden: (hidden: string[]) => save({ hidden }),
     setDensity: (density: Density) => save({ density }),
+    /** Back to the columns that fit the screen, and the default density. */
     reset: () => save(DEFAULT_PREFS),
   };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Breadcrumb, Drawer, Layout, Menu, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MENU_WIDTH } from '@dau/domain';
@@ -9,8 +9,10 @@ import { useIsMobile } from '../dialog';
 import { LiveProvider } from '../live';
 import { usePrefs } from '../prefs';
 import { hasScreen } from '../screens';
+import { useTimeZone } from '../timeZone';
 import { HeaderBar } from './HeaderBar';
 import { useMenuModel } from './menuModel';
+import './menu.css';
 
 /**
  * The signed-in console: the admin's permissions, the live socket, and the layout — a left menu 210 px
@@ -28,6 +30,12 @@ export function Shell() {
   );
 }
 
+/**
+ * Screens reached from a list rather than the menu: their trail runs through the list, and the list's
+ * menu item stays highlighted. The list the operator came from (navigation state `from`) wins.
+ */
+const PARENT_PAGE: Record<string, string> = { order_detailed: 'order_list', cs_order_detailed: 'cs_order' };
+
 function ShellLayout() {
   const { t, i18n } = useTranslation();
   const { layout } = usePrefs();
@@ -35,10 +43,14 @@ function ShellLayout() {
   const navigate = useNavigate();
   const page = useCurrentPage();
   const model = useMenuModel();
+  const from = (useLocation().state as { from?: unknown } | null)?.from;
+  const parent = model.byPath[page] ? null : typeof from === 'string' && model.byPath[from] ? from : PARENT_PAGE[page] && model.byPath[PARENT_PAGE[page]] ? PARENT_PAGE[page] : null;
+  const menuPage = parent ?? page;
   const isMobile = useIsMobile();
+  const zone = useTimeZone();
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const group = model.byPath[page]?.group;
+  const group = model.byPath[menuPage]?.group;
   const [openKeys, setOpenKeys] = useState<string[]>(group ? [`group:${group}`] : []);
 
   useEffect(() => {
@@ -52,11 +64,11 @@ function ShellLayout() {
   };
 
   const sideMenu = (
-    <div data-testid="side-menu">
+    <div data-testid="side-menu" className="dau-side-menu">
       <Menu
         mode="inline"
         items={model.items}
-        selectedKeys={[page]}
+        selectedKeys={[menuPage]}
         openKeys={collapsed && !isMobile ? undefined : openKeys}
         onOpenChange={setOpenKeys}
         onClick={go}
@@ -72,7 +84,7 @@ function ShellLayout() {
     <Layout style={{ minHeight: '100vh' }}>
       <HeaderBar
         model={model}
-        page={page}
+        page={menuPage}
         onNavigate={go}
         collapsed={collapsed}
         onToggleMenu={() => (isMobile ? setDrawerOpen(true) : setCollapsed((c) => !c))}
@@ -101,10 +113,12 @@ function ShellLayout() {
             style={{ marginBottom: 12 }}
             items={[
               ...(group ? [{ title: model.groupLabel[group] }] : []),
+              ...(parent ? [{ title: <a href={`#/customer/${parent}`} data-testid="breadcrumb-parent">{model.byPath[parent].label}</a> }] : []),
               ...(pageLabel ? [{ title: <span data-testid="page-title">{pageLabel}</span> }] : []),
             ]}
           />
-          <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: isMobile ? 12 : 20, minHeight: 240 }}>
+          {/* Keyed by the time zone: a new choice redraws every time on the screen. */}
+          <div key={zone} style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: isMobile ? 12 : 20, minHeight: 240 }}>
             <Outlet />
           </div>
         </Layout.Content>

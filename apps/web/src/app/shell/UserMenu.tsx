@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Avatar, Button, Dropdown, Typography } from 'antd';
-import { KeyOutlined, LockOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, KeyOutlined, LockOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { GOOGLE_BINDING } from '@dau/domain';
 import { GoogleBindingModal } from '../../pages/auth/GoogleBindingModal';
 import { useAuth, useMe } from '../auth';
+import { useTimeZone, zoneLabel } from '../timeZone';
+import { TimeZoneDialog } from './TimeZoneDialog';
 
 /** The admin's dropdown: who is signed in, change password, Google authenticator, sign out. */
 export function UserMenu({ compact = false }: { compact?: boolean }) {
@@ -14,12 +16,15 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
   const { signOut } = useAuth();
   const me = useMe();
   const [googleOpen, setGoogleOpen] = useState(false);
+  const [zoneOpen, setZoneOpen] = useState(false);
+  const zone = useTimeZone();
   const user = me.user_info;
   const bound = user.google_bound === GOOGLE_BINDING.bound;
 
   const onClick = async ({ key }: { key: string }) => {
     if (key === 'password') navigate('/customer/update_password');
     if (key === 'google') setGoogleOpen(true);
+    if (key === 'timeZone') setZoneOpen(true);
     if (key === 'logout') {
       await signOut();
       navigate('/admin_login', { replace: true });
@@ -57,6 +62,16 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
                 </span>
               ),
             },
+            {
+              key: 'timeZone',
+              icon: <ClockCircleOutlined />,
+              label: (
+                <span data-testid="time-zone">
+                  {t('timeZone.menu')}
+                  <Typography.Text type="secondary"> ({zoneLabel(zone)})</Typography.Text>
+                </span>
+              ),
+            },
             { type: 'divider' },
             { key: 'logout', icon: <LogoutOutlined />, danger: true, label: <span data-testid="logout">{t('shell.signOut')}</span> },
           ],
@@ -68,6 +83,7 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
         </Button>
       </Dropdown>
       <GoogleBindingModal open={googleOpen} bound={bound} onClose={() => setGoogleOpen(false)} />
+      <TimeZoneDialog open={zoneOpen} onClose={() => setZoneOpen(false)} />
     </>
   );
 }

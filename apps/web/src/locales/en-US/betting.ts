@@ -64,7 +64,8 @@ const betting = {
       rolled_back: 'Rolled back',
       cancelled: 'Cancelled',
       result_changed: 'Result changed',
-      cashed_out: 'Cashed out',
+      cashout: 'Cashed out',
+      cashout_rule: 'Auto cashout rule',
     },
     history: {
       by: 'by {{account}}',
@@ -79,7 +80,12 @@ const betting = {
       credited_credit: 'Credited credit',
       inviter_reward: 'Inviter reward',
       total_odds: 'Total odds',
+      cashout_amount: 'Cashout amount',
+      early_cashout_fee: 'Cashout fee',
+      target: 'Target amount',
+      state: 'Rule',
     },
+    ruleState: { active: 'Active', cancelled: 'Cancelled', fired: 'Fired' },
     change: {
       title: 'Change result · {{selection}}',
       matchTitle: 'Change match result · {{selection}}',

@@ -67,6 +67,16 @@ const common = {
     noPagesTitle: 'No pages available',
     noPagesHint: 'Your role does not give access to any page yet. Ask an administrator to assign permissions.',
   },
+  market: {
+    type: { '1': '1X2', '16': 'Handicap', '18': 'Total', '219': 'Winner (incl. overtime)', '223': 'Handicap (incl. overtime)', '225': 'Total (incl. overtime)' },
+    outcome: { draw: 'Draw', over: 'Over {{total}}', under: 'Under {{total}}', overPlain: 'Over', underPlain: 'Under' },
+  },
+  timeZone: {
+    menu: 'Time zone',
+    title: 'Time zone',
+    hint: 'Every time in the console and in exported files is shown in this zone.',
+    field: 'Time zone',
+  },
   password: {
     title: 'Change password',
     hint: 'After the change you are signed out everywhere and sign in again with the new password.',

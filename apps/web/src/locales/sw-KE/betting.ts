@@ -63,7 +63,8 @@ const betting: Shape<typeof en> = {
       rolled_back: 'Imerudishwa nyuma',
       cancelled: 'Imeghairiwa',
       result_changed: 'Matokeo yamebadilishwa',
-      cashed_out: 'Imetolewa mapema',
+      cashout: 'Imetolewa mapema',
+      cashout_rule: 'Kanuni ya kutoa mapema kiotomatiki',
     },
     history: {
       by: 'na {{account}}',
@@ -78,7 +79,12 @@ const betting: Shape<typeof en> = {
       credited_credit: 'Mkopo uliowekwa',
       inviter_reward: 'Zawadi ya mwalikaji',
       total_odds: 'Odds jumla',
+      cashout_amount: 'Kiasi cha kutoa mapema',
+      early_cashout_fee: 'Ada ya kutoa mapema',
+      target: 'Kiasi lengwa',
+      state: 'Kanuni',
     },
+    ruleState: { active: 'Inatumika', cancelled: 'Imeghairiwa', fired: 'Imetekelezwa' },
     change: {
       title: 'Badilisha matokeo · {{selection}}',
       matchTitle: 'Badilisha matokeo ya mechi · {{selection}}',

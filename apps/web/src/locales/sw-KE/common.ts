@@ -66,6 +66,16 @@ const common: Shape<typeof en> = {
     noPagesTitle: 'Hakuna kurasa zinazopatikana',
     noPagesHint: 'Jukumu lako bado halikupi ufikiaji wa ukurasa wowote. Mwombe msimamizi akupe ruhusa.',
   },
+  market: {
+    type: { '1': '1X2', '16': 'Handikapu', '18': 'Jumla ya magoli', '219': 'Mshindi (pamoja na muda wa nyongeza)', '223': 'Handikapu (pamoja na muda wa nyongeza)', '225': 'Jumla (pamoja na muda wa nyongeza)' },
+    outcome: { draw: 'Sare', over: 'Zaidi ya {{total}}', under: 'Chini ya {{total}}', overPlain: 'Zaidi', underPlain: 'Chini' },
+  },
+  timeZone: {
+    menu: 'Saa za eneo',
+    title: 'Saa za eneo',
+    hint: 'Kila saa kwenye dashibodi na kwenye faili zilizotolewa huonyeshwa kwa saa za eneo hili.',
+    field: 'Saa za eneo',
+  },
   password: {
     title: 'Badilisha nenosiri',
     hint: 'Baada ya kubadilisha utatolewa kila mahali, kisha uingie tena kwa nenosiri jipya.',

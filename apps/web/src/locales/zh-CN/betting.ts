@@ -63,7 +63,8 @@ const betting: Shape<typeof en> = {
       rolled_back: '回滚',
       cancelled: '取消',
       result_changed: '修改结果',
-      cashed_out: '提前兑现',
+      cashout: '提前兑现',
+      cashout_rule: '自动兑现规则',
     },
     history: {
       by: '操作人 {{account}}',
@@ -78,7 +79,12 @@ const betting: Shape<typeof en> = {
       credited_credit: '已入账信用额',
       inviter_reward: '邀请人奖励',
       total_odds: '总赔率',
+      cashout_amount: '兑现金额',
+      early_cashout_fee: '兑现手续费',
+      target: '目标金额',
+      state: '规则',
     },
+    ruleState: { active: '生效中', cancelled: '已取消', fired: '已触发' },
     change: {
       title: '修改结果 · {{selection}}',
       matchTitle: '修改比赛结果 · {{selection}}',

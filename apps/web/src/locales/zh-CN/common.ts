@@ -66,6 +66,16 @@ const common: Shape<typeof en> = {
     noPagesTitle: '暂无可用页面',
     noPagesHint: '您的角色尚未分配任何页面权限，请联系管理员分配。',
   },
+  market: {
+    type: { '1': '胜平负', '16': '让球', '18': '大小球', '219': '胜负（含加时）', '223': '让分（含加时）', '225': '总分（含加时）' },
+    outcome: { draw: '平局', over: '大 {{total}}', under: '小 {{total}}', overPlain: '大', underPlain: '小' },
+  },
+  timeZone: {
+    menu: '时区',
+    title: '时区',
+    hint: '控制台和导出文件中的所有时间都按此时区显示。',
+    field: '时区',
+  },
   password: {
     title: '修改密码',
     hint: '修改后所有设备上的登录都会失效，请使用新密码重新登录。',

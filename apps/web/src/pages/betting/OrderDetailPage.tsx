@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { ArrowLeftOutlined, ArrowRightOutlined, EditOutlined, ReloadOutlined, StopOutlined, TeamOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Empty, Flex, Space, Table, Tag, Timeline, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Flex, Space, Table, Tag, Timeline, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { billResource, orderListResource } from '@dau/contract/ui';
 import { CASHOUT_STATE, ORDER_STATUS } from '@dau/domain';
@@ -10,14 +10,17 @@ import { useCurrentPage } from '../../app/access';
 import { api } from '../../app/api';
 import { useIsMobile } from '../../app/dialog';
 import { ActionButton, buildColumns, formatDateTime, LoadError, PageHeader, RecordView, useFeedback, type FieldView, type Row } from '../../resources';
+import { useMarketNames } from '../../app/marketNames';
 import { ResultDialog, type Subject } from './ResultDialog';
 import { EnumTag, useTsh } from './shared';
+import { CASHOUT_RULE_STATES, MONEY_KEYS, ORDER_EVENT_KINDS, SHOWN_KEYS } from './historyKeys';
 
 interface Line {
   id: number;
   match_id: string;
   market_id: string;
   market_name: string;
+  market_type_id?: number;
   specifiers: string;
   selection_id: string;
   selection_name: string;
@@ -51,9 +54,6 @@ export interface OrderDetail {
   cashout: { state: number; amount: number | null; auto_target: number | null } | null;
 }
 
-/** Keys of a history entry's before / after worth showing, in this order. */
-const MONEY_KEYS = ['stake', 'payout', 'tax', 'bonus', 'profit', 'credited_cash', 'credited_credit', 'inviter_reward'];
-const SHOWN_KEYS = ['status', 'outcome_status', 'total_odds', ...MONEY_KEYS];
 const BILL_COLUMNS = ['serial_number', 'account_kind', 'type', 'amount', 'before_change', 'balance', 'admin_account', 'remark', 'update_time'];
 const bps = (v: unknown) => (v === null || v === undefined ? '-' : `${(Number(v) / 100).toLocaleString(undefined, { maximumFractionDigits: 2 })} %`);
 
@@ -116,19 +116,56 @@ export default function OrderDetailPage() {
   };
   const final = order && (order.status === ORDER_STATUS.early_settlement || order.status === ORDER_STATUS.auto_cash_out);
 
+  const names = useMarketNames();
   const lineColumns = useMemo<TableColumnsType<Line>>(() => {
     const cols: TableColumnsType<Line> = [
-      { key: 'match', title: t('betting.line.match'), dataIndex: 'match_id' },
-      { key: 'teams', title: t('betting.line.teams'), render: (_, l) => `${l.teams_home_name} – ${l.teams_away_name}` },
-      { key: 'competition', title: t('betting.line.competition'), dataIndex: 'competition_name' },
-      { key: 'market', title: t('betting.line.market'), render: (_, l) => (l.specifiers ? `${l.market_name} (${l.specifiers})` : l.market_name) },
-      { key: 'selection', title: t('betting.line.selection'), dataIndex: 'selection_name' },
-      { key: 'odds', title: t('betting.line.odds'), dataIndex: 'odds', align: 'right' },
-      { key: 'early', title: t('betting.line.early_settlement_odds'), dataIndex: 'early_settlement_odds', align: 'right', render: (v) => v ?? '-' },
+      // Compact enough for a 1280 px screen: the match in one cell (teams, then competition and event id),
+      // the market above its selection, the cashout odds under the odds.
+      {
+        key: 'match',
+        title: t('betting.line.match'),
+        render: (_, l) => (
+          <div style={{ minWidth: 180 }}>
+            <div style={{ fontWeight: 500 }}>{`${l.teams_home_name} – ${l.teams_away_name}`}</div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {l.competition_name} · {l.match_id}
+            </Typography.Text>
+          </div>
+        ),
+      },
+      {
+        key: 'selection',
+        title: `${t('betting.line.market')} / ${t('betting.line.selection')}`,
+        render: (_, l) => (
+          <div style={{ minWidth: 150 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {l.specifiers ? `${names.market(l.market_type_id, l.market_name)} (${l.specifiers})` : names.market(l.market_type_id, l.market_name)}
+            </Typography.Text>
+            <div style={{ fontWeight: 500 }}>{names.selection(l.selection_id, l.selection_name, l.specifiers)}</div>
+          </div>
+        ),
+      },
+      {
+        key: 'odds',
+        title: t('betting.line.odds'),
+        align: 'right',
+        render: (_, l) => (
+          <div>
+            <div>{l.odds}</div>
+            {l.early_settlement_odds && (
+              <Tooltip title={t('betting.line.early_settlement_odds')}>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {l.early_settlement_odds}
+                </Typography.Text>
+              </Tooltip>
+            )}
+          </div>
+        ),
+      },
       { key: 'outcome_status', title: t('betting.line.outcome_status'), render: (_, l) => <span data-testid={`line-status-${l.id}`}><EnumTag name="outcome_status" value={l.outcome_status} /></span> },
       { key: 'result', title: t('betting.line.result'), render: (_, l) => <EnumTag name="selection_outcome" value={l.outcome} /> },
       { key: 'settled_by', title: t('betting.line.settled_by'), render: (_, l) => (l.settled_by ? t(`betting.source.${l.settled_by}`, { defaultValue: l.settled_by }) : '-') },
-      { key: 'fixture_date', title: t('betting.line.fixture_date'), render: (_, l) => formatDateTime(l.fixture_date) },
+      { key: 'fixture_date', title: t('betting.line.fixture_date'), render: (_, l) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(l.fixture_date)}</span> },
     ];
     if (!cs && !final)
       cols.push({
@@ -136,7 +173,7 @@ export default function OrderDetailPage() {
         title: t('betting.line.actions'),
         fixed: mobile ? undefined : 'right',
         render: (_, l) => {
-          const selection = `${l.teams_home_name} – ${l.teams_away_name} · ${l.market_name} · ${l.selection_name}`;
+          const selection = `${l.teams_home_name} – ${l.teams_away_name} · ${names.market(l.market_type_id, l.market_name)} · ${names.selection(l.selection_id, l.selection_name, l.specifiers)}`;
           return (
             <Space size={4}>
               <ActionButton
@@ -162,7 +199,7 @@ export default function OrderDetailPage() {
         },
       });
     return cols;
-  }, [t, cs, final, mobile, id]);
+  }, [t, cs, final, mobile, id, names]);
 
   const billColumns = useMemo(
     () => buildColumns(billResource.fields.filter((f) => BILL_COLUMNS.includes(f.key)).map((f) => ({ ...f, sortable: false })), t),
@@ -219,7 +256,7 @@ export default function OrderDetailPage() {
       {header}
       <Flex vertical gap={16}>
         <Card size="small" title={t('betting.detail.order')} loading={!data}>
-          {order && <RecordView fields={fields} record={order} column={mobile ? 1 : 3} styles={{ label: { verticalAlign: 'top', whiteSpace: 'nowrap' } }} />}
+          {order && <RecordView fields={fields} record={order} column={mobile ? 1 : { md: 2, xxl: 3 }} styles={{ label: { verticalAlign: 'top', whiteSpace: 'nowrap' } }} />}
         </Card>
         <Card size="small" title={t('betting.detail.lines')} loading={!data}>
           <Table<Line> size="small" rowKey="id" columns={lineColumns} dataSource={data?.lines ?? []} pagination={false} scroll={{ x: 'max-content' }} data-testid="order-lines" />
@@ -271,10 +308,12 @@ function Cashout({ cashout }: { cashout: OrderDetail['cashout'] }) {
 /** One value of a history entry, by key: statuses as tags, money in shillings, odds as they are. */
 function HistoryValue({ k, v }: { k: string; v: unknown }) {
   const tsh = useTsh();
+  const { t } = useTranslation();
   if (v === null || v === undefined) return <>-</>;
   if (k === 'status') return <EnumTag name="order_status" value={v} />;
   if (k === 'outcome_status') return <EnumTag name="outcome_status" value={v} />;
   if (MONEY_KEYS.includes(k)) return <>{tsh(v)}</>;
+  if (k === 'state' && (CASHOUT_RULE_STATES as readonly unknown[]).includes(v)) return <>{t(`betting.ruleState.${v as (typeof CASHOUT_RULE_STATES)[number]}`)}</>;
   return <>{String(v)}</>;
 }
 
@@ -294,7 +333,7 @@ function History({ entries }: { entries: HistoryEntry[] }) {
           children: (
             <div data-testid={`history-${e.kind}`}>
               <Space size={8} wrap>
-                <Typography.Text strong>{t(`betting.kind.${e.kind}`, { defaultValue: e.kind })}</Typography.Text>
+                <Typography.Text strong>{(ORDER_EVENT_KINDS as readonly string[]).includes(e.kind) ? t(`betting.kind.${e.kind}`) : e.kind}</Typography.Text>
                 <Tag>{t(`betting.source.${e.source}`, { defaultValue: e.source })}</Tag>
                 {e.admin_account && <Typography.Text type="secondary">{t('betting.history.by', { account: e.admin_account })}</Typography.Text>}
                 <Typography.Text type="secondary">{formatDateTime(e.created_at)}</Typography.Text>

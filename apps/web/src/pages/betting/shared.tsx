@@ -59,7 +59,7 @@ export function OrderDetailButton({ row, listPage, children }: { row: Row; listP
         icon={<FileSearchOutlined />}
         aria-label={label}
         data-testid={`order-detail-${String(row.id)}`}
-        onClick={() => navigate(`/customer/${target}?id=${encodeURIComponent(String(row.id))}`)}
+        onClick={() => navigate(`/customer/${target}?id=${encodeURIComponent(String(row.id))}`, { state: { from: listPage } })}
       >
         {children}
       </Button>

@@ -30,9 +30,15 @@ export default function MatchListPage() {
   const [odds, setOdds] = useState<Row | null>(null);
   const [dialog, setDialog] = useState<MatchDialogState | null>(null);
   const [margins, setMargins] = useState(false);
-  // The league filter picks from the feed's leagues (a provider id is not something to type).
+  // The league filter picks from the feed's leagues (a provider id is not something to type). It is a
+  // filter only: the detail shows the league once, by its name (league_name).
   const def = useMemo<ResourceView>(
-    () => (leagues.length ? { ...matchListResource, fields: matchListResource.fields.map((f) => (f.key === 'league_id' ? { ...f, type: 'enum' as const, options: leagues, label: 'sports.filters.league' } : f)) } : matchListResource),
+    () => ({
+      ...matchListResource,
+      fields: matchListResource.fields.map((f) =>
+        f.key === 'league_id' ? { ...f, detail: false, ...(leagues.length ? { type: 'enum' as const, options: leagues, label: 'sports.filters.league' } : {}) } : f,
+      ),
+    }),
     [leagues],
   );
   const openDialog = (kind: MatchDialogKind, row: Row) => setDialog({ kind, row, open: true });

@@ -9,6 +9,7 @@ import { useIsMobile } from '../../app/dialog';
 import { useSocketHandler } from '../../app/live';
 import { ActionButton, Blank, FieldValue, formatDateTime, LoadError, RecordView, useApiMutation, type FieldView, type Row } from '../../resources';
 import { matchPath, PAGE } from './MatchActions';
+import { useMarketNames } from '../../app/marketNames';
 
 /** GET /sports/matches/:event_id/odds (apps/server/src/modules/feed/routes.ts). */
 export interface OddsSelection {
@@ -215,6 +216,7 @@ const sameCard = (a: MarketCardProps, b: MarketCardProps) =>
 
 const MarketCard = memo(function MarketCard({ market, changes, suspend }: MarketCardProps) {
   const { t } = useTranslation();
+  const names = useMarketNames();
   const reasons = [
     market.suspended_by?.operator && t('sports.odds.byOperator'),
     market.suspended_by?.bet_stop && t('sports.odds.byBetStop'),
@@ -226,7 +228,7 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
       data-testid={`odds-market-${market.key}`}
       title={
         <Space size={8} wrap>
-          <span>{market.type_name}</span>
+          <span>{names.market(market.type_id, market.type_name)}</span>
           {market.specifiers && <Typography.Text code>{market.specifiers}</Typography.Text>}
         </Space>
       }
@@ -254,7 +256,14 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
       <SelectionTable
         rows={market.selections}
         columns={[
-          { key: 'name', title: t('sports.odds.selection'), render: (s) => (s.label && s.label !== s.name ? <Tooltip title={s.name}>{s.label}</Tooltip> : s.name) },
+          {
+            key: 'name',
+            title: t('sports.odds.selection'),
+            render: (s) => {
+              const label = names.selection(s.name, s.label || s.name, market.specifiers);
+              return label !== s.name ? <Tooltip title={s.name}>{label}</Tooltip> : s.name;
+            },
+          },
           { key: 'price', title: t('sports.odds.price'), render: (s) => <Price market={market} selection={s} change={changes[s.id]} /> },
           {
             key: 'original',

@@ -9,13 +9,14 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { ActionButton, LoadError, NoData, PageHeader } from '../../resources';
 import { ChartCard } from './Chart';
-import { FigureCard, FigureGrid, darDay, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures } from './shared';
+import { FigureCard, FigureGrid, darDay, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
 interface HistoryAnswer {
   date_from: string;
   date_to: string;
   totals: Figures;
+  open: OpenBook;
   items: Array<Figures & { day: string }>;
 }
 
@@ -23,7 +24,7 @@ const MAX_DAYS = 92;
 type Row = Figures & { day: string };
 
 const COLUMNS: Array<{ key: keyof Figures; money?: boolean }> = [
-  { key: 'turnover', money: true }, { key: 'payouts', money: true }, { key: 'cashouts', money: true }, { key: 'ggr', money: true },
+  { key: 'turnover', money: true }, { key: 'settled_stake', money: true }, { key: 'payouts', money: true }, { key: 'cashouts', money: true }, { key: 'ggr', money: true },
   { key: 'bonuses', money: true }, { key: 'ngr', money: true }, { key: 'tax', money: true }, { key: 'orders' }, { key: 'bettors' },
   { key: 'new_bettors' }, { key: 'deposits', money: true }, { key: 'withdrawals', money: true },
 ];
@@ -135,8 +136,11 @@ export default function HistoryStatisticsPage() {
           <FigureGrid>
             {[
               <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
+              <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} />,
               <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
               <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+              <FigureCard key="open_stakes" k="open_stakes" value={d?.open.open_stakes} loading={loading} sub={d ? t('statistics.hint.openOrders', { n: d.open.open_orders }) : undefined} />,
+              <FigureCard key="open_liability" k="open_liability" value={d?.open.open_liability} loading={loading} />,
               <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
               <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
               <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} />,

@@ -1,15 +1,17 @@
 import { useState } from 'react';
-import { Button, Card, DatePicker, Empty, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Card, Col, DatePicker, Empty, Form, Input, Row as Grid, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableProps } from 'antd';
-import { InfoCircleOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { InfoCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import dayjs, { type Dayjs } from 'dayjs';
 import { ENUMS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
-import { ExportButton, LoadError, NoData, PageHeader, enumText, formatDateTime, useLocale } from '../../resources';
-import { darDay, useCount, useMoney } from './shared';
+import { ExportButton, LoadError, NoData, PageHeader, SearchButtons, enumText, formatDateTime, useLocale } from '../../resources';
+import { dayStartIso, zonedToday } from '../../app/timeZone';
+import { typeOfMarketKey, useMarketNames } from '../../app/marketNames';
+import { useCount, useMoney } from './shared';
 
 /** GET /statistics/matches (apps/server/src/modules/statistics/routes.ts). */
 interface MatchRow {
@@ -46,14 +48,12 @@ interface MatchDetail {
   markets: Array<{ market_key: string; market_name: string; orders: number; stake: number; payouts: number; ggr: number; max_liability: number; outcomes: Outcome[] }>;
 }
 
-const DAY = 86_400_000;
-/** The instant a Dar es Salaam day starts (00:00 UTC+3). */
-const darStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 3 * 3_600_000).toISOString();
 const SORTS: Record<string, string> = { start_time: 'start_time', orders: 'orders', turnover: 'turnover', payouts: 'payouts', ggr: 'ggr', liability: 'liability' };
 
 /** One match's markets and outcomes: what the book pays if each outcome wins (liability), stake and payouts. */
 function MatchOutcomes({ eventId }: { eventId: string }) {
   const { t } = useTranslation();
+  const marketNames = useMarketNames();
   const money = useMoney();
   const count = useCount();
   const q = useQuery({ queryKey: ['match_statistics', 'detail', eventId], queryFn: () => api.get<MatchDetail>(`/statistics/matches/${encodeURIComponent(eventId)}`) });
@@ -61,6 +61,7 @@ function MatchOutcomes({ eventId }: { eventId: string }) {
   if (q.isPending) return <Table size="small" loading columns={[]} dataSource={[]} />;
   if (!q.data.markets.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('statistics.match.noOutcomes')} />;
   const max = q.data.totals.max_liability;
+  const names = marketNames;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={12} data-testid={`match-outcomes-${eventId}`}>
       {q.data.markets.map((m) => (
@@ -70,7 +71,7 @@ function MatchOutcomes({ eventId }: { eventId: string }) {
           type="inner"
           title={
             <Space size={8}>
-              <span>{m.market_name || m.market_key}</span>
+              <span>{names.market(typeOfMarketKey(m.market_key), m.market_name || m.market_key)}</span>
               <Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>{m.market_key}</Typography.Text>
             </Space>
           }
@@ -87,7 +88,7 @@ function MatchOutcomes({ eventId }: { eventId: string }) {
             pagination={false}
             dataSource={m.outcomes}
             columns={[
-              { key: 'outcome', title: t('statistics.match.outcome'), render: (_, o) => o.selection_name || o.outcome_id },
+              { key: 'outcome', title: t('statistics.match.outcome'), render: (_, o) => names.selection(o.outcome_id, o.selection_name || o.outcome_id, m.market_key.split('|').slice(1).join('|')) },
               { key: 'orders', title: t('statistics.figure.orders'), dataIndex: 'orders', align: 'right', render: (v: number) => count(v) },
               { key: 'stake', title: t('statistics.match.stake'), dataIndex: 'stake', align: 'right', render: (v: number) => money(v) },
               {
@@ -121,9 +122,10 @@ export default function MatchStatisticsPage() {
   const money = useMoney();
   const count = useCount();
   const [params, setParams] = useSearchParams();
-  const today = darDay();
-  const dayFrom = params.get('day_from') ?? darDay(Date.now() - DAY);
-  const dayTo = params.get('day_to') ?? darDay(Date.now() + DAY);
+  // Days of the operator's zone: a match starting at 01:00 their time is on that day.
+  const today = zonedToday();
+  const dayFrom = params.get('day_from') ?? today.subtract(1, 'day').format('YYYY-MM-DD');
+  const dayTo = params.get('day_to') ?? today.add(1, 'day').format('YYYY-MM-DD');
   const sport = params.get('sport_id') ?? '';
   const eventId = params.get('event_id') ?? '';
   const page = Number(params.get('page') ?? 1);
@@ -132,8 +134,8 @@ export default function MatchStatisticsPage() {
   const [draftEvent, setDraftEvent] = useState(eventId);
 
   const query: Record<string, string> = {
-    start_from: darStart(dayFrom),
-    start_to: new Date(Date.parse(darStart(dayTo)) + DAY).toISOString(),
+    start_from: dayStartIso(dayjs(dayFrom)),
+    start_to: dayStartIso(dayjs(dayTo).add(1, 'day')),
     ...(sport ? { sport_id: sport } : {}),
     ...(eventId ? { event_id: eventId } : {}),
   };
@@ -218,6 +220,20 @@ export default function MatchStatisticsPage() {
     },
   ];
 
+  // The export's column headers, as this screen names them (apps/server/src/modules/statistics/routes.ts columns).
+  const exportLabels: Record<string, string> = {
+    event_id: t('statistics.match.eventId'),
+    sport_id: t('statistics.match.sport'),
+    league_name: t('statistics.match.league'),
+    home_team: t('statistics.match.home'),
+    away_team: t('statistics.match.away'),
+    start_time: t('statistics.match.start'),
+    orders: t('statistics.figure.orders'),
+    turnover: t('statistics.figure.turnover'),
+    payouts: t('statistics.figure.payouts'),
+    ggr: t('statistics.figure.ggr'),
+    liability: t('statistics.match.liability'),
+  };
   const sportOptions = Object.values(ENUMS.sport).map((id) => ({ value: String(id), label: enumText('sport', id, locale) }));
 
   return (
@@ -225,55 +241,56 @@ export default function MatchStatisticsPage() {
       <PageHeader
         title={t('menu.match_statistics')}
         description={t('statistics.describe.match_statistics')}
-        extra={<ExportButton api="/statistics/matches" name="match_statistics" exportType="match_statistics" query={query} />}
+        extra={<ExportButton api="/statistics/matches" name="match_statistics" exportType="match_statistics" query={query} labels={exportLabels} />}
       />
-      <Card size="small" style={{ marginBottom: 12 }}>
-        <Space wrap size={[12, 8]}>
-          <Select
-            allowClear
-            placeholder={t('statistics.match.sport')}
-            style={{ width: 160 }}
-            value={sport || undefined}
-            options={sportOptions}
-            onChange={(v) => set({ sport_id: v ?? null })}
-            data-testid="match-sport"
-          />
-          <Space size={6}>
-            <Typography.Text type="secondary">{t('statistics.match.startRange')}</Typography.Text>
-            <DatePicker.RangePicker
-              allowClear={false}
-              value={[dayjs(dayFrom), dayjs(dayTo)]}
-              onChange={(v) => {
-                const r = v as [Dayjs | null, Dayjs | null] | null;
-                if (r?.[0] && r[1]) set({ day_from: r[0].format('YYYY-MM-DD'), day_to: r[1].format('YYYY-MM-DD') });
-              }}
-              data-testid="match-range"
-            />
-          </Space>
-          <Input
-            allowClear
-            placeholder={t('statistics.match.eventId')}
-            style={{ width: 200 }}
-            value={draftEvent}
-            onChange={(e) => setDraftEvent(e.target.value)}
-            onPressEnter={() => set({ event_id: draftEvent.trim() || null })}
-            data-testid="match-event"
-          />
-          <Button type="primary" icon={<SearchOutlined />} onClick={() => set({ event_id: draftEvent.trim() || null })}>
-            {t('action.search')}
-          </Button>
-          <Button
-            icon={<ReloadOutlined />}
-            onClick={() => {
-              setDraftEvent('');
-              setParams(new URLSearchParams(), { replace: true });
-            }}
-          >
-            {t('action.reset')}
-          </Button>
-          {dayTo < today && <Typography.Text type="secondary">{dayFrom} – {dayTo}</Typography.Text>}
-        </Space>
-      </Card>
+      {/* The same filter form as every list: labelled fields on a grid, the buttons at the row's end. */}
+      <Form layout="vertical" data-testid="match-filters" style={{ marginBottom: 8 }} onFinish={() => set({ event_id: draftEvent.trim() || null })}>
+        <Grid gutter={[16, 0]} align="bottom">
+          <Col xs={24} sm={12} md={8} xl={6}>
+            <Form.Item label={t('statistics.match.sport')} style={{ marginBottom: 12 }}>
+              <Select
+                allowClear
+                placeholder={t('form.all')}
+                value={sport || undefined}
+                options={sportOptions}
+                onChange={(v) => set({ sport_id: v ?? null })}
+                data-testid="match-sport"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12} md={8} xl={8}>
+            <Form.Item label={t('statistics.match.startRange')} style={{ marginBottom: 12 }}>
+              <DatePicker.RangePicker
+                allowClear={false}
+                style={{ width: '100%' }}
+                value={[dayjs(dayFrom), dayjs(dayTo)]}
+                onChange={(v) => {
+                  const r = v as [Dayjs | null, Dayjs | null] | null;
+                  if (r?.[0] && r[1]) set({ day_from: r[0].format('YYYY-MM-DD'), day_to: r[1].format('YYYY-MM-DD') });
+                }}
+                data-testid="match-range"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12} md={8} xl={6}>
+            <Form.Item label={t('statistics.match.eventId')} style={{ marginBottom: 12 }}>
+              <Input allowClear value={draftEvent} onChange={(e) => setDraftEvent(e.target.value)} data-testid="match-event" />
+            </Form.Item>
+          </Col>
+          <Col flex="auto">
+            <Form.Item style={{ marginBottom: 12 }}>
+              <Space wrap style={{ justifyContent: 'flex-end', width: '100%' }}>
+                <SearchButtons
+                  onReset={() => {
+                    setDraftEvent('');
+                    setParams(new URLSearchParams(), { replace: true });
+                  }}
+                />
+              </Space>
+            </Form.Item>
+          </Col>
+        </Grid>
+      </Form>
       {q.isError && !q.data ? (
         <LoadError error={q.error} onRetry={() => void q.refetch()} />
       ) : (

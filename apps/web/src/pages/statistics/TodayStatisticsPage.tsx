@@ -6,7 +6,8 @@ import { api } from '../../app/api';
 import { LoadError, NoData, PageHeader } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
 import { ChartCard } from './Chart';
-import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures } from './shared';
+import { inZone, useTimeZone, zoneLabel } from '../../app/timeZone';
+import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */
 export interface TodayAnswer {
@@ -17,13 +18,12 @@ export interface TodayAnswer {
   current_hour: number;
   generated_at: string;
   totals: Figures & { online_bettors: number };
+  open: OpenBook;
   hours: Array<Figures & { hour: number; start: string }>;
 }
 
 const REFRESH_MS = 15_000;
 
-/** "14:05" of an instant in Dar es Salaam (UTC+3), whatever the browser's zone. */
-const darTime = (iso: string) => new Date(new Date(iso).getTime() + 3 * 3_600_000).toISOString().slice(11, 16);
 
 /**
  * The landing page: today's figures of the admin's branch (Dar es Salaam day) as cards, and by hour as
@@ -31,6 +31,7 @@ const darTime = (iso: string) => new Date(new Date(iso).getTime() + 3 * 3_600_00
  */
 export default function TodayStatisticsPage() {
   const { t } = useTranslation();
+  const zone = useTimeZone();
   const hold = useHold();
   const seriesOptions = useSeriesOptions();
   const q = useQuery({
@@ -55,7 +56,7 @@ export default function TodayStatisticsPage() {
         d && (
           <Space size={8} data-testid="today-live">
             <Badge status={q.isError ? 'error' : 'processing'} text={t('statistics.today.live')} />
-            <Typography.Text type="secondary">{t('statistics.today.asOf', { time: darTime(d.generated_at) })}</Typography.Text>
+            <Typography.Text type="secondary">{t('statistics.today.asOf', { time: inZone(d.generated_at).format('HH:mm'), zone: zoneLabel(zone) })}</Typography.Text>
           </Space>
         )
       }
@@ -77,8 +78,11 @@ export default function TodayStatisticsPage() {
       <FigureGrid>
         {[
           <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
+          <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} sub={f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined} />,
           <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
           <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+          <FigureCard key="open_stakes" k="open_stakes" value={d?.open.open_stakes} loading={loading} sub={d ? t('statistics.hint.openOrders', { n: d.open.open_orders }) : undefined} />,
+          <FigureCard key="open_liability" k="open_liability" value={d?.open.open_liability} loading={loading} />,
           <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
           <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
           <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,

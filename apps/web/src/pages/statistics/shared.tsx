@@ -8,11 +8,20 @@ import { useLocale } from '../../resources';
 
 export type { Figures } from '@dau/contract/ui';
 
-export type FigureKey = keyof Figures | 'online_bettors' | 'net_deposits';
+export type FigureKey = keyof Figures | 'online_bettors' | 'net_deposits' | 'open_stakes' | 'open_liability';
 
-export const MONEY_KEYS = new Set<FigureKey>(['turnover', 'payouts', 'cashouts', 'ggr', 'bonuses', 'ngr', 'tax', 'deposits', 'withdrawals', 'net_deposits']);
+/** The open book now (GET /statistics/today and /history `open`): not revenue, shown beside GGR. */
+export interface OpenBook {
+  open_orders: number;
+  open_stakes: number;
+  open_liability: number;
+}
+
+export const MONEY_KEYS = new Set<FigureKey>([
+  'turnover', 'settled_stake', 'payouts', 'cashouts', 'ggr', 'bonuses', 'ngr', 'tax', 'deposits', 'withdrawals', 'net_deposits', 'open_stakes', 'open_liability',
+]);
 /** Figures whose hint explains how they are computed. */
-const HINTED = new Set<FigureKey>(['ggr', 'ngr', 'tax', 'bettors', 'cashouts']);
+const HINTED = new Set<FigureKey>(['ggr', 'ngr', 'tax', 'bettors', 'cashouts', 'settled_stake', 'open_stakes', 'open_liability']);
 
 /** TSh with the operator's separators, from cents. */
 export function useMoney() {
@@ -61,7 +70,7 @@ export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: nu
         title={title}
         loading={loading}
         value={value === undefined ? '-' : MONEY_KEYS.has(k) ? money(value) : count(value)}
-        valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: signed && value !== undefined && value !== 0 ? (negative ? token.colorError : token.colorSuccess) : undefined }}
+        valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: signed && value !== undefined && value !== 0 ? (negative ? token.colorErrorText : token.colorSuccessText) : undefined }}
       />
       {sub && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{sub}</Typography.Text>}
     </Card>
@@ -85,7 +94,8 @@ export function FigureGrid({ children }: { children: ReactNode[] }) {
 export function useHold() {
   const locale = useLocale();
   const fmt = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
-  return (f: { ggr: number; turnover: number }) => (f.turnover ? fmt.format(f.ggr / f.turnover) : '-');
+  // Hold is GGR over what it was made on: the stakes of the settled orders, never the open ones.
+  return (f: { ggr: number; settled_stake: number }) => (f.settled_stake ? fmt.format(f.ggr / f.settled_stake) : '-');
 }
 
 /**
