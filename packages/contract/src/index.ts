@@ -7,3 +7,4 @@ export * from './betting-resources.js';
 export * from './statistics.js';
 export * from './api.js';
 export * from './input.js';
+export * from './answers.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessageCode } from '@dau/domain';
-import { dateTime, queryBigId, queryInt32, text } from '@dau/contract';
+import { dateTime, pageAnswer, queryBigId, queryInt32, text } from '@dau/contract';
 import { admins, roles } from '../modules/system/schema.js';
 import { subtreeCondition } from '../modules/system/admins-service.js';
 import { authOf, type AuthContext } from './access.js';
@@ -87,6 +87,10 @@ export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
   countFrom?: (ex: Executor) => any;
   /** Kept for declarations: every list applies the admin's data scope (scopeOf). */
   scopeMode?: 'own' | 'serving';
+  /** One row of the answer as `toRow` builds it: the list answers with it (undeclared keys never leave). */
+  row?: z.ZodObject;
+  /** The route's OpenAPI summary (default: "List <name>, filtered, sorted and paged"). */
+  summary?: string;
 }
 
 export const defineList = <Q extends z.ZodObject>(spec: ListSpec<Q>) => spec;
@@ -146,7 +150,15 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     spec.path,
-    { config: { access: { page: spec.page } }, schema: { tags: [spec.page], querystring: pageQuery.extend(spec.filters.shape) } },
+    {
+      config: { access: { page: spec.page } },
+      schema: {
+        tags: [spec.page],
+        summary: spec.summary ?? `List ${spec.name.replace(/_/g, ' ')}, filtered, sorted and paged`,
+        querystring: pageQuery.extend(spec.filters.shape),
+        ...(spec.row ? { response: { 200: pageAnswer(spec.row) } } : {}),
+      },
+    },
     async (req: FastifyRequest) => {
       const auth = authOf(req);
       const all = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };

@@ -9,7 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, combinedOddsDisplay, type MessageCode, type OutcomeStatus } from '@dau/domain';
-import { betConfigResource, stringRewardsResource } from '@dau/contract';
+import { answerRow, betConfigResource, stringRewardsResource } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
@@ -77,6 +77,16 @@ const selectOrders = (ex: Executor) =>
     .from(orders)
     .innerJoin(bettors, eq(bettors.id, orders.bettorId));
 
+/** A row of the order lists (what toOrderRow builds). */
+const orderRow = answerRow({
+  id: 'number', order_no: 'string', serial_number: 'string', bettor_id: 'number', phone: 'string?', user_name: 'string?', balance: 'number?',
+  agent_id: 'number?', type: 'number', status: 'number', amount_payable: 'number', pay_payable: 'number', virtual_pay_amount: 'number',
+  total_price: 'string', potential_payout: 'number', leg_count: 'number', payout: 'number?', profit: 'number?', tax_rate: 'number',
+  tax_deduction_amount: 'number?', string_rewards: 'number?', reward_amount: 'number?', early_cashout_fee: 'number?', cashout_amount: 'number?',
+  inviter_reward: 'number?', currency: 'string', note: 'string?', abnormal_flag: 'number', last_match_at: 'string', create_time: 'string',
+  settlement_time: 'string?', version: 'number',
+});
+
 export function toOrderRow(r: { order: typeof orders.$inferSelect; phone: string; name: string; balance: number }) {
   const o = r.order;
   return {
@@ -131,7 +141,7 @@ const orderList = (name: string, page: string, path: string, window: Window, opt
   defineList({
     name, page, path, filters: orderFilters, require: opts.require, scopeMode: opts.scopeMode, where: orderWhere(window, opts.extra), select: selectOrders,
     idColumn: orders.id, sortable: { id: orders.id, create_time: orders.createdAt, amount_payable: orders.stake, last_match_at: orders.lastMatchAt },
-    defaultSort: '-create_time', countFrom: (ex: Executor) => ex.select({ id: orders.id }).from(orders), toRow: toOrderRow, columns: COLUMNS, countCap: 10_000,
+    defaultSort: '-create_time', countFrom: (ex: Executor) => ex.select({ id: orders.id }).from(orders), toRow: toOrderRow, row: orderRow, columns: COLUMNS, countCap: 10_000,
   });
 
 export const ORDER_LISTS = [

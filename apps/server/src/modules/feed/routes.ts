@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
+import { answerRow } from '@dau/contract';
 import { notFound } from '../../platform/errors.js';
 import { bettingTypes } from '../sports/schema.js';
 import { marketName, selectionName } from './names.js';
@@ -15,6 +16,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const LEAGUE_OPTIONS_MAX = 2000;
 
 /** The match list (spec §3 match_list): the events the feed keeps, with the operator's flags. */
+/** A row of the match list. */
+const matchRow = answerRow({
+  id: 'number', event_id: 'string', sport_id: 'number', league_id: 'string?', league_name: 'string?', home_team: 'string?', away_team: 'string?',
+  start_time: 'string', event_status: 'number', match_status: 'number', is_visible: 'boolean', is_suspended: 'boolean', is_maintain: 'boolean',
+  live_delay_seconds: 'number', random_bet: 'boolean', popularity: 'number', sequence: 'number', cancel_reason: 'string?', object_version: 'number',
+  updated_at: 'string',
+});
+
 export const matchListSpec = defineList({
   name: 'match_list',
   page: 'match_list',
@@ -47,6 +56,7 @@ export const matchListSpec = defineList({
   // sequence are sortable columns of their own.
   sortable: { id: feedEvents.id, start_time: feedEvents.startTime, popularity: feedEvents.popularity, sequence: feedEvents.sequence },
   defaultSort: 'start_time',
+  row: matchRow,
   toRow: (r: typeof feedEvents.$inferSelect) => ({
     id: r.id,
     event_id: r.eventId,

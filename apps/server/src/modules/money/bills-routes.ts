@@ -9,6 +9,7 @@ import { admins } from '../system/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest } from '../../platform/errors.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { answerRow } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import type { MessageCode } from '@dau/domain';
@@ -80,6 +81,13 @@ const selectBills = (ex: Executor) =>
     .innerJoin(bettors, eq(bettors.id, bills.bettorId))
     .leftJoin(actors, eq(actors.id, bills.adminId));
 
+/** A row of the bill lists (what toBillRow builds). */
+const billRow = answerRow({
+  id: 'number', serial_number: 'string', bettor_id: 'number', phone: 'string?', user_name: 'string?', account_kind: 'number', type: 'number',
+  amount: 'number', before_change: 'number', balance: 'number', cause_type: 'string?', cause_id: 'string?', admin_id: 'number?',
+  admin_account: 'string?', remark: 'string?', update_time: 'string',
+});
+
 export function toBillRow(r: { bill: typeof bills.$inferSelect; phone: string; name: string; adminAccount: string | null }) {
   const b = r.bill;
   return {
@@ -109,7 +117,7 @@ const billList = (
     // Newest first by time: the order of the partitions and of every (x, created_at) index.
     defaultSort: '-update_time',
     countFrom: (ex: Executor) => ex.select({ id: bills.id }).from(bills),
-    toRow: toBillRow, columns: columns(kind === ACCOUNT_KIND.cash ? 'bill_type' : 'credit_bill_type'), countCap: 10_000,
+    toRow: toBillRow, row: billRow, columns: columns(kind === ACCOUNT_KIND.cash ? 'bill_type' : 'credit_bill_type'), countCap: 10_000,
   });
 
 export const BILL_LISTS = [

@@ -7,6 +7,7 @@ import { authOf } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
 import { pageQuery } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
+import { notice, okAnswer, pageAnswer, queryId } from '@dau/contract';
 
 /** Spec §7: unread notice fetch (notify_status=1, page 1, size 1) and mark viewed. Own notices only. */
 export function noticeRoutes(app: FastifyInstance, { db }: AppContext) {
@@ -15,7 +16,11 @@ export function noticeRoutes(app: FastifyInstance, { db }: AppContext) {
     '/api/v1/notices',
     {
       config: { access: { signedIn: true } },
-      schema: { tags: ['notices'], querystring: pageQuery.extend({ notify_status: z.coerce.number().int().min(1).max(2).optional() }) },
+      schema: {
+        tags: ['notices'], summary: 'My notices, newest first',
+        querystring: pageQuery.extend({ notify_status: z.coerce.number().int().min(1).max(2).optional() }),
+        response: { 200: pageAnswer(notice) },
+      },
     },
     async (req) => {
       const me = authOf(req).admin.id;
@@ -35,7 +40,7 @@ export function noticeRoutes(app: FastifyInstance, { db }: AppContext) {
   );
   r.post(
     '/api/v1/notices/:id/viewed',
-    { config: { access: { signedIn: true } }, schema: { tags: ['notices'], params: z.object({ id: z.coerce.number().int().positive() }) } },
+    { config: { access: { signedIn: true } }, schema: { tags: ['notices'], summary: 'Mark one of my notices as viewed', params: z.object({ id: queryId() }), response: { 200: okAnswer } } },
     async (req) => {
       const me = authOf(req).admin.id;
       const rows = await db

@@ -6,6 +6,7 @@ import { bettors, recharges, withdrawals } from '../money/schema.js';
 import { admins } from '../system/schema.js';
 import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type ExportColumn, type Scope } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
+import { answerRow } from '@dau/contract';
 
 /**
  * The list screens of recharges and withdrawals (spec §2 Users and money, archive lookups, cs_ views):
@@ -76,6 +77,13 @@ const selectRecharges = (ex: Executor) =>
 
 type RechargeSel = { r: typeof recharges.$inferSelect; userName: string; userPhone: string; agentAccount: string | null; stuck: boolean };
 
+/** A row of the recharge lists (what toRechargeRow builds). */
+export const rechargeAnswer = answerRow({
+  id: 'number', serial_number: 'string', carrier_order_number: 'string?', user_id: 'number', user_phone: 'string?', user_name: 'string?',
+  phone: 'string?', agent_id: 'number?', agent_account: 'string?', amount: 'number', pay_type: 'number', pay_status: 'number', fail_reason: 'string?',
+  callback_count: 'number?', previous_recharge_time: 'string?', create_time: 'string?', pay_time: 'string?', last_query_time: 'string?', stuck: 'boolean',
+});
+
 export function toRechargeRow(x: RechargeSel) {
   const r = x.r;
   return {
@@ -129,6 +137,7 @@ const rechargeList = (name: string, page: string, path: string, archive: boolean
     sortable: rechargeSortable,
     defaultSort: '-id',
     toRow: toRechargeRow,
+    row: rechargeAnswer,
     columns: RECHARGE_COLUMNS,
   });
 
@@ -181,6 +190,16 @@ type WithdrawalSel = {
   w: typeof withdrawals.$inferSelect; userName: string; userPhone: string; agentAccount: string | null;
   firstApprover: string | null; secondApprover: string | null; refuser: string | null; stuck: boolean; large: boolean;
 };
+
+/** A row of the withdrawal lists (what toWithdrawalRow builds). */
+export const withdrawalAnswer = answerRow({
+  id: 'number', serial_number: 'string', carrier_order_number: 'string?', user_id: 'number', user_phone: 'string?', user_name: 'string?',
+  phone: 'string?', agent_id: 'number?', agent_account: 'string?', amount: 'number', pay_type: 'number', status: 'number', pay_status: 'number',
+  fail_reason: 'string?', refuse_reason: 'string?', first_approver_id: 'number?', first_approver: 'string?', second_approver_id: 'number?',
+  second_approver: 'string?', refused_by_id: 'number?', refused_by: 'string?', disburse_attempts: 'number?', previous_recharge_time: 'string?',
+  create_time: 'string?', review_time: 'string?', disburse_time: 'string?', pay_time: 'string?', last_query_time: 'string?', large: 'boolean',
+  stuck: 'boolean',
+});
 
 export function toWithdrawalRow(x: WithdrawalSel) {
   const w = x.w;
@@ -236,6 +255,7 @@ const withdrawalList = (name: string, page: string, path: string, archive: boole
     sortable: withdrawalSortable,
     defaultSort: '-id',
     toRow: toWithdrawalRow,
+    row: withdrawalAnswer,
     columns: WITHDRAWAL_COLUMNS,
   });
 
@@ -342,6 +362,14 @@ const selectAirtel = (ex: Executor) =>
     })
     .from(airtelUnion(ex));
 
+/** A row of the Airtel transfer list (what toAirtelRow builds). */
+const airtelRow = answerRow({
+  id: 'number', kind: 'string', row_id: 'number', serial_number: 'string', carrier_order_number: 'string?', user_id: 'number?', user_phone: 'string?',
+  user_name: 'string?', phone: 'string?', agent_id: 'number?', amount: 'number', pay_type: 'number', pay_status: 'number?', status: 'number?',
+  fail_reason: 'string?', previous_recharge_time: 'string?', create_time: 'string?', pay_time: 'string?', first_approver: 'string?',
+  second_approver: 'string?', stuck: 'boolean',
+});
+
 export function toAirtelRow(x: Record<string, unknown>) {
   return {
     // `id` is the list's unique key (exports page on it); `row_id` is the recharge's or withdrawal's own id.
@@ -384,5 +412,6 @@ export const airtelTransferSpec = defineList({
   sortable: { id: a('key'), create_time: a('created_at'), amount: a('amount') },
   defaultSort: '-create_time',
   toRow: toAirtelRow,
+  row: airtelRow,
   columns: AIRTEL_COLUMNS,
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { payConfigResource } from '@dau/contract';
+import { bigIdParams, payConfigResource, rawText } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
 import { paymentConfig } from '../money/schema.js';
 import { authOf } from '../../platform/access.js';
@@ -10,15 +10,16 @@ import { registerList, scopeOf } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import type { AppContext } from '../../platform/context.js';
 import {
-  airtelTransferSpec, csRechargeListSpec, csWithdrawalListSpec, rechargeArchiveSpec, rechargeListSpec, rechargeRow,
-  withdrawalArchiveSpec, withdrawalListSpec, withdrawalRow,
+  airtelTransferSpec, csRechargeListSpec, csWithdrawalListSpec, rechargeAnswer, rechargeArchiveSpec, rechargeListSpec, rechargeRow,
+  withdrawalAnswer, withdrawalArchiveSpec, withdrawalListSpec, withdrawalRow,
 } from './lists.js';
 import {
   approveWithdrawal, paymentsOf, receiveCallback, refuseWithdrawal, requeryRecharge, requeryWithdrawal, type Actor,
 } from './service.js';
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const refuseBody = z.strictObject({ reason: z.string().max(300) });
+const idParams = bigIdParams;
+const refuseBody = z.strictObject({ reason: rawText(300) });
+const callbackAnswer = z.object({ ok: z.boolean(), duplicate: z.boolean().optional(), reason: z.string().optional() });
 const AIRTEL = 4;
 
 /**
@@ -49,7 +50,10 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/v1/money/withdrawals/:id/approve',
-    { config: { access: { page: 'withdraw_list', button: 'approve' } }, schema: { tags: ['withdraw_list'], params: idParams } },
+    {
+      config: { access: { page: 'withdraw_list', button: 'approve' } },
+      schema: { tags: ['withdraw_list'], summary: 'Approve a withdrawal (a second approver above the large amount)', params: idParams, response: { 200: withdrawalAnswer } },
+    },
     async (req) => {
       const w = await approveWithdrawal(db, await actor(req), req.params.id);
       return withdrawalRow(db, w.id);
@@ -58,7 +62,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/v1/money/withdrawals/:id/refuse',
-    { config: { access: { page: 'withdraw_list', button: 'refuse' } }, schema: { tags: ['withdraw_list'], params: idParams, body: refuseBody } },
+    { config: { access: { page: 'withdraw_list', button: 'refuse' } }, schema: { tags: ['withdraw_list'], summary: 'Refuse a withdrawal and return its money', params: idParams, body: refuseBody, response: { 200: withdrawalAnswer } } },
     async (req) => {
       const w = await refuseWithdrawal(db, await actor(req), req.params.id, req.body.reason);
       return withdrawalRow(db, w.id);
@@ -67,7 +71,10 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/v1/money/withdrawals/:id/requery',
-    { config: { access: { page: 'withdraw_list', button: 'requery' } }, schema: { tags: ['withdraw_list'], params: idParams } },
+    {
+      config: { access: { page: 'withdraw_list', button: 'requery' } },
+      schema: { tags: ['withdraw_list'], summary: 'Ask the operator for a withdrawal\'s outcome', params: idParams, response: { 200: withdrawalAnswer } },
+    },
     async (req) => {
       const w = await requeryWithdrawal(db, await actor(req), req.params.id);
       return withdrawalRow(db, w.id);
@@ -76,7 +83,10 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/v1/money/recharges/:id/requery',
-    { config: { access: { page: 'recharge_list', button: 'requery' } }, schema: { tags: ['recharge_list'], params: idParams } },
+    {
+      config: { access: { page: 'recharge_list', button: 'requery' } },
+      schema: { tags: ['recharge_list'], summary: 'Ask the operator for a recharge\'s outcome', params: idParams, response: { 200: rechargeAnswer } },
+    },
     async (req) => {
       const x = await requeryRecharge(db, await actor(req), req.params.id);
       return rechargeRow(db, x.id);
@@ -88,7 +98,10 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/v1/money/airtel_transfer/:kind/:id/requery',
     {
       config: { access: { page: 'airtel_transfer', button: 'requery' } },
-      schema: { tags: ['airtel_transfer'], params: idParams.extend({ kind: z.enum(['recharge', 'withdrawal']) }) },
+      schema: {
+        tags: ['airtel_transfer'], summary: 'Ask Airtel for the outcome of a recharge or withdrawal',
+        params: idParams.extend({ kind: z.enum(['recharge', 'withdrawal']) }), response: { 200: z.union([rechargeAnswer, withdrawalAnswer]) },
+      },
     },
     async (req) => {
       const a = await actor(req);
@@ -103,7 +116,13 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
     cb.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
     cb.withTypeProvider<ZodTypeProvider>().post(
       '/api/v1/payments/callback/:pay_type',
-      { config: { access: { public: true } }, schema: { tags: ['payments'], params: z.object({ pay_type: z.coerce.number().int().min(0).max(99) }) } },
+      {
+        config: { access: { public: true } },
+        schema: {
+          tags: ['payments'], summary: 'A mobile-money operator\'s callback, checked by its signature',
+          params: z.object({ pay_type: z.coerce.number().int().min(0).max(99) }), response: { 200: callbackAnswer },
+        },
+      },
       async (req) => {
         const res = await receiveCallback(db, req.params.pay_type, req.headers, typeof req.body === 'string' ? req.body : '');
         // payment_callbacks is the trail of accepted callbacks; refused ones fall to the audit safety net.

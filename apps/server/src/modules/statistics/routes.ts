@@ -8,6 +8,7 @@ import { orderLines } from '../betting/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { defineList, listSpecs, optionalInt, parseListQuery, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { answerRow } from '@dau/contract';
 import { pageQuery } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -83,6 +84,12 @@ type MatchRow = {
   orders: string; turnover: string; payouts: string; liability: string;
 };
 
+/** A row of the match statistics list (what toMatchRow builds). */
+const matchStatisticsRow = answerRow({
+  id: 'number', event_id: 'string', sport_id: 'number?', league_name: 'string?', home_team: 'string?', away_team: 'string?', start_time: 'string',
+  match_status: 'number?', orders: 'number', turnover: 'number', payouts: 'number', ggr: 'number', liability: 'number',
+});
+
 const toMatchRow = (r: MatchRow) => {
   const turnover = num(r.turnover);
   const payouts = num(r.payouts);
@@ -123,6 +130,7 @@ export const MATCH_STATISTICS = defineList({
   },
   defaultSort: '-start_time',
   toRow: toMatchRow,
+  row: matchStatisticsRow,
   columns: [
     { key: 'event_id' }, { key: 'sport_id', enum: 'sport' }, { key: 'league_name' }, { key: 'home_team' }, { key: 'away_team' }, { key: 'start_time' },
     { key: 'orders' }, { key: 'turnover', money: true }, { key: 'payouts', money: true }, { key: 'ggr', money: true }, { key: 'liability', money: true },
