@@ -11,9 +11,10 @@ import { settled, until } from './support/ui';
  * Swagger UI at /api/docs. Any CSP violation (the browser's `securitypolicyviolation` event, or its
  * "Content Security Policy" console message) fails the test.
  */
-const e2e = useE2e({ server: { demo: true } });
+const e2e = useE2e({ server: { demo: true, timeoutMs: 170_000 } });
 
 interface Watch {
+  /** The violations since the last call (each screen is judged on its own). */
   violations: () => Promise<string[]>;
   sockets: string[];
 }
@@ -27,11 +28,14 @@ async function watch(page: Page): Promise<Watch> {
   });
   const sockets: string[] = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
+  let seenConsole = 0;
   return {
     sockets,
     violations: async () => {
-      const fromEvents = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []).catch(() => [] as string[]);
-      const fromConsole = logOf(page).consoleErrors.filter((m) => /Content.Security.Policy/i.test(m));
+      const fromEvents = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp?.splice(0) ?? []).catch(() => [] as string[]);
+      const errors = logOf(page).consoleErrors;
+      const fromConsole = errors.slice(seenConsole).filter((m) => /Content.Security.Policy/i.test(m));
+      seenConsole = errors.length;
       return [...fromEvents, ...fromConsole];
     },
   };
@@ -67,7 +71,7 @@ describe('Content-Security-Policy', () => {
     const w = await watch(page);
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
     await until(() => w.sockets.length > 0, 'the console socket to open');
-    const perScreen: string[] = [];
+    const perScreen: string[] = (await w.violations()).map((v) => `sign-in and landing: ${v}`);
     let charts = 0;
     for (const p of paths) {
       await openRoute(page, `/customer/${p}`);
