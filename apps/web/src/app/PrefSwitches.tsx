@@ -57,7 +57,16 @@ export function LanguageSwitch({ compact = false }: { compact?: boolean }) {
   );
   return (
     <Popover content={choices} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} arrow={false}>
-      <Button type="text" aria-label={t('language.label')} data-testid="language-switch" data-language={language} icon={<GlobalOutlined />}>
+      {/* Its name is the language it shows ("English"), described as the language switch; the icon-only
+          (compact) button is named by that description. */}
+      <Button
+        type="text"
+        aria-label={compact ? t('language.label') : undefined}
+        title={compact ? undefined : t('language.label')}
+        data-testid="language-switch"
+        data-language={language}
+        icon={<GlobalOutlined />}
+      >
         {compact ? null : t(`language.${language}`)}
       </Button>
     </Popover>

@@ -51,25 +51,3 @@ export function useSite(fallbackTitle: string): Site {
 
   return site;
 }
-
-/** Whether text on this colour should be dark (a light primary such as #f5ca47 needs dark text). */
-export function needsDarkText(hex: string): boolean {
-  const h = hex.replace('#', '');
-  const full = h.length === 3 ? h.split('').map((c) => c + c).join('') : h;
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255);
-  const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  const luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  return luminance > 0.45;
-}
-
-/** The colour scaled towards black (factor 1 = unchanged, 0 = black), as #rrggbb. */
-export function shade(hex: string, factor: number): string {
-  const h = hex.replace('#', '');
-  const full = h.length === 3 ? h.split('').map((c) => c + c).join('') : h;
-  return (
-    '#' +
-    [0, 2, 4]
-      .map((i) => Math.round(parseInt(full.slice(i, i + 2), 16) * factor).toString(16).padStart(2, '0'))
-      .join('')
-  );
-}

@@ -77,7 +77,14 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
           ],
         }}
       >
-        <Button type="text" data-testid="user-menu" aria-label={t('shell.account')} style={{ paddingInline: 6 }}>
+        {/* Named by the admin's name where it shows it (the visible text must be in the name), else "My account". */}
+        <Button
+          type="text"
+          data-testid="user-menu"
+          aria-label={compact ? t('shell.account') : undefined}
+          title={compact ? undefined : t('shell.account')}
+          style={{ paddingInline: 6 }}
+        >
           <Avatar size="small" icon={<UserOutlined />} />
           {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.name || user.account}</span>}
         </Button>
