@@ -204,6 +204,31 @@ describe('settlement from the feed', () => {
     await setConfig({ bonus_enabled: true });
   });
 
+  it('rolls back a settlement whose winnings were already spent: the balance goes below zero as a debt, the next deposit covers it', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await match(13, ['2.00', '3.40', '4.20']);
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(13, '1', '2.00')], skipLiveDelay: true });
+    await send(settle(13, [{ id: '1', result: 1 }]));
+    // 2.00: payout 2,000.00, tax 10 % of the 1,000.00 won: 1,900.00 credited.
+    expect((await balance(b.id)).cash).toBe(190_000);
+    // The bettor stakes it all on another match before the provider corrects itself.
+    await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 190_000, legs: [pick(8, '1', '1.80')], skipLiveDelay: true });
+    expect((await balance(b.id)).cash).toBe(0);
+    await send({ type: 'rollback_bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(13), markets: [{ id: 1 }] });
+    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.pending, creditedCash: 0 });
+    expect((await balance(b.id)).cash).toBe(-190_000);
+    const [back] = await t.database.db.select().from(bills).where(and(eq(bills.bettorId, b.id), eq(bills.type, BILL_TYPE.amount_rolled_back)));
+    expect(back).toMatchObject({ amount: -190_000, balanceBefore: 0, balanceAfter: -190_000 });
+    await invariantsHold();
+    // In debt: no bet; the next deposit pays the debt first.
+    await expect(placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_00, legs: [pick(9, '1', '1.80')], skipLiveDelay: true })).rejects.toMatchObject({ code: 'BET_BALANCE_LOW' });
+    await t.database.db.transaction((tx) =>
+      post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: 200_000, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: `debt-${b.id}` }, house: HOUSE.clearing(6) }),
+    );
+    expect((await balance(b.id)).cash).toBe(10_000);
+    await invariantsHold();
+  });
+
   it('voids the orders placed inside a cancel window only', async () => {
     const b = await makeBettor(t, rootId, { cash: 300_000 });
     const early = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(3, '2', '3.40')], skipLiveDelay: true });

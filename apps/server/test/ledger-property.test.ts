@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE } from '@dau/domain';
 import { freshDatabase } from './helpers.js';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors, bills } from '../src/modules/money/schema.js';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger.js';
 import type { Database } from '../src/platform/db.js';
 
@@ -76,6 +76,40 @@ describe('ledger against an in-memory model', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('allowNegative: only a correction (amount rolled back / credit refund) may take a balance below zero', async () => {
+    const [b] = await d.db.insert(bettors).values({ phone: '255688888888', agentId: 1 }).returning({ id: bettors.id });
+    const cash = (amount: number, type: number, allowNegative?: boolean) =>
+      d.db.transaction((tx) => post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type, cause: { type: 'order', id: 1 }, house: HOUSE.payouts, allowNegative }));
+    const refused = (p: Promise<unknown>) => p.then(() => null, (e: { status?: number; code?: string }) => [e.status, e.code]);
+    const billCount = async () => (await d.db.select().from(bills).where(eq(bills.bettorId, b.id))).length;
+    await cash(1_000, BILL_TYPE.bet_payout);
+    // Without the flag the guard holds, whatever the type.
+    expect(await refused(cash(-1_500, BILL_TYPE.amount_rolled_back))).toEqual([422, 'INSUFFICIENT_BALANCE']);
+    // The flag on any other type is a programming error: refused before anything is written.
+    expect(await refused(cash(-1_500, BILL_TYPE.bet, true))).toEqual([400, 'AMOUNT_INVALID']);
+    expect(await billCount()).toBe(1);
+    // A rollback of winnings already spent: the balance goes to -500, a debt.
+    const debt = await cash(-1_500, BILL_TYPE.amount_rolled_back, true);
+    expect(debt).toMatchObject({ amount: -1_500, balanceBefore: 1_000, balanceAfter: -500 });
+    const [row] = await d.db.select().from(bettors).where(eq(bettors.id, b.id));
+    expect(row.cashBalance).toBe(-500);
+    // While in debt, an ordinary debit is still refused; the next deposit covers the debt first.
+    expect(await refused(cash(-1, BILL_TYPE.bet))).toEqual([422, 'INSUFFICIENT_BALANCE']);
+    expect(await cash(2_000, BILL_TYPE.user_recharge)).toMatchObject({ balanceBefore: -500, balanceAfter: 1_500 });
+    // The credit account's correction type works the same way.
+    await d.db.transaction((tx) => post(tx, { bettorId: b.id, account: ACCOUNT_KIND.credit, amount: 300, type: CREDIT_BILL_TYPE.credit_refund, cause: { type: 'order', id: 1 }, house: HOUSE.stakesHeld }));
+    const creditDebt = await d.db.transaction((tx) =>
+      post(tx, { bettorId: b.id, account: ACCOUNT_KIND.credit, amount: -800, type: CREDIT_BILL_TYPE.credit_refund, cause: { type: 'order', id: 1 }, house: HOUSE.stakesHeld, allowNegative: true }),
+    );
+    expect(creditDebt.balanceAfter).toBe(-500);
+    expect(await checkInvariants(d.db)).toEqual([]);
+    // A negative balance left by any other bill type is what the checker reports (a broken guard).
+    await d.db.execute(sql`UPDATE bills SET type = ${BILL_TYPE.bet} WHERE id = ${debt.id}`);
+    expect((await checkInvariants(d.db)).some((p) => p.startsWith(`bill ${debt.id}:`))).toBe(true);
+    await d.db.execute(sql`UPDATE bills SET type = ${BILL_TYPE.amount_rolled_back} WHERE id = ${debt.id}`);
+    expect(await checkInvariants(d.db)).toEqual([]);
   });
 
   it('the invariant checker finds a tampered bill (so the property above can fail)', async () => {
