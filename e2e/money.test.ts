@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { BILL_TYPE, WITHDRAWAL_STATUS, formatTsh } from '@dau/domain';
 import { logOf, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
-import { dialog, field, rowByKey, rowWithText, settled, toast, until } from './support/ui';
+import { dialog, field, rowByKey, settled, toastAfter, until } from './support/ui';
 
 /**
  * Issue 3 in the browser: an operator finds a bettor by phone, edits the balance with a remark and sees the
@@ -15,9 +15,11 @@ import { dialog, field, rowByKey, rowWithText, settled, toast, until } from './s
  *
  * Data: this file's server starts with the demo data (agents, ~60 bettors with 60 days of history), no
  * simulator, and the sandbox-only bettor requests (DAU_SANDBOX_ROUTES=1): the withdrawal test asks for two
- * withdrawals the way a bettor app would, then handles them as an operator.
+ * withdrawals the way a bettor app would, then handles them as an operator. The operator sandboxes are
+ * seeded (PAYMENTS_SANDBOX_SEED): with seed 2026 the first M-Pesa disbursement succeeds (a callback a few
+ * seconds after the call), so the approval has one outcome to assert.
  */
-const e2e = useE2e({ server: { demo: true, simulator: false, env: { DAU_SANDBOX_ROUTES: '1' } } });
+const e2e = useE2e({ server: { demo: true, simulator: false, env: { DAU_SANDBOX_ROUTES: '1', PAYMENTS_SANDBOX_SEED: '2026' } } });
 let adminToken = '';
 
 /** The bettor the operator works on: enabled, with at least TSh 20,000. */
@@ -54,18 +56,6 @@ async function cell(page: Page, row: Locator, header: string): Promise<Locator> 
   return row.locator('td').nth(i);
 }
 
-/** Waits for a toast containing `text` and for it to go, so the next toast is a new one. */
-async function expectToast(page: Page, text: string | RegExp, what: string) {
-  const t = toast(page, text).first();
-  await t.waitFor({ state: 'visible' }).catch((e) => {
-    throw new Error(`no toast ${String(text)} after ${what}: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
-  });
-  return t;
-}
-
-async function toastGone(page: Page, text: string | RegExp) {
-  await toast(page, text).first().waitFor({ state: 'hidden', timeout: 12_000 });
-}
 
 async function billsOf(bettorId: number, extra = ''): Promise<any[]> {
   return expectStatus(await api('GET', `/money/bills?bettor_id=${bettorId}&page_size=200${extra}`), 200, 'bills').items;
@@ -119,8 +109,7 @@ describe('money screens', () => {
     await edit.getByTestId('balance-remark').fill(remark);
     await until(async () => (await edit.getByTestId('balance-result').innerText()).startsWith('TSh'), 'the resulting balance preview');
     await screenshot(page, 'money-02-edit-balance-dialog');
-    await edit.getByTestId('balance-submit').click();
-    await expectToast(page, 'Successful operation', 'the balance edit');
+    await toastAfter(page, 'Successful operation', () => edit.getByTestId('balance-submit').click());
     await edit.waitFor({ state: 'hidden' });
 
     // The bill of the edit: before + amount = after, by this admin, with the remark; the row shows its result.
@@ -137,7 +126,6 @@ describe('money screens', () => {
       const [last] = await billsOf(bettor.id, '&sort=-id');
       return last.id > bill.id && shown === formatTsh(last.balance);
     }, `the new balance ${formatTsh(bill.balance)} in the row`);
-    await toastGone(page, 'Successful operation');
     await screenshot(page, 'money-03-user-row-new-balance');
 
     // The row's drawer lists the bill among the latest ones, and links to the bill screen of the bettor.
@@ -154,7 +142,8 @@ describe('money screens', () => {
     const billRow = rowByKey(page, bill.id);
     await billRow.waitFor({ state: 'visible' });
     const billText = await billRow.innerText();
-    expect(billText).toContain(remark);
+    // The row shows the amount and type (the remark is in the bill, checked through the API above: a list
+    // fitted to the width keeps its key columns).
     expect(billText).toContain(formatTsh(amount));
     expect(billText).toContain('Admin balance change');
     expect((await (await cell(page, billRow, 'Balance after')).innerText()).trim()).toBe(formatTsh(bill.balance));
@@ -184,7 +173,7 @@ describe('money screens', () => {
     await again.getByTestId('balance-submit').click();
     await again.locator('.ant-form-item-explain-error', { hasText: 'Insufficient balance' }).waitFor({ state: 'visible' });
     await screenshot(page, 'money-06-overdraft-refused');
-    await page.waitForTimeout(500);
+    // A request would have been recorded when sent, before any answer could show an error.
     expect(await again.isVisible(), 'the dialog stays open').toBe(true);
     expect(balancePosts, 'only the first edit reached the server').toHaveLength(1);
     expect((await billsOf(bettor.id)).some((b) => b.remark === refusedRemark), 'no bill for the refused edit').toBe(false);
@@ -195,7 +184,8 @@ describe('money screens', () => {
     const page = await e2e.newPage();
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
     await openScreen(page, `bill?phone=${bettor.phone}`, 'Bills');
-    await rowWithText(page, bettor.phone).first().waitFor({ state: 'visible' });
+    const [latestBill] = await billsOf(bettor.id, '&sort=-id');
+    await rowByKey(page, latestBill.id).waitFor({ state: 'visible' });
 
     await page.getByTestId('export-async').click();
     const started = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/exports'));
@@ -213,7 +203,7 @@ describe('money screens', () => {
     await until(async () => (await page.getByTestId('page-title').innerText()) === 'Export jobs', 'the export jobs screen');
     const jobRow = rowByKey(page, job.id);
     await jobRow.waitFor({ state: 'visible' });
-    await until(async () => (await (await cell(page, jobRow, 'Status')).innerText()).trim() === 'Completed', 'the export job to be completed', 60_000);
+    await until(async () => (await (await cell(page, jobRow, 'Status')).innerText()).trim() === 'Completed', 'the export job to be completed');
     const download = page.getByTestId(`async-download-${job.id}`);
     await download.waitFor({ state: 'visible' });
     const jobText = await jobRow.innerText();
@@ -271,52 +261,30 @@ describe('money screens', () => {
       await confirm.waitFor();
       expect(await confirm.innerText()).toContain(formatTsh(toApprove.amount));
       const approved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/money/withdrawals/${toApprove.id}/approve`));
-      await confirm.getByTestId('confirm-ok').click();
-      const answer = await approved;
-      expect(answer.status()).toBe(200);
-      const after = (await answer.json()) as { status: number; fail_reason?: string };
-      const outcome: Record<number, { toast: RegExp; label: string; next: number[] }> = {
-        [WITHDRAWAL_STATUS.awaiting_second_approval]: { toast: /awaits the approval of a second administrator/, label: 'Awaiting second approval', next: [] },
-        [WITHDRAWAL_STATUS.disbursing]: {
-          toast: /the payout has been sent to the operator/,
-          label: 'Disbursing',
-          next: [WITHDRAWAL_STATUS.paid, WITHDRAWAL_STATUS.failed, WITHDRAWAL_STATUS.timed_out],
-        },
-        [WITHDRAWAL_STATUS.paid]: { toast: /Paid: the operator has sent the money/, label: 'Paid', next: [] },
-        [WITHDRAWAL_STATUS.failed]: { toast: /The payout failed and the amount was returned/, label: 'Failed', next: [] },
-      };
-      const expected = outcome[after.status];
-      expect(expected, `state after approval: ${after.status}`).toBeDefined();
-      await expectToast(page, expected.toast, 'the approval');
-      // It has left the pending view; in the full list the row shows the state the server now reports
-      // (a disbursement may complete by callback a few seconds later: the list is reloaded until they agree).
+      await toastAfter(page, /the payout has been sent to the operator/, async () => {
+        await confirm.getByTestId('confirm-ok').click();
+        const answer = await approved;
+        expect(answer.status()).toBe(200);
+        // An ordinary amount, one approval: sent to the operator, in flight.
+        expect(((await answer.json()) as { status: number }).status).toBe(WITHDRAWAL_STATUS.disbursing);
+      });
+      // It has left the pending view; in the full list the row turns Paid when the operator's callback
+      // arrives (the list is reloaded until it shows it).
       await rowByKey(page, toApprove.id).waitFor({ state: 'detached' });
       await page.getByTestId('quick-all').click();
       await settled(page);
       const approvedRow = rowByKey(page, toApprove.id);
       await approvedRow.waitFor({ state: 'visible' });
-      const labels: Record<number, string> = {
-        1: 'Pending review', 2: 'Awaiting second approval', 3: 'Disbursing', 4: 'Paid', 5: 'Refused', 6: 'Failed', 7: 'Timed out',
-      };
-      const agreed = await until(
-        async () => {
-          const now = expectStatus(await api('GET', `/money/withdrawals?serial_number=${toApprove.serial_number}`), 200, 'the approved withdrawal').items[0];
-          const shown = (await (await cell(page, approvedRow, 'Withdrawal status')).innerText()).trim();
-          if (shown.startsWith(labels[now.status])) return now;
-          await page.getByTestId('table-reload').click();
-          await settled(page);
-          return null;
-        },
-        'the row to show the state the API reports',
-        30_000,
-      );
-      expect([after.status, ...expected.next], `state ${agreed.status} follows ${after.status}`).toContain(agreed.status);
-      expect(agreed.first_approver).toBe(ADMIN_ACCOUNT);
-      if (agreed.status === WITHDRAWAL_STATUS.failed || agreed.status === WITHDRAWAL_STATUS.timed_out) {
-        // A failed payout returns the held amount too.
-        const back = (await billsOf(toApprove.user_id, `&type=${BILL_TYPE.amount_rolled_back}`)).filter((b) => b.cause_id === String(toApprove.id));
-        expect(back.map((b) => b.amount)).toEqual([toApprove.amount]);
-      }
+      await until(async () => {
+        if ((await (await cell(page, approvedRow, 'Withdrawal status')).innerText()).trim().startsWith('Paid')) return true;
+        await page.getByTestId('table-reload').click();
+        await settled(page);
+        return false;
+      }, 'the approved withdrawal shown Paid');
+      const paid = expectStatus(await api('GET', `/money/withdrawals?serial_number=${toApprove.serial_number}`), 200, 'the approved withdrawal').items[0];
+      expect(paid).toMatchObject({ status: WITHDRAWAL_STATUS.paid, first_approver: ADMIN_ACCOUNT });
+      // Paid: the held amount left for good, nothing came back.
+      expect((await billsOf(toApprove.user_id, `&type=${BILL_TYPE.amount_rolled_back}`)).filter((b) => b.cause_id === String(toApprove.id))).toEqual([]);
       await screenshot(page, 'money-10-withdrawal-approved');
 
       // Refuse: a reason is asked; the held amount goes back to the bettor with a bill "Amount rolled back".
@@ -329,8 +297,7 @@ describe('money screens', () => {
       const reason = 'E2E: account under KYC review';
       await refuse.getByTestId('refuse-reason').fill(reason);
       await screenshot(page, 'money-11-refuse-dialog');
-      await refuse.getByTestId('form-submit').click();
-      await expectToast(page, 'Refused: the amount was returned', 'the refusal');
+      await toastAfter(page, 'Refused: the amount was returned', () => refuse.getByTestId('form-submit').click());
       await refuse.waitFor({ state: 'hidden' });
       await rowByKey(page, toRefuse.id).waitFor({ state: 'detached' });
       await page.getByTestId('quick-all').click();
@@ -338,7 +305,6 @@ describe('money screens', () => {
       const refusedRow = rowByKey(page, toRefuse.id);
       await refusedRow.waitFor({ state: 'visible' });
       expect((await (await cell(page, refusedRow, 'Withdrawal status')).innerText()).trim()).toMatch(/^Refused/);
-      expect(await refusedRow.innerText()).toContain(reason);
       await screenshot(page, 'money-12-withdrawal-refused');
 
       const refused = expectStatus(await api('GET', `/money/withdrawals?serial_number=${toRefuse.serial_number}`), 200, 'the refused withdrawal').items[0];
@@ -351,6 +317,5 @@ describe('money screens', () => {
       expect(rollback[0].before_change + toRefuse.amount).toBe(rollback[0].balance);
       expect(logOf(page).pageErrors).toEqual([]);
     },
-    120_000,
   );
 });

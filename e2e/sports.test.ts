@@ -115,6 +115,34 @@ async function pick(page: Page, label: string, option: string) {
   await until(async () => (await select.innerText()).trim() === option, `${option} chosen as ${label}`);
 }
 
+/**
+ * Types a start and an end date into the search form's range picker and waits until the picker holds both
+ * and is closed. A busy browser can drop a keystroke or an Enter while the picker opens or moves to its
+ * second input: the entry is typed again until the picker shows it (it is idempotent).
+ */
+async function enterRange(page: Page, from: string, to: string) {
+  const range = page.getByTestId('resource-search').locator('.ant-picker-range');
+  const [start, end] = [range.locator('input').first(), range.locator('input').last()];
+  let typed = false;
+  await until(async () => {
+    const shown = [await start.inputValue(), await end.inputValue()];
+    const open = await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').count();
+    if (shown[0] === from && shown[1] === to && !open) return true;
+    if (typed && open) {
+      // Still closing or waiting for the end date: give the picker another poll before typing again.
+      typed = false;
+      throw new Error(`picker shows ${JSON.stringify(shown)}, open: ${open}`);
+    }
+    await start.click();
+    await start.fill(from);
+    await start.press('Enter');
+    await end.fill(to);
+    await end.press('Enter');
+    typed = true;
+    throw new Error(`typed ${from} - ${to}; picker showed ${JSON.stringify(shown)}`);
+  }, `the range ${from} - ${to} in the picker`);
+}
+
 const shownTeams = async (page: Page) =>
   (await page.getByTestId('resource-table').locator('tr.ant-table-row').allInnerTexts()).map((r) => MATCHES.find((m) => r.includes(m.id))?.home ?? `?${r}`).sort();
 
@@ -137,14 +165,8 @@ describe('match list and odds', () => {
     await pick(page, 'Sport', 'Football');
     await pick(page, 'League', PL.name);
     await pick(page, 'Match status', 'Not started');
-    const range = page.getByTestId('resource-search').locator('.ant-picker-range');
-    await range.click();
     const day = tomorrow.format('YYYY-MM-DD');
-    await range.locator('input').first().fill(day);
-    await range.locator('input').first().press('Enter');
-    await range.locator('input').last().fill(day);
-    await range.locator('input').last().press('Enter');
-    await until(async () => (await range.locator('input').first().inputValue()) === day && (await range.locator('input').last().inputValue()) === day, `the range ${day} - ${day} in the picker`);
+    await enterRange(page, day, day);
     await page.getByTestId('resource-search-submit').click();
     await until(() => /match_status=1/.test(page.url()) && /date_from=/.test(page.url()) && /date_to=/.test(page.url()), 'every filter in the URL');
     const url = decodeURIComponent(page.url());

@@ -59,6 +59,11 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
 }
 
 export interface ServerOptions {
+  /**
+   * How long the server may take to answer /api/health (default 540 s, under the hook's 600 s): a hang
+   * guard, not a budget (a fresh server with the demo data takes minutes on a busy 2-core machine). A
+   * server that exits fails at once.
+   */
   timeoutMs?: number;
   /**
    * Demo data (`DAU_DEMO=1`): the demo staff and agents, ~60 bettors with 60 days of money history. Off by
@@ -132,7 +137,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + (opts.timeoutMs ?? 90_000);
+  const limit = opts.timeoutMs ?? 540_000;
+  const deadline = Date.now() + limit;
   for (;;) {
     if (exited !== undefined) {
       await cleanup();
@@ -146,7 +152,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
     }
     if (Date.now() > deadline) {
       await cleanup();
-      throw new Error(`The Dau server did not answer /api/health within ${opts.timeoutMs ?? 90_000} ms:\n${out}`);
+      throw new Error(`The Dau server did not answer /api/health within ${limit} ms:\n${out}`);
     }
     await sleep(200);
   }

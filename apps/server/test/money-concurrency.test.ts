@@ -6,6 +6,8 @@ import { bettors, bills } from '../src/modules/money/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 
 /** Concurrency is only real on PostgreSQL (PGlite has one connection): CI runs this with TEST_DATABASE_URL. */
+// Not silent: `npm test` runs these on the local PostgreSQL whenever it answers (scripts/test.mjs).
+if (!process.env.TEST_DATABASE_URL) console.warn('SKIPPED: 2 concurrency cases of money-concurrency.test.ts need PostgreSQL (set TEST_DATABASE_URL)');
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent balance edits (PostgreSQL)', () => {
   let t: TestApp;
   let root: string;

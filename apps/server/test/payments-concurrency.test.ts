@@ -12,6 +12,8 @@ import { PAYMENT_KEYS, balanceOf, billsOf, callbackJson, grantKeys, makePayer, m
  * Races that only PostgreSQL can run for real (PGlite has one connection): many identical callbacks at
  * once, two admins approving at once. Skipped (and counted as skipped) without TEST_DATABASE_URL.
  */
+// Not silent: `npm test` runs these on the local PostgreSQL whenever it answers (scripts/test.mjs).
+if (!process.env.TEST_DATABASE_URL) console.warn('SKIPPED: the concurrency cases of payments-concurrency.test.ts need PostgreSQL (set TEST_DATABASE_URL)');
 describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (PostgreSQL)', () => {
   let t: TestApp;
   let w: Awaited<ReturnType<typeof makeWorld>>;
