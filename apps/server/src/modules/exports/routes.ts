@@ -14,6 +14,7 @@ import { localeOf } from '../../platform/http.js';
 import { DEFAULT_TIME_ZONE } from './cells.js';
 import { listSpecs, parseListQuery } from '../../platform/listing.js';
 import { pageQuery } from '../../platform/paging.js';
+import { answerRow, pageAnswer } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import { ExportJobs, type AsyncOperation, type ExportJobsOptions } from './jobs.js';
 import { CONTENT_TYPE, EXTENSION, type ExportFormat } from './run.js';
@@ -54,6 +55,12 @@ const SORTABLE = {
 } as const;
 
 type Row = { op: AsyncOperation; account: string | null };
+
+/** An export job as the console lists it (what toItem builds); `params` are the list filters it was asked with. */
+const jobAnswer = answerRow({
+  id: 'number', admin_id: 'number?', account: 'string?', type: 'string', format: 'number', status: 'number', row_count: 'number?',
+  file_name: 'string?', error_message: 'string?', created_at: 'string', updated_at: 'string', download_url: 'string?',
+}).extend({ params: z.record(z.string(), z.unknown()).nullable() });
 
 function toItem({ op, account }: Row) {
   return {
@@ -120,7 +127,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
   };
 
   // Any signed-in admin may ask; the handler checks `<list page>:export` of the list asked for.
-  r.post('/api/v1/exports', { config: { access: { signedIn: true } }, schema: { tags: ['exports'], body: exportBody } }, async (req, reply) => {
+  r.post('/api/v1/exports', { config: { access: { signedIn: true } }, schema: { tags: ['exports'], summary: 'Ask for a list as a CSV or XLSX file, made in the background', body: exportBody, response: { 202: jobAnswer } } }, async (req, reply) => {
     const auth = authOf(req);
     const body = req.body;
     const spec = listSpecs().get(body.type);
@@ -149,7 +156,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
     return reply.status(202).send(toItem({ op: row, account: auth.admin.account }));
   });
 
-  r.get(BASE, { config: { access: { page: PAGE } }, schema: { tags: TAGS, querystring: listQuery } }, async (req) => {
+  r.get(BASE, { config: { access: { page: PAGE } }, schema: { tags: TAGS, summary: 'My export jobs (everyone\'s for the super admin)', querystring: listQuery, response: { 200: pageAnswer(jobAnswer) } } }, async (req) => {
     const auth = authOf(req);
     const q = req.query;
     const wanted = q.sort ?? '-id';
@@ -181,7 +188,14 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
 
   r.get(
     `${BASE}/:id/download`,
-    { config: { access: { page: PAGE, button: 'download' } }, schema: { tags: TAGS, params: idParams } },
+    {
+      config: { access: { page: PAGE, button: 'download' } },
+      schema: {
+        tags: TAGS, summary: 'Download the file of a finished export job', params: idParams,
+        produces: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/zip'],
+        response: { 200: z.string().describe('The export file (CSV, XLSX, or a ZIP of several)') },
+      },
+    },
     async (req, reply) => {
       const auth = authOf(req);
       const row = await loadRow(req.params.id);
@@ -201,11 +215,11 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
       reply.header('content-length', size);
       reply.header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
       reply.header('cache-control', 'private, no-store');
-      return reply.send(fs.createReadStream(file));
+      return reply.send(fs.createReadStream(file) as never); // piped as it is: the schema documents the file
     },
   );
 
-  r.delete(`${BASE}/:id`, { config: { access: { page: PAGE, button: 'delete' } }, schema: { tags: TAGS, params: idParams } }, async (req) => {
+  r.delete(`${BASE}/:id`, { config: { access: { page: PAGE, button: 'delete' } }, schema: { tags: TAGS, summary: 'Delete an export job and its file', params: idParams, response: { 200: z.object({ ok: z.boolean() }) } } }, async (req) => {
     const auth = authOf(req);
     const row = await loadRow(req.params.id);
     if (!row) throw notFound();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
-import { answerRow } from '@dau/contract';
+import { answerRow, text } from '@dau/contract';
 import { notFound } from '../../platform/errors.js';
 import { bettingTypes } from '../sports/schema.js';
 import { marketName, selectionName } from './names.js';
@@ -22,6 +22,34 @@ const matchRow = answerRow({
   start_time: 'string', event_status: 'number', match_status: 'number', is_visible: 'boolean', is_suspended: 'boolean', is_maintain: 'boolean',
   live_delay_seconds: 'number', random_bet: 'boolean', popularity: 'number', sequence: 'number', cancel_reason: 'string?', object_version: 'number',
   updated_at: 'string',
+});
+
+const price = z.union([z.string(), z.number()]).nullable();
+/** GET /sports/matches/:id/odds: a match's markets and selections as the odds drawer shows them. */
+const oddsAnswer = z.object({
+  event_id: z.string(), home_team: z.string().nullable(), away_team: z.string().nullable(), event_status: z.number(),
+  markets: z.array(
+    answerRow({ key: 'string', type_id: 'number', type_name: 'string', specifiers: 'string', is_over_under: 'boolean', type_flag: 'number', status: 'number', suspended: 'boolean', count: 'number' })
+      .extend({
+        suspended_by: z.object({ operator: z.boolean().nullable().optional(), bet_stop: z.boolean().nullable().optional(), producer: z.boolean().nullable().optional() }),
+        selections: z.array(
+          answerRow({ id: 'string', name: 'string', label: 'string', visible: 'boolean', suspended: 'boolean', suspended_by_operator: 'boolean', bet_status: 'number', updated_at: 'string?' })
+            .extend({ outcome: z.number().nullable().optional(), outcome_status: z.number().nullable().optional(), price, original_price: price.optional() }),
+        ),
+      }),
+  ),
+});
+const errorCounts = z.object({ data_error: z.number(), unknown_type: z.number() });
+/** GET /sports/receiving_statistics: what each producer of the feed delivered. */
+const receivingAnswer = z.object({
+  items: z.array(
+    answerRow({
+      producer: 'number', alive: 'boolean', last_message_at: 'string?', last_alive_at: 'string?', messages: 'number', duplicates: 'number',
+      out_of_order: 'number', downs: 'number', recoveries: 'number', selection_updates: 'number', last_error: 'string?',
+    }).extend({ errors: errorCounts }),
+  ),
+  unattributed_errors: errorCounts,
+  events: z.number(),
 });
 
 export const matchListSpec = defineList({
@@ -99,7 +127,11 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
     '/api/v1/sports/matches/leagues',
     {
       config: { access: { page: 'match_list' } },
-      schema: { tags: ['match_list'], description: 'Distinct leagues of the feed\'s matches, optionally of one sport.', querystring: z.object({ sport_id: optionalInt }) },
+      schema: {
+        tags: ['match_list'], summary: 'Leagues of the feed\'s matches, for the league filter', description: 'Distinct leagues of the feed\'s matches, optionally of one sport.',
+        querystring: z.object({ sport_id: optionalInt }),
+        response: { 200: z.object({ items: z.array(answerRow({ sport_id: 'number', league_id: 'string?', league_name: 'string?' })) }) },
+      },
     },
     async (req) => {
       const sportId = req.query.sport_id;
@@ -120,7 +152,10 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
 
   r.get(
     '/api/v1/sports/matches/:id/odds',
-    { config: { access: { page: 'match_list' } }, schema: { tags: ['match_list'], params: z.object({ id: z.string().min(1).max(64) }) } },
+    {
+      config: { access: { page: 'match_list' } },
+      schema: { tags: ['match_list'], summary: 'A match\'s markets and selections with their prices', params: z.object({ id: text(64).min(1) }), response: { 200: oddsAnswer } },
+    },
     async (req) => {
       const [ev] = await db.select().from(feedEvents).where(eq(feedEvents.eventId, req.params.id));
       if (!ev) throw notFound();
@@ -179,7 +214,10 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
 
   r.get(
     '/api/v1/sports/receiving_statistics',
-    { config: { access: { page: 'receiving_statistics' } }, schema: { tags: ['receiving_statistics'] } },
+    {
+      config: { access: { page: 'receiving_statistics' } },
+      schema: { tags: ['receiving_statistics'], summary: 'What each feed producer delivered: messages, duplicates, errors', response: { 200: receivingAnswer } },
+    },
     async () => ({
       items: engine.stats().map((s) => ({
         producer: s.producer,

@@ -88,6 +88,12 @@ const billRow = answerRow({
   admin_account: 'string?', remark: 'string?', update_time: 'string',
 });
 
+/** A row of the agents' statement. */
+const statementRow = answerRow({
+  agent_id: 'number?', account: 'string', share_ratio: 'string', stakes: 'number', payouts: 'number', recharges: 'number', withdrawals: 'number',
+  bonuses: 'number', admin_changes: 'number', ggr: 'number', share: 'number',
+});
+
 export function toBillRow(r: { bill: typeof bills.$inferSelect; phone: string; name: string; adminAccount: string | null }) {
   const b = r.bill;
   return {
@@ -139,7 +145,11 @@ export function billRoutes(app: FastifyInstance, { db }: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/api/v1/money/admin_bills/statement', {
     config: { access: { page: 'admin_bill' } },
-    schema: { tags: ['admin_bill'], querystring: z.object({ from: z.string().datetime({ offset: true }), to: z.string().datetime({ offset: true }) }) },
+    schema: {
+      tags: ['admin_bill'], summary: 'Statement per agent over a period: stakes, payouts, money in and out, GGR and share',
+      querystring: z.object({ from: z.string().datetime({ offset: true }), to: z.string().datetime({ offset: true }) }),
+      response: { 200: z.object({ items: z.array(statementRow), from: z.string(), to: z.string() }) },
+    },
   }, async (req) => {
     const from = new Date(req.query.from);
     const to = new Date(req.query.to);
