@@ -4,6 +4,7 @@ import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from
 import { subscriberConfig, systemLogs } from '../src/modules/system/schema.js';
 import { loginAttempts } from '../src/modules/auth/schema.js';
 import { backoffSeconds, placeOf } from '../src/modules/auth/service.js';
+import { buildApp } from '../src/app.js';
 
 /**
  * Guessing: per address, per account + address (the subscriber config's limit and window) and an
@@ -136,5 +137,26 @@ describe('per account and address: the subscriber config governs', () => {
     expect(contents.some((c) => c.includes('slowed down'))).toBe(true);
     const notices = await t.call('GET', '/api/v1/notices?notify_status=1&page=1&page_size=50', { token: await t.login('admin', ADMIN_PASSWORD) });
     expect(notices.body.items.some((n: { content: string }) => n.content.includes('"limited"') && n.content.includes('slowed down'))).toBe(true);
+  });
+});
+
+describe('several server processes, concurrent attempts', () => {
+  it('two app instances on one database share the counts, and a burst of parallel guesses gets no more checks than the limit', async () => {
+    await setLimits(3, 15);
+    const other = await buildApp({ database: t.database, feedMargin: () => 0 });
+    try {
+      const via = (i: number, ip: string) =>
+        (i % 2 ? other.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { account: 'agent_a1', password: `wrong-${i}-pass` }, remoteAddress: ip }) :
+          t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { account: 'agent_a1', password: `wrong-${i}-pass` }, remoteAddress: ip })).then((r) => r.statusCode);
+      const serial: number[] = [];
+      for (let i = 0; i < 5; i++) serial.push(await via(i, '192.0.2.80'));
+      expect(serial).toEqual([401, 401, 401, 429, 429]);
+      await t.database.exec('delete from login_attempts');
+      const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => via(i, '192.0.2.81')));
+      expect(burst.filter((s) => s === 401).length).toBeLessThanOrEqual(3);
+      expect(burst.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+    } finally {
+      await other.app.close();
+    }
   });
 });
