@@ -6,7 +6,7 @@
  * guesses were checked against the password, how many requests were refused unchecked, the simulated
  * time to get all 1,000 guesses checked, and whether the owner (right password, from the address they
  * signed in from before) got in during the attack and how long a new address of the owner waited.
- * Run: `node --import tsx bench/login-guessing.ts`. Prints figures; never a gate.
+ * Run: `node --import tsx bench/login-guessing.ts [scenario numbers]`. Prints figures; never a gate.
  */
 import { buildApp } from '../apps/server/src/app.js';
 import { openPglite } from '../apps/server/src/platform/db.js';
@@ -82,6 +82,8 @@ const scenarios: Scenario[] = [
   { name: '50 addresses, account admin', guess: (i) => ({ account: 'admin', ip: `198.51.100.${(i % 50) + 1}` }) },
   { name: 'one address, 1,000 account names (spraying)', guess: (i) => ({ account: `user_${i}`, ip: '198.51.100.200' }) },
 ];
-for (const s of scenarios) console.log(JSON.stringify(await run(s)));
+// `node --import tsx bench/login-guessing.ts 2` runs the second scenario only (they take minutes each).
+const only = process.argv.slice(2).map(Number);
+for (const [k, s] of scenarios.entries()) if (!only.length || only.includes(k + 1)) console.log(JSON.stringify(await run(s)));
 await app.close();
 await database.close();
