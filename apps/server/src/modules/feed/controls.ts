@@ -21,14 +21,24 @@ import { leagues, priceMargins } from '../sports/schema.js';
 import type { FeedEngine, StoredMarket } from './engine.js';
 import type { PgFeedStore } from './pg-store.js';
 import { matchListSpec } from './routes.js';
+import { answerRow, text } from '@dau/contract';
 import { feedEvents } from './schema.js';
 
 type EventRow = typeof feedEvents.$inferSelect;
 type EventPatch = Partial<Pick<EventRow, 'isVisible' | 'isSuspended' | 'liveDelaySeconds' | 'randomBet' | 'popularity' | 'sequence' | 'isMaintain' | 'cancelReason' | 'matchStatus'>>;
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const marketParams = idParams.extend({ market_key: z.string().min(1).max(200) });
-const outcomeParams = marketParams.extend({ outcome_id: z.string().min(1).max(64) });
+const idParams = z.object({ id: text(64).min(1) });
+const marketParams = idParams.extend({ market_key: text(200).min(1) });
+const outcomeParams = marketParams.extend({ outcome_id: text(64).min(1) });
+/** A match as the match list shows it (the changed row). */
+const matchAnswer = matchListSpec.row!;
+/** A market after an operator's suspension. */
+const marketAnswer = z.object({
+  event_id: z.string(), key: z.string(), type_id: z.number(), specifiers: z.string(), status: z.number(),
+  suspended_by: z.object({ operator: z.boolean().nullable().optional(), bet_stop: z.boolean().nullable().optional(), producer: z.boolean().nullable().optional() }),
+  selections: z.array(answerRow({ id: 'string', name: 'string', active: 'boolean', suspended_by_operator: 'boolean' }).extend({ price: z.string().nullable() })),
+});
+const marginAnswer = answerRow({ id: 'number', sport_id: 'number', league_id: 'number?', margin_bps: 'number', updated_at: 'string' });
 const suspensionBody = z.object({ is_suspended: z.boolean() }).strict();
 /** Ranking values: a larger value ranks higher (popularity and sequence alike). */
 const rank = z.number().int().min(0).max(1_000_000);
@@ -108,13 +118,13 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
 
   r.post(
     '/api/v1/sports/matches/:id/visibility',
-    { config: button('hide'), schema: { tags: ['match_list'], params: idParams, body: z.object({ is_visible: z.boolean() }).strict() } },
+    { config: button('hide'), schema: { tags: ['match_list'], summary: 'Show or hide a match', params: idParams, body: z.object({ is_visible: z.boolean() }).strict(), response: { 200: matchAnswer } } },
     (req) => patchEvent(req, req.params.id, req.body.is_visible ? 'show' : 'hide', () => ({ isVisible: req.body.is_visible })),
   );
 
   r.post(
     '/api/v1/sports/matches/:id/suspension',
-    { config: button('suspend'), schema: { tags: ['match_list'], params: idParams, body: suspensionBody } },
+    { config: button('suspend'), schema: { tags: ['match_list'], summary: 'Suspend or resume betting on a match', params: idParams, body: suspensionBody, response: { 200: matchAnswer } } },
     (req) => patchEvent(req, req.params.id, req.body.is_suspended ? 'suspend' : 'unsuspend', () => ({ isSuspended: req.body.is_suspended })),
   );
 
@@ -136,25 +146,25 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
 
   r.post(
     '/api/v1/sports/matches/:id/markets/:market_key/suspension',
-    { config: button('suspend'), schema: { tags: ['match_list'], params: marketParams, body: suspensionBody } },
+    { config: button('suspend'), schema: { tags: ['match_list'], summary: 'Suspend or resume a market of a match', params: marketParams, body: suspensionBody, response: { 200: marketAnswer } } },
     (req) => suspendMarket(req, req.params.id, req.params.market_key, req.body.is_suspended),
   );
 
   r.post(
     '/api/v1/sports/matches/:id/markets/:market_key/outcomes/:outcome_id/suspension',
-    { config: button('suspend'), schema: { tags: ['match_list'], params: outcomeParams, body: suspensionBody } },
+    { config: button('suspend'), schema: { tags: ['match_list'], summary: 'Suspend or resume one selection of a market', params: outcomeParams, body: suspensionBody, response: { 200: marketAnswer } } },
     (req) => suspendMarket(req, req.params.id, req.params.market_key, req.body.is_suspended, req.params.outcome_id),
   );
 
   r.post(
     '/api/v1/sports/matches/:id/live-delay',
-    { config: button('live_delay'), schema: { tags: ['match_list'], params: idParams, body: z.object({ seconds: z.number().int().min(0).max(600) }).strict() } },
+    { config: button('live_delay'), schema: { tags: ['match_list'], summary: 'Set the live betting delay of a match', params: idParams, body: z.object({ seconds: z.number().int().min(0).max(600) }).strict(), response: { 200: matchAnswer } } },
     (req) => patchEvent(req, req.params.id, `live delay ${req.body.seconds}s`, () => ({ liveDelaySeconds: req.body.seconds })),
   );
 
   r.post(
     '/api/v1/sports/matches/:id/random-bet',
-    { config: button('random_bet'), schema: { tags: ['match_list'], params: idParams, body: z.object({ random_bet: z.boolean() }).strict() } },
+    { config: button('random_bet'), schema: { tags: ['match_list'], summary: 'Allow or stop random bets on a match', params: idParams, body: z.object({ random_bet: z.boolean() }).strict(), response: { 200: matchAnswer } } },
     (req) => patchEvent(req, req.params.id, `random betting ${req.body.random_bet ? 'on' : 'off'}`, () => ({ randomBet: req.body.random_bet })),
   );
 
@@ -164,7 +174,9 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
       config: button('popularity'),
       schema: {
         tags: ['match_list'],
+        summary: 'Rank a match (popularity and sequence)',
         description: 'Popularity and sequence of a match: a larger value ranks higher.',
+        response: { 200: matchAnswer },
         params: idParams,
         body: z
           .object({ popularity: rank.optional(), sequence: rank.optional() })
@@ -181,7 +193,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
 
   r.post(
     '/api/v1/sports/matches/:id/maintenance',
-    { config: button('maintain'), schema: { tags: ['match_list'], params: idParams, body: z.object({ is_maintain: z.boolean() }).strict() } },
+    { config: button('maintain'), schema: { tags: ['match_list'], summary: 'Put a match in or out of maintenance', params: idParams, body: z.object({ is_maintain: z.boolean() }).strict(), response: { 200: matchAnswer } } },
     (req) => patchEvent(req, req.params.id, req.body.is_maintain ? 'maintenance on' : 'maintenance off', () => ({ isMaintain: req.body.is_maintain })),
   );
 
@@ -189,7 +201,10 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
     '/api/v1/sports/matches/:id/cancel',
     {
       config: button('cancel'),
-      schema: { tags: ['match_list'], params: idParams, body: z.object({ reason: z.string().trim().min(1).max(500) }).strict() },
+      schema: {
+        tags: ['match_list'], summary: 'Cancel a match with a reason (every market suspended)', params: idParams,
+        body: z.object({ reason: text(500).min(1) }).strict(), response: { 200: matchAnswer },
+      },
     },
     (req) =>
       patchEvent(
@@ -206,7 +221,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
       ),
   );
 
-  r.get('/api/v1/sports/margins', { config: { access: { page: 'match_list' } }, schema: { tags: ['match_list'] } }, async () => {
+  r.get('/api/v1/sports/margins', { config: { access: { page: 'match_list' } }, schema: { tags: ['match_list'], summary: 'The price margins per sport and league', response: { 200: z.object({ items: z.array(marginAnswer) }) } } }, async () => {
     const rows = await db.select().from(priceMargins).orderBy(asc(priceMargins.sportId), asc(priceMargins.leagueId));
     return { items: rows.map(marginRow) };
   });
@@ -218,7 +233,9 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
       config: button('odds'),
       schema: {
         tags: ['match_list'],
+        summary: 'Set the price margin of a sport or league',
         description: 'The margin (basis points) applied to provider prices of a sport, or of one league of it.',
+        response: { 200: marginAnswer },
         body: z
           .object({
             sport_id: z.number().int().refine((v) => sportIds.includes(v), { message: 'unknown sport' }),
