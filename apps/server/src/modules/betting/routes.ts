@@ -19,7 +19,7 @@ import { defineList, isoDate, optionalBigId, optionalInt, optionalText, register
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../system/schema.js';
 import { bettors, bills } from '../money/schema.js';
-import { archiveCutoff, ofBettorPhone, toBillRow } from '../money/bills-routes.js';
+import { archiveCutoff, billRow, ofBettorPhone, toBillRow } from '../money/bills-routes.js';
 import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';
 import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
 import { activeRules, priceCashout } from './cashout.js';
@@ -176,6 +176,44 @@ function checkResult(body: { outcome_status?: number; reason?: string }): { stat
   return { status: body.outcome_status as OutcomeStatus, reason: body.reason };
 }
 
+const money = answerRow({
+  status: 'number', payout: 'number', tax: 'number', bonus: 'number', profit: 'number', credited_cash: 'number', credited_credit: 'number', inviter_reward: 'number',
+});
+/** What a result change or cancel does (or would do, with `preview`) to each order. */
+const changeSchema = z.object({
+  preview: z.boolean(),
+  changes: z.array(
+    answerRow({ order_id: 'number', order_no: 'string', bettor_id: 'number' }).extend({ before: money, after: money, balance_delta: z.object({ cash: z.number(), credit: z.number() }) }),
+  ),
+  totals: z.object({ orders: z.number(), cash: z.number(), credit: z.number() }),
+});
+const cashoutOffer = z.object({ state: z.number(), amount: z.number().nullable() });
+/** An order with its selections, history, bills and cashout offer (the order detail screen). */
+const detailAnswer = z.object({
+  order: orderRow,
+  lines: z.array(
+    answerRow({
+      id: 'number', match_id: 'string', market_id: 'string', market_type_id: 'number', specifiers: 'string?', market_name: 'string?', selection_id: 'string',
+      selection_name: 'string?', odds: 'string', early_settlement_odds: 'string?', outcome_status: 'number', outcome: 'number', settled_by: 'string?',
+      sport_id: 'number', competition_name: 'string?', teams_home_name: 'string?', teams_away_name: 'string?', fixture_date: 'string',
+      fixture_timezone: 'string', event_status_at_bet: 'number', object_version: 'number', minutes_at_settlement: 'number?', settled_at: 'string?',
+    }),
+  ),
+  history: z.array(
+    answerRow({ id: 'number', kind: 'string', source: 'string', admin_id: 'number?', admin_account: 'string?', reason: 'string', created_at: 'string' })
+      .extend({ before: z.unknown(), after: z.unknown() }),
+  ),
+  bills: z.array(billRow),
+  cashout: cashoutOffer.extend({ auto_target: z.number().nullable() }).nullable(),
+});
+const randomBetsAnswer = z.object({
+  placed: z.array(answerRow({ order_no: 'string', bettor_id: 'number', stake: 'number' })),
+  refused: z.array(answerRow({ bettor_id: 'number', code: 'string' })),
+});
+const tickerAnswer = z.object({
+  items: z.array(orderRow.extend({ legs: z.array(answerRow({ match: 'string', market: 'string?', selection: 'string?', odds: 'string' })) })),
+});
+
 const changeAnswer = (preview: boolean, changes: OrderChange[]) => ({
   preview,
   changes,
@@ -248,10 +286,10 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   }
 
-  r.get('/api/v1/betting/orders/:id', { config: { access: { page: 'order_detailed' } }, schema: { tags: ['order_detailed'], params: idParams } }, (req) =>
+  r.get('/api/v1/betting/orders/:id', { config: { access: { page: 'order_detailed' } }, schema: { tags: ['order_detailed'], summary: 'An order in full: selections, history, bills, cashout offer', params: idParams, response: { 200: detailAnswer } } }, (req) =>
     detail(req, req.params.id),
   );
-  r.get('/api/v1/betting/cs/orders/:id', { config: { access: { page: 'cs_order_detailed' } }, schema: { tags: ['cs_order_detailed'], params: idParams } }, (req) =>
+  r.get('/api/v1/betting/cs/orders/:id', { config: { access: { page: 'cs_order_detailed' } }, schema: { tags: ['cs_order_detailed'], summary: 'An order in full, for customer service', params: idParams, response: { 200: detailAnswer } } }, (req) =>
     detail(req, req.params.id),
   );
 
@@ -268,7 +306,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/v1/betting/orders/:id/lines/:line_id/result',
     {
       config: { access: { page: 'order_detailed', button: 'change_result' } },
-      schema: { tags: ['order_detailed'], description: 'Per-selection result change; `preview: true` answers the changes without making them.', params: idParams.extend({ line_id: z.coerce.number().int().positive() }), body: resultBody },
+      schema: { tags: ['order_detailed'], summary: 'Change the result of one selection of an order', response: { 200: changeSchema }, description: 'Per-selection result change; `preview: true` answers the changes without making them.', params: idParams.extend({ line_id: z.coerce.number().int().positive() }), body: resultBody },
     },
     async (req) => {
       const { status, reason: why } = checkResult(req.body);
@@ -292,6 +330,8 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { access: { page: 'order_detailed', button: 'change_match_result' } },
       schema: {
         tags: ['order_detailed'],
+        summary: 'Change the result of a selection for every order holding it',
+        response: { 200: changeSchema },
         description: "Match result change: a selection's result for every order holding it (within the admin's scope: refused when other branches' orders hold it).",
         params: z.object({ event_id: z.string().min(1).max(64) }),
         body: resultBody.extend({ market_key: z.string().min(1).max(200), outcome_id: z.string().min(1).max(64) }).strict(),
@@ -326,7 +366,10 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/v1/betting/orders/:id/cancel',
     {
       config: { access: { page: 'order_detailed', button: 'cancel' } },
-      schema: { tags: ['order_detailed'], params: idParams, body: z.object({ reason, preview: z.boolean().optional() }).strict() },
+      schema: {
+        tags: ['order_detailed'], summary: 'Cancel an order and return its stake', params: idParams,
+        body: z.object({ reason, preview: z.boolean().optional() }).strict(), response: { 200: changeSchema },
+      },
     },
     async (req) => {
       if (!req.body.reason) throw badRequest('REASON_REQUIRED');
@@ -344,7 +387,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  r.get('/api/v1/betting/orders/:id/cashout', { config: { access: { page: 'order_detailed' } }, schema: { tags: ['order_detailed'], params: idParams } }, async (req) => {
+  r.get('/api/v1/betting/orders/:id/cashout', { config: { access: { page: 'order_detailed' } }, schema: { tags: ['order_detailed'], summary: 'The cashout offer of an open order', params: idParams, response: { 200: cashoutOffer } } }, async (req) => {
     await scopedOrder(db, req, req.params.id);
     const offer = await priceCashout(db, req.params.id);
     return { state: offer.state, amount: offer.amount };
@@ -354,7 +397,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/v1/betting/random-bets',
     {
       config: { access: { page: 'order_list', button: 'random_bet' } },
-      schema: { tags: ['order_list'], description: 'Random bets (spec §2) for chosen bettors: placed as order type random bet.', body: randomBetBody },
+      schema: { tags: ['order_list'], summary: 'Place random bets for chosen bettors', description: 'Random bets (spec §2) for chosen bettors: placed as order type random bet.', body: randomBetBody, response: { 200: randomBetsAnswer } },
     },
     async (req) => {
       const scope = await scopeOf(db, authOf(req));
@@ -380,6 +423,8 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { access: { page: 'today_statistics' } },
       schema: {
         tags: ['today_statistics'],
+        summary: 'The newest orders of my branch (live bet ticker)',
+        response: { 200: tickerAnswer },
         description: 'Live bet ticker: the newest orders of my branch (after `after_id` when given), newest first. A socket push of type 21 says new orders arrived.',
         querystring: z.object({ after_id: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(100).default(30) }),
       },

@@ -60,7 +60,7 @@ type Row = { op: AsyncOperation; account: string | null };
 const jobAnswer = answerRow({
   id: 'number', admin_id: 'number?', account: 'string?', type: 'string', format: 'number', status: 'number', row_count: 'number?',
   file_name: 'string?', error_message: 'string?', created_at: 'string', updated_at: 'string', download_url: 'string?',
-}).extend({ params: z.record(z.string(), z.unknown()).nullable() });
+}).extend({ params: z.unknown() });
 
 function toItem({ op, account }: Row) {
   return {

@@ -44,9 +44,9 @@ const errorCounts = z.object({ data_error: z.number(), unknown_type: z.number() 
 const receivingAnswer = z.object({
   items: z.array(
     answerRow({
-      producer: 'number', alive: 'boolean', last_message_at: 'string?', last_alive_at: 'string?', messages: 'number', duplicates: 'number',
+      producer: 'number', alive: 'boolean', last_message_at: 'string?', last_alive_at: 'string?', duplicates: 'number',
       out_of_order: 'number', downs: 'number', recoveries: 'number', selection_updates: 'number', last_error: 'string?',
-    }).extend({ errors: errorCounts }),
+    }).extend({ errors: errorCounts, messages: z.record(z.string(), z.number()).describe('Messages received, by message type') }),
   ),
   unattributed_errors: errorCounts,
   events: z.number(),

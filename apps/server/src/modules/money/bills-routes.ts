@@ -82,7 +82,7 @@ const selectBills = (ex: Executor) =>
     .leftJoin(actors, eq(actors.id, bills.adminId));
 
 /** A row of the bill lists (what toBillRow builds). */
-const billRow = answerRow({
+export const billRow = answerRow({
   id: 'number', serial_number: 'string', bettor_id: 'number', phone: 'string?', user_name: 'string?', account_kind: 'number', type: 'number',
   amount: 'number', before_change: 'number', balance: 'number', cause_type: 'string?', cause_id: 'string?', admin_id: 'number?',
   admin_account: 'string?', remark: 'string?', update_time: 'string',
