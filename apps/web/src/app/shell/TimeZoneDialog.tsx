@@ -9,7 +9,8 @@ import { DEFAULT_TIME_ZONE, setTimeZone, timeZone, utcOffset } from '../timeZone
 /** The zones a browser knows (IANA names), the operator's default first. */
 function zoneNames(): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [DEFAULT_TIME_ZONE, 'UTC'];
-  return [DEFAULT_TIME_ZONE, ...all.filter((z) => z !== DEFAULT_TIME_ZONE)];
+  // The admin's own zone is offered even when this browser lists it under another name (Asia/Calcutta).
+  return [...new Set([DEFAULT_TIME_ZONE, timeZone(), ...all])];
 }
 
 /** One's own time zone (PUT /auth/preferences): every screen redraws its times in it at once. */
