@@ -155,7 +155,7 @@ function describeViolation(v: AxeViolation): string {
 
 describe('accessibility (axe-core, WCAG 2.1 A+AA)', () => {
   for (const theme of ['light', 'dark'] as const) {
-    test(`no serious or critical violation on the main screens, a drawer and a dialog: ${theme} theme`, { timeout: 420_000 }, async () => {
+    test(`no serious or critical violation on the main screens, a drawer and a dialog: ${theme} theme`, { timeout: 900_000 }, async () => {
       const page = await e2e.newPage();
       // The theme is chosen before the console starts (the stored preference, key `theme`: '1' light, '2' dark).
       await page.context().addInitScript((t) => localStorage.setItem('theme', t), theme === 'dark' ? '2' : '1');
