@@ -119,8 +119,8 @@ export default function OrderDetailPage() {
   const names = useMarketNames();
   const lineColumns = useMemo<TableColumnsType<Line>>(() => {
     const cols: TableColumnsType<Line> = [
-      // Compact enough for a 1280 px screen: the match in one cell (teams, then competition and event id),
-      // the market above its selection, the cashout odds under the odds.
+      // Compact enough for a 1280 px screen: the match in one cell (teams; competition; match time and
+      // event id), the market above its selection, the cashout odds under the odds.
       {
         key: 'match',
         title: t('betting.line.match'),
@@ -128,8 +128,13 @@ export default function OrderDetailPage() {
           <div style={{ minWidth: 180 }}>
             <div style={{ fontWeight: 500 }}>{`${l.teams_home_name} – ${l.teams_away_name}`}</div>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {l.competition_name} · {l.match_id}
+              {l.competition_name}
             </Typography.Text>
+            <div>
+              <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+                <Tooltip title={t('betting.line.fixture_date')}>{formatDateTime(l.fixture_date)}</Tooltip> · {l.match_id}
+              </Typography.Text>
+            </div>
           </div>
         ),
       },
@@ -165,7 +170,6 @@ export default function OrderDetailPage() {
       { key: 'outcome_status', title: t('betting.line.outcome_status'), render: (_, l) => <span data-testid={`line-status-${l.id}`}><EnumTag name="outcome_status" value={l.outcome_status} /></span> },
       { key: 'result', title: t('betting.line.result'), render: (_, l) => <EnumTag name="selection_outcome" value={l.outcome} /> },
       { key: 'settled_by', title: t('betting.line.settled_by'), render: (_, l) => (l.settled_by ? t(`betting.source.${l.settled_by}`, { defaultValue: l.settled_by }) : '-') },
-      { key: 'fixture_date', title: t('betting.line.fixture_date'), render: (_, l) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(l.fixture_date)}</span> },
     ];
     if (!cs && !final)
       cols.push({

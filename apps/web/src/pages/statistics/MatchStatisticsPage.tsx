@@ -246,7 +246,7 @@ export default function MatchStatisticsPage() {
       {/* The same filter form as every list: labelled fields on a grid, the buttons at the row's end. */}
       <Form layout="vertical" data-testid="match-filters" style={{ marginBottom: 8 }} onFinish={() => set({ event_id: draftEvent.trim() || null })}>
         <Grid gutter={[16, 0]} align="bottom">
-          <Col xs={24} sm={12} md={8} xl={6}>
+          <Col xs={24} sm={12} md={8} xl={5}>
             <Form.Item label={t('statistics.match.sport')} style={{ marginBottom: 12 }}>
               <Select
                 allowClear
@@ -272,7 +272,7 @@ export default function MatchStatisticsPage() {
               />
             </Form.Item>
           </Col>
-          <Col xs={24} sm={12} md={8} xl={6}>
+          <Col xs={24} sm={12} md={8} xl={5}>
             <Form.Item label={t('statistics.match.eventId')} style={{ marginBottom: 12 }}>
               <Input allowClear value={draftEvent} onChange={(e) => setDraftEvent(e.target.value)} data-testid="match-event" />
             </Form.Item>
