@@ -8,7 +8,7 @@ import { orderLines } from '../betting/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { defineList, listSpecs, optionalInt, parseListQuery, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
-import { answerRow } from '@dau/contract';
+import { answerRow, figuresAnswer, openBookAnswer, pageAnswer, text } from '@dau/contract';
 import { pageQuery } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -171,6 +171,30 @@ const historyQuery = z.object({ date_from: z.string().max(10), date_to: z.string
 
 const figuresOut = (f: Figures) => ({ ...f });
 
+const period = answerRow({ time_zone: 'string', utc_offset: 'string', from: 'string', to: 'string' });
+const todayAnswer = period.extend({
+  day: z.string(), current_hour: z.number(), generated_at: z.string(), totals: figuresAnswer.extend({ online_bettors: z.number() }), open: openBookAnswer,
+  hours: z.array(figuresAnswer.extend({ hour: z.number(), start: z.string() })),
+});
+const historyAnswer = period.extend({
+  date_from: z.string(), date_to: z.string(), totals: figuresAnswer, open: openBookAnswer, items: z.array(figuresAnswer.extend({ day: z.string() })),
+});
+const matchesAnswer = pageAnswer(
+  matchStatisticsRow.extend({ max_liability: z.number(), max_liability_market_key: z.string().nullable(), max_liability_outcome_id: z.string().nullable() }),
+);
+const outcomeFigures = answerRow({ outcome_id: 'string', selection_name: 'string', orders: 'number', stake: 'number', liability: 'number', payouts: 'number' });
+const matchAnswer = z.object({
+  event: answerRow({
+    event_id: 'string', sport_id: 'number?', league_name: 'string?', home_team: 'string?', away_team: 'string?', start_time: 'string?', match_status: 'number?',
+    event_status: 'number?',
+  }),
+  totals: answerRow({ orders: 'number', turnover: 'number', payouts: 'number', ggr: 'number', liability: 'number', max_liability: 'number' }),
+  markets: z.array(
+    answerRow({ market_key: 'string', market_name: 'string', orders: 'number', stake: 'number', payouts: 'number', max_liability: 'number', ggr: 'number' })
+      .extend({ outcomes: z.array(outcomeFigures) }),
+  ),
+});
+
 /**
  * The three statistics screens (issue 5, "Alerts and screens"): today_statistics, match_statistics and
  * history_statistics. Every figure is in the admin's data scope (their subtree of agents), in cents.
@@ -189,7 +213,10 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
     '/api/v1/statistics/today',
     {
       config: { access: { page: 'today_statistics' } },
-      schema: { tags: ['today_statistics'], description: "Today's figures (Africa/Dar_es_Salaam day, UTC+3), totals and by hour, in the admin's scope." },
+      schema: {
+        tags: ['today_statistics'], summary: 'Today\'s figures, in total and by hour', response: { 200: todayAnswer },
+        description: "Today's figures (Africa/Dar_es_Salaam day, UTC+3), totals and by hour, in the admin's scope.",
+      },
     },
     async (req) => {
       const scope = await scopeOf(db, authOf(req));
@@ -230,7 +257,10 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
     '/api/v1/statistics/history',
     {
       config: { access: { page: 'history_statistics' } },
-      schema: { tags: ['history_statistics'], description: `Figures per Africa/Dar_es_Salaam day (UTC+3), date_from..date_to inclusive (YYYY-MM-DD, at most ${HISTORY_MAX_DAYS} days).`, querystring: historyQuery },
+      schema: {
+        tags: ['history_statistics'], summary: 'Figures per day over a period', querystring: historyQuery, response: { 200: historyAnswer },
+        description: `Figures per Africa/Dar_es_Salaam day (UTC+3), date_from..date_to inclusive (YYYY-MM-DD, at most ${HISTORY_MAX_DAYS} days).`,
+      },
     },
     async (req) => {
       const { date_from, date_to } = req.query;
@@ -275,7 +305,10 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
     MATCH_STATISTICS.path,
     {
       config: { access: { page: 'match_statistics' } },
-      schema: { tags: ['match_statistics'], description: 'Per match turnover, orders, payouts, GGR and liability, in the admin\'s scope.', querystring: pageQuery.extend(matchFilters.shape) },
+      schema: {
+        tags: ['match_statistics'], summary: 'Figures per match, with the riskiest selection', querystring: pageQuery.extend(matchFilters.shape), response: { 200: matchesAnswer },
+        description: 'Per match turnover, orders, payouts, GGR and liability, in the admin\'s scope.',
+      },
     },
     async (req) => {
       const all = req.query;
@@ -314,7 +347,10 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
     '/api/v1/statistics/matches/:event_id',
     {
       config: { access: { page: 'match_statistics' } },
-      schema: { tags: ['match_statistics'], description: 'One match: liability, stake, orders and payouts per market and outcome.', params: z.object({ event_id: z.string().min(1).max(64) }) },
+      schema: {
+        tags: ['match_statistics'], summary: 'One match\'s figures per market and selection', params: z.object({ event_id: text(64).min(1) }), response: { 200: matchAnswer },
+        description: 'One match: liability, stake, orders and payouts per market and outcome.',
+      },
     },
     async (req) => {
       const eventId = req.params.event_id;
@@ -333,7 +369,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       ]);
       if (!ev && !outcomes.length) throw notFound();
       const nameOf = new Map(names.map((n) => [`${n.marketKey}\u0000${n.outcomeId}`, n]));
-      const markets = new Map<string, { market_key: string; market_name: string; orders: number; stake: number; payouts: number; max_liability: number; outcomes: unknown[] }>();
+      const markets = new Map<string, { market_key: string; market_name: string; orders: number; stake: number; payouts: number; max_liability: number; outcomes: z.infer<typeof outcomeFigures>[] }>();
       const totals = { orders: 0, turnover: 0, payouts: 0, ggr: 0, liability: 0, max_liability: 0 };
       for (const o of outcomes) {
         const n = nameOf.get(`${o.marketKey}\u0000${o.outcomeId}`);
