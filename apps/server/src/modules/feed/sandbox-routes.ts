@@ -18,7 +18,9 @@ export function feedSandboxRoutes(app: FastifyInstance, engine: FeedEngine) {
       config: { access: { page: 'match_list' } },
       schema: {
         tags: ['sandbox'],
+        summary: 'Apply one feed message (sandbox only)',
         description: 'Applies one feed message (sandbox only). Answers whether it changed anything (a repeat does not).',
+        response: { 201: z.object({ type: z.string(), applied: z.boolean() }) },
         body: z.object({ type: z.string().min(1).max(64) }).passthrough(),
       },
     },
