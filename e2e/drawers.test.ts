@@ -61,7 +61,8 @@ function shownTexts(def: ResourceDef, row: Record<string, unknown>): string[] {
   return def.fields
     .filter((f) => f.type === 'text' && !f.labels && f.detail !== false)
     .map((f) => row[f.key])
-    .filter((v): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= 60);
+    // Codes (`recharge`, `feed`) are shown by their label: only free text is looked for as it is.
+    .filter((v): v is string => typeof v === 'string' && v.trim().length > 0 && v.length <= 60 && !/^[a-z_]+$/.test(v));
 }
 
 async function openDrawer(page: Page, def: ResourceDef, query: Record<string, string>, row: Record<string, unknown>) {
