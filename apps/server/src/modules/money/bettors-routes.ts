@@ -117,7 +117,7 @@ const bettorSortable = {
 const bettorList = (name: string, page: string, path: string, extra: Partial<Parameters<typeof defineList<typeof bettorFilters>>[0]> = {}) =>
   defineList({
     name, page, path, filters: bettorFilters, where: bettorWhere, select: selectBettors, idColumn: bettors.id,
-    sortable: bettorSortable, defaultSort: '-id', toRow: toBettorRow, columns: BETTOR_COLUMNS, countCap: 100_000, ...extra,
+    sortable: bettorSortable, defaultSort: '-id', toRow: toBettorRow, row: bettorAnswer, columns: BETTOR_COLUMNS, countCap: 100_000, ...extra,
   });
 
 export const BETTOR_LISTS = [
@@ -131,6 +131,10 @@ export const BETTOR_LISTS = [
 
 const activityFilters = z.object({
   bettor_id: optionalInt, phone: optionalText, activity: optionalText, status: optionalInt, created_at_from: isoDate, created_at_to: isoDate,
+});
+/** An activity participation row as the activity screens show it. */
+const activityAnswer = z.object({
+  id: num, bettor_id: num, phone: str, name: str, activity: str, status: num, reward: num, remark: maybe(str), create_time: str, qualified_time: maybe(str),
 });
 const activityList = (name: string, page: string, path: string, require?: (q: z.infer<typeof activityFilters>) => 'CS_PHONE_REQUIRED' | null) =>
   defineList({
@@ -154,6 +158,7 @@ const activityList = (name: string, page: string, path: string, require?: (q: z.
       id: r.a.id, bettor_id: r.a.bettorId, phone: r.phone, name: r.name, activity: r.a.activity, status: r.a.status, reward: r.a.reward,
       remark: r.a.remark, create_time: r.a.createdAt.toISOString(), qualified_time: iso(r.a.qualifiedAt),
     }),
+    row: activityAnswer,
     columns: [{ key: 'id' }, { key: 'phone' }, { key: 'name' }, { key: 'activity' }, { key: 'status', enum: 'activity_qualification' }, { key: 'reward', money: true }, { key: 'create_time' }, { key: 'qualified_time' }],
   });
 
