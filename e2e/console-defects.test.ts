@@ -217,7 +217,9 @@ describe('console walk-through defects', () => {
     const { page, errors } = await operator(390);
     await open(page, 'withdraw_list');
     const search = page.getByTestId('resource-search');
+    await search.waitFor({ state: 'visible' });
     const visibleFields = () => search.locator('.ant-form-item:visible').filter({ has: page.locator('.ant-form-item-label') }).count();
+    expect(await visibleFields()).toBeGreaterThanOrEqual(1);
     expect(await visibleFields()).toBeLessThanOrEqual(2);
     await screenshot(page, 'defects-withdraw_list-390');
     await page.getByTestId('resource-search-more').click();
