@@ -4,8 +4,8 @@ import type { FieldView } from './types';
 /**
  * Which columns a list shows before the operator chooses (column settings): as many as fit the width of
  * the screen, so a 1280 px screen shows a whole row with nothing under the fixed Actions column. The first
- * column and the state columns (a status is what a reviewer reads first) are never given up; plain text
- * and numbers go first (from the end of the declaration), then times, then amounts and other labels.
+ * column and the state columns (a status is what a reviewer reads first) are never given up; flags and
+ * numbers go first, then text (each from the end of the declaration), then times, then amounts and labels.
  * Hidden columns stay one click away in the column settings, and the detail drawer shows every field.
  */
 
@@ -43,7 +43,9 @@ function dropRank(f: FieldView, index: number): number {
   if (index === 0 || isStateColumn(f)) return 0;
   if (f.type === 'money' || f.type === 'enum') return 1;
   if (f.type === 'datetime') return 2;
-  return 3;
+  // Flags and counters go before names and references.
+  if (f.type === 'text' || f.type === 'textarea') return 3;
+  return 4;
 }
 
 /** The keys of the table columns to hide so that the rest fit `width` px (none when all fit or width is unknown). */
