@@ -13,6 +13,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { idempotent } from '../../platform/idempotency.js';
+import { dayStart, localDay } from '../statistics/figures.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -189,10 +190,10 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get('/api/v1/money/online/summary', { config: { access: { page: 'online_statistical' } }, schema: { tags: ['online_statistical'], summary: 'Online now, active today and total bettors of the caller\'s scope', response: { 200: z.object({ online: num, active_today: num, total: num }) } } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
     const sc = scopeCondition(scope, bettors.agentId);
-    const dayStart = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
+    const todayStart = dayStart(localDay(new Date()));
     const [[online], [today], [total]] = await Promise.all([
       db.select({ n: count() }).from(bettors).where(and(sc, eq(bettors.onlineStatus, 2))),
-      db.select({ n: count() }).from(bettors).where(and(sc, gte(bettors.lastLoginAt, dayStart))),
+      db.select({ n: count() }).from(bettors).where(and(sc, gte(bettors.lastLoginAt, todayStart))),
       db.select({ n: count() }).from(bettors).where(sc),
     ]);
     return { online: Number(online.n), active_today: Number(today.n), total: Number(total.n) };
