@@ -175,6 +175,7 @@ describe('console walk-through defects', () => {
     const { page, errors } = await operator(1280);
     await open(page, 'match_statistics');
     const filters = page.getByTestId('match-filters');
+    await filters.waitFor({ state: 'visible' });
     expect(await filters.locator('.ant-form-item-label').count()).toBe(3);
     // One row: the fields and the buttons end on the same line (the row aligns its columns at the bottom).
     const bottoms = await filters.locator(':scope > .ant-row > .ant-col').evaluateAll((cols) => cols.map((c) => Math.round(c.getBoundingClientRect().bottom)));
