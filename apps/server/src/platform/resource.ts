@@ -10,11 +10,13 @@ import {
   bigIdParams, bigintMoney, csvAnswer, dateTime, decimal, idParams as serialIdParams, int16, int32, isEditable, okAnswer, pageAnswer, queryInt32, rawText,
   resourceRow, text, INT32_MAX,
 } from '@dau/contract';
-import { enumLabel, isEnumValue, LOG_TYPE } from '@dau/domain';
+import { isEnumValue, LOG_TYPE } from '@dau/domain';
 import type { Db, Executor } from './db.js';
 import { badRequest, notFound } from './errors.js';
 import { writeAudit } from './audit.js';
 import { localeOf } from './http.js';
+import { authOf } from './access.js';
+import { cellReader, csvHeader, csvLine, labelsFor, labelsParam, timeZoneOf } from './csv.js';
 import { pageQuery } from './paging.js';
 
 /**
@@ -196,14 +198,6 @@ function orderOf(b: ResourceBinding, sort: string | undefined) {
   return fallback && col !== fallback ? [dir(col), dir(fallback)] : [dir(col)];
 }
 
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  // Cells that a spreadsheet would run as a formula are quoted with a leading apostrophe.
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function registerResource(app: FastifyInstance, db: Db, b: ResourceBinding) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { def } = b;
@@ -266,15 +260,18 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
 
   if (can('export')) {
     const schema = {
-      tags, summary: `Download the filtered ${what} rows as CSV`, querystring: qSchema.omit({ page: true, page_size: true }),
+      tags, summary: `Download the filtered ${what} rows as CSV`, querystring: qSchema.omit({ page: true, page_size: true }).extend({ labels: labelsParam }),
       produces: ['text/csv'], response: { 200: csvAnswer },
     };
     r.get(`${base}/export`, { config: { access: { page: def.page, button: 'export' } }, schema }, async (req, reply) => {
-      const q = req.query as Record<string, unknown> & { sort?: string };
+      const { labels, ...q } = req.query as Record<string, unknown> & { sort?: string; labels?: string };
       const where = and(whereOf(b, q), b.scope?.(req));
       const order = orderOf(b, q.sort);
-      const locale = localeOf(req);
       const fields = def.fields;
+      // Headers in the caller's language, values as the background exports write them (DESIGN "Time").
+      const keys = fields.map((f) => f.key);
+      const zone = await timeZoneOf(db, authOf(req).admin.id);
+      const read = fields.map((f) => cellReader({ key: f.key, enum: f.type === 'enum' ? f.enum : undefined, money: f.type === 'money' }, localeOf(req), zone));
       const BATCH = 1000;
       const MAX_ROWS = 1_000_000;
       const batch = (offset: number) =>
@@ -282,13 +279,13 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       // The first batch is read before the answer starts: a query the database refuses is still a clean 400.
       const first = await batch(0);
       async function* lines() {
-        yield '\uFEFF' + fields.map((f) => csvCell(f.key)).join(',') + '\n';
+        yield csvHeader(keys, labelsFor(labels, keys));
         for (let offset = 0; offset < MAX_ROWS; offset += BATCH) {
           const rows = offset === 0 ? first : await batch(offset);
           let chunk = '';
           for (const row of rows) {
             const api = toApiRow(b, row);
-            chunk += fields.map((f) => csvCell(f.type === 'enum' && api[f.key] != null ? enumLabel(f.enum as never, api[f.key] as never, locale) : api[f.key])).join(',') + '\n';
+            chunk += csvLine(keys.map((k, i) => read[i]!(api[k])));
           }
           if (chunk) yield chunk;
           if (rows.length < BATCH) return;

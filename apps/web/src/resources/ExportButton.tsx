@@ -26,15 +26,16 @@ export interface ExportButtonProps {
 
 /** The export of a list with its current filters and sort (permission `export`): a CSV download, or a background job. */
 export function ExportButton({ exportType, labels, ...props }: ExportButtonProps) {
-  return exportType ? <AsyncExportButton exportType={exportType} labels={labels} {...props} /> : <DownloadButton {...props} />;
+  return exportType ? <AsyncExportButton exportType={exportType} labels={labels} {...props} /> : <DownloadButton labels={labels} {...props} />;
 }
 
-/** Downloads `{api}/export` as a CSV file. */
-function DownloadButton({ page, api: path, name, query, disabled }: Omit<ExportButtonProps, 'exportType' | 'labels'>) {
+/** Downloads `{api}/export` as a CSV file, headed by the list's column labels (`labels`, a JSON object in the query). */
+function DownloadButton({ page, api: path, name, query, labels, disabled }: Omit<ExportButtonProps, 'exportType'>) {
   const { ok, fail } = useFeedback();
   const run = async () => {
     try {
-      await api.download(`${path}/export`, query, `${name}-${dayjs().format('YYYYMMDD-HHmmss')}.csv`);
+      const withLabels = labels ? { ...query, labels: JSON.stringify(labels) } : query;
+      await api.download(`${path}/export`, withLabels, `${name}-${dayjs().format('YYYYMMDD-HHmmss')}.csv`);
       ok();
     } catch (err) {
       fail(err);

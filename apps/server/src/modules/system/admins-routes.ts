@@ -6,7 +6,7 @@ import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, like, sql, typ
 import {
   adminCreateBody, adminRow as adminAnswer, adminUpdateBody, disableBody, notifyBody, resetPasswordBody,
 } from '@dau/contract';
-import { LOG_TYPE, enumLabel, validateAccount, validateShareRatio } from '@dau/domain';
+import { LOG_TYPE, validateAccount, validateShareRatio } from '@dau/domain';
 import { checkPassword } from '../auth/password-policy.js';
 import { admins, roles } from './schema.js';
 import { assertInSubtree, heldKeys, roleKeys, subtreeCondition } from './admins-service.js';
@@ -16,6 +16,8 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { writeAudit } from '../../platform/audit.js';
 import { localeOf } from '../../platform/http.js';
+import { cellReader, csvHeader, csvLine, labelsFor, labelsParam, timeZoneOf } from '../../platform/csv.js';
+import type { ExportColumn } from '../../platform/listing.js';
 import { pageQuery } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -35,6 +37,13 @@ const filters = z.object({
   google_bound: z.coerce.number().int().min(1).max(2).optional(),
 });
 const listQuery = pageQuery.extend(filters.shape);
+const exportQuery = filters.extend({ labels: labelsParam });
+/** The columns of the CSV download, in order (enum ids written as their labels in the caller's language). */
+const EXPORT_COLUMNS: readonly (ExportColumn & { key: keyof ReturnType<typeof toAdminRow> })[] = [
+  { key: 'id' }, { key: 'account' }, { key: 'name' }, { key: 'phone' }, { key: 'role_name' }, { key: 'superior_account' }, { key: 'share_ratio' },
+  { key: 'online_status', enum: 'online_status' }, { key: 'member_expiry' }, { key: 'register_time' }, { key: 'login_ip' }, { key: 'login_time' },
+  { key: 'disabled', enum: 'user_disabled' }, { key: 'google_bound', enum: 'google_binding' },
+];
 const adminList = z.object({ items: z.array(adminAnswer), total: z.number(), page: z.number(), page_size: z.number() });
 const adminOptions = z.object({ items: z.array(z.object({ id: z.number(), account: z.string(), name: z.string() })) });
 /** A password is answered only when the server generated it (shown once). */
@@ -196,39 +205,25 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     return { items: rows };
   });
 
-  r.get(`${base}/export`, { config: { access: { page: 'administrators', button: 'export' } }, schema: { tags, summary: 'CSV of the caller\'s subtree', querystring: filters, response: { 200: z.string().describe('text/csv') } } }, async (req, reply) => {
+  r.get(`${base}/export`, { config: { access: { page: 'administrators', button: 'export' } }, schema: { tags, summary: 'CSV of the caller\'s subtree', querystring: exportQuery, response: { 200: z.string().describe('text/csv') } } }, async (req, reply) => {
     const auth = authOf(req);
-    const where = whereOf(auth, req.query);
+    const { labels, ...query } = req.query;
+    const where = whereOf(auth, query);
     const locale = localeOf(req);
-    const cols = ['id', 'account', 'name', 'phone', 'role_name', 'superior_account', 'share_ratio', 'online_status', 'member_expiry', 'register_time', 'login_ip', 'login_time', 'disabled', 'google_bound'] as const;
-    const cell = (v: unknown) => {
-      const s = v == null ? '' : String(v);
-      const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-      return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-    };
+    const zone = await timeZoneOf(db, auth.admin.id);
+    // Headers in the caller's language, values as the background exports write them (platform/csv.ts).
+    const read = EXPORT_COLUMNS.map((c) => cellReader(c, locale, zone));
+    const keys = EXPORT_COLUMNS.map((c) => c.key);
     async function* lines() {
-      yield '\uFEFF' + cols.join(',') + '\n';
+      yield csvHeader(keys, labelsFor(labels, keys));
       for (let offset = 0; ; offset += 1000) {
         const rows = (await selectRows(db).where(where).orderBy(asc(admins.id)).limit(1000).offset(offset)).map(toAdminRow);
         if (!rows.length) return;
-        yield rows
-          .map((a) =>
-            cols
-              .map((c) =>
-                cell(
-                  c === 'online_status' ? enumLabel('online_status', a.online_status as never, locale)
-                  : c === 'disabled' ? enumLabel('user_disabled', a.disabled as never, locale)
-                  : c === 'google_bound' ? enumLabel('google_binding', a.google_bound as never, locale)
-                  : a[c],
-                ),
-              )
-              .join(','),
-          )
-          .join('\n') + '\n';
+        yield rows.map((a) => csvLine(keys.map((k, i) => read[i]!(a[k])))).join('');
         if (rows.length < 1000) return;
       }
     }
-    await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: 'Exported administrators', after: req.query });
+    await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: 'Exported administrators', after: query });
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="administrators-${new Date().toISOString().slice(0, 10)}.csv"`);
     // A stream is piped, never serialized: the response schema only documents the CSV.
