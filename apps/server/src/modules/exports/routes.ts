@@ -11,7 +11,7 @@ import { authOf, type AuthContext } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { localeOf } from '../../platform/http.js';
-import { DEFAULT_TIME_ZONE } from './cells.js';
+import { timeZoneOf } from '../../platform/csv.js';
 import { listSpecs, parseListQuery } from '../../platform/listing.js';
 import { pageQuery } from '../../platform/paging.js';
 import { answerRow, pageAnswer } from '@dau/contract';
@@ -137,9 +137,8 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
     parseListQuery(spec, filters);
     const locale = body.locale ?? localeOf(req);
     // Instants in the file are written in the asker's time zone, with its offset.
-    const [me] = await db.select({ timeZone: admins.timeZone }).from(admins).where(eq(admins.id, auth.admin.id));
     const labels = body.labels ? Object.fromEntries(spec.columns.filter((c) => body.labels![c.key]).map((c) => [c.key, body.labels![c.key]!])) : undefined;
-    const params = { ...filters, locale, time_zone: me?.timeZone ?? DEFAULT_TIME_ZONE, ...(labels ? { labels } : {}) };
+    const params = { ...filters, locale, time_zone: await timeZoneOf(db, auth.admin.id), ...(labels ? { labels } : {}) };
     const row = await db.transaction(async (tx) => {
       const [op] = await tx
         .insert(asyncOperations)

@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { ExportColumn } from '../../platform/listing.js';
 import { cellReader, csvField, xmlText, XLSX_CELL_MAX, type Cell, type CellOf } from './cells.js';
 import { ZipWriter } from './zip.js';
+import { headerText } from '../../platform/csv.js';
 
 /** Writes the rows of an export, one batch at a time; nothing of a batch is kept once it is written. */
 export interface RowWriter {
@@ -31,7 +32,7 @@ function readers(columns: readonly ExportColumn[], look: FileLook): CellOf[] {
 }
 
 /** The header of a column: its label in the asker's language, else its key. */
-export const headerOf = (c: ExportColumn, look: FileLook) => look.labels?.[c.key]?.trim() || c.key;
+export const headerOf = (c: ExportColumn, look: FileLook) => headerText(c.key, look.labels);
 
 const lookOf = (look: FileLook | string): FileLook => (typeof look === 'string' ? { locale: look } : look);
 

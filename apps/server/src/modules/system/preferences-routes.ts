@@ -6,7 +6,7 @@ import { admins } from './schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
-import { DEFAULT_TIME_ZONE, isTimeZone } from '../exports/cells.js';
+import { isTimeZone, timeZoneOf } from '../../platform/csv.js';
 
 const preferences = z.object({ time_zone: z.string() });
 const preferencesBody = z.strictObject({
@@ -24,8 +24,7 @@ export function preferenceRoutes(app: FastifyInstance, { db }: AppContext) {
   const base = '/api/v1/auth/preferences';
 
   r.get(base, { config: { access: { signedIn: true } }, schema: { tags: ['auth'], summary: "One's own preferences (time zone)", response: { 200: preferences } } }, async (req) => {
-    const [row] = await db.select({ timeZone: admins.timeZone }).from(admins).where(eq(admins.id, authOf(req).admin.id));
-    return { time_zone: row?.timeZone ?? DEFAULT_TIME_ZONE };
+    return { time_zone: await timeZoneOf(db, authOf(req).admin.id) };
   });
 
   r.put(
