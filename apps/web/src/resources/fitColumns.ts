@@ -4,8 +4,9 @@ import type { FieldView } from './types';
 /**
  * Which columns a list shows before the operator chooses (column settings): as many as fit the width of
  * the screen, so a 1280 px screen shows a whole row with nothing under the fixed Actions column. The first
- * column and the state columns (a status is what a reviewer reads first) are never given up; flags and
- * numbers go first, then text (each from the end of the declaration), then times, then amounts and labels.
+ * column, the first text column (what names the row: an account, a serial number) and the state columns (a
+ * status is what a reviewer reads first) are never given up, nor a column declared `keep`; flags, labels and counters go first, then
+ * further texts (each from the end of the declaration), then times, then amounts.
  * Hidden columns stay one click away in the column settings, and the detail drawer shows every field.
  */
 
@@ -30,8 +31,10 @@ export function columnWidth(f: FieldView): number {
   }
 }
 
-/** A state column: an enumeration named status (or *_status). */
-export const isStateColumn = (f: FieldView) => f.type === 'enum' && /(^|_)status$/.test(f.key);
+/** A state column: an enumeration named status, *_status, *_state or disabled (an account's state). */
+export const isStateColumn = (f: FieldView) => f.type === 'enum' && /(^|_)(status|state|disabled)$/.test(f.key);
+
+const isText = (f: FieldView) => f.type === 'text' || f.type === 'textarea';
 
 /** Room taken by the row's actions column and the selection boxes. */
 export const ACTIONS_WIDTH = 130;
@@ -39,12 +42,12 @@ export const SELECTION_WIDTH = 48;
 const MIN_COLUMNS = 3;
 
 /** How readily a column is given up: higher first; 0 never. */
-function dropRank(f: FieldView, index: number): number {
-  if (index === 0 || isStateColumn(f)) return 0;
-  if (f.type === 'money' || f.type === 'enum') return 1;
+function dropRank(f: FieldView, index: number, firstText: number): number {
+  if (f.keep || index === 0 || index === firstText || isStateColumn(f)) return 0;
+  if (f.type === 'money') return 1;
   if (f.type === 'datetime') return 2;
-  // Flags and counters go before names and references.
-  if (f.type === 'text' || f.type === 'textarea') return 3;
+  // Flags, labels and counters go before names and references.
+  if (isText(f)) return 3;
   return 4;
 }
 
@@ -53,9 +56,10 @@ export function fitColumns(fields: readonly FieldView[], width: number, extra = 
   const cols = fields.filter(inTable);
   if (!width || width <= 0) return [];
   let total = extra + cols.reduce((s, f) => s + columnWidth(f), 0);
+  const firstText = cols.findIndex(isText);
   // Candidates in the order they go: by rank, then from the end of the declaration.
   const order = cols
-    .map((f, i) => ({ f, i, rank: dropRank(f, i) }))
+    .map((f, i) => ({ f, i, rank: dropRank(f, i, firstText) }))
     .filter((c) => c.rank > 0)
     .sort((a, b) => b.rank - a.rank || b.i - a.i);
   const hidden: string[] = [];

@@ -54,6 +54,7 @@ export function useAdminResource(): ResourceView {
       {
         key: 'role_id',
         type: 'enum',
+        keep: true,
         options: roles,
         search: 'exact',
         editable: true,
