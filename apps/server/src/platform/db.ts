@@ -23,6 +23,14 @@ export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzl
 export interface Bus {
   publish(channel: string, payload: unknown): Promise<void>;
   subscribe(channel: string, handler: (payload: unknown) => void): void;
+  /**
+   * Changes each time the process starts (again) to hear other processes: a cache kept valid by bus
+   * messages is trusted only while `live()` and while the epoch it was filled in is the current one
+   * (messages sent while the listener was down are lost).
+   */
+  epoch(): number;
+  /** True while messages from other processes reach this one. */
+  live(): boolean;
 }
 
 export interface Database {
@@ -31,6 +39,13 @@ export interface Database {
   bus: Bus;
   /** Runs raw SQL (tests, benches, maintenance). */
   exec(sqlText: string): Promise<void>;
+  /**
+   * Raw SQL outside drizzle (the job queue's own statements): with `values`, one statement with $n
+   * parameters; without, any number of statements (the result of the last).
+   */
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  /** The connection string, on PostgreSQL. */
+  url?: string;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,6 +63,8 @@ function localBus(): Bus {
     subscribe(channel, handler) {
       ee.on(channel, handler);
     },
+    epoch: () => 0,
+    live: () => true,
   };
 }
 
@@ -63,8 +80,93 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     exec: async (s) => {
       await client.exec(s);
     },
+    query: async (text, values) => {
+      if (values?.length) return client.query(text, values);
+      const results = await client.exec(text);
+      return results[results.length - 1] ?? { rows: [] };
+    },
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
+  };
+}
+
+/** The `application_name` of the LISTEN connection (seen in pg_stat_activity). */
+export const LISTENER_APPLICATION = 'dau_bus_listener';
+
+/**
+ * The one LISTEN connection of a process. When it fails or ends (server restart, failover, a killed
+ * backend, a network cut) it is opened again with a growing back-off (0.1 s doubling to 10 s, with
+ * jitter) and LISTENs again, without waiting for a new subscriber.
+ */
+function pgListener(url: string, deliver: (channel: string, payload: unknown) => void) {
+  let client: pg.Client | null = null;
+  let connected = false;
+  let epoch = 0;
+  let started = false;
+  let stopped = false;
+  let failures = 0;
+  let timer: NodeJS.Timeout | null = null;
+
+  const retry = () => {
+    if (stopped || timer) return;
+    const delay = Math.min(10_000, 100 * 2 ** Math.min(failures, 7)) * (0.5 + Math.random() / 2);
+    failures++;
+    timer = setTimeout(() => {
+      timer = null;
+      void open();
+    }, delay);
+    timer.unref();
+  };
+  const drop = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    connected = false;
+    c.removeAllListeners('notification');
+    c.end().catch(() => {});
+    retry();
+  };
+  const open = async () => {
+    if (stopped || client) return;
+    const c = new pg.Client({ connectionString: url, application_name: LISTENER_APPLICATION });
+    client = c;
+    c.on('error', () => drop(c));
+    c.on('end', () => drop(c));
+    c.on('notification', (n) => {
+      if (n.channel !== CHANNEL || !n.payload) return;
+      try {
+        const { c: channel, p } = JSON.parse(n.payload) as { c: string; p: unknown };
+        deliver(channel, p);
+      } catch {
+        /* not ours */
+      }
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CHANNEL}`);
+      if (client !== c) return;
+      connected = true;
+      epoch++;
+      failures = 0;
+    } catch {
+      drop(c);
+    }
+  };
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      void open();
+    },
+    epoch: () => epoch,
+    live: () => connected,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = null;
+      connected = false;
+      if (c) await c.end().catch(() => {});
+    },
   };
 }
 
@@ -76,33 +178,17 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const ee = new EventEmitter();
   ee.setMaxListeners(0);
-  let listener: pg.Client | null = null;
-  const ensureListener = async () => {
-    if (listener) return;
-    listener = new pg.Client({ connectionString: url });
-    await listener.connect();
-    listener.on('notification', (n) => {
-      if (n.channel !== CHANNEL || !n.payload) return;
-      try {
-        const { c, p } = JSON.parse(n.payload) as { c: string; p: unknown };
-        ee.emit(c, p);
-      } catch {
-        /* not ours */
-      }
-    });
-    listener.on('error', () => {
-      listener = null;
-    });
-    await listener.query(`LISTEN ${CHANNEL}`);
-  };
+  const listen = pgListener(url, (c, p) => ee.emit(c, p));
   const bus: Bus = {
     async publish(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ c: channel, p: payload })]);
     },
     subscribe(channel, handler) {
       ee.on(channel, handler);
-      void ensureListener();
+      listen.start();
     },
+    epoch: () => listen.epoch(),
+    live: () => listen.live(),
   };
   return {
     kind: 'pg',
@@ -111,9 +197,14 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     exec: async (s) => {
       await pool.query(s);
     },
+    query: async (text, values) => {
+      const r = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+      return Array.isArray(r) ? (r[r.length - 1] ?? { rows: [] }) : r;
+    },
+    url,
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: async () => {
-      if (listener) await (listener as pg.Client).end().catch(() => {});
+      await listen.stop();
       await pool.end();
     },
   };
