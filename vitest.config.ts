@@ -20,9 +20,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
-          // The walk-through defects test fails a different case on each run (its tests share one server's
-          // live simulator state); it stays out of `npm test` until that is fixed: DAU_E2E_ALL=1 runs it.
-          exclude: process.env.DAU_E2E_ALL === '1' ? [] : ['e2e/console-defects.test.ts'],
           environment: 'node',
           // Hang guards only: every wait inside a test polls for a state (e2e/support), so a slow or busy
           // machine takes longer but does not fail; these bound a test that would never end.

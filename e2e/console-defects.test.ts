@@ -47,14 +47,18 @@ async function operator(width: number, lang: Lang = 'en-US'): Promise<{ page: Pa
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
+  // Which address a "Failed to load resource" was about.
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.request().method()} ${r.url()}`));
   await page.goto('/#/admin_login');
   await page.evaluate((l) => localStorage.setItem('language', l), lang);
   await page.reload();
   await page.getByTestId('login-account').fill(ADMIN_ACCOUNT);
   await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
   await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/customer(\/|$)/);
-  await page.getByTestId('side-menu').or(page.getByTestId('user-menu')).first().waitFor({ state: 'visible' });
+  // Signed in once the landing screen is up: the console goes there itself after the sign-in, and a
+  // navigation made before that would be overtaken by it.
+  await page.waitForURL(/#\/customer\/[a-z_]+/);
+  await page.getByTestId('page-title').waitFor({ state: 'visible' });
   return { page, errors };
 }
 
@@ -62,6 +66,7 @@ async function open(page: Page, route: string) {
   await page.goto(`/#/customer/${route}`);
   await page.getByTestId('page-title').waitFor({ state: 'visible' });
   await settled(page);
+  expect(page.url(), 'the screen asked for').toContain(`#/customer/${route}`);
 }
 
 /** Wall time of an instant in a zone, as the console writes it (YYYY-MM-DD HH:mm:ss). */

@@ -115,7 +115,8 @@ export async function signIn(page: Page, account: string, password: string) {
   await page.getByTestId('login-account').fill(account);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
-  await page.waitForURL(/#\/customer(\/|$)/);
+  // The console goes on to the landing screen by itself after signing in: wait for it, or it overtakes the next navigation.
+  await page.waitForURL(/#\/customer\/[a-z_]+/);
   await page.getByTestId('side-menu').waitFor({ state: 'visible' });
   await openMenuGroup(page, 'system');
 }

@@ -22,6 +22,25 @@ const ADMIN_FIELDS: FieldView[] = [
   { key: 'disabled', type: 'enum' },
 ] as FieldView[];
 
+/** The withdrawals review queue (money-resources.ts), reduced to what fitting reads. */
+const WITHDRAWAL_FIELDS: FieldView[] = [
+  { key: 'id', type: 'number', width: 80 },
+  { key: 'serial_number', type: 'text', width: 200 },
+  { key: 'user_id', type: 'number', width: 90 },
+  { key: 'user_name', type: 'text' },
+  { key: 'phone', type: 'text', width: 140 },
+  { key: 'amount', type: 'money' },
+  { key: 'pay_type', type: 'enum' },
+  { key: 'status', type: 'enum' },
+  { key: 'pay_status', type: 'enum' },
+  { key: 'carrier_order_number', type: 'text' },
+  { key: 'agent_account', type: 'text' },
+  { key: 'first_approver', type: 'text' },
+  { key: 'refuse_reason', type: 'text', width: 220 },
+  { key: 'create_time', type: 'datetime' },
+  { key: 'pay_time', type: 'datetime' },
+] as FieldView[];
+
 const shown = (fields: FieldView[], width: number) => {
   const hidden = new Set(fitColumns(fields, width, ACTIONS_WIDTH + SELECTION_WIDTH));
   return fields.filter((f) => f.table !== false && !hidden.has(f.key)).map((f) => f.key);
@@ -37,6 +56,8 @@ describe('columns that fit the list', () => {
     expect(keys).toContain('online_status');
     expect(keys).toContain('disabled');
     expect(keys).not.toContain('google_bound');
+    // When each request came: a review queue is read by it.
+    expect(shown(WITHDRAWAL_FIELDS, 1000)).toEqual(expect.arrayContaining(['id', 'serial_number', 'status', 'pay_status', 'create_time']));
     const used = ADMIN_FIELDS.filter((f) => keys.includes(f.key)).reduce((s, f) => s + columnWidth(f), ACTIONS_WIDTH + SELECTION_WIDTH);
     expect(used).toBeLessThanOrEqual(1000);
   });

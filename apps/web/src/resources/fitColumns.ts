@@ -4,8 +4,9 @@ import type { FieldView } from './types';
 /**
  * Which columns a list shows before the operator chooses (column settings): as many as fit the width of
  * the screen, so a 1280 px screen shows a whole row with nothing under the fixed Actions column. The first
- * column, the first text column (what names the row: an account, a serial number) and the state columns (a
- * status is what a reviewer reads first) are never given up, nor a column declared `keep`; flags and
+ * column, the first text column (what names the row: an account, a serial number), the state columns (a
+ * status is what a reviewer reads first) and the row's creation time (`create_time`: a queue is read by
+ * when each request came) are never given up, nor a column declared `keep`; flags and
  * counters go first, then further texts (each from the end of the declaration), then times, then amounts
  * and labels.
  * Hidden columns stay one click away in the column settings, and the detail drawer shows every field.
@@ -44,7 +45,7 @@ const MIN_COLUMNS = 3;
 
 /** How readily a column is given up: higher first; 0 never. */
 function dropRank(f: FieldView, index: number, firstText: number): number {
-  if (f.keep || index === 0 || index === firstText || isStateColumn(f)) return 0;
+  if (f.keep || index === 0 || index === firstText || isStateColumn(f) || f.key === 'create_time') return 0;
   if (f.type === 'money' || f.type === 'enum') return 1;
   if (f.type === 'datetime') return 2;
   // Flags and counters go before names and references.
