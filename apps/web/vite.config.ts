@@ -7,7 +7,21 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
+    // dist/.vite/manifest.json: which chunks each entry and lazy module loads (read by bench/console-bundle.ts).
+    manifest: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      treeshake: {
+        // The console's modules and the workspace packages it imports from source (@dau/domain,
+        // @dau/contract) do nothing when imported but declare things: a screen that takes one helper from
+        // a barrel (resources/index.ts, @dau/domain) must not bring every module the barrel names. CSS
+        // imports keep their effect. Other packages keep what their package.json says.
+        moduleSideEffects: [
+          { test: /\.css$/, sideEffects: true },
+          { test: /[\\/](apps[\\/]web|packages[\\/](domain|contract))[\\/]src[\\/].*\.tsx?$/, sideEffects: false },
+        ],
+      },
+    },
   },
   server: {
     port: 5173,

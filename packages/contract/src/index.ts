@@ -1,5 +1,6 @@
 export * from './menu.js';
 export * from './resource.js';
+export * from './resource-answers.js';
 export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';

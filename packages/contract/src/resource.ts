@@ -3,7 +3,6 @@
  * From a ResourceDef the server builds validated, permission-checked list/get/create/update/delete/export
  * routes; the console builds the search form, table, detail drawer and create/edit form.
  */
-import { z } from 'zod';
 import type { MessageCode } from '@dau/domain';
 
 export type FieldType =
@@ -80,38 +79,3 @@ export const defineResource = <T extends ResourceDef>(def: T): T => def;
 export const fieldLabelKey = (f: FieldDef) => f.label ?? `field.${f.key}`;
 export const inTable = (f: FieldDef) => f.table !== false;
 export const isEditable = (f: FieldDef, mode: 'create' | 'edit') => (mode === 'create' ? !!(f.editable || f.createOnly) : !!f.editable && !f.createOnly);
-
-/** The JSON type of a field's value in an answer (cents, basis points and enumeration ids are numbers). */
-export function fieldAnswer(f: FieldDef): z.ZodType {
-  switch (f.type) {
-    case 'number':
-    case 'money':
-    case 'odds':
-    case 'enum':
-      return z.number().nullable();
-    case 'switch':
-      return z.boolean().nullable();
-    default:
-      return z.string().nullable();
-  }
-}
-
-/**
- * The row a resource answers: its declared fields (null when unset) and the row id. Answers are
- * serialised from it, so a column that is not declared never leaves the server.
- */
-export function resourceRow(def: Pick<ResourceDef, 'fields'>): z.ZodObject {
-  const shape: Record<string, z.ZodType> = { id: z.number() };
-  for (const f of def.fields) shape[f.key] = f.key === 'id' ? z.number() : fieldAnswer(f);
-  return z.object(shape);
-}
-
-/** A page of a list: `{ items, total, page, page_size }` (`total_exact: false` when the total is capped). */
-export const pageAnswer = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number(), total_exact: z.boolean().optional(), page: z.number(), page_size: z.number() });
-
-/** The answer of a change that returns nothing else. */
-export const okAnswer = z.object({ ok: z.boolean() });
-
-/** A CSV download (UTF-8 with a byte order mark): declare with `produces: ['text/csv']`. */
-export const csvAnswer = z.string().describe('CSV file, UTF-8 with a byte order mark');

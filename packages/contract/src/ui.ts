@@ -5,4 +5,5 @@ export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
 export * from './betting-resources.js';
-export * from './statistics.js';
+// statistics.ts builds zod answers: the console takes its types only.
+export type { Figures } from './statistics.js';

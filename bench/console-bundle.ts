@@ -1,0 +1,100 @@
+/**
+ * What the console makes a browser download (issue 11: "the login page ≤ 300 KB, the landing page ≤ 500 KB
+ * gzip"), read from the built console: `npm run build`, then `node --import tsx bench/console-bundle.ts`.
+ * Starts nothing. From Vite's manifest (apps/web/dist/.vite/manifest.json) it takes, for each route, the
+ * entry (index.html) with its static imports and CSS, plus the lazy modules the route loads and their
+ * static imports, and prints every file with its raw and gzip size (zlib, default level, as the browser
+ * test e2e/shell.test.ts measures the real responses).
+ *
+ * Routes:
+ *  - login: a visitor opens #/admin_login (the sign-in page);
+ *  - landing: a signed-in admin opens the console (#/customer → today_statistics): the shell, the screen,
+ *    its texts and ECharts (the charts load after the figures have rendered, but the screen is not
+ *    complete without them);
+ *  - sign-in path: login, then the landing page after signing in (the files of both, each counted once).
+ * Prints figures; never a gate (the browser test holds the limits).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DIST = path.join(ROOT, 'apps/web/dist');
+const MANIFEST = path.join(DIST, '.vite/manifest.json');
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+if (!fs.existsSync(MANIFEST)) {
+  console.error(`No ${path.relative(ROOT, MANIFEST)}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(MANIFEST, 'utf8')) as Record<string, ManifestChunk>;
+
+/** The files a module loads before it runs: its chunk, its CSS, and (recursively) its static imports. */
+function filesOf(key: string, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`${key} is not in the manifest: the route list of bench/console-bundle.ts is out of date`);
+  if (into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const css of chunk.css ?? []) into.add(css);
+  for (const dep of chunk.imports ?? []) filesOf(dep, into);
+  return into;
+}
+
+/** The manifest keys of the lazy modules whose source path matches. */
+const lazy = (...patterns: RegExp[]) =>
+  Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && patterns.some((p) => p.test(k)));
+
+const ENTRY = 'index.html';
+const LANGUAGE = 'en-US';
+/** The texts of one language that a screen area loads with its chunk (src/locales/<lang>/<area>.ts). */
+const texts = (...areas: string[]) => lazy(...areas.map((a) => new RegExp(`^src/locales/(${LANGUAGE}/${a}\\.ts|${a}\\.${LANGUAGE}\\.ts)$`)));
+
+const LOGIN = [ENTRY, 'src/pages/auth/LoginPage.tsx'];
+const LANDING = [
+  ENTRY,
+  'src/app/shell/index.ts',
+  'src/pages/statistics/TodayStatisticsPage.tsx',
+  'src/pages/statistics/echarts.ts',
+  ...texts('statistics', 'betting'),
+];
+// Texts of the start (common, menu, system) when they are lazy chunks of their own (one language).
+const START_TEXTS = texts('start');
+const ROUTES: [string, string[]][] = [
+  ['login', [...LOGIN, ...START_TEXTS]],
+  ['landing', [...LANDING, ...START_TEXTS]],
+  ['sign-in path (login + landing)', [...LOGIN, ...LANDING, ...START_TEXTS]],
+];
+const LIMITS: Record<string, number> = { login: 300_000, landing: 500_000 };
+
+const sizes = new Map<string, { raw: number; gzip: number }>();
+function sizeOf(file: string) {
+  let s = sizes.get(file);
+  if (!s) {
+    const body = fs.readFileSync(path.join(DIST, file));
+    s = { raw: body.length, gzip: zlib.gzipSync(body).length };
+    sizes.set(file, s);
+  }
+  return s;
+}
+
+const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
+for (const [name, keys] of ROUTES) {
+  const files = new Set<string>();
+  for (const k of keys) filesOf(k, files);
+  const rows = [...files].map((f) => ({ file: f, ...sizeOf(f) })).sort((a, b) => b.gzip - a.gzip);
+  const raw = rows.reduce((s, r) => s + r.raw, 0);
+  const gzip = rows.reduce((s, r) => s + r.gzip, 0);
+  const limit = LIMITS[name];
+  console.log(`\n${name}: ${rows.length} files, ${kb(raw)} raw, ${kb(gzip)} gzip${limit ? ` (limit ${kb(limit)}${gzip > limit ? ', OVER' : ''})` : ''}`);
+  console.log(`  ${'file'.padEnd(52)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}`);
+  for (const r of rows) console.log(`  ${r.file.padEnd(52)} ${kb(r.raw).padStart(10)} ${kb(r.gzip).padStart(10)}`);
+}
