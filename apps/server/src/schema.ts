@@ -1,4 +1,5 @@
-// Every module's slice of the schema, for drizzle's relational queries and the migration generator.
+// The platform's and every module's slice of the schema, for drizzle's relational queries and the migration generator.
+export * from './platform/schema.js';
 export * from './modules/system/schema.js';
 export * from './modules/auth/schema.js';
 export * from './modules/money/schema.js';

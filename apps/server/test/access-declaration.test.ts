@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { installAccessControl } from '../src/platform/access.js';
 import { openPglite } from '../src/platform/db.js';
 import { ADMIN_PASSWORD, createTestApp } from './helpers.js';
-import { systemLogs } from '../src/modules/system/schema.js';
+import { systemLogs } from '../src/platform/schema.js';
 
 describe('route declarations', () => {
   it('the server refuses to start when a route declares no access', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { subscriberConfig } from '../src/modules/system/schema.js';
-import { checkPassword, isCommonPassword } from '../src/modules/auth/password-policy.js';
+import { checkPassword, isCommonPassword } from '../src/platform/password-policy.js';
 import { loadConfig } from '../src/platform/config.js';
 
 /** Passwords of admins: at least 10 characters and not one of the common passwords, on every way in. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
-import { subscriberConfig, systemLogs } from '../src/modules/system/schema.js';
+import { subscriberConfig } from '../src/modules/system/schema.js';
+import { systemLogs } from '../src/platform/schema.js';
 import { loginAttempts } from '../src/modules/auth/schema.js';
 import { backoffSeconds, placeOf } from '../src/modules/auth/service.js';
 import { buildApp } from '../src/app.js';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
-import { admins, subscriberConfig, systemLogs } from '../src/modules/system/schema.js';
-import { sessions } from '../src/modules/auth/schema.js';
+import { subscriberConfig } from '../src/modules/system/schema.js';
+import { admins, systemLogs } from '../src/platform/schema.js';
+import { sessions } from '../src/platform/schema.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof makeWorld>>;

@@ -19,7 +19,7 @@ import { checkInvariants, HOUSE, post } from '../src/modules/money/ledger';
 import { orderEvents, orders } from '../src/modules/betting/schema';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { reconcileOrder, refreshFromFeed } from '../src/modules/betting/settlement';
-import { admins } from '../src/modules/system/schema';
+import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 

@@ -9,7 +9,7 @@ import { BETTING_OFFER_STATUS, EVENT_STATUS, message, ORDER_TYPE, SPORT } from '
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { orders } from '../src/modules/betting/schema';
-import { admins } from '../src/modules/system/schema';
+import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 

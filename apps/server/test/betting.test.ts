@@ -17,7 +17,8 @@ import { placeOrder, type SlipSelection } from '../src/modules/betting/placement
 import { reconcileOrder, refreshFromFeed } from '../src/modules/betting/settlement';
 import { acceptCashout, setCashoutRule } from '../src/modules/betting/cashout';
 import { sweepAbnormalBets } from '../src/modules/betting/remind';
-import { admins, notifications } from '../src/modules/system/schema';
+import { notifications } from '../src/modules/system/schema';
+import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
 import { asyncOperations } from '../src/modules/money/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
-import { admins } from '../src/modules/system/schema.js';
+import { admins } from '../src/platform/schema.js';
 import { formatInstant } from '../src/modules/exports/cells.js';
 import { listSpecs } from '../src/platform/listing.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';

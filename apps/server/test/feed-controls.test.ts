@@ -8,7 +8,7 @@ import { desc, eq } from 'drizzle-orm';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, LOG_TYPE, MATCH_STATUS, SPORT } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { FB } from '../src/modules/feed/simulator';
-import { systemLogs } from '../src/modules/system/schema';
+import { systemLogs } from '../src/platform/schema';
 import { leagues, locations } from '../src/modules/sports/schema';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers';
 

@@ -6,7 +6,7 @@ import { buildApp, type DauApp } from '../src/app.js';
 import { openPglite, openPostgres, type Database } from '../src/platform/db.js';
 import { seed } from '../src/platform/seed.js';
 import { hashPassword } from '../src/platform/crypto.js';
-import { admins, menuItems, roleMenus, roles } from '../src/modules/system/schema.js';
+import { admins, menuItems, roleMenus, roles } from '../src/platform/schema.js';
 
 export const ADMIN_PASSWORD = 'Admin#2026pass';
 export const PASSWORD = 'Staff#2026pass';

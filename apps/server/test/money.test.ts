@@ -6,7 +6,7 @@ import { BILL_TYPE, LOG_TYPE } from '@dau/domain';
 import { makeBettor } from './money-helpers.js';
 import { activityQualifications, bettors, bills } from '../src/modules/money/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
-import { admins, systemLogs } from '../src/modules/system/schema.js';
+import { admins, systemLogs } from '../src/platform/schema.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof makeWorld>>;

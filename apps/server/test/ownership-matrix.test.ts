@@ -15,7 +15,8 @@ import { count, eq, gt, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
 import { ADMIN_PASSWORD, AGENT_KEYS, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
-import { admins, menuItems, notifications, roleMenus, roles, systemLogs } from '../src/modules/system/schema.js';
+import { notifications } from '../src/modules/system/schema.js';
+import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
 
 const BETTOR_KEYS = [

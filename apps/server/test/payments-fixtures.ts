@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
 import { bettors, bills, houseEntries, withdrawals } from '../src/modules/money/schema.js';
-import { menuItems, roleMenus, roles } from '../src/modules/system/schema.js';
+import { menuItems, roleMenus, roles } from '../src/platform/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
 import { ManualScheduler } from '../src/modules/payments/operators.js';
 import { paymentsOf } from '../src/modules/payments/service.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { BILL_TYPE, LOG_TYPE, PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
 import { paymentCallbacks, paymentConfig, recharges, withdrawals } from '../src/modules/money/schema.js';
-import { systemLogs } from '../src/modules/system/schema.js';
+import { systemLogs } from '../src/platform/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import { ManualScheduler, SandboxOperator } from '../src/modules/payments/operators.js';
 import { requestWithdrawal, startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';

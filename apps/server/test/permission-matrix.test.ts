@@ -4,7 +4,7 @@ import { permissionKey, type Permission } from '@dau/contract';
 import { ADMIN_PASSWORD, AGENT_KEYS, LIMITED_KEYS, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { grantKeys } from './payments-fixtures.js';
-import { roles } from '../src/modules/system/schema.js';
+import { roles } from '../src/platform/schema.js';
 import { bettors } from '../src/modules/money/schema.js';
 import type { DeclaredRoute } from '../src/platform/access.js';
 
@@ -318,7 +318,7 @@ describe('permission matrix', () => {
   });
 
   it('leaves a trail row for refused calls', async () => {
-    const { systemLogs } = await import('../src/modules/system/schema.js');
+    const { systemLogs } = await import('../src/platform/schema.js');
     const rows = await t.database.db.select().from(systemLogs).where(eq(systemLogs.status, 403));
     expect(rows.length).toBeGreaterThan(10);
   });

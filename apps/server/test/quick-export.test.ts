@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { enumLabel } from '@dau/domain';
-import { admins, ipBlacklist } from '../src/modules/system/schema.js';
+import { admins, ipBlacklist } from '../src/platform/schema.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;

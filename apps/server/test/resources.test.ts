@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
-import { systemLogs } from '../src/modules/system/schema.js';
+import { systemLogs } from '../src/platform/schema.js';
 
 let t: TestApp;
 let root: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { LOG_TYPE } from '@dau/domain';
 import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
-import { systemLogs } from '../src/modules/system/schema.js';
+import { systemLogs } from '../src/platform/schema.js';
 import { seed } from '../src/platform/seed.js';
 import { leagues, locations } from '../src/modules/sports/schema.js';
 

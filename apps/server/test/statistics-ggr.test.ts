@@ -10,7 +10,7 @@ import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { acceptCashout } from '../src/modules/betting/cashout';
 import { orders } from '../src/modules/betting/schema';
-import { admins } from '../src/modules/system/schema';
+import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 

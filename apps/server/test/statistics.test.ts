@@ -6,7 +6,7 @@ import { ADMIN_PASSWORD, createTestApp, makeRole, makeWorld, type TestApp } from
 import { makeBettor } from './money-helpers.js';
 import { orderLines, selectionExposure, statsBettorDay, statsHourly } from '../src/modules/betting/schema.js';
 import { bettors, recharges, withdrawals, asyncOperations } from '../src/modules/money/schema.js';
-import { admins } from '../src/modules/system/schema.js';
+import { admins } from '../src/platform/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { exportJobsOf } from '../src/modules/exports/routes.js';
 import { dayStart, localDay } from '../src/modules/statistics/figures.js';

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import { ALWAYS_ALLOWED_PAGES, permissionKey, type Permission } from '@dau/contract';
-import { admins, menuItems, roleMenus, roles } from '../modules/system/schema.js';
-import { sessions } from '../modules/auth/schema.js';
+import { admins, menuItems, roleMenus, roles, sessions } from './schema.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { sha256 } from './crypto.js';
 import type { Db } from './db.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { logTypes, systemLogs } from '../modules/system/schema.js';
+import { logTypes, systemLogs } from './schema.js';
 import type { Executor } from './db.js';
 import { LOG_TYPE } from '@dau/domain';
 

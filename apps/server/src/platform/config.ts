@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { message } from '@dau/domain';
-import { checkPassword } from '../modules/auth/password-policy.js';
+import { checkPassword } from './password-policy.js';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(6009),

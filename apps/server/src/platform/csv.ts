@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { centsToDecimalString, enumLabel, type EnumName } from '@dau/domain';
-import { admins } from '../modules/system/schema.js';
+import { admins } from './schema.js';
 import type { Executor } from './db.js';
 import type { ExportColumn } from './listing.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { requestKeys } from '../modules/money/schema.js';
+import { requestKeys } from './schema.js';
 import type { Db, Tx } from './db.js';
 import { badRequest } from './errors.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ipMatches, LOG_TYPE } from '@dau/domain';
-import { ipBlacklist } from '../modules/system/schema.js';
+import { ipBlacklist } from './schema.js';
 import type { Db } from './db.js';
 import { AppError } from './errors.js';
 import { writeAudit } from './audit.js';

@@ -1,17 +1,34 @@
-import { and, eq, inArray, isNotNull, ne, not, or, sql, type SQL } from 'drizzle-orm';
-import { admins, roles } from '../modules/system/schema.js';
-import { bettors } from '../modules/money/schema.js';
-import { subtreeCondition } from '../modules/system/admins-service.js';
+import { and, eq, inArray, isNotNull, like, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { admins, roles } from './schema.js';
 import type { AuthContext } from './access.js';
 import type { Executor } from './db.js';
 import { AppError, notFound } from './errors.js';
 import type { Scope } from './listing.js';
 
 /**
- * Ownership: which roles and bettors an admin may act on (the page and button gate says which ACTIONS
+ * Ownership: which admins, roles and bettors an admin may act on (the page and button gate says which ACTIONS
  * they may take; these rules say ON WHAT). Every route that takes the id of such an object loads it
  * through one of these and answers 404 when it does not exist, 403 when it lies outside the caller's reach.
- *
+ * Bettors are loaded with the money module's `scopedBettor`, which checks `agentInScope`.
+ */
+
+/**
+ * The branch rule: an admin sees and manages their own subtree of admins (the materialised `path` is a
+ * prefix); the super administrator role sees everyone.
+ */
+export function subtreeCondition(auth: AuthContext): SQL | undefined {
+  if (auth.isSuper) return undefined;
+  const prefix = `${auth.admin.path}${auth.admin.id}/`;
+  return or(eq(admins.id, auth.admin.id), like(admins.path, `${prefix}%`));
+}
+
+/** Strictly below the admin (what they may manage: not themselves). */
+export function belowCondition(auth: AuthContext): SQL | undefined {
+  if (auth.isSuper) return undefined;
+  return like(admins.path, `${auth.admin.path}${auth.admin.id}/%`);
+}
+
+/**
  * Roles: the super admin owns every role. Any other admin owns the roles created by themselves or by an
  * admin of their subtree, never their own role, the super role or a seeded role (created by no one).
  */
@@ -64,13 +81,4 @@ export async function assertRoleHoldersInSubtree(ex: Executor, auth: AuthContext
 /** Whether an agent (the owner of bettors and their money) lies in a data scope. */
 export function agentInScope(scope: Scope, agentId: number): boolean {
   return scope.all || scope.agentIds.includes(agentId);
-}
-
-/** Loads a bettor the caller may act on (404 when absent, 403 OUT_OF_SCOPE outside their scope), optionally locked. */
-export async function scopedBettor(ex: Executor, scope: Scope, id: number, lock = false) {
-  const q = ex.select().from(bettors).where(eq(bettors.id, id));
-  const [row] = lock ? await q.for('update') : await q;
-  if (!row) throw notFound();
-  if (!agentInScope(scope, row.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
-  return row;
 }

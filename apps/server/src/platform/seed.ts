@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { flattenCatalogue, seedRoleKeys, SEED_ROLES } from '@dau/contract';
 import { LOG_TYPE, PRIMARY_COLOR, enumLabel } from '@dau/domain';
-import { admins, languages, logConfig, logTypes, menuItems, roleMenus, roles, siteConfig, subscriberConfig } from '../modules/system/schema.js';
+import { admins, logTypes, menuItems, roleMenus, roles } from './schema.js';
+import { languages, logConfig, siteConfig, subscriberConfig } from '../modules/system/schema.js';
 import { paymentConfig } from '../modules/money/schema.js';
 import { seedSportsCatalogue } from '../modules/sports/seed.js';
 import type { Db, Executor } from './db.js';

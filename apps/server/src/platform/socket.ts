@@ -7,8 +7,7 @@ import type { AppContext } from './context.js';
 import { NOTICE_CREATED, type NoticeEvent } from '../modules/notices/service.js';
 import { SESSION_REVOKED } from '../modules/auth/sessions.js';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { sessions } from '../modules/auth/schema.js';
-import { admins } from '../modules/system/schema.js';
+import { admins, sessions } from './schema.js';
 
 /** Push types (spec §4): 1 ignored, 2 reload the page, 3 close; 10 a notice; others go to the current screen. */
 /** 20: events whose odds or state changed (`content.event_ids`), for open odds views; 21: new orders (the bet ticker refetches). */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { admins } from '../modules/system/schema.js';
+import { admins } from '../platform/schema.js';
 import { simulateBets } from '../modules/betting/simulate.js';
 import { registerBettor } from '../modules/money/bettors-service.js';
 import type { AppContext } from '../platform/context.js';

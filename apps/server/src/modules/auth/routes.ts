@@ -6,12 +6,13 @@ import {
   changePasswordBody, googleCodeBody, loginAnswer, loginBody, meAnswer, registerBody,
 } from '@dau/contract';
 import { LOG_TYPE, validateAccount } from '@dau/domain';
-import { admins, roles, siteConfig, subscriberConfig } from '../system/schema.js';
+import { siteConfig, subscriberConfig } from '../system/schema.js';
+import { admins, roles } from '../../platform/schema.js';
 import { loginAttempts } from './schema.js';
 import { createSession, revokeSessions } from './sessions.js';
 import { newTotpSecret, totpAccept, totpSetup } from './totp.js';
 import { checkSignIn } from './service.js';
-import { checkPassword } from './password-policy.js';
+import { checkPassword } from '../../platform/password-policy.js';
 import { authOf, rolePermissionKeys } from '../../platform/access.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { AppError, badRequest, unprocessable } from '../../platform/errors.js';

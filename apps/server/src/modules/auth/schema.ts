@@ -3,26 +3,6 @@ import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp } 
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** Opaque session tokens, stored as SHA-256 hashes; the AES-GCM key of the socket travels with the session. */
-export const sessions = pgTable(
-  'sessions',
-  {
-    id: text('id').primaryKey(),
-    tokenHash: text('token_hash').notNull().unique(),
-    adminId: integer('admin_id').notNull(),
-    wsKey: text('ws_key').notNull(),
-    ip: text('ip'),
-    userAgent: text('user_agent'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
-    idleExpiresAt: ts('idle_expires_at').notNull(),
-    absoluteExpiresAt: ts('absolute_expires_at').notNull(),
-    revokedAt: ts('revoked_at'),
-    revokedReason: text('revoked_reason'),
-  },
-  (t) => [index('sessions_admin').on(t.adminId)],
-);
-
 /**
  * Sign-in attempts that were checked against a password, per account name (known or not) and client
  * address: the per-address limit, the per account+address limit, the account-wide back-off and the

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { sessions } from './schema.js';
+import { sessions } from '../../platform/schema.js';
 import { subscriberConfig } from '../system/schema.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Bus, Executor } from '../../platform/db.js';

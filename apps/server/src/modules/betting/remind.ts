@@ -8,7 +8,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ABNORMAL_BET_FLAG, ABNORMAL_BET_THRESHOLD_MINUTES, ORDER_STATUS } from '@dau/domain';
 import type { Bus, Db } from '../../platform/db.js';
-import { admins, menuItems, roleMenus, roles } from '../system/schema.js';
+import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
 import { createNotices, publishNotices } from '../notices/service.js';
 
 export const REMIND_EVERY_MS = 60_000;

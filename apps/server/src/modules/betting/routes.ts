@@ -17,7 +17,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { defineList, isoDate, optionalBigId, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
-import { admins } from '../system/schema.js';
+import { admins } from '../../platform/schema.js';
 import { bettors, bills } from '../money/schema.js';
 import { archiveCutoff, billRow, ofBettorPhone, toBillRow } from '../money/bills-routes.js';
 import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';

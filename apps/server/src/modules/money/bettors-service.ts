@@ -3,8 +3,10 @@ import { eq } from 'drizzle-orm';
 import { validatePhone } from '@dau/domain';
 import { bettors } from './schema.js';
 import { hashPassword } from '../../platform/crypto.js';
-import { AppError, badRequest } from '../../platform/errors.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
+import type { Scope } from '../../platform/listing.js';
+import { agentInScope } from '../../platform/ownership.js';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export function newInvitationCode(): string {
@@ -38,5 +40,14 @@ export async function registerBettor(
       invitationCode: newInvitationCode(), inviterId, agentId, registerIp: input.ip ?? null,
     })
     .returning();
+  return row;
+}
+
+/** Loads a bettor the caller may act on (404 when absent, 403 OUT_OF_SCOPE outside their scope), optionally locked. */
+export async function scopedBettor(ex: Executor, scope: Scope, id: number, lock = false) {
+  const q = ex.select().from(bettors).where(eq(bettors.id, id));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound();
+  if (!agentInScope(scope, row.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
   return row;
 }

@@ -5,7 +5,7 @@ import { aliasedTable, and, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzl
 import { ACCOUNT_KIND, ARCHIVE_SPLIT_DAYS, BILL_TYPE, validatePhone } from '@dau/domain';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bettors, bills } from './schema.js';
-import { admins } from '../system/schema.js';
+import { admins } from '../../platform/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest } from '../../platform/errors.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';

@@ -255,15 +255,3 @@ export const activityQualifications = pgTable(
   ],
 );
 
-/**
- * Idempotency of money-moving admin requests: the console sends an Idempotency-Key per submitted dialog;
- * a repeat of the same key answers the first answer and moves nothing.
- */
-export const requestKeys = pgTable('request_keys', {
-  key: text('key').primaryKey(),
-  adminId: integer('admin_id').notNull(),
-  route: text('route').notNull(),
-  status: integer('status').notNull(),
-  response: jsonb('response').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});

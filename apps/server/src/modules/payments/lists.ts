@@ -3,7 +3,7 @@ import { aliasedTable, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, validatePhone } from '@dau/domain';
 import { bettors, recharges, withdrawals } from '../money/schema.js';
-import { admins } from '../system/schema.js';
+import { admins } from '../../platform/schema.js';
 import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type ExportColumn, type Scope } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
 import { answerRow } from '@dau/contract';

@@ -7,11 +7,11 @@ import {
   adminCreateBody, adminRow as adminAnswer, adminUpdateBody, disableBody, notifyBody, resetPasswordBody,
 } from '@dau/contract';
 import { LOG_TYPE, validateAccount, validateShareRatio } from '@dau/domain';
-import { checkPassword } from '../auth/password-policy.js';
-import { admins, roles } from './schema.js';
-import { assertInSubtree, heldKeys, roleKeys, subtreeCondition } from './admins-service.js';
+import { checkPassword } from '../../platform/password-policy.js';
+import { admins, roles } from '../../platform/schema.js';
+import { assertInSubtree, heldKeys, roleKeys } from './admins-service.js';
 import { authOf, type AuthContext } from '../../platform/access.js';
-import { assertRoleVisible } from '../../platform/ownership.js';
+import { assertRoleVisible, subtreeCondition } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { writeAudit } from '../../platform/audit.js';

@@ -1,26 +1,11 @@
 import { and, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
-import { admins, menuItems, roleMenus, roles } from './schema.js';
+import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
 import type { AuthContext } from '../../platform/access.js';
+import { belowCondition, subtreeCondition } from '../../platform/ownership.js';
 import type { Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { flattenCatalogue } from '@dau/contract';
 import type { MenuNode } from '@dau/contract';
-
-/**
- * The branch rule: an admin sees and manages their own subtree of admins (the materialised `path` is a
- * prefix); the super administrator role sees everyone.
- */
-export function subtreeCondition(auth: AuthContext): SQL | undefined {
-  if (auth.isSuper) return undefined;
-  const prefix = `${auth.admin.path}${auth.admin.id}/`;
-  return or(eq(admins.id, auth.admin.id), like(admins.path, `${prefix}%`));
-}
-
-/** Strictly below the admin (what they may manage: not themselves). */
-export function belowCondition(auth: AuthContext): SQL | undefined {
-  if (auth.isSuper) return undefined;
-  return like(admins.path, `${auth.admin.path}${auth.admin.id}/%`);
-}
 
 export async function assertInSubtree(ex: Executor, auth: AuthContext, adminId: number, opts: { allowSelf?: boolean } = {}) {
   const cond = opts.allowSelf ? subtreeCondition(auth) : belowCondition(auth);

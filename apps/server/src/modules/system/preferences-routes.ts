@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { eq, sql } from 'drizzle-orm';
-import { admins } from './schema.js';
+import { admins } from '../../platform/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';

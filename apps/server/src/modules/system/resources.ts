@@ -5,8 +5,9 @@ import {
   subscriberConfigResource,
 } from '@dau/contract';
 import { LOG_TYPE, ipMatches, parseIpOrCidr } from '@dau/domain';
-import { admins, ipBlacklist, languages, logConfig, logTypes, siteConfig, subscriberConfig, systemLogs } from './schema.js';
-import { subtreeCondition } from './admins-service.js';
+import { languages, logConfig, siteConfig, subscriberConfig } from './schema.js';
+import { admins, ipBlacklist, logTypes, systemLogs } from '../../platform/schema.js';
+import { subtreeCondition } from '../../platform/ownership.js';
 import { registerResource } from '../../platform/resource.js';
 import { PROTECTED_LOG_TYPES } from '../../platform/audit.js';
 import { authOf } from '../../platform/access.js';

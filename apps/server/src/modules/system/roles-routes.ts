@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { flattenCatalogue, roleBody, rolePermissionsAnswer, rolePermissionsBody, roleRow as roleAnswer } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
-import { menuItems, roleMenus, roles } from './schema.js';
+import { menuItems, roleMenus, roles } from '../../platform/schema.js';
 import { heldKeys, menuIdsForKeys, menuTree, roleKeys } from './admins-service.js';
 import { authOf, type AuthContext } from '../../platform/access.js';
 import { assertRoleHoldersInSubtree, assertRoleOwned, assertRoleVisible, visibleRolesCondition } from '../../platform/ownership.js';
