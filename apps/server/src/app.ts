@@ -16,7 +16,9 @@ import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
 import type { AppContext } from './platform/context.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { revokedSessionSocketChannel } from './modules/auth/sessions.js';
 import { noticeRoutes } from './modules/notices/routes.js';
+import { noticeSocketChannel } from './modules/notices/service.js';
 import { adminRoutes } from './modules/system/admins-routes.js';
 import { roleRoutes } from './modules/system/roles-routes.js';
 import { systemResources } from './modules/system/resources.js';
@@ -192,7 +194,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
       betting.onApplied(msg);
     },
   });
-  const sockets = new SocketHub(ctx);
+  // The modules' bus channels that reach the console's sockets.
+  const sockets = new SocketHub(ctx, [noticeSocketChannel, revokedSessionSocketChannel]);
   await app.register(async (scoped) => {
     publicRoutes(scoped, ctx);
     authRoutes(scoped, ctx);

@@ -1,7 +1,11 @@
 import type { Bus, Db } from './db.js';
 import type { IpBlocklist } from './ipblock.js';
 import type { LogTypeSwitch } from './audit.js';
-import type { MarginBook } from '../modules/feed/margins.js';
+
+/** A cache a module keeps in memory and reloads after an operator's edit. */
+export interface Reloadable {
+  reload(): Promise<void>;
+}
 
 /** What every module's routes receive: the database, the cross-process bus and shared caches. */
 export interface AppContext {
@@ -12,6 +16,9 @@ export interface AppContext {
   logTypeSwitch: LogTypeSwitch;
   /** Files the server writes (exports under `exports/`); a temporary folder when the app is built without one (tests). */
   dataDir: string;
-  /** The operator's price margins, as the feed engine reads them (absent when a fixed margin was given). */
-  margins?: MarginBook;
+  /**
+   * The operator's price margins as the feed engine reads them (the feed's MarginBook, set by app.ts;
+   * absent when a fixed margin was given): the screens that edit margins reload it.
+   */
+  margins?: Reloadable;
 }

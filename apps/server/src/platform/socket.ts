@@ -4,8 +4,6 @@ import { SOCKET_CLOSE_NO_RECONNECT, normalizeLocale } from '@dau/domain';
 import { authenticate } from './access.js';
 import { openMessage, sealMessage } from './crypto.js';
 import type { AppContext } from './context.js';
-import { NOTICE_CREATED, type NoticeEvent } from '../modules/notices/service.js';
-import { SESSION_REVOKED } from '../modules/auth/sessions.js';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { admins, sessions } from './schema.js';
 
@@ -27,6 +25,15 @@ export interface PushMessage {
   count?: number;
 }
 
+/**
+ * A bus channel whose messages a module delivers to sockets (a new notice, a revoked session): modules
+ * declare theirs and app.ts hands them to the hub, so the socket layer knows no module.
+ */
+export interface SocketChannel {
+  channel: string;
+  deliver(hub: SocketHub, payload: unknown): void;
+}
+
 interface Client {
   ws: WebSocket;
   sessionId?: string;
@@ -41,23 +48,18 @@ const SILENT_MS = 15_000;
 /**
  * The console's live channel at /ws (docs/architecture.md "Realtime"). A client proves its session every 5 s with an
  * AES-GCM envelope under the per-session key handed out at sign-in; unauthenticated or silent clients
- * are dropped. Notices, pushes and revocations arrive through the bus, so every process delivers its own.
+ * are dropped. Notices, pushes and revocations arrive through the bus, so every process delivers its own:
+ * pushes on the hub's own channel, the rest on the channels modules register (`SocketChannel`).
  */
 export class SocketHub {
   private clients = new Set<Client>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private ctx: AppContext) {
-    ctx.bus.subscribe(NOTICE_CREATED, (p) => {
-      const e = p as NoticeEvent;
-      this.toAdmin(e.adminId, { status: true, type: PUSH.notice, content: { id: e.id, content: e.content } });
-    });
-    ctx.bus.subscribe(SESSION_REVOKED, (p) => {
-      const e = p as { adminId: number; sessionIds: string[] };
-      for (const c of this.clients) {
-        if (c.sessionId && e.sessionIds.includes(c.sessionId)) this.close(c, 'session ended');
-      }
-    });
+  constructor(
+    private ctx: AppContext,
+    channels: readonly SocketChannel[],
+  ) {
+    for (const ch of channels) ctx.bus.subscribe(ch.channel, (p) => ch.deliver(this, p));
     ctx.bus.subscribe(PUSH_TO_ADMINS, (p) => {
       const e = p as { adminIds: number[] | 'all'; message: PushMessage };
       for (const c of this.clients) {
@@ -83,6 +85,13 @@ export class SocketHub {
 
   toAdmin(adminId: number, msg: PushMessage) {
     for (const c of this.clients) if (c.adminId === adminId) this.send(c, msg);
+  }
+
+  /** Closes (without reconnect) the sockets signed in with one of these sessions. */
+  closeSessions(sessionIds: readonly string[], reason: string) {
+    for (const c of this.clients) {
+      if (c.sessionId && sessionIds.includes(c.sessionId)) this.close(c, reason);
+    }
   }
 
   install(app: FastifyInstance) {

@@ -4,8 +4,17 @@ import { sessions } from '../../platform/schema.js';
 import { subscriberConfig } from '../system/schema.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Bus, Executor } from '../../platform/db.js';
+import type { SocketChannel } from '../../platform/socket.js';
 
 export const SESSION_REVOKED = 'session.revoked';
+
+/** A revoked session's sockets are closed, in every process (app.ts registers it with the hub). */
+export const revokedSessionSocketChannel: SocketChannel = {
+  channel: SESSION_REVOKED,
+  deliver(hub, payload) {
+    hub.closeSessions((payload as { sessionIds: string[] }).sessionIds, 'session ended');
+  },
+};
 
 export interface NewSession {
   id: string;

@@ -1,5 +1,6 @@
 import { notifications } from '../system/schema.js';
 import type { Bus, Executor } from '../../platform/db.js';
+import { PUSH, type SocketChannel } from '../../platform/socket.js';
 
 export const NOTICE_CREATED = 'notice.created';
 
@@ -8,6 +9,15 @@ export interface NoticeEvent {
   id: number;
   content: string;
 }
+
+/** A new notice reaches the sockets of its admin, in every process (app.ts registers it with the hub). */
+export const noticeSocketChannel: SocketChannel = {
+  channel: NOTICE_CREATED,
+  deliver(hub, payload) {
+    const e = payload as NoticeEvent;
+    hub.toAdmin(e.adminId, { status: true, type: PUSH.notice, content: { id: e.id, content: e.content } });
+  },
+};
 
 /**
  * Stores notices for admins (spec §3 Notification). Returns the events to push; call `publishNotices`
