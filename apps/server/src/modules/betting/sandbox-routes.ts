@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -5,7 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_TYPE, SPORT } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
-import { badRequest } from '../../platform/errors.js';
+import { badRequest, conflict } from '../../platform/errors.js';
+import type { Executor } from '../../platform/db.js';
 import { bettors } from '../money/schema.js';
 import { HOUSE, post } from '../money/ledger.js';
 import type { FeedEngine } from '../feed/engine.js';
@@ -29,6 +31,21 @@ const orderAnswer = z.object({
 });
 
 let seq = 0;
+
+/**
+ * A new bettor of the admin's branch with a random sandbox phone (2557 and 8 digits) and invitation code.
+ * Parallel calls, other processes and earlier runs on the same database may hold the number drawn: the
+ * insert skips a taken phone or code and draws again.
+ */
+async function newSandboxBettor(ex: Executor, agentId: number, tag: string) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const phone = `2557${String(crypto.randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    const invitationCode = `S${crypto.randomBytes(6).toString('hex').toUpperCase()}`;
+    const [b] = await ex.insert(bettors).values({ phone, name: `Sandbox ${tag}`, agentId, invitationCode }).onConflictDoNothing().returning();
+    if (b) return b;
+  }
+  throw conflict();
+}
 
 /**
  * SANDBOX ONLY (registered when DAU_SANDBOX_ROUTES=1, never by default): creates an open order on demand
@@ -87,12 +104,8 @@ export function bettingSandboxRoutes(app: FastifyInstance, { db }: AppContext, f
         legs.push({ eventId, marketKey: key, outcomeId: '1', odds: sel?.price ?? prices[i] });
       }
 
-      const phone = `2557${String((now + seq * 7919) % 100_000_000).padStart(8, '0')}`;
       const bettor = await db.transaction(async (tx) => {
-        const [b] = await tx
-          .insert(bettors)
-          .values({ phone, name: `Sandbox ${tag}`, agentId: admin.id, invitationCode: `S${tag}`.toUpperCase().slice(0, 16) })
-          .returning();
+        const b = await newSandboxBettor(tx, admin.id, tag);
         await post(tx, {
           bettorId: b.id, account: ACCOUNT_KIND.cash, amount: req.body.cash, type: BILL_TYPE.user_recharge,
           cause: { type: 'recharge', id: `sandbox-${b.id}` }, house: HOUSE.clearing(6), remark: 'sandbox funding',
