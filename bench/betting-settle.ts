@@ -50,7 +50,7 @@
 import pg from 'pg';
 import { BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, SPORT } from '@dau/domain';
 import { openPostgres } from '../apps/server/src/platform/db.js';
-import { seed } from '../apps/server/src/platform/seed.js';
+import { seed } from '../apps/server/src/seed.js';
 import { buildApp } from '../apps/server/src/app.js';
 import { FeedEngine } from '../apps/server/src/modules/feed/engine.js';
 import { PgFeedStore } from '../apps/server/src/modules/feed/pg-store.js';

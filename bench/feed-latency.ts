@@ -150,7 +150,7 @@ async function spawnServer(webDist: string, dataDir: string): Promise<Server> {
  */
 async function inProcessServer(webDist: string, dataDir: string): Promise<Server> {
   const { openPostgres } = await import('../apps/server/src/platform/db.js');
-  const { seed } = await import('../apps/server/src/platform/seed.js');
+  const { seed } = await import('../apps/server/src/seed.js');
   const { buildApp } = await import('../apps/server/src/app.js');
   const database = await openPostgres(dbUrl());
   await database.migrate();

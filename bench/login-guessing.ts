@@ -10,7 +10,7 @@
  */
 import { buildApp } from '../apps/server/src/app.js';
 import { openPglite } from '../apps/server/src/platform/db.js';
-import { seed } from '../apps/server/src/platform/seed.js';
+import { seed } from '../apps/server/src/seed.js';
 
 const PASSWORD = 'Bench#2026pass';
 const GUESSES = 1_000;

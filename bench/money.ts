@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { openPostgres } from '../apps/server/src/platform/db.js';
-import { seed } from '../apps/server/src/platform/seed.js';
+import { seed } from '../apps/server/src/seed.js';
 import { buildApp } from '../apps/server/src/app.js';
 import { scratchDatabase } from './support';
 

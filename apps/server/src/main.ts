@@ -1,6 +1,6 @@
 import { loadConfig } from './platform/config.js';
 import { openDatabase } from './platform/db.js';
-import { seed } from './platform/seed.js';
+import { seed } from './seed.js';
 import { buildApp } from './app.js';
 import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';

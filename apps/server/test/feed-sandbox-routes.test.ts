@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
 import { buildApp, type DauApp } from '../src/app';
-import { seed } from '../src/platform/seed';
+import { seed } from '../src/seed';
 import { PRODUCER } from '../src/modules/feed/messages';
 import { FB } from '../src/modules/feed/simulator';
 import { feedSandboxRoutes } from '../src/modules/feed/sandbox-routes';

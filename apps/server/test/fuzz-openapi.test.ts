@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type DauApp } from '../src/app.js';
-import { seed } from '../src/platform/seed.js';
+import { seed } from '../src/seed.js';
 import { ADMIN_PASSWORD, freshDatabase } from './helpers.js';
 
 /**

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type DauApp } from '../src/app.js';
 import { openPglite, openPostgres, type Database } from '../src/platform/db.js';
-import { seed } from '../src/platform/seed.js';
+import { seed } from '../src/seed.js';
 import { hashPassword } from '../src/platform/crypto.js';
 import { admins, menuItems, roleMenus, roles } from '../src/platform/schema.js';
 

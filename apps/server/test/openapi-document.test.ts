@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp, type DauApp } from '../src/app.js';
 import { answerSerializer } from '../src/platform/http.js';
-import { seed } from '../src/platform/seed.js';
+import { seed } from '../src/seed.js';
 import { ADMIN_PASSWORD, freshDatabase } from './helpers.js';
 
 /**

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { LOG_TYPE } from '@dau/domain';
 import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { systemLogs } from '../src/platform/schema.js';
-import { seed } from '../src/platform/seed.js';
+import { seed } from '../src/seed.js';
 import { leagues, locations } from '../src/modules/sports/schema.js';
 
 let t: TestApp;

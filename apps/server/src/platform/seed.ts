@@ -1,12 +1,28 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { flattenCatalogue, seedRoleKeys, SEED_ROLES } from '@dau/contract';
-import { LOG_TYPE, PRIMARY_COLOR, enumLabel } from '@dau/domain';
+import { LOG_TYPE, enumLabel } from '@dau/domain';
 import { admins, logTypes, menuItems, roleMenus, roles } from './schema.js';
-import { languages, logConfig, siteConfig, subscriberConfig } from '../modules/system/schema.js';
-import { paymentConfig } from '../modules/money/schema.js';
-import { seedSportsCatalogue } from '../modules/sports/seed.js';
 import type { Db, Executor } from './db.js';
 import { generatePassword, hashPassword } from './crypto.js';
+
+/** The seeded roles, for modules whose reference rows name one (the default role of new accounts). */
+export interface SeededRoles {
+  superRoleId: number;
+  administratorRoleId: number;
+  defaultRoleId: number;
+}
+
+/**
+ * A module's reference rows, brought up to date on every start inside the seed's transaction (after the
+ * catalogue, roles and log types, before the super admin). It must be idempotent and must not overwrite
+ * operators' edits. The composition root (`src/seed.ts`) lists the modules' seeds.
+ */
+export type ModuleSeed = (ex: Executor, roles: SeededRoles) => Promise<void>;
+
+export interface SeedOptions {
+  adminPassword?: string;
+  demo?: boolean;
+}
 
 export interface SeedResult {
   /** Set when the super admin was created by this run. */
@@ -56,8 +72,11 @@ async function grant(ex: Executor, roleId: number, keys: string[]) {
   await ex.update(roles).set({ version: sql`${roles.version} + 1` }).where(eq(roles.id, roleId));
 }
 
-/** Idempotent: every start brings the catalogue and reference data up to date; it never overwrites operators' edits. */
-export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolean } = {}): Promise<SeedResult> {
+/**
+ * Idempotent: every start brings the permission catalogue, the seeded roles, the log types and the
+ * modules' reference data up to date, and creates the super admin once; it never overwrites operators' edits.
+ */
+export async function seedPlatform(db: Db, opts: SeedOptions, moduleSeeds: readonly ModuleSeed[]): Promise<SeedResult> {
   let adminPassword: string | undefined;
   let adminCreated = false;
   await db.transaction(async (tx) => {
@@ -74,19 +93,8 @@ export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolea
     for (const [code, id] of Object.entries(LOG_TYPE)) {
       await tx.insert(logTypes).values({ id, code, name: enumLabel('log_type', id as never, 'en-US') }).onConflictDoNothing();
     }
-    await tx.insert(siteConfig).values({ id: 1, title: 'Dau', color: PRIMARY_COLOR }).onConflictDoNothing();
-    await tx.insert(subscriberConfig).values({ id: 1, defaultRoleId: defaultRole.id, noRegistrationTip: 'Registration is closed. Ask an administrator for an account.' }).onConflictDoNothing();
-    await tx.insert(paymentConfig).values({ id: 1 }).onConflictDoNothing();
-    const langs = [
-      { code: 'en-US', title: 'English', defaultLanguage: 2, abbreviation: 'EN', country: 'United States', phoneCode: '1', sort: 30 },
-      { code: 'sw-KE', title: 'Kiswahili', defaultLanguage: 1, abbreviation: 'SW', country: 'Kenya', phoneCode: '254', sort: 20 },
-      { code: 'zh-CN', title: '简体中文', defaultLanguage: 1, abbreviation: 'ZH', country: 'China', phoneCode: '86', sort: 10 },
-    ];
-    for (const l of langs) await tx.insert(languages).values(l).onConflictDoNothing();
-    for (const logger of ['http', 'database', 'socket', 'feed', 'payments', 'jobs']) {
-      await tx.insert(logConfig).values({ logger, level: 3, retentionDays: 180, options: '{}' }).onConflictDoNothing();
-    }
-    await seedSportsCatalogue(tx);
+    const seeded: SeededRoles = { superRoleId: superRole.id, administratorRoleId: adminRole.id, defaultRoleId: defaultRole.id };
+    for (const seedModule of moduleSeeds) await seedModule(tx, seeded);
 
     const [existing] = await tx.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.account})`, 'admin'));
     if (!existing) {
@@ -96,7 +104,7 @@ export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolea
         path: '/', invitationCode: 'DAU0001',
       });
       adminCreated = true;
-      if (opts.demo) await seedDemo(tx, { superRoleId: superRole.id, adminRoleId: adminRole.id, defaultRoleId: defaultRole.id });
+      if (opts.demo) await seedDemo(tx, seeded);
     }
   });
   return { adminPassword, adminCreated };
@@ -107,7 +115,7 @@ export async function seed(db: Db, opts: { adminPassword?: string; demo?: boolea
  * account, so lists, scopes and the permission tree show something real. Their passwords are random and
  * not printed: the super admin resets one to sign in as that admin.
  */
-async function seedDemo(ex: Executor, r: { superRoleId: number; adminRoleId: number; defaultRoleId: number }) {
+async function seedDemo(ex: Executor, r: SeededRoles) {
   const [root] = await ex.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
   const agentRole = await ensureRole(ex, 'Agent', 'Branch agent: manages the admins below them and reads their trail.', false);
   if (agentRole.created) {
@@ -129,5 +137,5 @@ async function seedDemo(ex: Executor, r: { superRoleId: number; adminRoleId: num
   const aru = await add('agent_arusha', 'Elia Lema', '255688776655', agentRole.id, top, '0.3000');
   await add('agent_arusha_njiro', 'Rehema Kimaro', '255622334455', agentRole.id, aru, '0.1000');
   await add('cs_amina', 'Amina Said', '255713000111', r.defaultRoleId, top, '0');
-  await add('ops_lead', 'Grace Mushi', '255784000222', r.adminRoleId, top, '0');
+  await add('ops_lead', 'Grace Mushi', '255784000222', r.administratorRoleId, top, '0');
 }

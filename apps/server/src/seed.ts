@@ -1,0 +1,16 @@
+import type { Db } from './platform/db.js';
+import { seedPlatform, type ModuleSeed, type SeedOptions, type SeedResult } from './platform/seed.js';
+import { seedSystemSettings } from './modules/system/seed.js';
+import { seedPaymentConfig } from './modules/money/seed.js';
+import { seedSportsCatalogue } from './modules/sports/seed.js';
+
+/** The modules' reference rows, in the order they are seeded (see `ModuleSeed`). */
+export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue];
+
+/**
+ * Brings a database up to date on every start (main.ts, tests, benches): the platform's catalogue, roles,
+ * log types and super admin, and every module's reference rows. Idempotent.
+ */
+export function seed(db: Db, opts: SeedOptions = {}): Promise<SeedResult> {
+  return seedPlatform(db, opts, MODULE_SEEDS);
+}
