@@ -14,6 +14,7 @@ import { installAuditTrail, LogTypeSwitch } from './platform/audit.js';
 import { answerSerializer, frameworkErrors, installErrorHandler } from './platform/http.js';
 import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
+import { Jobs } from './platform/jobs.js';
 import type { AppContext } from './platform/context.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { revokedSessionSocketChannel } from './modules/auth/sessions.js';
@@ -38,6 +39,7 @@ import { feedRoutes } from './modules/feed/routes.js';
 import { FeedLivePush } from './modules/feed/live-push.js';
 import { MarginBook } from './modules/feed/margins.js';
 import { BettingFeedHook } from './modules/betting/feed-hook.js';
+import { defineRemindJob } from './modules/betting/remind.js';
 import { bettingRoutes } from './modules/betting/routes.js';
 import { feedControls } from './modules/feed/controls.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
@@ -58,6 +60,11 @@ export interface BuildOptions {
   onFeedLog?: (entry: FeedLogEntry) => void;
   /** The OpenAPI document at /api/docs/json for anyone (DAU_PUBLIC_DOCS=1); by default for signed-in admins only. */
   publicDocs?: boolean;
+  /**
+   * Offer the periodic jobs (sweeps, cashout checks, abnormal bet alerts): the serving process does
+   * (main.ts); a test app only runs the jobs it is sent.
+   */
+  periodicJobs?: boolean;
 }
 
 export interface DauApp {
@@ -147,7 +154,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const logTypeSwitch = new LogTypeSwitch(db);
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dau-data-'));
   if (!opts.dataDir) app.addHook('onClose', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock, logTypeSwitch, dataDir };
+  const jobs = new Jobs(opts.database, { log: (msg, err) => app.log.error({ err }, msg), periodic: opts.periodicJobs ?? false });
+  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock, logTypeSwitch, dataDir, jobs };
 
   app.decorate('logTypeSwitch', logTypeSwitch);
   installErrorHandler(app);
@@ -184,11 +192,13 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     margin = book.margin;
   }
   // Settlement, cancel and rollback messages settle the orders on the event; odds changes fire auto cashouts.
-  const betting = new BettingFeedHook(db, { concurrency: kind === 'pg' ? 4 : 1, log: (msg, err) => app.log.error({ err }, msg) });
+  const betting = new BettingFeedHook(ctx, (fn) => feedStore.withTx(fn), { concurrency: kind === 'pg' ? 4 : 1, log: (msg, err) => app.log.error({ err }, msg) });
   app.addHook('onClose', async () => betting.stop());
+  defineRemindJob(ctx);
   const feed = new FeedEngine(feedStore, {
     margin,
     onLog: opts.onFeedLog,
+    onApplying: betting.onApplying,
     onApplied: (msg) => {
       livePush.onApplied(msg);
       betting.onApplied(msg);
@@ -218,6 +228,10 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     statisticsRoutes(scoped, ctx);
     sockets.install(scoped);
   });
+
+  // Every module has declared its jobs: the workers start now and stop when the app closes.
+  await jobs.start();
+  app.addHook('onClose', async () => jobs.stop());
 
   const dist = opts.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

@@ -1,4 +1,5 @@
 import type { Bus, Db } from './db.js';
+import type { Jobs } from './jobs.js';
 import type { IpBlocklist } from './ipblock.js';
 import type { LogTypeSwitch } from './audit.js';
 
@@ -16,6 +17,8 @@ export interface AppContext {
   logTypeSwitch: LogTypeSwitch;
   /** Files the server writes (exports under `exports/`); a temporary folder when the app is built without one (tests). */
   dataDir: string;
+  /** The durable job queue: modules define their jobs while their routes are registered and enqueue in their transactions. */
+  jobs: Jobs;
   /**
    * The operator's price margins as the feed engine reads them (the feed's MarginBook, set by app.ts;
    * absent when a fixed margin was given): the screens that edit margins reload it.

@@ -7,9 +7,10 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ABNORMAL_BET_FLAG, ABNORMAL_BET_THRESHOLD_MINUTES, ORDER_STATUS } from '@dau/domain';
-import type { Bus, Db } from '../../platform/db.js';
+import type { Bus, Db, Executor } from '../../platform/db.js';
+import type { AppContext } from '../../platform/context.js';
 import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
-import { createNotices, publishNotices } from '../notices/service.js';
+import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
 
 export const REMIND_EVERY_MS = 60_000;
 
@@ -19,6 +20,13 @@ const LABEL: Record<number, string> = { 1: '120 minutes', 2: '150 minutes', 3: '
 
 /** One sweep: raises the flags that are due; answers how many orders crossed each threshold. */
 export async function sweepAbnormalBets(db: Db, bus: Bus, now: Date = new Date()): Promise<Record<number, number>> {
+  // The flags and their notices commit together: a sweep cut short raises neither, and the next one does both.
+  const { counts, events } = await db.transaction((tx) => raiseFlags(tx, now));
+  await publishNotices(bus, events);
+  return counts;
+}
+
+async function raiseFlags(db: Executor, now: Date): Promise<{ counts: Record<number, number>; events: NoticeEvent[] }> {
   const crossed: { id: number; agent_id: number; flag: number }[] = [];
   for (const flag of FLAGS) {
     const minutes = ABNORMAL_BET_THRESHOLD_MINUTES[flag];
@@ -31,7 +39,7 @@ export async function sweepAbnormalBets(db: Db, bus: Bus, now: Date = new Date()
   }
   const counts: Record<number, number> = {};
   for (const c of crossed) counts[c.flag] = (counts[c.flag] ?? 0) + 1;
-  if (!crossed.length) return counts;
+  if (!crossed.length) return { counts, events: [] };
 
   // Who hears of it: super admins, and bet_remind holders whose subtree owns the order.
   const supers = await db.select({ id: admins.id }).from(admins).innerJoin(roles, eq(roles.id, admins.roleId)).where(eq(roles.isSuper, true));
@@ -56,19 +64,19 @@ export async function sweepAbnormalBets(db: Db, bus: Bus, now: Date = new Date()
     const chain = agents.get(c.agent_id) ?? '';
     for (const h of holders) if (chain.startsWith(`${h.path}${h.id}/`)) add(h.id, c.flag);
   }
-  const events = [];
+  const events: NoticeEvent[] = [];
   for (const [adminId, m] of perAdmin) {
     const text = Object.entries(m)
       .map(([flag, n]) => `${n} order(s) without a result ${LABEL[Number(flag)]} after match time`)
       .join('; ');
     events.push(...(await createNotices(db, [adminId], `Abnormal bets: ${text}.`)));
   }
-  await publishNotices(bus, events);
-  return counts;
+  return { counts, events };
 }
 
-export function startRemindJob(db: Db, bus: Bus, log: (msg: string, err: unknown) => void) {
-  const timer = setInterval(() => void sweepAbnormalBets(db, bus).catch((e) => log('abnormal bet sweep failed', e)), REMIND_EVERY_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+export const ABNORMAL_BETS_JOB = 'betting.abnormal-bets';
+
+/** The sweep as a periodic job: once a minute among all server processes. */
+export function defineRemindJob(ctx: AppContext) {
+  ctx.jobs.every(ABNORMAL_BETS_JOB, REMIND_EVERY_MS / 1000, async () => void (await sweepAbnormalBets(ctx.db, ctx.bus)));
 }

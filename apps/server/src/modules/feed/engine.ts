@@ -302,6 +302,12 @@ export interface FeedEngineOptions {
    * committed: live views refresh from it and the betting engine settles from settlement messages.
    */
   onApplied?: (msg: FeedMessage) => void;
+  /**
+   * Called inside a message's transaction once it changed something, before the commit: work that must
+   * follow the message (settling its orders) is enqueued here as a durable job, so the message and its
+   * job commit together or not at all.
+   */
+  onApplying?: (msg: FeedMessage) => Promise<void>;
 }
 
 /** Outcome status and selection outcome of a settlement: the domain's rule, shared with the betting engine. */
@@ -382,8 +388,10 @@ export class FeedEngine {
     this.aliveTimeoutMs = opts.aliveTimeoutMs ?? 20_000;
     this.onLog = opts.onLog ?? (() => {});
     this.onApplied = opts.onApplied ?? (() => {});
+    this.onApplying = opts.onApplying ?? (async () => {});
   }
   private readonly onApplied: (msg: FeedMessage) => void;
+  private readonly onApplying: (msg: FeedMessage) => Promise<void>;
 
   /** Validate and apply a raw payload (what the transport hands over). Never throws on bad input. */
   async ingest(raw: unknown): Promise<IngestResult> {
@@ -428,7 +436,11 @@ export class FeedEngine {
     const s = this.stats0(msg.producer);
     s.lastMessageAt = this.now();
     s.messages[msg.type]++;
-    const changed = await this.inTransaction(() => this.applyOnce(msg, s));
+    const changed = await this.inTransaction(async () => {
+      const done = await this.applyOnce(msg, s);
+      if (done) await this.onApplying(msg);
+      return done;
+    });
     if (changed) this.onApplied(msg);
     return changed;
   }
