@@ -6,18 +6,22 @@ import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
-import { startRemindJob } from './modules/betting/remind.js';
+import { leadership, startupLock } from './platform/leader.js';
 
 const t0 = Date.now();
 const config = loadConfig();
 const database = await openDatabase(config);
-await database.migrate();
-const seeded = await seed(database.db, { adminPassword: config.adminPassword, demo: config.demo });
-if (seeded.adminCreated && config.demo) {
-  await seedDemoMoney(database.db);
-  // PGlite keeps no automatic statistics: plan the demo tables from real numbers.
-  await database.exec('ANALYZE');
-}
+// Several processes may start together on one PostgreSQL: one at a time migrates and seeds.
+const seeded = await startupLock(database, async () => {
+  await database.migrate();
+  const result = await seed(database.db, { adminPassword: config.adminPassword, demo: config.demo });
+  if (result.adminCreated && config.demo) {
+    await seedDemoMoney(database.db);
+    // PGlite keeps no automatic statistics: plan the demo tables from real numbers.
+    await database.exec('ANALYZE');
+  }
+  return result;
+});
 const { app, ctx, feed } = await buildApp({
   database,
   webDist: config.webDist,
@@ -27,16 +31,30 @@ const { app, ctx, feed } = await buildApp({
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
   onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
+  // Sweeps, cashout checks and abnormal bet alerts: offered by every process, run once among them.
+  periodicJobs: true,
 });
 
-const simulator = config.simulator
-  ? startSimulator(ctx, { activities: [simulatePayments], log: (msg, err) => app.log.warn({ err }, msg) })
+// The demo simulator and the SANDBOX odds provider (invented odds, with alive checks) run in one process
+// at a time: the leader. When it dies another process takes over within seconds.
+let simulator: { stop(): void } | null = null;
+let sandboxFeed: { stop(): Promise<void> } | null = null;
+const simulation = config.simulator
+  ? leadership(database, 'simulation', {
+      onLead: () => {
+        app.log.info('this process runs the simulator and the sandbox odds feed');
+        simulator = startSimulator(ctx, { activities: [simulatePayments], log: (msg, err) => app.log.warn({ err }, msg) });
+        sandboxFeed = startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) });
+      },
+      onLose: async () => {
+        simulator?.stop();
+        simulator = null;
+        await sandboxFeed?.stop();
+        sandboxFeed = null;
+      },
+      log: (msg, err) => app.log.warn({ err }, msg),
+    })
   : null;
-// The SANDBOX odds provider (invented odds) feeds the engine with the simulator switch, with alive checks.
-const sandboxFeed = config.simulator ? startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) }) : null;
-
-// Abnormal bet alerts: open orders without a result past 120 min / 150 min / 5 h / 24 h after match time.
-const remind = startRemindJob(database.db, database.bus, (msg, err) => app.log.warn({ err }, msg));
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -46,9 +64,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   try {
-    simulator?.stop();
-    remind.stop();
-    await sandboxFeed?.stop();
+    await simulation?.stop();
     await app.close();
     await database.close();
   } finally {
