@@ -11,6 +11,13 @@ export default defineConfig({
     manifest: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      experimental: {
+        // Rolldown's default moves modules shared by lazy chunks into the entry chunk when that is "safe"
+        // (every lazy chunk loads the entry anyway): the sign-in page then downloads the code of screens
+        // it never shows. Shared modules stay in chunks of their own, loaded by the screens that use them.
+        chunkOptimization: { mergeCommonChunks: false },
+        lazyBarrel: true,
+      },
       treeshake: {
         // The console's modules and the workspace packages it imports from source (@dau/domain,
         // @dau/contract) do nothing when imported but declare things: a screen that takes one helper from

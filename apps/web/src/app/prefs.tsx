@@ -1,9 +1,9 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import dayjs from 'dayjs';
 import 'dayjs/locale/sw';
 import 'dayjs/locale/zh-cn';
 import { SUPPORTED_LOCALES, type Locale } from '@dau/domain';
-import i18n, { initialLocale } from '../locales';
+import i18n, { initialLocale, loadLanguage } from '../locales';
 import { storage } from './storage';
 
 /**
@@ -56,11 +56,20 @@ export function PrefsProvider({ children }: { children: ReactNode }) {
     applyTheme(mode);
     setThemeState(mode);
   }, []);
+  // The last language asked for: a slower load of an earlier choice must not switch back to it.
+  const asked = useRef<Locale | null>(null);
   const setLanguage = useCallback((lng: Locale) => {
     if (!(SUPPORTED_LOCALES as readonly string[]).includes(lng)) return;
     storage.set('language', lng);
-    applyLanguage(lng);
-    setLanguageState(lng);
+    asked.current = lng;
+    // The texts of the screens in use, in the new language, first (src/locales/index.ts); a failed fetch
+    // still switches (the words it lacks show as their keys, and the screen's next load fetches them).
+    const apply = () => {
+      if (asked.current !== lng) return;
+      applyLanguage(lng);
+      setLanguageState(lng);
+    };
+    loadLanguage(lng).then(apply, apply);
   }, []);
   const setLayout = useCallback((mode: LayoutMode) => {
     storage.set('layout', mode);

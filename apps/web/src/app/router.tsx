@@ -1,17 +1,20 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createHashRouter, Navigate, RouterProvider, useLocation } from 'react-router';
+import { HashRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { loadTexts } from '../locales';
 import { useAuth } from './auth';
 import { PageLoading } from './Loading';
 
 /**
  * Routes (spec §2): hash history; `/` → /admin_login; public /admin_login, /admin_register, /maintain;
  * everything else under /customer, guarded (no session → /admin_login). Each area is its own chunk: the
- * login page loads neither the shell nor any screen.
+ * login page loads neither the shell nor any screen. Declarative routes (no loaders or actions: each
+ * screen fetches its own data), so the data router of react-router stays out of the bundle.
  */
 const LoginPage = lazy(() => import('../pages/auth/LoginPage'));
 const RegisterPage = lazy(() => import('../pages/auth/RegisterPage'));
 const MaintainPage = lazy(() => import('../pages/auth/MaintainPage'));
-const Shell = lazy(() => import('./shell').then((m) => ({ default: m.Shell })));
+// The shell waits for the texts of the menu and of the system screens (not needed to sign in).
+const Shell = lazy(() => Promise.all([import('./shell'), loadTexts('menu'), loadTexts('system')]).then(([m]) => ({ default: m.Shell })));
 const CustomerIndex = lazy(() => import('./shell').then((m) => ({ default: m.CustomerIndex })));
 const ScreenRoute = lazy(() => import('./shell').then((m) => ({ default: m.ScreenRoute })));
 
@@ -41,22 +44,20 @@ function GuestOnly({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-const router = createHashRouter([
-  { path: '/', element: <Navigate to={LOGIN_PATH} replace /> },
-  { path: LOGIN_PATH, element: <GuestOnly>{page(<LoginPage />)}</GuestOnly> },
-  { path: '/admin_register', element: page(<RegisterPage />) },
-  { path: '/maintain', element: page(<MaintainPage />) },
-  {
-    path: HOME_PATH,
-    element: <RequireAuth>{page(<Shell />)}</RequireAuth>,
-    children: [
-      { index: true, element: page(<CustomerIndex />) },
-      { path: ':page/*', element: <ScreenRoute /> },
-    ],
-  },
-  { path: '*', element: <Navigate to="/" replace /> },
-]);
-
 export function AppRouter() {
-  return <RouterProvider router={router} />;
+  return (
+    <HashRouter>
+      <Routes>
+        <Route path="/" element={<Navigate to={LOGIN_PATH} replace />} />
+        <Route path={LOGIN_PATH} element={<GuestOnly>{page(<LoginPage />)}</GuestOnly>} />
+        <Route path="/admin_register" element={page(<RegisterPage />)} />
+        <Route path="/maintain" element={page(<MaintainPage />)} />
+        <Route path={HOME_PATH} element={<RequireAuth>{page(<Shell />)}</RequireAuth>}>
+          <Route index element={page(<CustomerIndex />)} />
+          <Route path=":page/*" element={<ScreenRoute />} />
+        </Route>
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </HashRouter>
+  );
 }

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey } from '@dau/contract/ui';
 import { message } from '@dau/domain';
-import { DATETIME_FORMAT } from './FieldValue';
+import { DATETIME_FORMAT } from './datetime';
 import { formFields } from './formValues';
 import { fieldOptions, useLocale } from './locale';
 import { TshInput, tshRule } from './TshInput';

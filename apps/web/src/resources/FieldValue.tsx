@@ -1,20 +1,11 @@
 import { Badge, Image, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
-import { inZone } from '../app/timeZone';
 import { useTranslation } from 'react-i18next';
 import { formatTsh } from '@dau/domain';
 import { fieldLabelKey } from '@dau/contract/ui';
 import { enumColor, enumText, useLocale } from './locale';
+import { formatDateTime } from './datetime';
 import type { FieldView, Row } from './types';
 
-export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-
-/** An ISO instant (UTC on the wire) as wall time in the operator's zone (app/timeZone). */
-export const formatDateTime = (value: unknown): string => {
-  if (value === null || value === undefined || value === '') return '';
-  if (!dayjs(value as string).isValid()) return String(value);
-  return inZone(value as string).format(DATETIME_FORMAT);
-};
 
 const isBlank = (v: unknown) => v === null || v === undefined || v === '';
 

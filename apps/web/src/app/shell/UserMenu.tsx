@@ -1,13 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Avatar, Button, Dropdown, Typography } from 'antd';
 import { ClockCircleOutlined, KeyOutlined, LockOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { GOOGLE_BINDING } from '@dau/domain';
-import { GoogleBindingModal } from '../../pages/auth/GoogleBindingModal';
 import { useAuth, useMe } from '../auth';
 import { useTimeZone, zoneLabel } from '../timeZone';
-import { TimeZoneDialog } from './TimeZoneDialog';
+
+// Opened from the menu only: their code (a select of time zones, the Google binding form) loads on first use.
+const GoogleBindingModal = lazy(() => import('../../pages/auth/GoogleBindingModal').then((m) => ({ default: m.GoogleBindingModal })));
+const TimeZoneDialog = lazy(() => import('./TimeZoneDialog').then((m) => ({ default: m.TimeZoneDialog })));
 
 /** The admin's dropdown: who is signed in, change password, Google authenticator, sign out. */
 export function UserMenu({ compact = false }: { compact?: boolean }) {
@@ -17,14 +19,22 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
   const me = useMe();
   const [googleOpen, setGoogleOpen] = useState(false);
   const [zoneOpen, setZoneOpen] = useState(false);
+  // Mounted from the first opening on (so that they close with their animation).
+  const [used, setUsed] = useState({ google: false, zone: false });
   const zone = useTimeZone();
   const user = me.user_info;
   const bound = user.google_bound === GOOGLE_BINDING.bound;
 
   const onClick = async ({ key }: { key: string }) => {
     if (key === 'password') navigate('/customer/update_password');
-    if (key === 'google') setGoogleOpen(true);
-    if (key === 'timeZone') setZoneOpen(true);
+    if (key === 'google') {
+      setUsed((u) => ({ ...u, google: true }));
+      setGoogleOpen(true);
+    }
+    if (key === 'timeZone') {
+      setUsed((u) => ({ ...u, zone: true }));
+      setZoneOpen(true);
+    }
     if (key === 'logout') {
       await signOut();
       navigate('/admin_login', { replace: true });
@@ -89,8 +99,10 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
           {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.name || user.account}</span>}
         </Button>
       </Dropdown>
-      <GoogleBindingModal open={googleOpen} bound={bound} onClose={() => setGoogleOpen(false)} />
-      <TimeZoneDialog open={zoneOpen} onClose={() => setZoneOpen(false)} />
+      <Suspense fallback={null}>
+        {used.google && <GoogleBindingModal open={googleOpen} bound={bound} onClose={() => setGoogleOpen(false)} />}
+        {used.zone && <TimeZoneDialog open={zoneOpen} onClose={() => setZoneOpen(false)} />}
+      </Suspense>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Card, Empty, List, Skeleton, Space, Tag, Typography } from 'antd';
+import { Badge, Card, Empty, Skeleton, Space, Tag, Typography, theme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
@@ -35,6 +35,7 @@ export const BIG_STAKE = 100_000_00;
  */
 export function BetTicker({ limit = 15 }: { limit?: number }) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   const tsh = useTsh();
   const q = useQuery({
     queryKey: ['bet-ticker', limit],
@@ -78,14 +79,18 @@ export function BetTicker({ limit = 15 }: { limit?: number }) {
       ) : !q.data?.items.length ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('betting.ticker.empty')} />
       ) : (
-        <List
-          size="small"
-          dataSource={q.data.items}
-          renderItem={(o) => (
-            <List.Item
+        // A plain list (antd's List brings its pagination, and with it a select, to the landing page).
+        <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {q.data.items.map((o, i) => (
+            <li
               key={o.id}
               data-testid={`ticker-order-${o.id}`}
-              style={{ paddingInline: 12, transition: 'background-color .6s', background: fresh.has(o.id) ? 'rgba(245, 202, 71, 0.18)' : undefined }}
+              style={{
+                padding: '8px 12px',
+                borderBlockStart: i ? `1px solid ${token.colorSplit}` : undefined,
+                transition: 'background-color .6s',
+                background: fresh.has(o.id) ? 'rgba(245, 202, 71, 0.18)' : undefined,
+              }}
             >
               <Space direction="vertical" size={2} style={{ width: '100%' }}>
                 <Space size={8} wrap style={{ justifyContent: 'space-between', width: '100%' }}>
@@ -107,9 +112,9 @@ export function BetTicker({ limit = 15 }: { limit?: number }) {
                   {o.phone} · {formatDateTime(o.create_time)}
                 </Typography.Text>
               </Space>
-            </List.Item>
-          )}
-        />
+            </li>
+          ))}
+        </ul>
       )}
     </Card>
   );
