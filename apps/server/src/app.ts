@@ -186,9 +186,9 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   // Prices carry the operator's margins (price_margins) unless the caller fixes one (tests, benches).
   let margin = opts.feedMargin;
   if (!margin) {
-    const book = await new MarginBook(db).start();
+    const book = await new MarginBook(db, 0, bus).start();
     app.addHook('onClose', async () => book.stop());
-    ctx.margins = book;
+    ctx.margins = { reload: () => book.changed() };
     margin = book.margin;
   }
   // Settlement, cancel and rollback messages settle the orders on the event; odds changes fire auto cashouts.

@@ -1,8 +1,9 @@
 /**
  * The operator's price margins (match list › margins, table price_margins) as the feed engine's
  * `MarginFn`. The engine asks for a margin on every odds change, synchronously, so the settings live in
- * memory: loaded at start, reloaded after every change made here and every RELOAD_MS (another process
- * may have changed them).
+ * memory: loaded at start and reloaded after every change, in every process: `changed()` reloads here and
+ * tells the other processes through the bus; a reload every RELOAD_MS is the safety net for a message
+ * lost while a process's listener was down.
  *
  * A league's own margin applies to the feed's matches of that league through the league's
  * `provider_id` (the provider's competition id, e.g. `sr:tournament:17`); otherwise the sport's;
@@ -10,11 +11,13 @@
  * offered stay as they are until the provider moves them.
  */
 import { isNotNull } from 'drizzle-orm';
-import type { Db } from '../../platform/db.js';
+import type { Bus, Db } from '../../platform/db.js';
 import { leagues, priceMargins } from '../sports/schema.js';
 import type { MarginContext } from './engine.js';
 
 const RELOAD_MS = 30_000;
+/** Bus channel: the margins changed in some process. */
+export const MARGINS_CHANGED = 'feed.margins-changed';
 
 export class MarginBook {
   private bySport = new Map<number, number>();
@@ -24,7 +27,15 @@ export class MarginBook {
   constructor(
     private db: Db,
     private fallbackBps = 0,
+    private bus?: Bus,
+    private reloadMs = RELOAD_MS,
   ) {}
+
+  /** After an operator's change: reload here, and in the other processes through the bus. */
+  async changed(): Promise<void> {
+    await this.reload();
+    await this.bus?.publish(MARGINS_CHANGED, {});
+  }
 
   async reload(): Promise<void> {
     const rows = await this.db
@@ -52,7 +63,10 @@ export class MarginBook {
   /** Loads the settings and keeps them fresh until `stop()`. */
   async start(): Promise<this> {
     await this.reload();
-    this.timer = setInterval(() => void this.reload().catch(() => {}), RELOAD_MS);
+    this.bus?.subscribe(MARGINS_CHANGED, () => {
+      if (this.timer) void this.reload().catch(() => {});
+    });
+    this.timer = setInterval(() => void this.reload().catch(() => {}), this.reloadMs);
     this.timer.unref();
     return this;
   }
