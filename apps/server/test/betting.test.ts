@@ -521,6 +521,9 @@ describe('random bets and the ticker', () => {
     // The same request again (a retry) answers the first batch and places nothing more.
     const retry = await t.call('POST', '/api/v1/betting/random-bets', { token, body, headers });
     expect(retry.body).toEqual(r.body);
+    // The same key with another body is not a retry: refused, nothing placed.
+    const reused = await t.call('POST', '/api/v1/betting/random-bets', { token, body: { ...body, orders: 5 }, headers });
+    expect([reused.status, reused.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     const placed = await t.database.db.select().from(orders).where(eq(orders.bettorId, b.id));
     for (const o of placed) {
       expect(o.type).toBe(ORDER_TYPE.random_bet);

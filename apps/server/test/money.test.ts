@@ -180,6 +180,28 @@ describe('edit balance', () => {
     expect(await moneyAudit(b.phone)).toHaveLength(1);
   });
 
+  it('refuses a key reused with another body (422 IDEMPOTENCY_KEY_REUSED) and moves nothing more', async () => {
+    const b = await fresh(60_000);
+    const headers = { 'idempotency-key': 'dialog-reused-77aa' };
+    const first = await editBalance(b.id, 500, 'Promo', cashier, headers);
+    expect(first.status).toBe(200);
+    // Another amount, another remark: not a retry of the first request.
+    for (const [amount, remark] of [[5_000, 'Promo'], [500, 'Other']] as const) {
+      const other = await editBalance(b.id, amount, remark, cashier, headers);
+      expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    }
+    // The same body with its keys in another order is the same request: the first answer again.
+    const same = await t.call('POST', `/api/v1/money/bettors/${b.id}/balance`, { token: cashier, headers, body: { remark: 'Promo', amount: 500 } });
+    expect([same.status, same.body]).toEqual([200, first.body]);
+    // The credit route keeps its keys apart in the same way.
+    const credit = { 'idempotency-key': 'dialog-credit-77aa' };
+    expect((await t.call('POST', `/api/v1/money/bettors/${b.id}/credit`, { token: cashier, headers: credit, body: { amount: 100, remark: 'Free bet' } })).status).toBe(200);
+    const reused = await t.call('POST', `/api/v1/money/bettors/${b.id}/credit`, { token: cashier, headers: credit, body: { amount: 900, remark: 'Free bet' } });
+    expect([reused.status, reused.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await cashOf(b.id)).toMatchObject({ cashBalance: 60_500, creditBalance: 100 });
+    expect((await billsOf(b.id)).filter((x) => x.type === 22)).toHaveLength(1);
+  });
+
   it('edits credit money on the credit account with its own bills', async () => {
     const b = await fresh(7_000);
     const r = await t.call('POST', `/api/v1/money/bettors/${b.id}/credit`, { token: cashier, body: { amount: 3_000, remark: 'Free bet' } });

@@ -457,6 +457,11 @@ export const MESSAGES = {
     'sw-KE': 'Kiasi lazima kiwe angalau TSh {min}',
     'zh-CN': '金额不能低于 TSh {min}',
   },
+  IDEMPOTENCY_KEY_REUSED: {
+    'en-US': 'This request key was already used for a request with different details. Nothing was changed: send the new request again as a new request.',
+    'sw-KE': 'Ufunguo huu wa ombi tayari ulitumika kwa ombi lenye maelezo tofauti. Hakuna kilichobadilishwa: tuma ombi jipya tena kama ombi jipya.',
+    'zh-CN': '该请求键已用于内容不同的请求，未做任何更改：请将新请求作为新的请求重新提交。',
+  },
   WITHDRAWAL_STATE_CHANGED: {
     'en-US': 'This withdrawal has already been handled by someone else or is no longer in a state that allows this action. Refresh the list.',
     'sw-KE': 'Utoaji huu tayari umeshughulikiwa na mtu mwingine au hauko tena katika hali inayoruhusu kitendo hiki. Onyesha upya orodha.',
@@ -476,6 +481,21 @@ export const MESSAGES = {
     'en-US': 'This transaction is not waiting for the operator, so there is nothing to re-query.',
     'sw-KE': 'Muamala huu hausubiri mtoa huduma, kwa hiyo hakuna cha kuuliza upya.',
     'zh-CN': '该交易并未在等待运营商结果，无需重新查询。',
+  },
+  NOT_AWAITING_RECONCILIATION: {
+    'en-US': 'This transaction is not waiting for reconciliation: it has been settled already, or the operator has not been found unable to tell its outcome. Refresh the list.',
+    'sw-KE': 'Muamala huu hausubiri usuluhishi: tayari umekamilishwa, au haijabainika kwamba mtoa huduma hawezi kueleza matokeo yake. Onyesha upya orodha.',
+    'zh-CN': '该交易无需对账：它已处理完毕，或尚未确认运营商无法给出其结果。请刷新列表。',
+  },
+  RECONCILE_REFERENCE_REQUIRED: {
+    'en-US': "Please enter the reference of the operator's statement line (at most {max} characters)",
+    'sw-KE': 'Tafadhali weka kumbukumbu ya mstari wa taarifa ya mtoa huduma (herufi zisizozidi {max})',
+    'zh-CN': '请输入运营商对账单中该笔记录的参考号（最多 {max} 个字符）',
+  },
+  RECONCILE_REMARK_REQUIRED: {
+    'en-US': 'Please enter a remark on the reconciliation (at most {max} characters)',
+    'sw-KE': 'Tafadhali weka maelezo ya usuluhishi (herufi zisizozidi {max})',
+    'zh-CN': '请输入对账备注（最多 {max} 个字符）',
   },
   OPERATOR_UNAVAILABLE: {
     'en-US': 'The mobile-money operator did not answer. Please try again in a moment.',

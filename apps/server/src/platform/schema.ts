@@ -160,12 +160,14 @@ export const systemLogs = pgTable(
 
 /**
  * Idempotency of money-moving admin requests: the console sends an Idempotency-Key per submitted dialog;
- * a repeat of the same key answers the first answer and moves nothing.
+ * a repeat of the same key answers the first answer and moves nothing; the same key with another body is refused.
  */
 export const requestKeys = pgTable('request_keys', {
   key: text('key').primaryKey(),
   adminId: integer('admin_id').notNull(),
   route: text('route').notNull(),
+  /** SHA-256 of the request body as canonical JSON: the same key with another body is refused (null: rows from before). */
+  bodyHash: text('body_hash'),
   status: integer('status').notNull(),
   response: jsonb('response').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
