@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { callJson, freePort, killGroup, type ApiAnswer } from '../../apps/server/test/support/spawn.js';
 
 /**
  * One real Dau server per test file: the `npm start` entry point (apps/server/src/main.ts) on a fresh
@@ -17,10 +17,7 @@ export const STAFF_PASSWORD = 'Staff#2026pass';
 
 const WEB_INDEX = path.join(ROOT, 'apps/web/dist/index.html');
 
-export interface ApiAnswer<T = any> {
-  status: number;
-  body: T;
-}
+export type { ApiAnswer };
 
 export interface DauServer {
   baseUrl: string;
@@ -34,29 +31,7 @@ export interface DauServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    /* already gone */
-  }
-}
 
 export interface ServerOptions {
   /**
@@ -157,20 +132,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
     await sleep(200);
   }
 
-  const api: DauServer['api'] = async (method, p, body, token) => {
-    const headers: Record<string, string> = { 'x-locale': 'en-US' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${baseUrl}/api/v1${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed };
-  };
+  const api: DauServer['api'] = (method, p, body, token) => callJson(baseUrl, method, `/api/v1${p}`, body, token);
 
   const loginApi: DauServer['loginApi'] = async (account, password, googleCode) => {
     const r = await api('POST', '/auth/login', { account, password, ...(googleCode ? { google_code: googleCode } : {}) });
