@@ -9,9 +9,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import * as schema from '../schema.js';
 
-export type Schema = typeof schema;
+/**
+ * No relational schema is given to drizzle (queries name their tables), so the platform does not depend
+ * on the modules' tables; `src/schema.ts` gathers them for the migration generator.
+ */
+export type Schema = Record<string, never>;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Anything a query can run on: the database or an open transaction. */
@@ -72,7 +75,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -175,7 +178,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   pool.on('error', () => {
     /* an idle client died; the pool replaces it */
   });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool) as unknown as Db;
   const ee = new EventEmitter();
   ee.setMaxListeners(0);
   const listen = pgListener(url, (c, p) => ee.emit(c, p));
