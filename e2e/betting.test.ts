@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ORDER_TYPE, formatTsh } from '@dau/domain';
@@ -228,5 +229,67 @@ describe('betting screens: cancel, customer service, random bets, the bettor\'s 
     expect(await bets.innerText()).not.toContain(third.order_no);
     await screenshot(page, 'betting-05-user-bets');
     expect(log.pageErrors, 'no page errors').toEqual([]);
+  });
+});
+
+/**
+ * Issue 11: what the console makes a browser download, in gzip bytes of its JS and CSS (the server sends
+ * them uncompressed: each body is gzipped here, as `bench/console-bundle.ts` does from the build). The
+ * sign-in page stays within 300 KB; the landing page after sign-in (today's statistics with its charts,
+ * opened afresh by a signed-in admin) within 500 KB. Sizes the issue sets, not timings.
+ */
+function downloads(page: Page) {
+  const sizes = new Map<string, Promise<number>>();
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/\.(js|css)$/.test(path) && !sizes.has(path)) sizes.set(path, r.body().then((b) => zlib.gzipSync(b).length));
+  });
+  return async () => {
+    const each = await Promise.all([...sizes].map(async ([path, gzip]) => ({ path, gzip: await gzip })));
+    return { files: each.length, gzip: each.reduce((sum, f) => sum + f.gzip, 0), each };
+  };
+}
+
+describe('console bundle', () => {
+  test('the sign-in page loads at most 300 KB gzip of JS and CSS, the landing page with its charts at most 500 KB; the charts draw in both themes', async () => {
+    const page = await e2e.newPage();
+    const login = downloads(page);
+    await page.goto('/#/admin_login');
+    await page.getByTestId('login-submit').waitFor({ state: 'visible' });
+    await page.waitForLoadState('networkidle');
+    const atLogin = await login();
+    console.info(`console bundle: login ${atLogin.files} files, ${(atLogin.gzip / 1000).toFixed(1)} KB gzip`);
+    expect(atLogin.gzip, `login page: ${JSON.stringify(atLogin.each)}`).toBeLessThanOrEqual(300_000);
+
+    // A signed-in admin opens the console afresh (own context: nothing cached from the sign-in page).
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    const session = await page.evaluate(() => ({ ...localStorage }));
+    const landingPage = await e2e.newPage();
+    await landingPage.context().addInitScript((s: Record<string, string>) => {
+      for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v);
+    }, session);
+    const landing = downloads(landingPage);
+    await landingPage.goto('/#/customer');
+    await landingPage.waitForURL(/#\/customer\/today_statistics/);
+    await landingPage.getByTestId('chart-money').locator('canvas').waitFor({ state: 'visible' });
+    await landingPage.getByTestId('bet-ticker').getByTestId(`ticker-order-${order.id}`).waitFor({ state: 'visible' });
+    await landingPage.waitForLoadState('networkidle');
+    const atLanding = await landing();
+    console.info(`console bundle: landing ${atLanding.files} files, ${(atLanding.gzip / 1000).toFixed(1)} KB gzip`);
+    expect(atLanding.each.some((f) => /echarts/.test(f.path)), 'the charts\' code is counted').toBe(true);
+    expect(atLanding.gzip, `landing page: ${JSON.stringify(atLanding.each)}`).toBeLessThanOrEqual(500_000);
+
+    // The charts (ECharts from echarts/core with the bar and line charts only) draw in both themes.
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(landingPage, theme);
+      for (const [route, chart] of [['today_statistics', 'chart-money'], ['history_statistics', 'chart-money']] as const) {
+        await landingPage.goto(`/#/customer/${route}`);
+        const canvas = landingPage.getByTestId(chart).locator('canvas');
+        await canvas.waitFor({ state: 'visible' });
+        await settled(landingPage);
+        await shot(landingPage, `bundle-${route}-${theme}`);
+      }
+    }
+    expect(logOf(landingPage).pageErrors, 'no page errors').toEqual([]);
   });
 });

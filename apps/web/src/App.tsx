@@ -1,13 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { App as AntApp, ConfigProvider } from 'antd';
-import type { Locale as AntLocale } from 'antd/es/locale';
-// antd/es (not antd/locale, which re-exports the CommonJS build) so that only the ES modules are bundled.
-import enUS from 'antd/es/locale/en_US';
-import zhCN from 'antd/es/locale/zh_CN';
-import swKE from './locales/antd-sw_KE';
-import type { Locale } from '@dau/domain';
-import i18n from './locales';
+import i18n, { antdLocale } from './locales';
 import { useFocusableScrollRegions } from './app/a11y';
 import { ApiFailure } from './app/api';
 import { AuthProvider } from './app/auth';
@@ -16,8 +10,6 @@ import { PrefsProvider, usePrefs } from './app/prefs';
 import { AppRouter } from './app/router';
 import { useSite } from './app/site';
 import { useConsoleTheme } from './app/theme';
-
-const ANTD_LOCALES: Record<Locale, AntLocale> = { 'en-US': enUS, 'sw-KE': swKE, 'zh-CN': zhCN };
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -39,7 +31,7 @@ function Themed() {
   useFocusableScrollRegions();
 
   return (
-    <ConfigProvider theme={themeConfig} locale={ANTD_LOCALES[language]}>
+    <ConfigProvider theme={themeConfig} locale={antdLocale(language)}>
       <AntApp message={{ maxCount: 5, stack: false }}>
         <FeedbackBridge />
         <AuthProvider>

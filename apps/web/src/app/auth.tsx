@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { LoginAnswer, MeAnswer } from '@dau/contract';
 import { api, onUnauthorized } from './api';
 import { storage } from './storage';
-import { setTimeZone } from './timeZone';
+import { setTimeZone } from './zone';
 
 /**
  * The session (spec §4 "Session", §7): the token lives in storage. At load, when a token is stored, GET

@@ -1,7 +1,4 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import dayjs from 'dayjs';
-import 'dayjs/locale/sw';
-import 'dayjs/locale/zh-cn';
 import { SUPPORTED_LOCALES, type Locale } from '@dau/domain';
 import i18n, { initialLocale, loadLanguage } from '../locales';
 import { storage } from './storage';
@@ -13,8 +10,6 @@ import { storage } from './storage';
  */
 export type ThemeMode = 'light' | 'dark';
 export type LayoutMode = 'side' | 'top';
-
-const DAYJS_LOCALE: Record<Locale, string> = { 'en-US': 'en', 'sw-KE': 'sw', 'zh-CN': 'zh-cn' };
 
 export interface Prefs {
   theme: ThemeMode;
@@ -29,7 +24,7 @@ const PrefsContext = createContext<Prefs | null>(null);
 
 function applyLanguage(lng: Locale) {
   void i18n.changeLanguage(lng);
-  dayjs.locale(DAYJS_LOCALE[lng]);
+  // dayjs follows i18n (app/timeZone.ts), loaded with the screens that show times.
   document.documentElement.lang = lng;
 }
 

@@ -1,9 +1,10 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { SUPPORTED_LOCALES, DEFAULT_LOCALE, type Locale } from '@dau/domain';
+import type { Locale as AntLocale } from 'antd/es/locale';
+// antd/es (not antd/locale, which re-exports the CommonJS build) so that only the ES modules are bundled.
+import antdEnUS from 'antd/es/locale/en_US';
 import enCommon from './en-US/common';
-import swCommon from './sw-KE/common';
-import zhCommon from './zh-CN/common';
 import { storage } from '../app/storage';
 
 /**
@@ -12,16 +13,15 @@ import { storage } from '../app/storage';
  * area). Files of one language merge into one tree; a test checks every locale has every key of en-US and
  * that no two files claim the same top-level key.
  *
- * Only `common` (the public pages and the shell's own words) is in the start bundle, in the three
- * languages. Every other area is a chunk per language, loaded with the screens that need it
+ * Only en-US `common` (the public pages and the shell's own words) and antd's en-US texts are in the start
+ * bundle. Every other file is a chunk of one area in one language, loaded with the screens that need it
  * (`loadTexts(area)`: the shell waits for menu and system, a screen for its area) in the language shown
- * (and the one being switched to); switching language first loads the areas already in use in the new
- * language (`loadLanguage`), then switches, so no text is ever missing on screen.
+ * (and the one being switched to). Switching language first loads the areas in use (common included) and
+ * antd's texts in the new language (`loadLanguage`), then switches, so no text is ever missing on screen;
+ * main.tsx does the same for the saved language before the first render.
  */
 export const LOCALE_FILES = {
   'en-US': [enCommon],
-  'sw-KE': [swCommon],
-  'zh-CN': [zhCommon],
 } as const;
 
 type Texts = { default: object };
@@ -31,8 +31,9 @@ const byLanguage = (en: () => Promise<Texts>, sw: () => Promise<Texts>, zh: () =
   'zh-CN': zh,
 });
 
-/** Areas whose texts load with their screens, not at start: the sign-in page needs none of them. */
+/** Areas whose texts load with their screens, not at start: the sign-in page needs none but common. */
 export const LAZY_LOCALE_FILES = {
+  common: byLanguage(async () => ({ default: enCommon }), () => import('./sw-KE/common'), () => import('./zh-CN/common')),
   menu: byLanguage(() => import('./en-US/menu'), () => import('./sw-KE/menu'), () => import('./zh-CN/menu')),
   system: byLanguage(() => import('./en-US/system'), () => import('./sw-KE/system'), () => import('./zh-CN/system')),
   money: byLanguage(() => import('./en-US/money'), () => import('./sw-KE/money'), () => import('./zh-CN/money')),
@@ -46,7 +47,19 @@ export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
 /** One area in one language: fetched once (a failed fetch, after a new deployment or a dropped connection, may be tried again). */
 const loaded = new Map<string, Promise<void>>();
 /** The areas some screen has asked for: a language switch loads them first. */
-const areasInUse = new Set<LazyArea>();
+const areasInUse = new Set<LazyArea>(['common']);
+loaded.set('common/en-US', Promise.resolve());
+
+/** antd's own texts (pagination, pickers, modals) per language; en-US is in the start bundle. */
+const ANTD_LOCALE_FILES: Record<Locale, () => Promise<{ default: AntLocale }>> = {
+  'en-US': async () => ({ default: antdEnUS }),
+  'sw-KE': () => import('./antd-sw_KE'),
+  'zh-CN': () => import('antd/es/locale/zh_CN'),
+};
+const antdLocales: Partial<Record<Locale, AntLocale>> = { 'en-US': antdEnUS };
+
+/** antd's texts in a language loaded by `loadLanguage` (en-US until then). */
+export const antdLocale = (lng: Locale): AntLocale => antdLocales[lng] ?? antdEnUS;
 /** The language being switched to (else the one shown). */
 let wanted: Locale = initialLocale();
 
@@ -74,7 +87,12 @@ export function loadTexts(area: LazyArea): Promise<void> {
 /** Before switching to `lng`: the areas in use, in that language. */
 export function loadLanguage(lng: Locale): Promise<void> {
   wanted = lng;
-  return Promise.all([...areasInUse].map((area) => loadArea(area, lng))).then(() => undefined);
+  const antd = antdLocales[lng]
+    ? Promise.resolve()
+    : ANTD_LOCALE_FILES[lng]().then((m) => {
+        antdLocales[lng] = m.default;
+      });
+  return Promise.all([antd, ...[...areasInUse].map((area) => loadArea(area, lng))]).then(() => undefined);
 }
 
 const isLocale = (l: string | undefined): l is Locale => (SUPPORTED_LOCALES as readonly (string | undefined)[]).includes(l);

@@ -1,6 +1,6 @@
 import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Space } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../app/dayjs';
 import { EXPORT_FORMAT } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { useAccess, useCurrentPage } from '../app/access';

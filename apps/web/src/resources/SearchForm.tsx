@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Space } from 'antd';
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
-import type { Dayjs } from 'dayjs';
+import type { Dayjs } from '../app/dayjs';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey } from '@dau/contract/ui';
 import { useIsMobile } from '../app/dialog';

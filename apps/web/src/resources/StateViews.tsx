@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, Empty, Result } from 'antd';
+import { Button, Empty } from 'antd';
+import { Result } from '../app/LazyResult';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../app/api';
 import { useErrorText, useMsg } from '../app/messages';

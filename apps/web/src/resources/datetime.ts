@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import dayjs from '../app/dayjs';
 import { inZone } from '../app/timeZone';
 
 /**

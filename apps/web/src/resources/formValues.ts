@@ -1,4 +1,4 @@
-import type { Dayjs } from 'dayjs';
+import type { Dayjs } from '../app/dayjs';
 import { wallTimeIso, zonedWallTime } from '../app/timeZone';
 import { formatAmount, parseTshToCents } from '@dau/domain';
 import { isEditable } from '@dau/contract/ui';

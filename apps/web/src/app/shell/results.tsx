@@ -1,4 +1,5 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
+import { Result } from '../LazyResult';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useMsg } from '../messages';

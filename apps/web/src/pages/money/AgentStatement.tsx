@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { DatePicker, Flex, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../app/dayjs';
 import { formatTsh, sumCents } from '@dau/domain';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';

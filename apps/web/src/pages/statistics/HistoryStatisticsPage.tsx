@@ -3,7 +3,7 @@ import { Alert, Card, Col, DatePicker, Row as Grid, Space, Table, Typography } f
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../app/dayjs';
 import { centsToDecimalString } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';

@@ -4,7 +4,7 @@ import type { TableProps } from 'antd';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../app/dayjs';
 import { ENUMS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
