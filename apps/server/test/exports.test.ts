@@ -12,8 +12,10 @@ import { notifications } from '../src/modules/system/schema.js';
 import { admins } from '../src/platform/schema.js';
 import { defineList, listSpecs, optionalInt, scopeCondition } from '../src/platform/listing.js';
 import { ExportCancelled, runExport } from '../src/modules/exports/run.js';
-import { ExportJobs } from '../src/modules/exports/jobs.js';
+import { EXPORT_RUN_JOB, INTERRUPTED } from '../src/modules/exports/jobs.js';
 import { exportJobsOf } from '../src/modules/exports/routes.js';
+import { buildApp } from '../src/app.js';
+import { openPostgres } from '../src/platform/db.js';
 import { XlsxWriter } from '../src/modules/exports/writers.js';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
@@ -76,6 +78,22 @@ async function exportAndWait(token: string, body: Record<string, unknown>) {
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   expect(res.body.status).toBe(1);
   return { queued: res.body, row: await waitDone(res.body.id) };
+}
+
+/** Queues an export the way the request does: its row and its run job in one transaction. */
+async function queueExport(values: typeof asyncOperations.$inferInsert) {
+  return t.database.db.transaction(async (tx) => {
+    const [op] = await tx.insert(asyncOperations).values(values).returning();
+    await exportJobsOf(t.ctx)!.queue(tx, op.id);
+    return op;
+  });
+}
+
+/** Run jobs of an export: all of them, or those not finished yet (created, retry or active). */
+async function runJobsOf(id: number, which: 'all' | 'unfinished' = 'unfinished') {
+  const states = which === 'all' ? '' : `AND state IN ('created', 'retry', 'active')`;
+  const { rows } = await t.database.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'id' = $2 ${states}`, [EXPORT_RUN_JOB, String(id)]);
+  return Number(rows[0].n);
 }
 
 const csvLines = (buf: Buffer | string) => (typeof buf === 'string' ? buf : buf.toString('utf8')).split('\n').filter(Boolean);
@@ -327,57 +345,99 @@ describe('exports', () => {
 
   it('re-reads the asker\'s permission when the job runs', async () => {
     // Queued for an admin who cannot export bills (as if the permission was removed after asking).
-    const [op] = await t.database.db.insert(asyncOperations).values({ adminId: ids.noExport, type: 'bill', format: 1, params: {} }).returning();
-    exportJobsOf(t.ctx)!.kick();
+    const op = await queueExport({ adminId: ids.noExport, type: 'bill', format: 1, params: {} });
     const row = await waitDone(op.id);
     expect(row.status).toBe(3);
     expect(row.errorMessage).toBe('The administrator who asked no longer holds the permission to export this list.');
   });
 
-  it('puts a job cut short by a stop back in the queue, and the next runner completes it', async () => {
-    const appRunner = exportJobsOf(t.ctx)!;
-    await appRunner.stop();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-exp-'));
-    const mine = new ExportJobs(t.ctx, dir, t.app.log, { pollMs: 10 });
-    try {
-      const [op] = await t.database.db.insert(asyncOperations).values({ adminId: ids.expA, type: SLOW, format: 2, params: {} }).returning();
-      const before = slowQueries;
-      await mine.start();
-      // Stop while the job's query runs (it sleeps 150 ms).
-      for (let i = 0; slowQueries === before; i++) {
-        expect(i).toBeLessThan(500);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      await mine.stop();
-      const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, op.id));
-      expect(row).toMatchObject({ status: 1, filePath: null, rowCount: 0, errorMessage: null });
-      expect(fs.readdirSync(dir)).toEqual([]);
-      await appRunner.start();
-      appRunner.kick();
-      const done = await waitDone(op.id);
-      expect(done.status).toBe(2);
-      expect(done.rowCount).toBe(serials.a.length + serials.a1.length);
-    } finally {
-      await mine.stop();
-      await appRunner.start();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+  it('enqueues the run job in the request\'s transaction: the request answers with the job queued', async () => {
+    const res = await t.call('POST', '/api/v1/exports', { token: tokA, body: { type: SLOW, format: 1, params: {} } });
+    expect(res.status).toBe(202);
+    // The SLOW query sleeps: the job is still queued or running when the answer comes.
+    expect(await runJobsOf(res.body.id)).toBe(1);
+    await t.ctx.jobs.drain([EXPORT_RUN_JOB]);
+    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, res.body.id));
+    expect(row).toMatchObject({ status: 2, attempts: 1, rowCount: serials.a.length + serials.a1.length });
   });
 
-  it('marks a job abandoned by a dead process as abnormal', async () => {
+  it('puts an export cut short by a stop back in the queue, without counting the attempt, and runs it after', async () => {
+    const runner = exportJobsOf(t.ctx)!;
+    const before = slowQueries;
+    const op = await queueExport({ adminId: ids.expA, type: SLOW, format: 2, params: {} });
+    try {
+      // Stop while the export's query runs (it sleeps 150 ms).
+      for (let i = 0; slowQueries === before; i++) {
+        expect(i).toBeLessThan(2000);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await runner.stop();
+      const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, op.id));
+      expect(row).toMatchObject({ status: 1, filePath: null, rowCount: 0, errorMessage: null, attempts: 0 });
+      // The job that was cut short, and the one that puts it back.
+      expect(await runJobsOf(op.id, 'all')).toBe(2);
+      expect(fs.readdirSync(runner.dir).filter((f) => f.startsWith(`${op.id}-`))).toEqual([]);
+    } finally {
+      runner.start();
+    }
+    const done = await waitDone(op.id);
+    expect(done).toMatchObject({ status: 2, attempts: 1, rowCount: serials.a.length + serials.a1.length });
+    expect(await runJobsOf(op.id, 'all')).toBe(2);
+  });
+
+  /** An export left running by a process that died: claimed `attempts` times, its heartbeat an hour old, a partial file. */
+  async function abandoned(attempts: number) {
+    const [op] = await t.database.db.insert(asyncOperations).values({ adminId: ids.expA, type: 'bill', format: 1, params: {} }).returning();
+    const filePath = `${op.id}-${attempts}-bill.csv`;
+    await t.database.db
+      .update(asyncOperations)
+      .set({ filePath, attempts, rowCount: 2000, updatedAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(asyncOperations.id, op.id));
+    const part = path.join(exportJobsOf(t.ctx)!.dir, `${filePath}.part`);
+    fs.mkdirSync(path.dirname(part), { recursive: true });
+    fs.writeFileSync(part, 'partial');
+    return { id: op.id, part };
+  }
+
+  it('queues an export cut by a dead process again and runs it to the end', async () => {
+    const runner = exportJobsOf(t.ctx)!;
+    const { id, part } = await abandoned(1);
+    // A heartbeat that still beats is left alone.
+    const alive = await abandoned(1);
+    await t.database.db.update(asyncOperations).set({ updatedAt: new Date() }).where(eq(asyncOperations.id, alive.id));
+    await runner.revive();
+    expect(fs.existsSync(part)).toBe(false);
+    const done = await waitDone(id);
+    expect(done).toMatchObject({ status: 2, attempts: 2, errorMessage: null, rowCount: serials.a.length + serials.a1.length });
+    expect(done.filePath).toBe(`${id}-2-bill.csv`);
+    expect(csvLines(fs.readFileSync(runner.pathOf(done.filePath!)).subarray(3))).toHaveLength(1 + done.rowCount);
+    const [still] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, alive.id));
+    expect(still).toMatchObject({ status: 1, attempts: 1, filePath: `${alive.id}-1-bill.csv` });
+    expect(fs.existsSync(alive.part)).toBe(true);
+    await t.call('DELETE', `/api/v1/system/async_operations/${alive.id}`, { token: tokA });
+    expect(fs.existsSync(alive.part)).toBe(false);
+  });
+
+  it('gives an export up as abnormal after three interrupted runs, and tells the asker', async () => {
+    const { id, part } = await abandoned(3);
+    await exportJobsOf(t.ctx)!.revive();
+    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, id));
+    expect(row).toMatchObject({ status: 3, errorMessage: INTERRUPTED, filePath: null, attempts: 3 });
+    expect(fs.existsSync(part)).toBe(false);
+    expect(await runJobsOf(id)).toBe(0);
+    const notes = await t.database.db.select().from(notifications).where(eq(notifications.adminId, ids.expA));
+    expect(notes.some((n) => n.content === `Your export #${id} (bill) failed: ${INTERRUPTED}`)).toBe(true);
+  });
+
+  it('gives a queued export that has no run job (queued before the job queue) one', async () => {
     const [op] = await t.database.db
       .insert(asyncOperations)
-      .values({ adminId: ids.expA, type: 'bill', format: 1, params: {}, filePath: '999-bill.csv', updatedAt: new Date(Date.now() - 3_600_000) })
+      .values({ adminId: ids.expA, type: 'bill', format: 1, params: {}, updatedAt: new Date(Date.now() - 3_600_000) })
       .returning();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-exp-'));
-    fs.writeFileSync(path.join(dir, '999-bill.csv.part'), 'partial');
-    const jobs = new ExportJobs(t.ctx, dir, t.app.log, { staleMs: 60_000 });
-    await jobs.failStale();
-    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, op.id));
-    expect(row.status).toBe(3);
-    expect(row.errorMessage).toMatch(/interrupted/);
-    expect(fs.existsSync(path.join(dir, '999-bill.csv.part'))).toBe(false);
-    fs.rmSync(dir, { recursive: true, force: true });
+    expect(await runJobsOf(op.id)).toBe(0);
+    await exportJobsOf(t.ctx)!.revive();
+    const done = await waitDone(op.id);
+    expect(done).toMatchObject({ status: 2, attempts: 1 });
   });
 
   it('runExport (for benchmarks) returns rows and time, and leaves nothing behind when cancelled', async () => {
@@ -397,32 +457,39 @@ describe('exports', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  // Several server processes on one PostgreSQL share the queue: each job is claimed by exactly one runner.
-  it.skipIf(!process.env.TEST_DATABASE_URL)('runs each queued job once when several runners share the queue (PostgreSQL)', async () => {
-    const dirs = [0, 1, 2].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'dau-exp-')));
-    const runners = dirs.map((d) => new ExportJobs(t.ctx, d, t.app.log, { pollMs: 20 }));
+  // Several server processes on one PostgreSQL share the queue: each export is run by exactly one of them.
+  it.skipIf(!process.env.TEST_DATABASE_URL)('runs each queued export once when several servers share the queue (PostgreSQL)', async () => {
+    const others = await Promise.all(
+      [0, 1].map(async () => {
+        const database = await openPostgres(t.database.url!, { max: 5 });
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-exp-'));
+        const built = await buildApp({ database, dataDir });
+        await built.app.ready();
+        return { database, dataDir, built };
+      }),
+    );
+    const dirs = [path.join(t.ctx.dataDir, 'exports'), ...others.map((o) => path.join(o.dataDir, 'exports'))];
     const [{ last }] = await t.database.db.select({ last: sql<number>`coalesce(max(${notifications.id}), 0)::int` }).from(notifications);
     const queriesBefore = slowQueries;
-    const queued = await t.database.db
-      .insert(asyncOperations)
-      .values(Array.from({ length: 12 }, (_, i) => ({ adminId: ids.expA, type: SLOW, format: 1 + (i % 2), params: {} })))
-      .returning({ id: asyncOperations.id });
-    await Promise.all(runners.map((r) => r.start()));
     try {
-      const done = await Promise.all(queued.map((q) => waitDone(q.id, 30_000)));
+      const queued = await Promise.all(Array.from({ length: 12 }, (_, i) => queueExport({ adminId: ids.expA, type: SLOW, format: 1 + (i % 2), params: {} })));
+      const done = await Promise.all(queued.map((q) => waitDone(q.id, 60_000)));
       expect(done.map((r) => r.status)).toEqual(queued.map(() => 2));
-      const appDir = path.join(t.ctx.dataDir, 'exports');
+      expect(done.map((r) => r.attempts)).toEqual(queued.map(() => 1));
       for (const { id, filePath } of done) {
-        const copies = [...dirs, appDir].filter((d) => fs.existsSync(path.join(d, filePath!)));
+        const copies = dirs.filter((d) => fs.existsSync(path.join(d, filePath!)));
         expect(copies, `job ${id}`).toHaveLength(1);
       }
       const notes = await t.database.db.select().from(notifications).where(and(eq(notifications.adminId, ids.expA), gt(notifications.id, last)));
       const readyNotes = notes.filter((n) => n.content.includes(`(${SLOW}) is ready: ${serials.a.length + serials.a1.length} rows`));
       expect(readyNotes).toHaveLength(queued.length);
-      expect(slowQueries - queriesBefore, 'a job ran more than once').toBe(queued.length);
+      expect(slowQueries - queriesBefore, 'an export ran more than once').toBe(queued.length);
     } finally {
-      await Promise.all(runners.map((r) => r.stop()));
-      for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+      for (const o of others) {
+        await o.built.app.close();
+        await o.database.close();
+        fs.rmSync(o.dataDir, { recursive: true, force: true });
+      }
     }
   });
 

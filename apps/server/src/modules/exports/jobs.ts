@@ -1,13 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { ASYNC_OPERATION_STATUS, EXPORT_FORMAT, message, normalizeLocale } from '@dau/domain';
 import { asyncOperations } from '../money/schema.js';
 import { adminAuthOf } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { listSpecs, scopeForList } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
+import type { Executor } from '../../platform/db.js';
 import { createNotices, publishNotices } from '../notices/service.js';
 import { EXTENSION, ExportCancelled, runExport, type ExportFormat } from './run.js';
 import { ZipTooLargeError } from './zip.js';
@@ -18,11 +19,6 @@ const { in_progress: IN_PROGRESS, completed: COMPLETED, abnormal: ABNORMAL } = A
 
 /** A sentence for the operator (stored as error_message): never a stack, a query or its parameters. */
 export class ExportRefused extends Error {}
-
-/** The name of the file of a job inside the exports folder: `<id>-<type>.<csv|xlsx>`. */
-export function fileNameOf(job: Pick<AsyncOperation, 'id' | 'type' | 'format'>) {
-  return `${job.id}-${job.type.replace(/[^A-Za-z0-9_-]/g, '_')}.${EXTENSION[job.format as ExportFormat] ?? 'csv'}`;
-}
 
 /** The name offered to the browser: `<type>-<yyyymmdd-hhmmss>.<ext>` (UTC). */
 export function downloadNameOf(job: Pick<AsyncOperation, 'type' | 'format' | 'createdAt'>) {
@@ -61,32 +57,51 @@ export function describeFailure(err: unknown, locale: string): string {
   return 'The export failed unexpectedly; the server log has the details.';
 }
 
+/** The queue of export runs and the periodic revival of runs cut by a crash (platform/jobs.ts). */
+export const EXPORT_RUN_JOB = 'exports.run';
+export const EXPORT_REVIVE_JOB = 'exports.revive';
+
+/** What the operator reads when an export was cut short too many times. */
+export const INTERRUPTED = 'The export was interrupted before it finished (the server stopped). Please export again.';
+
+const seconds = (env: string | undefined, fallback: number) => (Number(env) > 0 ? Number(env) : fallback);
+
 export interface ExportJobsOptions {
-  /** How often an idle runner looks for work queued by other processes (a local request wakes it at once). */
-  pollMs?: number;
-  /** How often the row count (and so updated_at, the heartbeat) is written while a job runs. */
+  /** How often the row count (and so updated_at, the heartbeat) is written while an export runs. */
   progressMs?: number;
-  /** A job in progress without a heartbeat for this long belonged to a process that died: it is marked abnormal. */
+  /** An export in progress without a heartbeat for this long belonged to a process that died (default 60 s; `DAU_EXPORT_STALE_SECONDS`). */
   staleMs?: number;
+  /** How often one process looks for such exports (default 30 s; `DAU_EXPORT_REVIVE_SECONDS`). */
+  reviveSeconds?: number;
+  /** Runs of one export before an interrupted one is given up as abnormal (default 3). */
+  maxAttempts?: number;
 }
 
+type Running = { abort: AbortController; done: Promise<void> };
+
 /**
- * The in-process export runner: one job at a time per process. A job is claimed with one statement
- * (`UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED)`, setting its file path), so several
- * processes on one PostgreSQL share the queue without taking the same job; on PGlite there is one
- * process and the jobs simply run in turn. Status 1 with no file path is queued, with a file path
- * running. The asking admin's scope and permission are read again when the job runs.
+ * Exports run as durable jobs. The request inserts the `async_operations` row and enqueues an
+ * `exports.run {id}` job in one transaction. The job claims the row with one conditional update (still
+ * in progress, no file yet), which counts an attempt and names the attempt's file
+ * `<id>-<attempt>-<type>.<ext>`, so each job runs an export at most once however often pg-boss delivers
+ * it, across processes. Status 1 with no file path is queued, with a file path running; while it runs,
+ * a timer writes the row count and `updated_at` (the heartbeat), and deleting the row cancels it.
+ *
+ * A run cut by a crash leaves its row in progress with a heartbeat that stops: the periodic
+ * `exports.revive` job (one process at a time) removes its partial file, puts it back in the queue and
+ * enqueues a new run, in one transaction; after `maxAttempts` runs it gives up and marks it abnormal, so
+ * an export that kills its server does not loop forever. A graceful stop puts the running exports back
+ * the same way, without counting the attempt. Every write of a run is conditional on its attempt, so a
+ * run that lost its claim (revived while its process only stalled) stops and touches nothing else.
+ * The asking admin's scope and permission are read again when the export runs.
  */
 export class ExportJobs {
   private stopping = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private pending = false;
-  private current: AbortController | null = null;
-  private lastStaleCheck = 0;
-  private readonly pollMs: number;
+  private running = new Map<number, Running>();
+  private dirReady: Promise<unknown> | null = null;
   private readonly progressMs: number;
-  private readonly staleMs: number;
+  private readonly staleSeconds: number;
+  private readonly maxAttempts: number;
 
   constructor(
     private ctx: AppContext,
@@ -94,111 +109,36 @@ export class ExportJobs {
     private log: FastifyBaseLogger,
     opts: ExportJobsOptions = {},
   ) {
-    this.pollMs = opts.pollMs ?? 2000;
     this.progressMs = opts.progressMs ?? 1000;
-    this.staleMs = opts.staleMs ?? 120_000;
+    this.staleSeconds = opts.staleMs ? opts.staleMs / 1000 : seconds(process.env.DAU_EXPORT_STALE_SECONDS, 60);
+    this.maxAttempts = opts.maxAttempts ?? 3;
+    // Failures of an export are recorded on its row; a job fails only when the database could not be
+    // reached (retried with back-off) or this process is stopping. An export may run long: the revive
+    // job, not the job's expiry, decides when its process is gone.
+    ctx.jobs.define<{ id: number }>(EXPORT_RUN_JOB, ({ id }) => this.runJob(id), { retryLimit: 10, retryDelaySeconds: 1, expireInSeconds: 3600 });
+    ctx.jobs.every(EXPORT_REVIVE_JOB, opts.reviveSeconds ?? seconds(process.env.DAU_EXPORT_REVIVE_SECONDS, 30), () => this.revive());
   }
 
-  async start() {
-    if (this.loop) return;
-    await fs.mkdir(this.dir, { recursive: true });
+  /** On the transaction that queues the export: its run is enqueued if and only if the row commits. */
+  async queue(tx: Executor, id: number) {
+    await this.ctx.jobs.send(tx, EXPORT_RUN_JOB, { id });
+  }
+
+  /** Takes export jobs again after `stop` (tests). */
+  start() {
     this.stopping = false;
-    this.loop = this.run();
   }
 
-  /** Stops after the current batch: a job cut short goes back to the queue (another process, or the next start, runs it). */
+  /** Stops the running exports and puts them back in the queue (another process, or the next start, runs them). */
   async stop() {
     this.stopping = true;
-    this.current?.abort();
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  /** A job was queued here: look now rather than at the next poll. */
-  kick() {
-    this.pending = true;
-    this.wake?.();
+    const running = [...this.running.values()];
+    for (const r of running) r.abort.abort();
+    await Promise.all(running.map((r) => r.done));
   }
 
   pathOf(fileName: string) {
     return path.join(this.dir, path.basename(fileName));
-  }
-
-  private sleep(ms: number) {
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
-  }
-
-  private async run() {
-    while (!this.stopping) {
-      let worked = false;
-      try {
-        if (Date.now() - this.lastStaleCheck > Math.min(this.staleMs / 2, 60_000)) {
-          this.lastStaleCheck = Date.now();
-          await this.failStale();
-        }
-        const job = await this.claim();
-        if (job) {
-          worked = true;
-          await this.execute(job);
-        }
-      } catch (err) {
-        if (this.stopping) break;
-        this.log.error({ err }, 'export runner: unexpected error');
-      }
-      if (!worked && !this.stopping) await this.sleep(this.pollMs);
-    }
-  }
-
-  private async claim(): Promise<AsyncOperation | null> {
-    const { db } = this.ctx;
-    const rows = await db
-      .update(asyncOperations)
-      .set({
-        filePath: sql`${asyncOperations.id}::text || '-' || regexp_replace(${asyncOperations.type}, '[^A-Za-z0-9_-]', '_', 'g') || CASE ${asyncOperations.format} WHEN ${EXPORT_FORMAT.xlsx} THEN '.xlsx' ELSE '.csv' END`,
-        rowCount: 0,
-        updatedAt: new Date(),
-      })
-      .where(
-        eq(
-          asyncOperations.id,
-          sql`(SELECT id FROM async_operations WHERE status = ${IN_PROGRESS} AND file_path IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)`,
-        ),
-      )
-      .returning();
-    return rows[0] ?? null;
-  }
-
-  /** Jobs left running by a process that stopped without a word: abnormal, partial files removed. */
-  async failStale() {
-    const { db } = this.ctx;
-    const rows = await db
-      .update(asyncOperations)
-      .set({ status: ABNORMAL, errorMessage: 'The export was interrupted before it finished (the server stopped). Please export again.', updatedAt: new Date() })
-      .where(
-        and(
-          eq(asyncOperations.status, IN_PROGRESS),
-          sql`${asyncOperations.filePath} IS NOT NULL`,
-          sql`${asyncOperations.updatedAt} < now() - make_interval(secs => ${this.staleMs / 1000})`,
-        ),
-      )
-      .returning({ id: asyncOperations.id, filePath: asyncOperations.filePath });
-    for (const r of rows) if (r.filePath) await this.removeFiles(r.filePath);
-    if (rows.length) this.log.warn({ ids: rows.map((r) => r.id) }, 'export runner: stale jobs marked abnormal');
   }
 
   async removeFiles(fileName: string) {
@@ -207,33 +147,125 @@ export class ExportJobs {
     await fs.rm(`${p}.part`, { force: true }).catch(() => {});
   }
 
+  /** The `exports.run` handler. */
+  private async runJob(id: number) {
+    if (this.stopping) throw new Error('this server is stopping: the export runs after the retry delay, here after a restart or on another server');
+    const abort = new AbortController();
+    const done = (async () => {
+      const job = await this.claim(id);
+      // Deleted, finished, or running under another claim: nothing to do.
+      if (job) await this.execute(job, abort);
+    })();
+    this.running.set(id, { abort, done });
+    try {
+      await done;
+    } finally {
+      this.running.delete(id);
+    }
+  }
+
+  private async claim(id: number): Promise<AsyncOperation | null> {
+    const attempt = sql`(${asyncOperations.attempts} + 1)`;
+    const rows = await this.ctx.db
+      .update(asyncOperations)
+      .set({
+        filePath: sql`${asyncOperations.id}::text || '-' || ${attempt}::text || '-' || regexp_replace(${asyncOperations.type}, '[^A-Za-z0-9_-]', '_', 'g') || CASE ${asyncOperations.format} WHEN ${EXPORT_FORMAT.xlsx} THEN '.xlsx' ELSE '.csv' END`,
+        attempts: attempt,
+        rowCount: 0,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(asyncOperations.id, id), eq(asyncOperations.status, IN_PROGRESS), isNull(asyncOperations.filePath)))
+      .returning();
+    return rows[0] ?? null;
+  }
+
+  /** The row of this run: still in progress under the same claim. */
+  private mine(job: AsyncOperation): SQL {
+    return and(eq(asyncOperations.id, job.id), eq(asyncOperations.status, IN_PROGRESS), eq(asyncOperations.attempts, job.attempts))!;
+  }
+
+  /**
+   * Back to the queue with a new run job, in one transaction, if the row still matches `where`; the
+   * attempt is counted unless `giveBack`. Answers whether it was put back.
+   */
+  private async putBack(id: number, where: SQL, giveBack: boolean): Promise<boolean> {
+    return this.ctx.db.transaction(async (tx) => {
+      const back = await tx
+        .update(asyncOperations)
+        .set({ filePath: null, rowCount: 0, updatedAt: sql`now()`, ...(giveBack ? { attempts: sql`greatest(${asyncOperations.attempts} - 1, 0)` } : {}) })
+        .where(where)
+        .returning({ id: asyncOperations.id });
+      if (back.length) await this.queue(tx, id);
+      return back.length > 0;
+    });
+  }
+
+  /**
+   * The `exports.revive` job: exports in progress whose heartbeat stopped (their process died) go back
+   * to the queue with a new run, or are marked abnormal after `maxAttempts` runs; their partial files
+   * are removed. Queued exports that lost their run job (queued before the job queue existed) get one.
+   */
+  async revive() {
+    const { db } = this.ctx;
+    const stale = sql`${asyncOperations.updatedAt} < now() - make_interval(secs => ${this.staleSeconds})`;
+    const dead = await db
+      .select()
+      .from(asyncOperations)
+      .where(and(eq(asyncOperations.status, IN_PROGRESS), isNotNull(asyncOperations.filePath), stale));
+    for (const job of dead) {
+      const where = and(this.mine(job), eq(asyncOperations.filePath, job.filePath!), stale)!;
+      if (job.attempts < this.maxAttempts) {
+        if (await this.putBack(job.id, where, false)) {
+          this.log.warn({ job: job.id, attempts: job.attempts }, 'export runner: an export cut short by a stopped server is queued again');
+          await this.removeFiles(job.filePath!);
+        }
+        continue;
+      }
+      const failed = await db
+        .update(asyncOperations)
+        .set({ status: ABNORMAL, errorMessage: INTERRUPTED, filePath: null, updatedAt: sql`now()` })
+        .where(where)
+        .returning({ id: asyncOperations.id });
+      if (!failed.length) continue;
+      this.log.warn({ job: job.id, attempts: job.attempts }, 'export runner: an export cut short too many times is given up');
+      await this.removeFiles(job.filePath!);
+      await this.notify(job, message('EXPORT_FAILED', localeOf(job), { id: job.id, type: job.type, reason: INTERRUPTED }));
+    }
+    const orphans = await db
+      .select({ id: asyncOperations.id })
+      .from(asyncOperations)
+      .where(
+        and(
+          eq(asyncOperations.status, IN_PROGRESS),
+          isNull(asyncOperations.filePath),
+          stale,
+          sql`NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = ${EXPORT_RUN_JOB} AND j.state IN ('created', 'retry', 'active') AND j.data->>'id' = ${asyncOperations.id}::text)`,
+        ),
+      );
+    for (const { id } of orphans) await db.transaction((tx) => this.queue(tx, id));
+  }
+
   /** The asking admin as they are now: role, permission to export this list, and data scope. */
   private async askerOf(job: AsyncOperation) {
-    const { db } = this.ctx;
-    const auth = await adminAuthOf(db, job.adminId);
+    const auth = await adminAuthOf(this.ctx.db, job.adminId);
     if (!auth) throw new ExportRefused('The administrator who asked for this export no longer exists or is disabled.');
     return auth;
   }
 
-  private async execute(job: AsyncOperation) {
-    const { db, bus } = this.ctx;
+  private async execute(job: AsyncOperation, abort: AbortController) {
+    const { db } = this.ctx;
     const params = (job.params ?? {}) as Record<string, unknown>;
-    const locale = normalizeLocale(typeof params.locale === 'string' ? params.locale : undefined);
-    const fileName = job.filePath ?? fileNameOf(job);
+    const locale = localeOf(job);
+    const fileName = job.filePath!;
     const file = this.pathOf(fileName);
-    const abort = new AbortController();
-    this.current = abort;
     let rows = 0;
-    let deleted = false;
+    // Deleted, or revived by another process while this one stalled: the row is no longer this run's.
+    let lost = false;
     let beating: Promise<void> | null = null;
     const beat = async () => {
-      const r = await db
-        .update(asyncOperations)
-        .set({ rowCount: rows, updatedAt: new Date() })
-        .where(and(eq(asyncOperations.id, job.id), eq(asyncOperations.status, IN_PROGRESS)))
-        .returning({ id: asyncOperations.id });
+      const r = await db.update(asyncOperations).set({ rowCount: rows, updatedAt: sql`now()` }).where(this.mine(job)).returning({ id: asyncOperations.id });
       if (!r.length) {
-        deleted = true;
+        lost = true;
         abort.abort();
       }
     };
@@ -247,6 +279,7 @@ export class ExportJobs {
         });
     }, this.progressMs);
     try {
+      await (this.dirReady ??= fs.mkdir(this.dir, { recursive: true }));
       const spec = listSpecs().get(job.type);
       if (!spec) throw new ExportRefused(`This kind of export (${job.type}) is not available on this server.`);
       if (job.format !== EXPORT_FORMAT.csv && job.format !== EXPORT_FORMAT.xlsx) throw new ExportRefused(`Unknown export format ${job.format}.`);
@@ -265,11 +298,11 @@ export class ExportJobs {
       await beating;
       const done = await db
         .update(asyncOperations)
-        .set({ status: COMPLETED, rowCount: result.rows, fileName: downloadNameOf(job), errorMessage: null, updatedAt: new Date() })
-        .where(and(eq(asyncOperations.id, job.id), eq(asyncOperations.status, IN_PROGRESS)))
+        .set({ status: COMPLETED, rowCount: result.rows, fileName: downloadNameOf(job), errorMessage: null, updatedAt: sql`now()` })
+        .where(this.mine(job))
         .returning({ id: asyncOperations.id });
       if (!done.length) {
-        // Deleted while it was finishing: the file has no owner any more.
+        // Deleted (or taken over) while it was finishing: the file has no owner any more.
         await this.removeFiles(fileName);
         return;
       }
@@ -280,14 +313,10 @@ export class ExportJobs {
       await beating;
       await this.removeFiles(fileName);
       if (err instanceof ExportCancelled || abort.signal.aborted) {
-        if (deleted) return; // the operator deleted it: nothing left to record
+        if (lost) return; // deleted by the operator, or run again elsewhere: nothing left to record here
         if (this.stopping) {
-          // Shutting down: back to the queue, to be run again from the start.
-          await db
-            .update(asyncOperations)
-            .set({ filePath: null, rowCount: 0, updatedAt: new Date() })
-            .where(and(eq(asyncOperations.id, job.id), eq(asyncOperations.status, IN_PROGRESS)))
-            .catch((e: unknown) => this.log.warn({ err: e, job: job.id }, 'export runner: could not requeue'));
+          // Shutting down: back to the queue, to be run again from the start; the stop is not the export's fault.
+          await this.putBack(job.id, this.mine(job), true).catch((e: unknown) => this.log.warn({ err: e, job: job.id }, 'export runner: could not requeue'));
           return;
         }
       }
@@ -295,13 +324,12 @@ export class ExportJobs {
       if (!(err instanceof ExportRefused)) this.log.error({ err, job: job.id, type: job.type }, 'export failed');
       const failed = await db
         .update(asyncOperations)
-        .set({ status: ABNORMAL, errorMessage: text, filePath: null, rowCount: rows, updatedAt: new Date() })
-        .where(and(eq(asyncOperations.id, job.id), eq(asyncOperations.status, IN_PROGRESS)))
+        .set({ status: ABNORMAL, errorMessage: text, filePath: null, rowCount: rows, updatedAt: sql`now()` })
+        .where(this.mine(job))
         .returning({ id: asyncOperations.id });
       if (failed.length) await this.notify(job, message('EXPORT_FAILED', locale, { id: job.id, type: job.type, reason: text }));
     } finally {
       clearInterval(timer);
-      this.current = null;
     }
   }
 
@@ -313,4 +341,10 @@ export class ExportJobs {
       this.log.warn({ err, job: job.id }, 'export runner: notice failed');
     }
   }
+}
+
+/** The language the export was asked in (its labels, its notices). */
+function localeOf(job: AsyncOperation) {
+  const params = (job.params ?? {}) as Record<string, unknown>;
+  return normalizeLocale(typeof params.locale === 'string' ? params.locale : undefined);
 }

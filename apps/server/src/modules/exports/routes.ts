@@ -100,18 +100,16 @@ const runners = new WeakMap<AppContext, ExportJobs>();
 export const exportJobsOf = (ctx: AppContext) => runners.get(ctx);
 
 /**
- * Exports as background jobs (spec §3 Async operation): POST /api/v1/exports queues one, the runner
- * (started with the app, stopped when it closes) writes the file under `<dataDir>/exports`, the
- * `async_operations` page lists, downloads and deletes them.
+ * Exports as background jobs (spec §3 Async operation): POST /api/v1/exports queues one on the durable
+ * job queue, the runner writes the file under `<dataDir>/exports`, the `async_operations` page lists,
+ * downloads and deletes them. When the app closes, running exports go back to the queue before the
+ * job workers stop.
  */
 export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: ExportJobsOptions = {}): ExportJobs {
   const { db } = ctx;
   const jobs = new ExportJobs(ctx, path.join(ctx.dataDir, 'exports'), app.log, opts);
   runners.set(ctx, jobs);
-  app.addHook('onReady', async () => {
-    await jobs.start();
-  });
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     await jobs.stop();
   });
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -149,9 +147,9 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
         content: `Requested export #${op.id}: ${spec.name} as ${EXTENSION[body.format as ExportFormat]}`,
         after: { id: op.id, type: spec.name, format: body.format, params },
       });
+      await jobs.queue(tx, op.id);
       return op;
     });
-    jobs.kick();
     return reply.status(202).send(toItem({ op: row, account: auth.admin.account }));
   });
 

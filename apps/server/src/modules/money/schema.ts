@@ -224,6 +224,8 @@ export const asyncOperations = pgTable(
     filePath: text('file_path'),
     fileName: text('file_name'),
     errorMessage: text('error_message'),
+    /** Runs of the export so far (claims by the export job): a crashed export is given up after a few. */
+    attempts: integer('attempts').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "async_operations" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;
