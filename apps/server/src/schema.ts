@@ -3,5 +3,6 @@ export * from './platform/schema.js';
 export * from './modules/system/schema.js';
 export * from './modules/auth/schema.js';
 export * from './modules/money/schema.js';
+export * from './modules/payments/schema.js';
 export * from './modules/sports/schema.js';
 export * from './modules/feed/schema.js';

@@ -105,6 +105,23 @@ export const houseEntries = pgTable(
   (t) => [index('house_entries_account').on(t.account, t.createdAt), index('house_entries_txn').on(t.txnId)],
 );
 
+/**
+ * A payment whose outcome the operator cannot tell (it was sent, or carries the operator's number, and the
+ * operator answers "unknown" past the timeout; or the operator reported another amount) is never settled
+ * by a guess: it waits for reconciliation, which an operator resolves with the operator's statement line.
+ */
+const reconciliation = () => ({
+  /** Since when it waits for reconciliation (null: it does not). */
+  reconcileSince: ts('reconcile_since'),
+  /** Why it waits (shown in the stuck queue). */
+  reconcileCause: text('reconcile_cause'),
+  reconciledBy: integer('reconciled_by'),
+  reconciledAt: ts('reconciled_at'),
+  /** The operator's statement line (its reference) the reconciliation rests on. */
+  reconcileReference: text('reconcile_reference'),
+  reconcileRemark: text('reconcile_remark'),
+});
+
 /** Spec §3 Recharge: one collection through a mobile-money operator (or USDT). */
 export const recharges = pgTable(
   'recharges',
@@ -125,6 +142,7 @@ export const recharges = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     paidAt: ts('paid_at'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...reconciliation(),
   },
   (t) => [
     uniqueIndex('recharges_carrier').on(t.payType, t.carrierOrderNumber),
@@ -166,6 +184,7 @@ export const withdrawals = pgTable(
     disbursedAt: ts('disbursed_at'),
     paidAt: ts('paid_at'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...reconciliation(),
   },
   (t) => [
     uniqueIndex('withdrawals_carrier').on(t.payType, t.carrierOrderNumber),
