@@ -48,14 +48,11 @@
  * under that load (its `exists` over order_lines queues for CPU); the list by bettor stays < 0.4 s.
  */
 import pg from 'pg';
-import { BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, SPORT } from '@dau/domain';
 import { openPostgres } from '../apps/server/src/platform/db.js';
 import { seed } from '../apps/server/src/seed.js';
 import { buildApp } from '../apps/server/src/app.js';
-import { FeedEngine } from '../apps/server/src/modules/feed/engine.js';
-import { PgFeedStore } from '../apps/server/src/modules/feed/pg-store.js';
-import { PRODUCER, type FeedMessageInput } from '../apps/server/src/modules/feed/messages.js';
-import { checkInvariants, HOUSE } from '../apps/server/src/modules/money/ledger.js';
+import { checkInvariants } from '../apps/server/src/modules/money/ledger.js';
+import { writeBulkOrders } from '../apps/server/test/support/bulk-orders.js';
 import { refreshFromFeed } from '../apps/server/src/modules/betting/settlement.js';
 import { scratchDatabase } from './support';
 
@@ -67,9 +64,7 @@ const BETTORS = Number(process.env.BENCH_BETTORS ?? 3_000);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,8').split(',').map(Number);
 const CHUNK = process.env.BENCH_CHUNK ? Number(process.env.BENCH_CHUNK) : undefined;
 const PASSWORD = 'Bench#2026pass';
-const OTHERS = 5;
 const target = (k: number) => `sr:match:settle_t${k}`;
-const other = (k: number) => `sr:match:settle_o${k}`;
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -108,9 +103,6 @@ const printProfile = () => {
   profile.clear();
 };
 
-let clock = Date.now();
-const tick = () => (clock += 1000);
-
 async function main() {
   await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB}`);
@@ -125,95 +117,8 @@ async function main() {
     await app.ready();
     const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { account: 'admin', password: PASSWORD } });
     const token = JSON.parse(login.body).token as string;
-    const rootId = (await c.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows[0].id as number;
-
-    // Bettors (10 % invited by the first 100), balances 0 until the ledger below funds them.
-    await c.query(
-      `INSERT INTO bettors (phone, name, agent_id, invitation_code, inviter_id)
-       SELECT '2557' || lpad(g::text, 8, '0'), 'Bettor ' || g, $1, 'BS' || g, NULL FROM generate_series(1, ${BETTORS}) g`,
-      [rootId],
-    );
-    await c.query(`UPDATE bettors b SET inviter_id = (SELECT min(id) FROM bettors) + (b.id % 100) WHERE b.id % 10 = 3`);
-    const [{ lo }] = (await c.query(`SELECT min(id) AS lo FROM bettors`)).rows;
-
-    // Matches through the feed engine (no betting hook on this one).
-    const engine = new FeedEngine(new PgFeedStore(database.db));
-    const send = async (m: FeedMessageInput) => {
-      const r = await engine.ingest(m);
-      if (!r.ok) throw new Error(`feed refused ${m.type}: ${JSON.stringify(r)}`);
-    };
-    const match = async (id: string, prices: string[]) => {
-      await send({
-        type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: id, sport_id: SPORT.football,
-        league_id: 'sr:tournament:bench', league_name: 'Bench League', home_team: `Home ${id}`, away_team: `Away ${id}`,
-        start_time: Date.now() - 2 * 3_600_000, status: EVENT_STATUS.not_started,
-      });
-      await send({
-        type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: id, event_status: EVENT_STATUS.not_started,
-        markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: prices.map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
-      });
-    };
-    const settleMsg = (id: string): FeedMessageInput => ({
-      type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: id,
-      markets: [{ id: 1, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }],
-    });
-    for (let k = 1; k <= OTHERS; k++) await match(other(k), ['2.00', '3.20', '3.90']);
-    for (const k of LEVELS.keys()) await match(target(k), ['1.80', '3.40', '4.20']);
-    for (let k = 1; k <= OTHERS; k++) await send(settleMsg(other(k)));
-
-    // Orders: per target, N orders; order g: bettor g*7919 mod B; 70 % singles, 30 % of 2-4 legs; the
-    // target leg on outcome 1 (won, 1.80), 2 (lost, 3.40) or 3 (lost, 4.20); other legs outcome 1 at 2.00, won.
-    await c.query(`CREATE TABLE bench_plan AS
-      SELECT k, g, ${lo} + (g::bigint * 7919) % ${BETTORS} AS bettor_id,
-             CASE WHEN g % 10 < 7 THEN 1 ELSE 2 + g % 3 END AS legs,
-             1 + (g / 10) % 3 AS outcome, (100 + (g % 50) * 100) * 100 AS stake, 'OB' || k || '-' || g AS order_no
-      FROM generate_series(0, ${LEVELS.length - 1}) k, generate_series(1, ${ORDERS}) g`);
-    await c.query(`
-      INSERT INTO orders (order_no, serial_number, bettor_id, agent_id, type, status, stake, cash_stake, credit_stake, total_odds,
-                          potential_payout, leg_count, tax_rate, last_match_at, created_at)
-      SELECT p.order_no, 'SB' || p.k || '-' || p.g, p.bettor_id, ${rootId}, 1, ${ORDER_STATUS.pending}, p.stake, p.stake, 0,
-             x.odds, floor(p.stake * x.odds)::bigint, p.legs, 1000, now() - interval '2 hours', now() - interval '3 hours' + p.g * interval '1 ms'
-      FROM bench_plan p
-      CROSS JOIN LATERAL (SELECT (ARRAY[1.80, 3.40, 4.20])[p.outcome] * power(2.00, p.legs - 1)::numeric AS odds) x
-      ORDER BY p.k, p.g`);
-    // Lines: leg 0 on the target, legs 1.. on other matches (already settled as won by the feed).
-    await c.query(`
-      INSERT INTO order_lines (order_id, event_id, market_key, outcome_id, market_type_id, market_name, selection_name, odds, sport_id,
-                               fixture_date, event_status_at_bet, settlement, settled_by, outcome_status, selection_outcome, settled_at, minutes_at_settlement)
-      SELECT o.id, CASE WHEN leg = 0 THEN 'sr:match:settle_t' || p.k ELSE 'sr:match:settle_o' || leg END, '1|',
-             CASE WHEN leg = 0 THEN p.outcome::text ELSE '1' END, 1, '1X2', CASE WHEN leg = 0 THEN p.outcome::text ELSE '1' END,
-             CASE WHEN leg = 0 THEN (ARRAY['1.80', '3.40', '4.20'])[p.outcome] ELSE '2.00' END::numeric, ${SPORT.football},
-             now() - interval '2 hours', ${EVENT_STATUS.not_started},
-             CASE WHEN leg = 0 THEN NULL ELSE jsonb_build_object('result', 1, 'voidFactor', 0, 'deadHeatFactor', NULL) END,
-             CASE WHEN leg = 0 THEN NULL ELSE 'feed' END, CASE WHEN leg = 0 THEN 1 ELSE 2 END, CASE WHEN leg = 0 THEN 0 ELSE 1 END,
-             CASE WHEN leg = 0 THEN NULL ELSE now() END, CASE WHEN leg = 0 THEN NULL ELSE 100 END
-      FROM orders o JOIN bench_plan p ON o.order_no = p.order_no
-      CROSS JOIN LATERAL generate_series(0, p.legs - 1) leg
-      ORDER BY o.id, leg`);
-    // Ledger: per bettor a recharge of its stakes + 1,000.00, then its stake bills chained in order id order.
-    await c.query(`
-      CREATE TABLE bench_funding AS
-      SELECT b.id AS bettor_id, coalesce(sum(o.cash_stake), 0) + 100000 AS amount, md5('fund' || b.id) AS txn_id
-      FROM bettors b LEFT JOIN orders o ON o.bettor_id = b.id GROUP BY b.id`);
-    await c.query(`
-      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, txn_id)
-      SELECT 'BR' || f.bettor_id, f.bettor_id, ${rootId}, 1, ${BILL_TYPE.user_recharge}, f.amount, 0, f.amount, 'recharge', f.bettor_id::text, f.txn_id
-      FROM bench_funding f ORDER BY f.bettor_id`);
-    await c.query(`INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT txn_id, $1, -amount, ${BILL_TYPE.user_recharge} FROM bench_funding`, [HOUSE.clearing(1)]);
-    await c.query(`
-      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, txn_id)
-      SELECT 'BS' || s.id, s.bettor_id, ${rootId}, 1, ${BILL_TYPE.bet}, -s.cash_stake, s.after + s.cash_stake, s.after, 'order', s.id::text, md5('stake' || s.id)
-      FROM (
-        SELECT o.id, o.bettor_id, o.cash_stake, f.amount - sum(o.cash_stake) OVER (PARTITION BY o.bettor_id ORDER BY o.id) AS after
-        FROM orders o JOIN bench_funding f ON f.bettor_id = o.bettor_id
-      ) s ORDER BY s.bettor_id, s.id`);
-    await c.query(`INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT md5('stake' || id), $1, cash_stake, ${BILL_TYPE.bet} FROM orders`, [HOUSE.stakesHeld]);
-    await c.query(`UPDATE bettors b SET cash_balance = 100000, total_bets = x.s, bets_num = x.n FROM (SELECT bettor_id, sum(stake) s, count(*) n FROM orders GROUP BY bettor_id) x WHERE x.bettor_id = b.id`);
-    await c.query(`UPDATE bettors SET cash_balance = 100000 WHERE cash_balance = 0`);
-    await c.query(`INSERT INTO order_events (order_id, kind, source, after) SELECT id, 'placed', 'bettor', jsonb_build_object('status', status, 'stake', stake) FROM orders`);
-    await c.query(`DROP TABLE bench_plan; DROP TABLE bench_funding`);
-    await c.query('VACUUM ANALYZE');
-    const counts = (await c.query(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM order_lines)::int AS lines, (SELECT count(*) FROM bills)::int AS bills`)).rows[0];
+    const bulk = await writeBulkOrders(database, { targets: LEVELS.map((_, k) => target(k)), orders: ORDERS, bettors: BETTORS, tag: 'settle' });
+    const { send, settleMessage: settleMsg, firstBettorId: lo, counts } = bulk;
     console.log(`setup: ${counts.orders} orders, ${counts.lines} lines, ${counts.bills} bills, ${BETTORS} bettors in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     const setupProblems = await checkInvariants(database.db);
     if (setupProblems.length) throw new Error(`ledger broken after setup: ${setupProblems.slice(0, 5).join('; ')}`);
