@@ -23,8 +23,12 @@ export default defineConfig({
         // @dau/contract) do nothing when imported but declare things: a screen that takes one helper from
         // a barrel (resources/index.ts, @dau/domain) must not bring every module the barrel names. CSS
         // imports keep their effect. Other packages keep what their package.json says.
+        // Modules whose work is their top-level code (registering ECharts' charts, dayjs' plugins and
+        // language) are listed first: what screens import from them is a re-export, which alone would let
+        // the bundler drop their body (first matching rule wins).
         moduleSideEffects: [
           { test: /\.css$/, sideEffects: true },
+          { test: /[\\/]src[\\/](pages[\\/]statistics[\\/]echarts|app[\\/]dayjs)\.ts$/, sideEffects: true },
           { test: /[\\/](apps[\\/]web|packages[\\/](domain|contract))[\\/]src[\\/].*\.tsx?$/, sideEffects: false },
         ],
       },
