@@ -4,7 +4,7 @@
  * Starts nothing. From Vite's manifest (apps/web/dist/.vite/manifest.json) it takes, for each route, the
  * entry (index.html) with its static imports and CSS, plus the lazy modules the route loads and their
  * static imports, and prints every file with its raw and gzip size (zlib, default level, as the browser
- * test e2e/shell.test.ts measures the real responses).
+ * test in e2e/betting.test.ts measures the real responses; the two agree to the byte).
  *
  * Routes:
  *  - login: a visitor opens #/admin_login (the sign-in page);
@@ -13,6 +13,11 @@
  *    complete without them);
  *  - sign-in path: login, then the landing page after signing in (the files of both, each counted once).
  * Prints figures; never a gate (the browser test holds the limits).
+ *
+ * Figures (2026-11-25, gzip of JS and CSS): before issue 11's work login 355.7 KB (14 files), landing
+ * 795.1 KB (29 files, texts of all three languages); after it login 296.2 KB (28 files), landing 557.2 KB
+ * (43 files), of which ECharts 183.5 KB. `DAU_WEB_DIST=<dist>` measures another build (built with
+ * `npx vite build --manifest`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
