@@ -6,7 +6,7 @@ import { checkInvariants } from '../src/modules/money/ledger.js';
 import type { ManualScheduler } from '../src/modules/payments/operators.js';
 import { requestWithdrawal, startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
-import { PAYMENT_KEYS, balanceOf, billsOf, callbackJson, grantKeys, makePayer, manualClock, withdrawalsClearingProblems } from './payments-fixtures.js';
+import { PAYMENT_KEYS, balanceOf, billsOf, callbackJson, disbursed, grantKeys, makePayer, manualClock, withdrawalsClearingProblems } from './payments-fixtures.js';
 
 /**
  * Races that only PostgreSQL can run for real (PGlite has one connection): many identical callbacks at
@@ -32,6 +32,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (Pos
   });
   afterAll(() => t?.close());
   afterEach(async () => {
+    await disbursed(t);
     await clock.runAll();
     expect(await checkInvariants(t.database.db)).toEqual([]);
     expect(await withdrawalsClearingProblems(t)).toEqual([]);
@@ -87,6 +88,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (Pos
       ]);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       expect(answers.find((a) => a.status === 409)!.body.code).toBe('WITHDRAWAL_STATE_CHANGED');
+      await disbursed(t);
       expect(rt.sandbox(6).disburseCalls(x.serialNumber)).toBe(1);
       rt.sandbox(6).queue.length = 0;
     }
@@ -107,6 +109,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (Pos
         t.call('POST', `/api/v1/money/withdrawals/${x.id}/refuse`, { token: agentA, body: { reason: 'race' } }),
       ]);
       expect([approve.status, refuse.status].sort()).toEqual([200, 409]);
+      await disbursed(t);
       const [row] = await t.database.db.select().from(withdrawals).where(eq(withdrawals.id, x.id));
       if (approve.status === 200) {
         expect(row.status).toBe(WITHDRAWAL_STATUS.paid); // HaloPesa answers synchronously

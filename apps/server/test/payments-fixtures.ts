@@ -4,13 +4,14 @@ import { bettors, bills, houseEntries, withdrawals } from '../src/modules/money/
 import { menuItems, roleMenus, roles } from '../src/platform/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
 import { ManualScheduler } from '../src/modules/payments/operators.js';
-import { paymentsOf } from '../src/modules/payments/service.js';
+import { DISBURSE_JOB, paymentsOf } from '../src/modules/payments/service.js';
+import { sandboxOperatorTxns } from '../src/modules/payments/schema.js';
 import type { TestApp } from './helpers.js';
 
 /** The money pages and buttons of this module, as a role would hold them. */
 export const PAYMENT_KEYS = [
-  'recharge_list', 'recharge_list:requery', 'recharge_list:export', 'cs_recharge', 'recharge_archive',
-  'withdraw_list', 'withdraw_list:approve', 'withdraw_list:refuse', 'withdraw_list:requery', 'withdraw_list:export',
+  'recharge_list', 'recharge_list:requery', 'recharge_list:reconcile', 'recharge_list:export', 'cs_recharge', 'recharge_archive',
+  'withdraw_list', 'withdraw_list:approve', 'withdraw_list:refuse', 'withdraw_list:requery', 'withdraw_list:reconcile', 'withdraw_list:export',
   'cs_withdraw', 'withdrawal_archive', 'airtel_transfer', 'airtel_transfer:requery', 'pay_config',
 ];
 
@@ -77,4 +78,20 @@ export function callbackJson(o: { eventId: string; kind?: 'collection' | 'disbur
     event_id: o.eventId, event: o.kind ?? 'collection', reference: o.reference, transaction_id: o.carrierRef, status: o.status ?? 'SUCCESS',
     amount: o.amount, currency: 'TZS', msisdn: o.msisdn ?? '255700000000', ...(o.reason ? { reason: o.reason } : {}), timestamp: new Date().toISOString(),
   });
+}
+
+/** Waits until every queued disbursement job has run (approve enqueues one; its retries included). */
+export const disbursed = (t: TestApp) => t.ctx.jobs.drain([DISBURSE_JOB]);
+
+/**
+ * The sandbox operator forgets a transaction, as the in-memory sandboxes did when the server restarted
+ * (issue 11 finding 2): a re-query then answers "unknown".
+ */
+export async function operatorForgets(t: TestApp, reference: string) {
+  await t.database.db.delete(sandboxOperatorTxns).where(eq(sandboxOperatorTxns.reference, reference));
+}
+
+/** The sandbox operators' own rows for a reference (one per operator and reference, by its unique key). */
+export async function operatorRows(t: TestApp, reference: string) {
+  return t.database.db.select().from(sandboxOperatorTxns).where(eq(sandboxOperatorTxns.reference, reference));
 }

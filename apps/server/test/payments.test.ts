@@ -5,10 +5,10 @@ import { paymentCallbacks, paymentConfig, recharges, withdrawals } from '../src/
 import { systemLogs } from '../src/platform/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import { ManualScheduler, SandboxOperator } from '../src/modules/payments/operators.js';
-import { requestWithdrawal, startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';
+import { DISBURSE_JOB, REQUERY_STUCK_JOB, requestWithdrawal, runDisbursement, startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import {
-  PAYMENT_KEYS, balanceOf, billsOf, callbackJson, grantKeys, makePayer, manualClock, withdrawalsClearingProblems,
+  PAYMENT_KEYS, balanceOf, billsOf, callbackJson, disbursed, grantKeys, makePayer, manualClock, operatorForgets, operatorRows, withdrawalsClearingProblems,
 } from './payments-fixtures.js';
 
 let t: TestApp;
@@ -42,6 +42,7 @@ let initialConfig: typeof paymentConfig.$inferSelect;
 
 afterEach(async () => {
   // Every scenario leaves the ledger balanced, and nothing half-done at the sandboxes.
+  await disbursed(t);
   await clock.runAll();
   expect(await checkInvariants(db())).toEqual([]);
   expect(await withdrawalsClearingProblems(t)).toEqual([]);
@@ -55,6 +56,12 @@ afterEach(async () => {
 });
 
 const post = (url: string, token: string, body?: unknown) => t.call('POST', url, { token, body });
+/** Approves, then waits for the disbursement job the approval enqueued (its answer is the approval's). */
+async function approve(id: number, token = root) {
+  const res = await post(`/api/v1/money/withdrawals/${id}/approve`, token);
+  await disbursed(t);
+  return res;
+}
 const get = (url: string, token = root) => t.call('GET', url, { token });
 
 async function loadRecharge(id: number) {
@@ -303,10 +310,11 @@ describe('withdrawals', () => {
     const b = await makePayer(t, w.agentA, 10_000_00);
     const x = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 6_000_00 });
     sandbox(VODACOM).queue.push('duplicate');
-    const res = await post(`/api/v1/money/withdrawals/${x.id}/approve`, root);
+    const res = await approve(x.id);
     expect(res.status).toBe(200);
+    // The answer of the approval: sent to the operator (the job asks it once the approval has committed).
     expect(res.body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, first_approver: 'admin', pay_status: 1 });
-    expect(res.body.carrier_order_number).toMatch(/^MP/);
+    expect((await loadWithdrawal(x.id)).carrierOrderNumber).toMatch(/^MP/);
     expect(sandbox(VODACOM).disburseCalls(x.serialNumber)).toBe(1);
     const second = await post(`/api/v1/money/withdrawals/${x.id}/approve`, agentA);
     expect(second.status).toBe(409);
@@ -330,17 +338,17 @@ describe('withdrawals', () => {
     const viaCallback = await requestWithdrawal(db(), { bettorId: b.id, payType: TIGO, amount: 5_000_00 });
     sandbox(TIGO).queue.push('fail');
     sandbox(TIGO).failReason = 'not_registered';
-    expect((await post(`/api/v1/money/withdrawals/${viaCallback.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect((await approve(viaCallback.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
     await clock.runAll();
     const failed = await loadWithdrawal(viaCallback.id);
     expect(failed).toMatchObject({ status: WITHDRAWAL_STATUS.failed, payStatus: PAY_STATUS.voided, failReason: 'Subscriber not registered for mobile money' });
 
-    // HaloPesa answers a disbursement at once: the toast already shows the failure.
+    // HaloPesa answers a disbursement at once: the job records the failure without waiting for a callback.
     const sync = await requestWithdrawal(db(), { bettorId: b.id, payType: HALOTEL, amount: 3_000_00 });
     sandbox(HALOTEL).queue.push('fail');
     sandbox(HALOTEL).failReason = 'operator_timeout';
-    const res = await post(`/api/v1/money/withdrawals/${sync.id}/approve`, root);
-    expect(res.body).toMatchObject({ status: WITHDRAWAL_STATUS.failed, pay_status: PAY_STATUS.voided });
+    expect((await approve(sync.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect(await loadWithdrawal(sync.id)).toMatchObject({ status: WITHDRAWAL_STATUS.failed, payStatus: PAY_STATUS.voided });
     await clock.runAll(); // its confirmation callback changes nothing more
 
     const backs = await billsOf(t, b.id, BILL_TYPE.amount_rolled_back);
@@ -349,44 +357,43 @@ describe('withdrawals', () => {
     expect((await balanceOf(t, b.id)).totalWithdrawal).toBe(0);
   });
 
-  it('a disbursement that timed out: paid when the money moved, timed out and returned when it did not', async () => {
+  it('a disbursement that timed out is asked again with the same reference and paid once, whether the operator got the first call or not', async () => {
     const b = await makePayer(t, w.agentA, 20_000_00);
-    // The call times out but the operator got it: the callback still comes and pays it.
+    // The call times out but the operator got it: the retry finds the same payout, the callback pays it.
     const moved = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount: 2_000_00 });
     sandbox(AIRTEL).queue.push('timeout');
-    const r1 = await post(`/api/v1/money/withdrawals/${moved.id}/approve`, root);
+    const r1 = await approve(moved.id);
     expect(r1.status).toBe(200);
     expect(r1.body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect(sandbox(AIRTEL).disburseCalls(moved.serialNumber)).toBe(2);
+    expect(await loadWithdrawal(moved.id)).toMatchObject({ disburseAttempts: 2, carrierOrderNumber: expect.stringMatching(/^AM/) });
     await clock.runAll();
     expect((await loadWithdrawal(moved.id)).status).toBe(WITHDRAWAL_STATUS.paid);
 
-    // The call times out and the operator never got it: stuck, then timed out by a re-query.
+    // The call times out and the operator never got it: the retry reaches it; its callback is lost, so
+    // the withdrawal waits in the stuck queue until a re-query finds it paid.
     const lost = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount: 3_000_00 });
-    sandbox(AIRTEL).queue.push('timeout_lost');
-    expect((await post(`/api/v1/money/withdrawals/${lost.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
-    await clock.runAll();
+    sandbox(AIRTEL).queue.push('timeout_lost', 'no_callback');
+    expect((await approve(lost.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect(sandbox(AIRTEL).disburseCalls(lost.serialNumber)).toBe(2);
+    expect(await operatorRows(t, lost.serialNumber)).toHaveLength(1);
     const early = await post(`/api/v1/money/withdrawals/${lost.id}/requery`, root);
-    expect(early.body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, stuck: false });
-    await age('withdrawals', lost.id, 20);
+    expect(early.body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, stuck: false, reconcile: false });
+    await clock.runAll();
+    await age('withdrawals', lost.id, 65);
     expect((await get('/api/v1/money/withdrawals?stuck=true')).body.items.map((i: { id: number }) => i.id)).toContain(lost.id);
-    // Still within the disbursement timeout: an unknown answer returns nothing yet.
-    expect((await post(`/api/v1/money/withdrawals/${lost.id}/requery`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
-    await age('withdrawals', lost.id, 45);
     // Through the Airtel desk this time.
     const done = await post(`/api/v1/money/airtel_transfer/withdrawal/${lost.id}/requery`, root);
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ status: WITHDRAWAL_STATUS.timed_out, pay_status: PAY_STATUS.voided });
-    const [back] = await billsOf(t, b.id, BILL_TYPE.amount_rolled_back);
-    expect(back).toMatchObject({ amount: 3_000_00, causeId: String(lost.id) });
-    expect(back.remark).toContain('Timed-out mobile-money withdrawal');
-    expect((await balanceOf(t, b.id)).cashBalance).toBe(18_000_00);
-    expect(sandbox(AIRTEL).disburseCalls(lost.serialNumber)).toBe(1);
+    expect(done.body).toMatchObject({ status: WITHDRAWAL_STATUS.paid, pay_status: PAY_STATUS.paid });
+    expect(await billsOf(t, b.id, BILL_TYPE.amount_rolled_back)).toEqual([]);
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 15_000_00, totalWithdrawal: 5_000_00 });
     // The Airtel desk lists both withdrawals with their outcome and approver.
     const desk = (await get(`/api/v1/money/airtel_transfer?bettor_id=${b.id}&kind=withdrawal`)).body.items as Record<string, unknown>[];
     // Newest first (`lost` was made to look 65 minutes old).
     expect(desk.map((i) => [i.row_id, i.status, i.first_approver])).toEqual([
       [moved.id, WITHDRAWAL_STATUS.paid, 'admin'],
-      [lost.id, WITHDRAWAL_STATUS.timed_out, 'admin'],
+      [lost.id, WITHDRAWAL_STATUS.paid, 'admin'],
     ]);
   });
 
@@ -405,7 +412,7 @@ describe('withdrawals', () => {
     expect(same.body.code).toBe('SECOND_APPROVER_SAME');
     expect((await loadWithdrawal(big.id)).status).toBe(WITHDRAWAL_STATUS.awaiting_second_approval);
     sandbox(VODACOM).queue.push('success');
-    const second = await post(`/api/v1/money/withdrawals/${big.id}/approve`, root);
+    const second = await approve(big.id);
     expect(second.body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, first_approver: 'agent_a', second_approver: 'admin' });
     expect(second.body.review_time).not.toBeNull();
     await clock.runAll();
@@ -413,7 +420,7 @@ describe('withdrawals', () => {
     // At the limit exactly, one approval is enough.
     const edge = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 100_000_00 });
     sandbox(VODACOM).queue.push('success');
-    expect((await post(`/api/v1/money/withdrawals/${edge.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect((await approve(edge.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
     // A large one awaiting its second approval can still be refused.
     const other = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 150_000_00 });
     await post(`/api/v1/money/withdrawals/${other.id}/approve`, root);
@@ -443,13 +450,16 @@ describe('money paths at the edges', () => {
     return t.call('POST', `/api/v1/payments/callback/${payType}`, { headers: sandbox(payType).sign(body), body });
   };
 
-  it('a SUCCESS callback after a timed-out withdrawal was returned pays nothing twice and is flagged for reconciliation', async () => {
+  it('a SUCCESS callback after a withdrawal was reconciled as not paid pays nothing twice and is logged for a person', async () => {
     const b = await makePayer(t, w.agentA, 10_000_00);
     const x = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount: 4_000_00 });
-    sandbox(AIRTEL).queue.push('timeout_lost');
-    expect((await post(`/api/v1/money/withdrawals/${x.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    sandbox(AIRTEL).queue.push('no_callback');
+    expect((await approve(x.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    await operatorForgets(t, x.serialNumber);
     await age('withdrawals', x.id, 65);
-    expect((await post(`/api/v1/money/withdrawals/${x.id}/requery`, root)).body.status).toBe(WITHDRAWAL_STATUS.timed_out);
+    expect((await post(`/api/v1/money/withdrawals/${x.id}/requery`, root)).body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, reconcile: true });
+    const done = await post(`/api/v1/money/withdrawals/${x.id}/reconcile`, root, { outcome: 'not_paid', reference: 'AM statement 2026-11-25 line 14', remark: 'Not on the statement' });
+    expect(done.body).toMatchObject({ status: WITHDRAWAL_STATUS.failed, pay_status: PAY_STATUS.voided });
     expect((await balanceOf(t, b.id)).cashBalance).toBe(10_000_00);
     const billsBefore = await billsOf(t, b.id);
     expect(billsBefore.map((x) => x.type)).toEqual([BILL_TYPE.user_recharge, BILL_TYPE.user_withdrawal, BILL_TYPE.amount_rolled_back]);
@@ -461,9 +471,9 @@ describe('money paths at the edges', () => {
     });
     expect(res!.status).toBe(200);
     expect(res!.body).toEqual({ ok: true });
-    // Nothing moves: the withdrawal stays timed out, the bettor keeps the returned amount, no second bill,
+    // Nothing moves: the withdrawal stays failed, the bettor keeps the returned amount, no second bill,
     // no payout counted; the disagreement is logged for a person to reconcile.
-    expect(await loadWithdrawal(x.id)).toMatchObject({ status: WITHDRAWAL_STATUS.timed_out, payStatus: PAY_STATUS.voided });
+    expect(await loadWithdrawal(x.id)).toMatchObject({ status: WITHDRAWAL_STATUS.failed, payStatus: PAY_STATUS.voided });
     const after = await balanceOf(t, b.id);
     expect(after.cashBalance).toBe(10_000_00);
     expect(after.totalWithdrawal).toBe(0);
@@ -500,7 +510,7 @@ describe('money paths at the edges', () => {
     const b = await makePayer(t, w.agentA, 10_000_00);
     const x = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 3_000_00 });
     sandbox(VODACOM).queue.push('no_callback');
-    expect((await post(`/api/v1/money/withdrawals/${x.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect((await approve(x.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
     await clock.runAll();
     const billsBefore = await billsOf(t, b.id);
     const log = await logged(async () => {
@@ -509,6 +519,8 @@ describe('money paths at the edges', () => {
     });
     expect(log).toContain('withdrawal amount mismatch');
     expect(await loadWithdrawal(x.id)).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, payStatus: PAY_STATUS.processing, paidAt: null });
+    // Waiting for a person: it shows in the reconciliation view.
+    expect((await loadWithdrawal(x.id)).reconcileCause).toBe('Amount mismatch: the operator reported 300.00');
     expect(await billsOf(t, b.id)).toEqual(billsBefore);
     expect((await balanceOf(t, b.id)).totalWithdrawal).toBe(0);
     // Resolved by its true callback (the clearing account then matches again, see afterEach).
@@ -521,7 +533,7 @@ describe('money paths at the edges', () => {
     const b = await makePayer(t, w.agentA, 10_000_00);
     const x = await requestWithdrawal(db(), { bettorId: b.id, payType: TIGO, amount: 2_000_00 });
     sandbox(TIGO).queue.push('no_callback');
-    expect((await post(`/api/v1/money/withdrawals/${x.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect((await approve(x.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
     const res = await post(`/api/v1/money/withdrawals/${x.id}/refuse`, root, { reason: 'Too late' });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('WITHDRAWAL_STATE_CHANGED');
@@ -542,7 +554,7 @@ describe('money paths at the edges', () => {
     const recentRecharge = await startRecharge(db(), { bettorId: b.id, payType: HALOTEL, amount: 2_500_00 });
     sandbox(AIRTEL).queue.push('no_callback');
     const stuckWithdrawal = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount: 1_000_00 });
-    await post(`/api/v1/money/withdrawals/${stuckWithdrawal.id}/approve`, root);
+    await approve(stuckWithdrawal.id);
     await clock.runAll();
     await age('recharges', stuckRecharge.id, 20);
     await age('withdrawals', stuckWithdrawal.id, 20);
@@ -566,6 +578,209 @@ describe('money paths at the edges', () => {
     // Audited as the system (no admin account).
     const [audit] = await auditRows(`Re-queried recharge ${stuckRecharge.serialNumber}`);
     expect(audit).toMatchObject({ type: LOG_TYPE.update_balance });
+  });
+});
+
+describe('disbursement jobs and reconciliation (issue 11 finding 2)', () => {
+  const reconcile = (kind: 'withdrawals' | 'recharges', id: number, body: Record<string, unknown>, token = root) =>
+    post(`/api/v1/money/${kind}/${id}/reconcile`, token, body);
+  const jobsOf = async (id: number) =>
+    (
+      (await db().execute(sql`select state from pgboss.job where name = ${DISBURSE_JOB} and data->>'withdrawalId' = ${String(id)}`)) as unknown as {
+        rows: { state: string }[];
+      }
+    ).rows;
+
+  it('approve commits its disbursement job in the same transaction; a refused approval enqueues none', async () => {
+    const b = await makePayer(t, w.agentA, 10_000_00);
+    const x = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 2_000_00 });
+    sandbox(VODACOM).queue.push('no_callback');
+    const res = await post(`/api/v1/money/withdrawals/${x.id}/approve`, root);
+    expect(res.body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect(await jobsOf(x.id)).toHaveLength(1);
+    await disbursed(t);
+    expect((await jobsOf(x.id)).map((j) => j.state)).toEqual(['completed']);
+    expect((await post(`/api/v1/money/withdrawals/${x.id}/approve`, root)).status).toBe(409);
+    expect(await jobsOf(x.id)).toHaveLength(1);
+    // A large one's first approval waits for the second: no job yet.
+    await db().update(paymentConfig).set({ largeWithdrawal: 1_000_00 }).where(eq(paymentConfig.id, 1));
+    const big = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 2_000_00 });
+    expect((await post(`/api/v1/money/withdrawals/${big.id}/approve`, root)).body.status).toBe(WITHDRAWAL_STATUS.awaiting_second_approval);
+    expect(await jobsOf(big.id)).toEqual([]);
+    await post(`/api/v1/money/withdrawals/${big.id}/refuse`, root, { reason: 'test over' });
+  });
+
+  it('the disbursement job run twice (a retry, a crash after the operator paid) pays once', async () => {
+    const b = await makePayer(t, w.agentA, 10_000_00);
+    const x = await requestWithdrawal(db(), { bettorId: b.id, payType: TIGO, amount: 3_000_00 });
+    sandbox(TIGO).queue.push('success');
+    // The operator was asked, paid, and our process died before recording anything.
+    await sandbox(TIGO).disburse({ reference: x.serialNumber, phone: x.phone, amount: x.amount });
+    await approve(x.id);
+    await runDisbursement(db(), x.id);
+    expect(sandbox(TIGO).disburseCalls(x.serialNumber)).toBe(3);
+    const rows = await operatorRows(t, x.serialNumber);
+    expect(rows).toHaveLength(1);
+    expect((await loadWithdrawal(x.id)).carrierOrderNumber).toBe(rows[0].carrierRef);
+    await clock.runAll();
+    expect((await loadWithdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.paid);
+    // Once settled, a further run asks nothing.
+    await runDisbursement(db(), x.id);
+    expect(sandbox(TIGO).disburseCalls(x.serialNumber)).toBe(3);
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 7_000_00, totalWithdrawal: 3_000_00 });
+    expect(await billsOf(t, b.id, BILL_TYPE.amount_rolled_back)).toEqual([]);
+  });
+
+  it('the sandbox operator remembers its payouts in the database: a re-query after our restart finds them', async () => {
+    const b = await makePayer(t, w.agentA, 10_000_00);
+    const x = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 1_500_00 });
+    sandbox(VODACOM).queue.push('no_callback');
+    await approve(x.id);
+    // Our process (and its timers) is gone; the operator completed the payout meanwhile.
+    const { SandboxOperator: Fresh, SANDBOX_PROFILES } = await import('../src/modules/payments/operators.js');
+    const { DbSandboxStore } = await import('../src/modules/payments/sandbox-store.js');
+    const later = new ManualScheduler(clock.now() + 60 * 60_000);
+    const restarted = new Fresh(SANDBOX_PROFILES[VODACOM], { scheduler: () => later, deliver: async () => 200, store: new DbSandboxStore(db()) });
+    expect(await restarted.queryStatus(x.serialNumber)).toMatchObject({ status: 'success', amount: 1_500_00, carrierRef: (await loadWithdrawal(x.id)).carrierOrderNumber });
+    // Asked again with the same reference, it answers the same payout.
+    expect(await restarted.disburse({ reference: x.serialNumber, phone: x.phone, amount: x.amount })).toMatchObject({ status: 'success' });
+    expect(await operatorRows(t, x.serialNumber)).toHaveLength(1);
+    await clock.runAll();
+    await post(`/api/v1/money/withdrawals/${x.id}/requery`, root);
+    expect((await loadWithdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.paid);
+  });
+
+  it('a disbursement with a carrier order number that the operator answers "unknown" past the timeout is not refunded: it waits for reconciliation', async () => {
+    const b = await makePayer(t, w.agentA, 20_000_00);
+    const x = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount: 4_000_00 });
+    sandbox(AIRTEL).queue.push('no_callback');
+    await approve(x.id);
+    const sent = await loadWithdrawal(x.id);
+    expect(sent.carrierOrderNumber).toMatch(/^AM/);
+    // The crash of finding 2: the operator's answer is lost to us and a re-query says "unknown".
+    await operatorForgets(t, x.serialNumber);
+    await age('withdrawals', x.id, 65);
+    const { requeryStuck } = await import('../src/modules/payments/service.js');
+    await requeryStuck(db());
+    const waiting = await loadWithdrawal(x.id);
+    expect(waiting).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, payStatus: PAY_STATUS.processing });
+    expect(waiting.reconcileSince).not.toBeNull();
+    expect(waiting.reconcileCause).toContain(sent.carrierOrderNumber!);
+    expect(await billsOf(t, b.id, BILL_TYPE.amount_rolled_back)).toEqual([]);
+    expect((await balanceOf(t, b.id)).cashBalance).toBe(16_000_00);
+    const [flagged] = await auditRows(`Re-queried withdrawal ${x.serialNumber}: operator says unknown: to reconcile`);
+    expect(flagged).toMatchObject({ account: null });
+    // A second sweep changes nothing and writes nothing more.
+    await requeryStuck(db());
+    expect(await auditRows(`Re-queried withdrawal ${x.serialNumber}`)).toHaveLength(1);
+    // It shows in the stuck queue and the reconciliation view.
+    const stuck = (await get('/api/v1/money/withdrawals?stuck=true&page_size=200')).body.items.find((i: { id: number }) => i.id === x.id);
+    expect(stuck).toMatchObject({ stuck: true, reconcile: true, reconcile_cause: waiting.reconcileCause });
+    expect((await get('/api/v1/money/withdrawals?reconcile=true&page_size=200')).body.items.map((i: { id: number }) => i.id)).toContain(x.id);
+
+    // The evidence is required.
+    for (const [body, code] of [
+      [{ outcome: 'paid', remark: 'seen' }, 'RECONCILE_REFERENCE_REQUIRED'],
+      [{ outcome: 'paid', reference: '   ', remark: 'seen' }, 'RECONCILE_REFERENCE_REQUIRED'],
+      [{ outcome: 'paid', reference: 'x'.repeat(101), remark: 'seen' }, 'RECONCILE_REFERENCE_REQUIRED'],
+      [{ outcome: 'paid', reference: 'AM-STMT-1' }, 'RECONCILE_REMARK_REQUIRED'],
+    ] as const) {
+      const res = await reconcile('withdrawals', x.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe(code);
+    }
+    expect((await reconcile('withdrawals', x.id, { outcome: 'maybe', reference: 'r', remark: 'r' })).status).toBe(400);
+    // Another branch's agent does not see it.
+    expect((await reconcile('withdrawals', x.id, { outcome: 'paid', reference: 'AM-STMT-1', remark: 'r' }, agentB)).status).toBe(404);
+
+    // Paid per the operator's statement: settled as a success, once.
+    const res = await reconcile('withdrawals', x.id, { outcome: 'paid', reference: ' AM-STMT-2026-11-25 #41 ', remark: 'Line 41 of the statement' }, agentA);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: WITHDRAWAL_STATUS.paid, pay_status: PAY_STATUS.paid, reconcile: false, reconciled_by: 'agent_a',
+      reconcile_reference: 'AM-STMT-2026-11-25 #41', reconcile_remark: 'Line 41 of the statement',
+    });
+    expect(res.body.reconcile_time).not.toBeNull();
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 16_000_00, totalWithdrawal: 4_000_00 });
+    expect(await billsOf(t, b.id, BILL_TYPE.amount_rolled_back)).toEqual([]);
+    const [audit] = await auditRows(`Reconciled withdrawal ${x.serialNumber}`);
+    expect(audit).toMatchObject({ type: LOG_TYPE.update_balance, account: 'agent_a' });
+    expect(audit.content).toContain('as paid; operator statement AM-STMT-2026-11-25 #41: Line 41 of the statement');
+    expect((audit.before as { status: number }).status).toBe(WITHDRAWAL_STATUS.disbursing);
+    expect((audit.after as { status: number }).status).toBe(WITHDRAWAL_STATUS.paid);
+
+    const again = await reconcile('withdrawals', x.id, { outcome: 'not_paid', reference: 'AM-STMT-2', remark: 'again' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('NOT_AWAITING_RECONCILIATION');
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 16_000_00, totalWithdrawal: 4_000_00 });
+  });
+
+  it('reconciled as not paid: the held money goes back with its bill, once; a withdrawal not in doubt cannot be reconciled', async () => {
+    const b = await makePayer(t, w.agentA, 20_000_00);
+    // Every attempt was lost on the way (attempts counted, no carrier order number), then the process died.
+    const x = await requestWithdrawal(db(), { bettorId: b.id, payType: HALOTEL, amount: 5_000_00 });
+    await t.database.exec(`UPDATE withdrawals SET status = 3, disbursed_at = now(), disburse_attempts = 3 WHERE id = ${x.id}`);
+    // Never sent at all (the job had not run): returned on "unknown" past the timeout, as before.
+    const never = await requestWithdrawal(db(), { bettorId: b.id, payType: HALOTEL, amount: 1_000_00 });
+    await t.database.exec(`UPDATE withdrawals SET status = 3, disbursed_at = now() WHERE id = ${never.id}`);
+    expect((await reconcile('withdrawals', x.id, { outcome: 'not_paid', reference: 'HP-1', remark: 'r' })).body.code).toBe('NOT_AWAITING_RECONCILIATION');
+    await age('withdrawals', x.id, 65);
+    await age('withdrawals', never.id, 65);
+    expect((await post(`/api/v1/money/withdrawals/${x.id}/requery`, root)).body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, reconcile: true });
+    expect((await post(`/api/v1/money/withdrawals/${never.id}/requery`, root)).body).toMatchObject({ status: WITHDRAWAL_STATUS.timed_out, reconcile: false });
+
+    const res = await reconcile('withdrawals', x.id, { outcome: 'not_paid', reference: 'HP statement 25/11 (no line)', remark: 'Not on the operator statement' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: WITHDRAWAL_STATUS.failed, pay_status: PAY_STATUS.voided, reconciled_by: 'admin' });
+    const backs = await billsOf(t, b.id, BILL_TYPE.amount_rolled_back);
+    expect(backs.map((x) => [x.amount, x.causeId])).toEqual([[1_000_00, String(never.id)], [5_000_00, String(x.id)]]);
+    expect(backs[1].remark).toContain("Not paid per the operator's statement HP statement 25/11 (no line): Not on the operator statement");
+    expect(backs[1].adminId).not.toBeNull();
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 20_000_00, totalWithdrawal: 0 });
+    expect((await reconcile('withdrawals', x.id, { outcome: 'paid', reference: 'HP-2', remark: 'r' })).status).toBe(409);
+    expect((await reconcile('withdrawals', never.id, { outcome: 'paid', reference: 'HP-2', remark: 'r' })).status).toBe(409);
+    expect(await billsOf(t, b.id, BILL_TYPE.amount_rolled_back)).toHaveLength(2);
+  });
+
+  it('a recharge in doubt (the operator gave its number, then cannot tell) waits for reconciliation: credited once, or not credited', async () => {
+    const b = await makePayer(t, w.agentA);
+    sandbox(VODACOM).behaviour = 'no_callback';
+    const credited = await startRecharge(db(), { bettorId: b.id, payType: VODACOM, amount: 7_000_00 });
+    const notCredited = await startRecharge(db(), { bettorId: b.id, payType: VODACOM, amount: 2_000_00 });
+    for (const r of [credited, notCredited]) {
+      expect(r.carrierOrderNumber).toMatch(/^MP/);
+      await operatorForgets(t, r.serialNumber);
+      await age('recharges', r.id, 61);
+      expect((await post(`/api/v1/money/recharges/${r.id}/requery`, root)).body).toMatchObject({ pay_status: PAY_STATUS.processing, reconcile: true });
+    }
+    expect((await get('/api/v1/money/recharges?reconcile=true')).body.items.map((i: { id: number }) => i.id)).toEqual(expect.arrayContaining([credited.id, notCredited.id]));
+    expect((await reconcile('recharges', credited.id, { outcome: 'credited', remark: 'seen' })).body.code).toBe('RECONCILE_REFERENCE_REQUIRED');
+    expect((await reconcile('recharges', credited.id, { outcome: 'paid', reference: 'r', remark: 'r' })).status).toBe(400);
+
+    const ok = await reconcile('recharges', credited.id, { outcome: 'credited', reference: 'MP-STMT-77', remark: 'Received per statement' });
+    expect(ok.body).toMatchObject({ pay_status: PAY_STATUS.paid, reconcile: false, reconcile_reference: 'MP-STMT-77', reconciled_by: 'admin' });
+    const no = await reconcile('recharges', notCredited.id, { outcome: 'not_credited', reference: 'MP-STMT-78', remark: 'Not received' });
+    expect(no.body).toMatchObject({ pay_status: PAY_STATUS.voided });
+    expect(no.body.fail_reason).toContain("Not received per the operator's statement MP-STMT-78");
+    const again = await reconcile('recharges', credited.id, { outcome: 'credited', reference: 'MP-STMT-77', remark: 'twice' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('NOT_AWAITING_RECONCILIATION');
+    const credits = await billsOf(t, b.id, BILL_TYPE.user_recharge);
+    expect(credits.map((x) => x.amount)).toEqual([7_000_00]);
+    expect(credits[0].adminId).not.toBeNull();
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 7_000_00, totalRecharge: 7_000_00 });
+    expect(await auditRows(`Reconciled recharge ${credited.serialNumber}`)).toHaveLength(1);
+  });
+
+  it('the stuck sweep runs as a job', async () => {
+    const b = await makePayer(t, w.agentA);
+    sandbox(TIGO).queue.push('no_callback');
+    const r = await startRecharge(db(), { bettorId: b.id, payType: TIGO, amount: 1_000_00 });
+    await clock.runAll();
+    await age('recharges', r.id, 20);
+    await t.ctx.jobs.send(db(), REQUERY_STUCK_JOB);
+    await t.ctx.jobs.drain([REQUERY_STUCK_JOB]);
+    expect((await loadRecharge(r.id)).payStatus).toBe(PAY_STATUS.paid);
   });
 });
 
@@ -629,7 +844,7 @@ describe('scope, permissions and audit', () => {
     const approved = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 1_000_00 });
     const refused = await requestWithdrawal(db(), { bettorId: b.id, payType: VODACOM, amount: 1_000_00 });
     sandbox(VODACOM).behaviour = 'no_callback';
-    await post(`/api/v1/money/withdrawals/${approved.id}/approve`, root);
+    await approve(approved.id);
     await post(`/api/v1/money/withdrawals/${refused.id}/refuse`, agentA, { reason: 'Suspicious pattern' });
     await clock.runAll();
     await post(`/api/v1/money/withdrawals/${approved.id}/requery`, root);

@@ -483,9 +483,9 @@ export const MESSAGES = {
     'zh-CN': '该交易并未在等待运营商结果，无需重新查询。',
   },
   NOT_AWAITING_RECONCILIATION: {
-    'en-US': 'This transaction is not waiting for reconciliation: it has been settled already, or the operator has not been found unable to tell its outcome. Refresh the list.',
-    'sw-KE': 'Muamala huu hausubiri usuluhishi: tayari umekamilishwa, au haijabainika kwamba mtoa huduma hawezi kueleza matokeo yake. Onyesha upya orodha.',
-    'zh-CN': '该交易无需对账：它已处理完毕，或尚未确认运营商无法给出其结果。请刷新列表。',
+    'en-US': 'This transaction is not waiting for reconciliation: it has been settled already, or its outcome is not in doubt. Refresh the list.',
+    'sw-KE': 'Muamala huu hausubiri usuluhishi: tayari umekamilishwa, au matokeo yake hayana shaka. Onyesha upya orodha.',
+    'zh-CN': '该交易无需对账：它已处理完毕，或其结果并无疑问。请刷新列表。',
   },
   RECONCILE_REFERENCE_REQUIRED: {
     'en-US': "Please enter the reference of the operator's statement line (at most {max} characters)",

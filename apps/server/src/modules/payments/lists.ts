@@ -18,6 +18,22 @@ const agents = aliasedTable(admins, 'agent');
 const firstApprovers = aliasedTable(admins, 'first_approver');
 const secondApprovers = aliasedTable(admins, 'second_approver');
 const refusers = aliasedTable(admins, 'refuser');
+const reconcilers = aliasedTable(admins, 'reconciler');
+
+/** The reconciliation columns of a recharge or withdrawal row (the stuck queue's "reconcile"). */
+const reconcileAnswer = {
+  reconcile: 'boolean', reconcile_since: 'string?', reconcile_cause: 'string?', reconciled_by_id: 'number?', reconciled_by: 'string?',
+  reconcile_time: 'string?', reconcile_reference: 'string?', reconcile_remark: 'string?',
+} as const;
+type ReconcileCols = {
+  reconcileSince: Date | null; reconcileCause: string | null; reconciledBy: number | null; reconciledAt: Date | null;
+  reconcileReference: string | null; reconcileRemark: string | null;
+};
+const reconcileRow = (r: ReconcileCols, waiting: boolean, reconciler: string | null) => ({
+  reconcile: waiting && r.reconcileSince !== null, reconcile_since: iso(r.reconcileSince), reconcile_cause: r.reconcileCause,
+  reconciled_by_id: r.reconciledBy, reconciled_by: reconciler, reconcile_time: iso(r.reconciledAt),
+  reconcile_reference: r.reconcileReference, reconcile_remark: r.reconcileRemark,
+});
 
 const ARCHIVE_DAYS = 30;
 const archiveCut = sql`now() - interval '${sql.raw(String(ARCHIVE_DAYS))} days'`;
@@ -63,25 +79,30 @@ export const rechargeFilters = z.object({
   created_at_from: isoDate,
   created_at_to: isoDate,
   stuck: bool,
+  /** Waiting for reconciliation (the operator cannot tell the outcome). */
+  reconcile: bool,
 });
 type RechargeFilters = z.infer<typeof rechargeFilters>;
 
 const rechargeStuck = sql<boolean>`(${recharges.payStatus} = ${PAY_STATUS.processing} and ${recharges.createdAt} < ${stuckCut})`;
+const rechargeToReconcile = sql<boolean>`(${recharges.payStatus} = ${PAY_STATUS.processing} and ${recharges.reconcileSince} is not null)`;
 
 const selectRecharges = (ex: Executor) =>
   ex
-    .select({ r: recharges, userName: bettors.name, userPhone: bettors.phone, agentAccount: agents.account, stuck: rechargeStuck })
+    .select({ r: recharges, userName: bettors.name, userPhone: bettors.phone, agentAccount: agents.account, reconciler: reconcilers.account, stuck: rechargeStuck })
     .from(recharges)
     .innerJoin(bettors, eq(bettors.id, recharges.bettorId))
-    .leftJoin(agents, eq(agents.id, recharges.agentId));
+    .leftJoin(agents, eq(agents.id, recharges.agentId))
+    .leftJoin(reconcilers, eq(reconcilers.id, recharges.reconciledBy));
 
-type RechargeSel = { r: typeof recharges.$inferSelect; userName: string; userPhone: string; agentAccount: string | null; stuck: boolean };
+type RechargeSel = { r: typeof recharges.$inferSelect; userName: string; userPhone: string; agentAccount: string | null; reconciler: string | null; stuck: boolean };
 
 /** A row of the recharge lists (what toRechargeRow builds). */
 export const rechargeAnswer = answerRow({
   id: 'number', serial_number: 'string', carrier_order_number: 'string?', user_id: 'number', user_phone: 'string?', user_name: 'string?',
   phone: 'string?', agent_id: 'number?', agent_account: 'string?', amount: 'number', pay_type: 'number', pay_status: 'number', fail_reason: 'string?',
   callback_count: 'number?', previous_recharge_time: 'string?', create_time: 'string?', pay_time: 'string?', last_query_time: 'string?', stuck: 'boolean',
+  ...reconcileAnswer,
 });
 
 export function toRechargeRow(x: RechargeSel) {
@@ -93,6 +114,7 @@ export function toRechargeRow(x: RechargeSel) {
     amount: Number(r.amount), pay_type: r.payType, pay_status: r.payStatus, fail_reason: r.failReason,
     callback_count: r.callbackCount, previous_recharge_time: iso(r.previousRechargeAt), create_time: iso(r.createdAt),
     pay_time: iso(r.paidAt), last_query_time: iso(r.lastQueryAt), stuck: !!x.stuck,
+    ...reconcileRow(r, r.payStatus === PAY_STATUS.processing, x.reconciler),
   };
 }
 
@@ -113,6 +135,7 @@ function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
     q.pay_type ? eq(recharges.payType, q.pay_type) : undefined,
     q.pay_status ? eq(recharges.payStatus, q.pay_status) : undefined,
     q.stuck === 'true' ? rechargeStuck : q.stuck === 'false' ? sql`not ${rechargeStuck}` : undefined,
+    q.reconcile === 'true' ? rechargeToReconcile : q.reconcile === 'false' ? sql`not ${rechargeToReconcile}` : undefined,
   );
 }
 
@@ -122,7 +145,7 @@ function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
  * by nature) is the one view that lists across users.
  */
 const rechargeRequire = (q: RechargeFilters) =>
-  q.bettor_id || q.phone || q.serial_number || q.carrier_order_number || q.stuck === 'true' ? null : ('RECHARGE_USER_REQUIRED' as const);
+  q.bettor_id || q.phone || q.serial_number || q.carrier_order_number || q.stuck === 'true' || q.reconcile === 'true' ? null : ('RECHARGE_USER_REQUIRED' as const);
 
 const rechargeSortable = { id: recharges.id, create_time: recharges.createdAt, amount: recharges.amount, pay_time: recharges.paidAt };
 
@@ -166,17 +189,20 @@ export const withdrawalFilters = z.object({
   stuck: bool,
   /** Over the large-withdrawal amount (needs a second approval). */
   large: bool,
+  /** Waiting for reconciliation (the operator cannot tell the outcome). */
+  reconcile: bool,
 });
 type WithdrawalFilters = z.infer<typeof withdrawalFilters>;
 
 const withdrawalStuck = sql<boolean>`(${withdrawals.status} = ${WITHDRAWAL_STATUS.disbursing} and coalesce(${withdrawals.disbursedAt}, ${withdrawals.createdAt}) < ${stuckCut})`;
 const withdrawalLarge = sql<boolean>`(${withdrawals.amount} > ${largeAmount})`;
+const withdrawalToReconcile = sql<boolean>`(${withdrawals.status} = ${WITHDRAWAL_STATUS.disbursing} and ${withdrawals.reconcileSince} is not null)`;
 
 const selectWithdrawals = (ex: Executor) =>
   ex
     .select({
       w: withdrawals, userName: bettors.name, userPhone: bettors.phone, agentAccount: agents.account,
-      firstApprover: firstApprovers.account, secondApprover: secondApprovers.account, refuser: refusers.account,
+      firstApprover: firstApprovers.account, secondApprover: secondApprovers.account, refuser: refusers.account, reconciler: reconcilers.account,
       stuck: withdrawalStuck, large: withdrawalLarge,
     })
     .from(withdrawals)
@@ -184,11 +210,12 @@ const selectWithdrawals = (ex: Executor) =>
     .leftJoin(agents, eq(agents.id, withdrawals.agentId))
     .leftJoin(firstApprovers, eq(firstApprovers.id, withdrawals.firstApproverId))
     .leftJoin(secondApprovers, eq(secondApprovers.id, withdrawals.secondApproverId))
-    .leftJoin(refusers, eq(refusers.id, withdrawals.refusedBy));
+    .leftJoin(refusers, eq(refusers.id, withdrawals.refusedBy))
+    .leftJoin(reconcilers, eq(reconcilers.id, withdrawals.reconciledBy));
 
 type WithdrawalSel = {
   w: typeof withdrawals.$inferSelect; userName: string; userPhone: string; agentAccount: string | null;
-  firstApprover: string | null; secondApprover: string | null; refuser: string | null; stuck: boolean; large: boolean;
+  firstApprover: string | null; secondApprover: string | null; refuser: string | null; reconciler: string | null; stuck: boolean; large: boolean;
 };
 
 /** A row of the withdrawal lists (what toWithdrawalRow builds). */
@@ -198,7 +225,7 @@ export const withdrawalAnswer = answerRow({
   fail_reason: 'string?', refuse_reason: 'string?', first_approver_id: 'number?', first_approver: 'string?', second_approver_id: 'number?',
   second_approver: 'string?', refused_by_id: 'number?', refused_by: 'string?', disburse_attempts: 'number?', previous_recharge_time: 'string?',
   create_time: 'string?', review_time: 'string?', disburse_time: 'string?', pay_time: 'string?', last_query_time: 'string?', large: 'boolean',
-  stuck: 'boolean',
+  stuck: 'boolean', ...reconcileAnswer,
 });
 
 export function toWithdrawalRow(x: WithdrawalSel) {
@@ -215,6 +242,7 @@ export function toWithdrawalRow(x: WithdrawalSel) {
     disburse_attempts: w.disburseAttempts, previous_recharge_time: iso(w.previousRechargeAt),
     create_time: iso(w.createdAt), review_time: iso(w.reviewedAt), disburse_time: iso(w.disbursedAt), pay_time: iso(w.paidAt),
     last_query_time: iso(w.lastQueryAt), large: !!x.large, stuck: !!x.stuck,
+    ...reconcileRow(w, w.status === WITHDRAWAL_STATUS.disbursing, x.reconciler),
   };
 }
 
@@ -238,6 +266,7 @@ function withdrawalWhere(q: WithdrawalFilters, scope: Scope, archive: boolean) {
     q.pay_status ? eq(withdrawals.payStatus, q.pay_status) : undefined,
     q.stuck === 'true' ? withdrawalStuck : q.stuck === 'false' ? sql`not ${withdrawalStuck}` : undefined,
     q.large === 'true' ? withdrawalLarge : q.large === 'false' ? sql`not ${withdrawalLarge}` : undefined,
+    q.reconcile === 'true' ? withdrawalToReconcile : q.reconcile === 'false' ? sql`not ${withdrawalToReconcile}` : undefined,
   );
 }
 

@@ -233,7 +233,8 @@ export const SANDBOX_PROFILES: Record<PayType, SandboxProfile> = {
   7: { payType: 7, name: 'HaloPesa (sandbox)', carrierPrefix: 'HP', failRate: 0.1, duplicateRate: 0.1, lostCallbackRate: 0.06, timeoutRate: 0.04, minDelayMs: 1_000, maxDelayMs: 8_000, syncDisburse: true },
 };
 
-interface SandboxTxn {
+/** A transaction as the sandbox operator keeps it (in its own table, see SandboxStore). */
+export interface SandboxTxn {
   kind: 'collect' | 'disburse';
   reference: string;
   carrierRef: string;
@@ -241,7 +242,60 @@ interface SandboxTxn {
   amount: number;
   status: 'pending' | 'success' | 'failed';
   reason?: string;
+  /** What the operator will decide when the transaction completes (decided when it is opened). */
+  plannedStatus: 'success' | 'failed';
+  plannedReason?: string;
+  /** How many callbacks it sends when it completes (0: the callback never comes). */
+  callbacks: number;
+  /** When it completes, in the scheduler's milliseconds. */
+  dueAt: number;
+  /** Notifications sent so far (the callback event ids are `<carrier ref>-<n>`). */
   events: number;
+}
+
+/**
+ * Where a sandbox operator keeps its transactions. A real operator remembers its payouts across our
+ * restarts: the server's sandboxes keep them in the database (sandbox-store.ts), so a re-query after our
+ * crash finds them; a bare sandbox (tests of the sandbox alone) keeps them in memory.
+ */
+export interface SandboxStore {
+  /** A transaction by our reference or by the operator's own reference. */
+  find(payType: PayType, ref: string): Promise<SandboxTxn | undefined>;
+  /** Opens a transaction unless one with this reference exists (then answers that one, `created: false`). */
+  open(payType: PayType, txn: SandboxTxn): Promise<{ txn: SandboxTxn; created: boolean }>;
+  /** Completes a pending transaction with its planned outcome; answers it (completed by this call or before). */
+  complete(payType: PayType, reference: string): Promise<SandboxTxn | undefined>;
+  /** Counts one more notification of a transaction; answers its number. */
+  nextEvent(payType: PayType, reference: string): Promise<number>;
+}
+
+export class MemorySandboxStore implements SandboxStore {
+  private rows = new Map<string, SandboxTxn>();
+  private carrier = new Map<string, string>();
+  async find(payType: PayType, ref: string) {
+    const key = this.rows.has(`${payType}:${ref}`) ? `${payType}:${ref}` : this.carrier.get(`${payType}:${ref}`);
+    const row = key ? this.rows.get(key) : undefined;
+    return row ? { ...row } : undefined;
+  }
+  async open(payType: PayType, txn: SandboxTxn) {
+    const key = `${payType}:${txn.reference}`;
+    const existing = this.rows.get(key);
+    if (existing) return { txn: { ...existing }, created: false };
+    this.rows.set(key, { ...txn });
+    this.carrier.set(`${payType}:${txn.carrierRef}`, key);
+    return { txn: { ...txn }, created: true };
+  }
+  async complete(payType: PayType, reference: string) {
+    const row = this.rows.get(`${payType}:${reference}`);
+    if (row && row.status === 'pending') Object.assign(row, { status: row.plannedStatus, reason: row.plannedReason });
+    return row ? { ...row } : undefined;
+  }
+  async nextEvent(payType: PayType, reference: string) {
+    const row = this.rows.get(`${payType}:${reference}`);
+    if (!row) return 0;
+    row.events += 1;
+    return row.events;
+  }
 }
 
 /** Posts a signed callback to our public route; answers the HTTP status. */
@@ -255,12 +309,16 @@ export interface OperatorContext {
   /** Signing secrets per pay type; random per process when absent (a sandbox secret must not live in the source). */
   secrets?: Partial<Record<PayType, string>>;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
+  /** Where the sandboxes keep their transactions (default: in memory). */
+  store?: SandboxStore;
 }
 
 /**
  * A sandbox mobile-money operator. Keeps its own ledger of transactions keyed by our reference (a repeated
- * collect or disburse with the same reference is the same transaction, as with the real APIs) and completes
- * them asynchronously by posting signed callbacks to our callback route.
+ * collect or disburse with the same reference is the same transaction, as with the real APIs: it never
+ * pays twice) and completes them asynchronously by posting signed callbacks to our callback route. Its
+ * ledger is a SandboxStore (the database in the server), so it outlives our process like a real operator:
+ * a transaction whose completion was due while we were down completes when it is next asked about.
  */
 export class SandboxOperator implements MobileMoneyOperator {
   readonly payType: PayType;
@@ -275,8 +333,7 @@ export class SandboxOperator implements MobileMoneyOperator {
   delayMs: number | null = null;
   private readonly secret: string;
   private readonly random: () => number;
-  private readonly byReference = new Map<string, SandboxTxn>();
-  private readonly byCarrierRef = new Map<string, SandboxTxn>();
+  private readonly store: SandboxStore;
   private readonly disburseCount = new Map<string, number>();
   private counter = 0;
 
@@ -288,16 +345,17 @@ export class SandboxOperator implements MobileMoneyOperator {
     this.name = profile.name;
     this.secret = ctx.secrets?.[profile.payType] ?? crypto.randomBytes(32).toString('hex');
     this.random = seededRandom((ctx.seed ?? crypto.randomInt(2 ** 31)) + profile.payType * 7919);
+    this.store = ctx.store ?? new MemorySandboxStore();
   }
 
-  /** How many times disburse was called for a reference (tests: two approvals must disburse once). */
+  /** How many times this process called disburse for a reference (tests: two approvals must disburse once). */
   disburseCalls(reference: string): number {
     return this.disburseCount.get(reference) ?? 0;
   }
 
   /** The operator's own view of a transaction (tests). */
-  transaction(reference: string): Readonly<SandboxTxn> | undefined {
-    return this.byReference.get(reference);
+  transaction(reference: string): Promise<SandboxTxn | undefined> {
+    return this.store.find(this.payType, reference);
   }
 
   /** Signs a body as this operator does (tests forge stale or foreign callbacks with it). */
@@ -306,37 +364,40 @@ export class SandboxOperator implements MobileMoneyOperator {
   }
 
   async collect(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' }> {
-    const existing = this.byReference.get(req.reference);
+    const existing = await this.lookup(req.reference);
     if (existing) return { carrierRef: existing.carrierRef, status: 'pending' };
     const b = this.decide();
     if (b === 'timeout_lost') throw new OperatorTimeoutError(this.name);
-    const txn = this.open('collect', req);
-    this.complete(txn, b);
+    const { txn, created } = await this.store.open(this.payType, this.plan('collect', req, b));
+    if (created) this.schedule(txn);
     if (b === 'timeout') throw new OperatorTimeoutError(this.name);
     return { carrierRef: txn.carrierRef, status: 'pending' };
   }
 
   async disburse(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' | 'success' | 'failed'; reason?: string }> {
     this.disburseCount.set(req.reference, this.disburseCalls(req.reference) + 1);
-    const existing = this.byReference.get(req.reference);
+    const existing = await this.lookup(req.reference);
     // Idempotent by reference: a repeat never pays twice; it answers the transaction's state.
-    if (existing) return { carrierRef: existing.carrierRef, status: existing.status === 'pending' ? 'pending' : existing.status, reason: existing.reason };
+    if (existing) return { carrierRef: existing.carrierRef, status: existing.status, reason: existing.reason };
     const b = this.decide();
     if (b === 'timeout_lost') throw new OperatorTimeoutError(this.name);
-    const txn = this.open('disburse', req);
-    if (this.profile.syncDisburse && (b === 'success' || b === 'fail' || b === 'duplicate')) {
+    const sync = this.profile.syncDisburse && (b === 'success' || b === 'fail' || b === 'duplicate');
+    const opened = await this.store.open(this.payType, this.plan('disburse', req, b, sync ? 0 : undefined));
+    // Two calls with one reference at once (two processes): one transaction, both answered by it.
+    if (!opened.created) return { carrierRef: opened.txn.carrierRef, status: opened.txn.status, reason: opened.txn.reason };
+    if (sync) {
       // Decided at once; the confirmation callback still follows.
-      this.settle(txn, b);
-      this.sendCallbacks(txn, b === 'duplicate' ? 2 : 1);
-      return { carrierRef: txn.carrierRef, status: txn.status, reason: txn.reason };
+      const done = (await this.store.complete(this.payType, req.reference))!;
+      this.sendCallbacks(done.reference, done.callbacks);
+      return { carrierRef: done.carrierRef, status: done.status, reason: done.reason };
     }
-    this.complete(txn, b);
+    this.schedule(opened.txn);
     if (b === 'timeout') throw new OperatorTimeoutError(this.name);
-    return { carrierRef: txn.carrierRef, status: 'pending' };
+    return { carrierRef: opened.txn.carrierRef, status: 'pending' };
   }
 
   async queryStatus(ref: string): Promise<{ status: OperatorStatus; reason?: string; amount?: number; carrierRef?: string }> {
-    const txn = this.byCarrierRef.get(ref) ?? this.byReference.get(ref);
+    const txn = await this.lookup(ref);
     if (!txn) return { status: 'unknown' };
     return { status: txn.status, reason: txn.reason, amount: txn.amount, carrierRef: txn.carrierRef };
   }
@@ -383,26 +444,27 @@ export class SandboxOperator implements MobileMoneyOperator {
     return 'success';
   }
 
-  private open(kind: 'collect' | 'disburse', req: MoneyRequest): SandboxTxn {
-    this.counter += 1;
-    const digits = `${Math.floor(this.ctx.scheduler().now() / 1000) % 1_000_000}`.padStart(6, '0') + `${this.counter}`.padStart(5, '0');
-    const txn: SandboxTxn = {
-      kind, reference: req.reference, carrierRef: `${this.profile.carrierPrefix}${digits}${crypto.randomBytes(2).toString('hex').toUpperCase()}`,
-      phone: req.phone, amount: req.amount, status: 'pending', events: 0,
-    };
-    this.byReference.set(txn.reference, txn);
-    this.byCarrierRef.set(txn.carrierRef, txn);
+  /** A transaction; one whose completion fell due while nobody was there to complete it (our restart) completes now. */
+  private async lookup(ref: string): Promise<SandboxTxn | undefined> {
+    const txn = await this.store.find(this.payType, ref);
+    if (txn?.status === 'pending' && txn.dueAt <= this.ctx.scheduler().now()) return this.store.complete(this.payType, txn.reference);
     return txn;
   }
 
-  private settle(txn: SandboxTxn, b: SandboxBehaviour) {
-    if (b === 'fail') {
-      const key = this.failReason ?? this.pickReason(txn.kind);
-      txn.status = 'failed';
-      txn.reason = FAILURE_REASONS[key];
-    } else {
-      txn.status = 'success';
-    }
+  /** A new transaction with its outcome decided now (completed after `delayMs`, or at once for 0). */
+  private plan(kind: 'collect' | 'disburse', req: MoneyRequest, b: SandboxBehaviour, delayMs = this.delay()): SandboxTxn {
+    this.counter += 1;
+    const now = this.ctx.scheduler().now();
+    const digits = `${Math.floor(now / 1000) % 1_000_000}`.padStart(6, '0') + `${this.counter}`.padStart(5, '0');
+    const failed = b === 'fail';
+    return {
+      kind, reference: req.reference, carrierRef: `${this.profile.carrierPrefix}${digits}${crypto.randomBytes(3).toString('hex').toUpperCase()}`,
+      phone: req.phone, amount: req.amount, status: 'pending', events: 0,
+      plannedStatus: failed ? 'failed' : 'success',
+      plannedReason: failed ? FAILURE_REASONS[this.failReason ?? this.pickReason(kind)] : undefined,
+      callbacks: b === 'no_callback' ? 0 : b === 'duplicate' ? 2 : 1,
+      dueAt: now + delayMs,
+    };
   }
 
   private pickReason(kind: 'collect' | 'disburse'): FailureReason {
@@ -416,30 +478,35 @@ export class SandboxOperator implements MobileMoneyOperator {
     return Math.round(minDelayMs + this.random() * (maxDelayMs - minDelayMs));
   }
 
-  /** The transaction completes at the operator after a delay; then the callbacks (none, one or two). */
-  private complete(txn: SandboxTxn, b: SandboxBehaviour) {
-    this.ctx.scheduler().after(this.delay(), () => {
-      this.settle(txn, b);
-      if (b !== 'no_callback') this.sendCallbacks(txn, b === 'duplicate' ? 2 : 1, 0);
+  /** The transaction completes at the operator when due; then the callbacks (none, one or two). */
+  private schedule(txn: SandboxTxn) {
+    this.ctx.scheduler().after(txn.dueAt - this.ctx.scheduler().now(), async () => {
+      const done = await this.store.complete(this.payType, txn.reference);
+      if (done && done.callbacks > 0) this.sendCallbacks(done.reference, done.callbacks, 0);
     });
   }
 
-  private sendCallbacks(txn: SandboxTxn, copies: number, afterMs = this.delay()) {
-    txn.events += 1;
-    const ts = new Date(this.ctx.scheduler().now()).toISOString();
-    const body = JSON.stringify({
-      event_id: `${txn.carrierRef}-${txn.events}`,
-      event: txn.kind === 'collect' ? 'collection' : 'disbursement',
-      reference: txn.reference,
-      transaction_id: txn.carrierRef,
-      status: txn.status === 'success' ? 'SUCCESS' : 'FAILED',
-      amount: centsToDecimalString(txn.amount),
-      currency: 'TZS',
-      msisdn: txn.phone,
-      ...(txn.reason ? { reason: txn.reason } : {}),
-      timestamp: ts,
+  private sendCallbacks(reference: string, copies: number, afterMs = this.delay()) {
+    if (copies <= 0) return;
+    this.ctx.scheduler().after(afterMs, async () => {
+      const txn = await this.store.find(this.payType, reference);
+      if (!txn || txn.status === 'pending') return;
+      const event = await this.store.nextEvent(this.payType, reference);
+      const ts = new Date(this.ctx.scheduler().now()).toISOString();
+      const body = JSON.stringify({
+        event_id: `${txn.carrierRef}-${event}`,
+        event: txn.kind === 'collect' ? 'collection' : 'disbursement',
+        reference: txn.reference,
+        transaction_id: txn.carrierRef,
+        status: txn.status === 'success' ? 'SUCCESS' : 'FAILED',
+        amount: centsToDecimalString(txn.amount),
+        currency: 'TZS',
+        msisdn: txn.phone,
+        ...(txn.reason ? { reason: txn.reason } : {}),
+        timestamp: ts,
+      });
+      for (let i = 0; i < copies; i++) this.ctx.scheduler().after(i * 250, () => this.post(body, 0));
     });
-    for (let i = 0; i < copies; i++) this.ctx.scheduler().after(afterMs + i * 250, () => this.post(body, 0));
   }
 
   /** Posts one callback; retries a non-2xx answer or a failed delivery with backoff, as operators do. */

@@ -14,11 +14,18 @@ import {
   withdrawalAnswer, withdrawalArchiveSpec, withdrawalListSpec, withdrawalRow,
 } from './lists.js';
 import {
-  approveWithdrawal, paymentsOf, receiveCallback, refuseWithdrawal, requeryRecharge, requeryWithdrawal, type Actor,
+  DISBURSE_JOB, REQUERY_STUCK_JOB, approveWithdrawal, paymentsOf, receiveCallback, reconcileRecharge, reconcileWithdrawal,
+  refuseWithdrawal, requeryRecharge, requeryStuck, requeryWithdrawal, runDisbursement, type Actor,
 } from './service.js';
 
 const idParams = bigIdParams;
 const refuseBody = z.strictObject({ reason: rawText(300) });
+/** The reference and remark are checked by the service (RECONCILE_REFERENCE_REQUIRED, RECONCILE_REMARK_REQUIRED). */
+const evidence = { reference: rawText(1000).optional(), remark: rawText(2000).optional() };
+const reconcileWithdrawalBody = z.strictObject({ outcome: z.enum(['paid', 'not_paid']), ...evidence });
+const reconcileRechargeBody = z.strictObject({ outcome: z.enum(['credited', 'not_credited']), ...evidence });
+/** Re-queries of the stuck queue, as the system (all processes offer it; one runs per minute). */
+const REQUERY_STUCK_SECONDS = 60;
 const callbackAnswer = z.object({ ok: z.boolean(), duplicate: z.boolean().optional(), reason: z.string().optional() });
 const AIRTEL = 4;
 
@@ -35,6 +42,18 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   rt.deliver = async (payType, headers, rawBody) =>
     (await app.inject({ method: 'POST', url: `/api/v1/payments/callback/${payType}`, headers, payload: rawBody })).statusCode;
   app.addHook('onClose', async () => rt.scheduler.close?.());
+
+  // The disbursement of an approved withdrawal: enqueued in the approval's transaction, retried with
+  // back-off while the operator does not answer (the serial number keeps the operator from paying twice).
+  ctx.jobs.define<{ withdrawalId: number }>(DISBURSE_JOB, ({ withdrawalId }) => runDisbursement(db, withdrawalId), {
+    retryLimit: 8,
+    retryDelaySeconds: 2,
+    workers: ctx.databaseKind === 'pg' ? 4 : 1,
+  });
+  ctx.jobs.every(REQUERY_STUCK_JOB, REQUERY_STUCK_SECONDS, async () => {
+    const run = await requeryStuck(db);
+    if (run.checked) app.log.info({ payments: run }, 'stuck payments re-queried');
+  });
 
   for (const spec of [
     rechargeListSpec, csRechargeListSpec, rechargeArchiveSpec, withdrawalListSpec, csWithdrawalListSpec, withdrawalArchiveSpec, airtelTransferSpec,
@@ -55,7 +74,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { tags: ['withdraw_list'], summary: 'Approve a withdrawal (a second approver above the large amount)', params: idParams, response: { 200: withdrawalAnswer } },
     },
     async (req) => {
-      const w = await approveWithdrawal(db, await actor(req), req.params.id);
+      const w = await approveWithdrawal(ctx, await actor(req), req.params.id);
       return withdrawalRow(db, w.id);
     },
   );
@@ -78,6 +97,40 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
     async (req) => {
       const w = await requeryWithdrawal(db, await actor(req), req.params.id);
       return withdrawalRow(db, w.id);
+    },
+  );
+
+  r.post(
+    '/api/v1/money/withdrawals/:id/reconcile',
+    {
+      config: { access: { page: 'withdraw_list', button: 'reconcile' } },
+      schema: {
+        tags: ['withdraw_list'],
+        summary: "Settle a withdrawal whose outcome the operator cannot tell, from the operator's statement (paid, or not paid: the money is returned)",
+        params: idParams, body: reconcileWithdrawalBody, response: { 200: withdrawalAnswer },
+      },
+    },
+    async (req) => {
+      const { outcome, reference = '', remark = '' } = req.body;
+      const w = await reconcileWithdrawal(db, await actor(req), req.params.id, { moved: outcome === 'paid', reference, remark });
+      return withdrawalRow(db, w.id);
+    },
+  );
+
+  r.post(
+    '/api/v1/money/recharges/:id/reconcile',
+    {
+      config: { access: { page: 'recharge_list', button: 'reconcile' } },
+      schema: {
+        tags: ['recharge_list'],
+        summary: "Settle a recharge whose outcome the operator cannot tell, from the operator's statement (credited, or not credited)",
+        params: idParams, body: reconcileRechargeBody, response: { 200: rechargeAnswer },
+      },
+    },
+    async (req) => {
+      const { outcome, reference = '', remark = '' } = req.body;
+      const x = await reconcileRecharge(db, await actor(req), req.params.id, { moved: outcome === 'credited', reference, remark });
+      return rechargeRow(db, x.id);
     },
   );
 

@@ -7,10 +7,12 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
 import type { Db, Executor, Tx } from '../../platform/db.js';
+import type { Jobs } from '../../platform/jobs.js';
 import {
   isPayType, operators, OperatorTimeoutError, SandboxOperator, TimerScheduler,
   type CallbackEvent, type Deliver, type MobileMoneyOperator, type PayType, type Scheduler,
 } from './operators.js';
+import { DbSandboxStore } from './sandbox-store.js';
 
 /**
  * Recharges and withdrawals through the mobile-money operators (spec §3, §4 pay status).
@@ -21,7 +23,16 @@ import {
  *    and the money moves (post()) in the same transaction only when that UPDATE returned the row; so
  *    two callbacks, a callback and a re-query, or two admins can race and exactly one of them wins.
  * Row locks are always taken in the same order (payment row, then bettor), so these never deadlock.
+ *
+ * Nothing is settled by a guess: a payment the operator was asked for (a disbursement sent, or a carrier
+ * order number known) whose outcome the operator cannot tell waits for reconciliation by an operator with
+ * the operator's statement line (reconcileWithdrawal, reconcileRecharge), never for an automatic refund.
  */
+
+/** The durable job that asks the operator to pay an approved withdrawal (enqueued in the approval's transaction). */
+export const DISBURSE_JOB = 'payments.disburse';
+/** The periodic re-query of the stuck queue. */
+export const REQUERY_STUCK_JOB = 'payments.requery-stuck';
 
 // ------------------------------------------------------------------------------------------------
 // Runtime: the operators and the scheduler of one database (one app).
@@ -79,6 +90,8 @@ export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
     seed: Number.isSafeInteger(seedEnv) ? seedEnv : undefined,
     secrets,
     log: (m, e) => runtime.log(m, e),
+    // The sandboxes remember their transactions in the database, as a real operator does across our restarts.
+    store: new DbSandboxStore(db),
   });
   rt = runtime;
   runtimes.set(db, rt);
@@ -174,10 +187,11 @@ async function loadRecharge(ex: Executor, id: number) {
   return r;
 }
 
-type Outcome =
+type Outcome = (
   | { status: 'success'; carrierRef?: string; amount?: number }
   | { status: 'failed'; reason: string; carrierRef?: string }
-  | { status: 'timed_out'; reason: string; carrierRef?: string };
+  | { status: 'timed_out'; reason: string; carrierRef?: string }
+) & { /** The admin who decided it (a reconciliation), for the bill. */ adminId?: number };
 
 export interface SettleResult {
   ok: boolean;
@@ -191,9 +205,10 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
   if (outcome.status === 'success') {
     if (outcome.amount !== undefined && outcome.amount !== r.amount) {
       // Never credit an amount the operator does not confirm: it stays processing for an operator to look at.
+      const cause = `Amount mismatch: the operator reported ${formatAmount(outcome.amount)}`;
       await tx
         .update(recharges)
-        .set({ failReason: `Amount mismatch: the operator reported ${formatAmount(outcome.amount)}`, updatedAt: new Date() })
+        .set({ failReason: cause, reconcileSince: sql`coalesce(${recharges.reconcileSince}, now())`, reconcileCause: cause, updatedAt: new Date() })
         .where(and(eq(recharges.id, r.id), eq(recharges.payStatus, PAY_STATUS.processing)));
       log('recharge amount mismatch', { serial: r.serialNumber, reported: outcome.amount });
       return { ok: false, changed: false, reason: 'amount_mismatch' };
@@ -209,7 +224,7 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
     if (!won) return { ok: true, changed: false };
     await post(tx, {
       bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: BILL_TYPE.user_recharge,
-      cause: { type: 'recharge', id: won.id }, house: HOUSE.clearing(won.payType), remark: `Recharge ${won.serialNumber}`,
+      cause: { type: 'recharge', id: won.id }, house: HOUSE.clearing(won.payType), remark: `Recharge ${won.serialNumber}`, adminId: outcome.adminId,
     });
     await tx
       .update(bettors)
@@ -350,6 +365,11 @@ async function settleWithdrawal(tx: Tx, w: WithdrawalRecord, outcome: Outcome, l
   const carrier = sql`coalesce(${withdrawals.carrierOrderNumber}, ${outcome.carrierRef ?? null})`;
   if (outcome.status === 'success') {
     if (outcome.amount !== undefined && outcome.amount !== w.amount) {
+      // Never settle an amount the operator does not confirm: it waits for reconciliation.
+      await tx
+        .update(withdrawals)
+        .set({ reconcileSince: sql`coalesce(${withdrawals.reconcileSince}, now())`, reconcileCause: `Amount mismatch: the operator reported ${formatAmount(outcome.amount)}`, updatedAt: new Date() })
+        .where(expected);
       log('withdrawal amount mismatch', { serial: w.serialNumber, reported: outcome.amount });
       return { ok: false, changed: false, reason: 'amount_mismatch' };
     }
@@ -374,6 +394,7 @@ async function settleWithdrawal(tx: Tx, w: WithdrawalRecord, outcome: Outcome, l
   await post(tx, {
     bettorId: lost.bettorId, account: ACCOUNT_KIND.cash, amount: lost.amount, type: BILL_TYPE.amount_rolled_back,
     cause: { type: 'withdrawal', id: lost.id }, house: HOUSE.withdrawalsClearing, remark: ROLLBACK_REMARK[outcome.status](lost, outcome.reason).slice(0, 500),
+    adminId: outcome.adminId,
   });
   return { ok: true, changed: true };
 }
@@ -405,15 +426,21 @@ async function loadScopedRecharge(ex: Executor, id: number, scope: Scope, opts: 
 
 const auditView = (w: WithdrawalRecord | RechargeRecord) => ({ ...w });
 
+/** What an approval needs: the database and the job queue the disbursement is enqueued on. */
+export interface PaymentsCtx {
+  db: Db;
+  jobs: Jobs;
+}
+
 /**
  * Approves a withdrawal: pending review → (over the large amount: awaiting a second approval; else
  * disbursing); awaiting a second approval → disbursing, only by a different admin. Each step is one
- * conditional UPDATE on the state read: of two concurrent approvals one wins and the other gets 409, so
- * the operator is asked to disburse once. The disbursement is asked after the commit, with the serial
- * number as the operator's idempotency reference.
+ * conditional UPDATE on the state read: of two concurrent approvals one wins and the other gets 409. The
+ * step to disbursing enqueues the `payments.disburse` job in the same transaction, so an approval never
+ * commits without its disbursement, and a crash after the commit only delays it (runDisbursement).
  */
-export async function approveWithdrawal(db: Db, actor: Actor, id: number): Promise<WithdrawalRecord> {
-  const approved = await db.transaction(async (tx) => {
+export async function approveWithdrawal({ db, jobs }: PaymentsCtx, actor: Actor, id: number): Promise<WithdrawalRecord> {
+  return db.transaction(async (tx) => {
     const before = await loadScopedWithdrawal(tx, id, actor.scope);
     const cfg = await paymentSettings(tx);
     let rows: WithdrawalRecord[];
@@ -424,10 +451,7 @@ export async function approveWithdrawal(db: Db, actor: Actor, id: number): Promi
         .set(
           large
             ? { status: WITHDRAWAL_STATUS.awaiting_second_approval, firstApproverId: actor.adminId, updatedAt: new Date() }
-            : {
-                status: WITHDRAWAL_STATUS.disbursing, firstApproverId: actor.adminId, reviewedAt: sql`now()`, disbursedAt: sql`now()`,
-                disburseAttempts: sql`${withdrawals.disburseAttempts} + 1`, updatedAt: new Date(),
-              },
+            : { status: WITHDRAWAL_STATUS.disbursing, firstApproverId: actor.adminId, reviewedAt: sql`now()`, disbursedAt: sql`now()`, updatedAt: new Date() },
         )
         .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WITHDRAWAL_STATUS.pending_review)))
         .returning();
@@ -435,10 +459,7 @@ export async function approveWithdrawal(db: Db, actor: Actor, id: number): Promi
       if (before.firstApproverId === actor.adminId) throw new AppError(422, 'SECOND_APPROVER_SAME');
       rows = await tx
         .update(withdrawals)
-        .set({
-          status: WITHDRAWAL_STATUS.disbursing, secondApproverId: actor.adminId, reviewedAt: sql`now()`, disbursedAt: sql`now()`,
-          disburseAttempts: sql`${withdrawals.disburseAttempts} + 1`, updatedAt: new Date(),
-        })
+        .set({ status: WITHDRAWAL_STATUS.disbursing, secondApproverId: actor.adminId, reviewedAt: sql`now()`, disbursedAt: sql`now()`, updatedAt: new Date() })
         .where(
           and(
             eq(withdrawals.id, id),
@@ -452,6 +473,7 @@ export async function approveWithdrawal(db: Db, actor: Actor, id: number): Promi
     }
     const after = rows[0];
     if (!after) throw new AppError(409, 'WITHDRAWAL_STATE_CHANGED');
+    if (after.status === WITHDRAWAL_STATUS.disbursing) await jobs.send(tx, DISBURSE_JOB, { withdrawalId: after.id });
     const second = before.status === WITHDRAWAL_STATUS.awaiting_second_approval;
     await writeAudit(tx, actor.req, {
       type: LOG_TYPE.update_balance,
@@ -461,35 +483,49 @@ export async function approveWithdrawal(db: Db, actor: Actor, id: number): Promi
     });
     return after;
   });
-  if (approved.status === WITHDRAWAL_STATUS.disbursing) await disburse(db, approved);
-  const [now] = await db.select().from(withdrawals).where(eq(withdrawals.id, id));
-  return now;
 }
 
-/** Asks the operator to pay; applies a synchronous answer; leaves the rest to the callback or a re-query. */
-async function disburse(db: Db, w: WithdrawalRecord) {
+/** The operator could not be reached (or did not answer in time): the job is retried with back-off. */
+export class DisburseNotAnswered extends Error {}
+
+/**
+ * The `payments.disburse` job: asks the operator to pay a disbursing withdrawal, with its serial number as
+ * the operator's idempotency reference (an operator that already has that reference answers its existing
+ * payout: a retry, a second run after a crash or a run in another process never pays twice), and records
+ * the carrier order number or the synchronous outcome. The attempt is counted and committed BEFORE the
+ * call, so a crash during the call still shows that the withdrawal was sent (and it is then never
+ * refunded on "unknown", see requeryWithdrawal). A timeout or transport error throws: pg-boss retries.
+ */
+export async function runDisbursement(db: Db, withdrawalId: number): Promise<void> {
   const rt = paymentsOf(db);
+  const [w] = await db
+    .update(withdrawals)
+    .set({ disburseAttempts: sql`${withdrawals.disburseAttempts} + 1`, updatedAt: new Date() })
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing)))
+    .returning();
+  // Paid, refunded or reconciled meanwhile (a callback, a re-query, an operator): nothing to ask.
+  if (!w) return;
+  let res: Awaited<ReturnType<MobileMoneyOperator['disburse']>>;
   try {
-    const res = await rt.operator(w.payType).disburse({ reference: w.serialNumber, phone: w.phone, amount: w.amount });
-    if (res.status === 'pending') {
-      await db
-        .update(withdrawals)
-        .set({ carrierOrderNumber: res.carrierRef, updatedAt: new Date() })
-        .where(and(eq(withdrawals.id, w.id), isNull(withdrawals.carrierOrderNumber)));
-      return;
-    }
-    const outcome: Outcome = res.status === 'success'
-      ? { status: 'success', carrierRef: res.carrierRef }
-      : { status: 'failed', reason: res.reason ?? 'Failed at the operator', carrierRef: res.carrierRef };
-    await db.transaction(async (tx) => {
-      const [cur] = await tx.select().from(withdrawals).where(eq(withdrawals.id, w.id));
-      await settleWithdrawal(tx, cur, outcome, rt.log);
-    });
+    res = await rt.operator(w.payType).disburse({ reference: w.serialNumber, phone: w.phone, amount: w.amount });
   } catch (err) {
-    // A timeout (the money may or may not have moved) or a transport error: it stays disbursing until a
-    // callback arrives or a re-query finds the truth (or times it out and returns the money).
-    rt.log(err instanceof OperatorTimeoutError ? 'disburse timed out' : 'disburse failed', { serial: w.serialNumber, err: String(err) });
+    rt.log(err instanceof OperatorTimeoutError ? 'disburse timed out' : 'disburse failed', { serial: w.serialNumber, attempt: w.disburseAttempts, err: String(err) });
+    throw new DisburseNotAnswered(`disbursement of ${w.serialNumber} not answered (attempt ${w.disburseAttempts}): ${String(err)}`);
   }
+  if (res.status === 'pending') {
+    await db
+      .update(withdrawals)
+      .set({ carrierOrderNumber: res.carrierRef, updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, w.id), isNull(withdrawals.carrierOrderNumber)));
+    return;
+  }
+  const outcome: Outcome = res.status === 'success'
+    ? { status: 'success', carrierRef: res.carrierRef }
+    : { status: 'failed', reason: res.reason ?? 'Failed at the operator', carrierRef: res.carrierRef };
+  await db.transaction(async (tx) => {
+    const [cur] = await tx.select().from(withdrawals).where(eq(withdrawals.id, w.id));
+    await settleWithdrawal(tx, cur, outcome, rt.log);
+  });
 }
 
 /** Refuses a withdrawal under review (a reason is required) and returns the held money (bill amount rolled back). */
@@ -534,6 +570,16 @@ async function askOperator(db: Db, payType: number, ref: string) {
   }
 }
 
+/** Whether a re-query changed what the stuck queue shows (state, or waiting for reconciliation). */
+const resolvedOrFlagged = (before: { reconcileSince: Date | null }, after: { reconcileSince: Date | null }, state: [number, number]) =>
+  state[0] !== state[1] || (before.reconcileSince === null) !== (after.reconcileSince === null);
+
+/**
+ * Asks the operator about a processing recharge. Unknown at the operator past the timeout: voided when the
+ * collect request never reached the operator (no carrier order number: the payer was never asked); when
+ * the operator had given its number, it waits for reconciliation (the payer may have paid).
+ * The system's sweep audits only what changed; an admin's re-query is always audited.
+ */
 export async function requeryRecharge(db: Db, actor: Actor, id: number, opts: { payType?: number } = {}): Promise<RechargeRecord> {
   const before = await loadScopedRecharge(db, id, actor.scope, opts);
   if (before.payStatus !== PAY_STATUS.processing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { pay_status: before.payStatus });
@@ -552,21 +598,40 @@ export async function requeryRecharge(db: Db, actor: Actor, id: number, opts: { 
     if (q.status === 'success') outcome = { status: 'success', amount: q.amount, carrierRef: q.carrierRef };
     else if (q.status === 'failed') outcome = { status: 'failed', reason: q.reason ?? 'Failed at the operator' };
     else if (q.status === 'unknown' && minutesAgo(cur.createdAt, cfg.disburseTimeoutMinutes)) {
-      // The operator never received the collect request: the payer was never asked, nothing can arrive.
-      outcome = { status: 'failed', reason: 'Not found at the operator (the payment request never reached it)' };
+      if (cur.carrierOrderNumber) {
+        await tx
+          .update(recharges)
+          .set({
+            reconcileSince: sql`coalesce(${recharges.reconcileSince}, now())`,
+            reconcileCause: `Unknown at the operator after ${cfg.disburseTimeoutMinutes} minutes although it gave its number ${cur.carrierOrderNumber}`,
+            updatedAt: new Date(),
+          })
+          .where(and(eq(recharges.id, id), eq(recharges.payStatus, PAY_STATUS.processing)));
+      } else {
+        // The operator never received the collect request: the payer was never asked, nothing can arrive.
+        outcome = { status: 'failed', reason: 'Not found at the operator (the payment request never reached it)' };
+      }
     }
     if (outcome) await settleRecharge(tx, cur, outcome, paymentsOf(db).log);
     const after = await loadRecharge(tx, id);
-    await writeAudit(tx, actor.req, {
-      type: LOG_TYPE.update_balance,
-      content: `Re-queried recharge ${after.serialNumber}: operator says ${q.status}${q.reason ? ` (${q.reason})` : ''}`,
-      before: auditView(before),
-      after: auditView(after),
-    });
+    if (actor.req || resolvedOrFlagged(before, after, [before.payStatus, after.payStatus])) {
+      await writeAudit(tx, actor.req, {
+        type: LOG_TYPE.update_balance,
+        content: `Re-queried recharge ${after.serialNumber}: operator says ${q.status}${q.reason ? ` (${q.reason})` : ''}${after.payStatus === PAY_STATUS.processing && after.reconcileSince ? ': to reconcile' : ''}`,
+        before: auditView(before),
+        after: auditView(after),
+      });
+    }
     return after;
   });
 }
 
+/**
+ * Asks the operator about a disbursing withdrawal. Paid or failed at the operator: settled as the callback
+ * would. Unknown past the timeout: the money goes back only when the disbursement was never sent (no
+ * attempt, no carrier order number: the job had not run, and the conditional UPDATE keeps it from running
+ * after); a disbursement that was sent waits for reconciliation, since the operator may have paid it.
+ */
 export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: { payType?: number } = {}): Promise<WithdrawalRecord> {
   const before = await loadScopedWithdrawal(db, id, actor.scope, opts);
   if (before.status !== WITHDRAWAL_STATUS.disbursing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { status: before.status });
@@ -588,24 +653,40 @@ export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: 
       const reason = q.reason ?? 'Failed at the operator';
       outcome = timedOut ? { status: 'timed_out', reason } : { status: 'failed', reason };
     } else if (q.status === 'unknown' && timedOut) {
-      outcome = { status: 'timed_out', reason: `No outcome after ${cfg.disburseTimeoutMinutes} minutes and unknown at the operator` };
+      const sent = cur.carrierOrderNumber !== null || cur.disburseAttempts > 0;
+      if (sent) {
+        await tx
+          .update(withdrawals)
+          .set({
+            reconcileSince: sql`coalesce(${withdrawals.reconcileSince}, now())`,
+            reconcileCause: `Unknown at the operator after ${cfg.disburseTimeoutMinutes} minutes although it was sent (${cur.disburseAttempts} attempt(s)${cur.carrierOrderNumber ? `, operator number ${cur.carrierOrderNumber}` : ''})`,
+            updatedAt: new Date(),
+          })
+          .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing)));
+      } else {
+        outcome = { status: 'timed_out', reason: `No outcome after ${cfg.disburseTimeoutMinutes} minutes and never sent to the operator` };
+      }
     }
-    // 'pending' at the operator: the money may still move, so nothing is returned yet.
+    // 'pending' at the operator: the money may still move, so nothing is returned yet. The UPDATE above
+    // holds the row: the job cannot count an attempt between this read and the refund.
     if (outcome) await settleWithdrawal(tx, cur, outcome, paymentsOf(db).log);
     const [after] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id));
-    await writeAudit(tx, actor.req, {
-      type: LOG_TYPE.update_balance,
-      content: `Re-queried withdrawal ${after.serialNumber}: operator says ${q.status}${q.reason ? ` (${q.reason})` : ''}`,
-      before: auditView(before),
-      after: auditView(after),
-    });
+    if (actor.req || resolvedOrFlagged(before, after, [before.status, after.status])) {
+      await writeAudit(tx, actor.req, {
+        type: LOG_TYPE.update_balance,
+        content: `Re-queried withdrawal ${after.serialNumber}: operator says ${q.status}${q.reason ? ` (${q.reason})` : ''}${after.status === WITHDRAWAL_STATUS.disbursing && after.reconcileSince ? ': to reconcile' : ''}`,
+        before: auditView(before),
+        after: auditView(after),
+      });
+    }
     return after;
   });
 }
 
 /**
- * Re-queries every stuck transaction (pending past stuck_after_minutes), as the system: for a scheduled
- * job. Answers how many were resolved.
+ * Re-queries every stuck transaction (pending past stuck_after_minutes), as the system: the periodic
+ * `payments.requery-stuck` job. The least recently asked first, so a long queue is gone through in turn.
+ * Answers how many were resolved.
  */
 export async function requeryStuck(db: Db, limit = 100): Promise<{ checked: number; resolved: number }> {
   const cfg = await paymentSettings(db);
@@ -615,11 +696,13 @@ export async function requeryStuck(db: Db, limit = 100): Promise<{ checked: numb
     .select({ id: recharges.id })
     .from(recharges)
     .where(and(eq(recharges.payStatus, PAY_STATUS.processing), sql`${recharges.createdAt} < ${cutoff.toISOString()}::timestamptz`))
+    .orderBy(sql`${recharges.lastQueryAt} asc nulls first`, recharges.id)
     .limit(limit);
   const ws = await db
     .select({ id: withdrawals.id })
     .from(withdrawals)
     .where(and(eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing), sql`${withdrawals.disbursedAt} < ${cutoff.toISOString()}::timestamptz`))
+    .orderBy(sql`${withdrawals.lastQueryAt} asc nulls first`, withdrawals.id)
     .limit(limit);
   let resolved = 0;
   for (const { id } of rs) {
@@ -637,4 +720,92 @@ export async function requeryStuck(db: Db, limit = 100): Promise<{ checked: numb
     }
   }
   return { checked: rs.length + ws.length, resolved };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Reconciliation: an operator settles a payment in doubt with the operator's statement line.
+
+export interface Reconciliation {
+  /** paid (a withdrawal) / credited (a recharge): the operator's statement shows the money moved. */
+  moved: boolean;
+  /** The operator's statement line: its reference. */
+  reference: string;
+  remark: string;
+}
+
+const REFERENCE_MAX = 100;
+const REMARK_MAX = 300;
+
+function checkReconciliation(input: Reconciliation) {
+  const reference = input.reference.trim();
+  const remark = input.remark.trim();
+  if (!reference || reference.length > REFERENCE_MAX) throw badRequest('RECONCILE_REFERENCE_REQUIRED', [{ field: 'reference' }], { max: REFERENCE_MAX });
+  if (!remark || remark.length > REMARK_MAX) throw badRequest('RECONCILE_REMARK_REQUIRED', [{ field: 'remark' }], { max: REMARK_MAX });
+  return { reference, remark };
+}
+
+/**
+ * Resolves a withdrawal waiting for reconciliation: paid → settled as a success (the held money has left
+ * through the operator); not paid → the held money goes back with its bill, as a failure. One conditional
+ * UPDATE on (disbursing, waiting for reconciliation) wins: a second reconciliation, or one racing a late
+ * callback, answers 409 and moves nothing. Audited with the evidence.
+ */
+export async function reconcileWithdrawal(db: Db, actor: Actor, id: number, input: Reconciliation): Promise<WithdrawalRecord> {
+  const { reference, remark } = checkReconciliation(input);
+  return db.transaction(async (tx) => {
+    const before = await loadScopedWithdrawal(tx, id, actor.scope);
+    if (before.status !== WITHDRAWAL_STATUS.disbursing || !before.reconcileSince) {
+      throw new AppError(409, 'NOT_AWAITING_RECONCILIATION', {}, { status: before.status });
+    }
+    // Claim it first (the row lock orders it against callbacks and re-queries), then settle.
+    const [claimed] = await tx
+      .update(withdrawals)
+      .set({ reconciledBy: actor.adminId, reconciledAt: sql`now()`, reconcileReference: reference, reconcileRemark: remark, updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing), isNull(withdrawals.reconciledAt), sql`${withdrawals.reconcileSince} is not null`))
+      .returning();
+    if (!claimed) throw new AppError(409, 'NOT_AWAITING_RECONCILIATION');
+    const outcome: Outcome = input.moved
+      ? { status: 'success', adminId: actor.adminId }
+      : { status: 'failed', reason: `Not paid per the operator's statement ${reference}: ${remark}`, adminId: actor.adminId };
+    const res = await settleWithdrawal(tx, claimed, outcome, paymentsOf(db).log);
+    if (!res.changed) throw new AppError(409, 'NOT_AWAITING_RECONCILIATION');
+    const [after] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id));
+    await writeAudit(tx, actor.req, {
+      type: LOG_TYPE.update_balance,
+      content: `Reconciled withdrawal ${after.serialNumber} (TSh ${formatAmount(after.amount)}) as ${input.moved ? 'paid' : 'not paid: amount returned'}; operator statement ${reference}: ${remark}`,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
+}
+
+/** Resolves a recharge waiting for reconciliation: credited (once, with its bill) or not credited (voided). */
+export async function reconcileRecharge(db: Db, actor: Actor, id: number, input: Reconciliation): Promise<RechargeRecord> {
+  const { reference, remark } = checkReconciliation(input);
+  return db.transaction(async (tx) => {
+    const before = await loadScopedRecharge(tx, id, actor.scope);
+    if (before.payStatus !== PAY_STATUS.processing || !before.reconcileSince) {
+      throw new AppError(409, 'NOT_AWAITING_RECONCILIATION', {}, { pay_status: before.payStatus });
+    }
+    const [claimed] = await tx
+      .update(recharges)
+      .set({ reconciledBy: actor.adminId, reconciledAt: sql`now()`, reconcileReference: reference, reconcileRemark: remark, updatedAt: new Date() })
+      .where(and(eq(recharges.id, id), eq(recharges.payStatus, PAY_STATUS.processing), isNull(recharges.reconciledAt), sql`${recharges.reconcileSince} is not null`))
+      .returning();
+    if (!claimed) throw new AppError(409, 'NOT_AWAITING_RECONCILIATION');
+    const outcome: Outcome = input.moved
+      ? { status: 'success', adminId: actor.adminId }
+      : { status: 'failed', reason: `Not received per the operator's statement ${reference}: ${remark}` };
+    const res = await settleRecharge(tx, claimed, outcome, paymentsOf(db).log);
+    if (!res.changed) throw new AppError(409, 'NOT_AWAITING_RECONCILIATION');
+    const after = await loadRecharge(tx, id);
+    await writeAudit(tx, actor.req, {
+      type: LOG_TYPE.update_balance,
+      content: `Reconciled recharge ${after.serialNumber} (TSh ${formatAmount(after.amount)}) as ${input.moved ? 'credited' : 'not credited'}; operator statement ${reference}: ${remark}`,
+      before: auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
 }

@@ -2,7 +2,7 @@ import { and, eq, gte, sql } from 'drizzle-orm';
 import { bettors } from '../money/schema.js';
 import type { AppContext } from '../../platform/context.js';
 import { PAY_TYPES } from './operators.js';
-import { paymentSettings, requestWithdrawal, requeryStuck, startRecharge } from './service.js';
+import { paymentSettings, requestWithdrawal, startRecharge } from './service.js';
 
 /** The part of the simulator's Rng this needs (simulator/rng.ts). */
 interface Rng {
@@ -14,16 +14,12 @@ interface Rng {
  * The simulator's payment activity (plug into `startSimulator(ctx, { activities: [simulatePayments] })`):
  * bettors deposit through all four operator sandboxes and ask for withdrawals, through the same services a
  * bettor-facing app calls. The sandboxes make some of them fail, some duplicate their callbacks and some
- * never call back (stuck, for the re-query queue); withdrawals wait in the review queue for an operator.
+ * never call back (stuck, for the re-query queue, which the periodic `payments.requery-stuck` job sweeps);
+ * withdrawals wait in the review queue for an operator.
  */
 export async function simulatePayments(ctx: AppContext, rng: Rng): Promise<void> {
   const { db } = ctx;
   const roll = rng.next();
-  if (roll < 0.05) {
-    // Now and then the system sweeps the stuck queue itself, as a scheduled job would.
-    await requeryStuck(db, 20);
-    return;
-  }
   if (roll < 0.7) {
     const [b] = await db.select({ id: bettors.id }).from(bettors).where(eq(bettors.disabled, 1)).orderBy(sql`random()`).limit(1);
     if (!b) return;

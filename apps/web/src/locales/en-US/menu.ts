@@ -146,6 +146,7 @@ const menu = {
     approve: 'Approve',
     refuse: 'Reject',
     requery: 'Re-query status',
+    reconcile: 'Reconcile',
     collect: 'Collect',
     collect_all: 'Collect all',
     sync_balance: 'Sync balances',

@@ -147,6 +147,7 @@ const menu: Shape<typeof en> = {
     approve: 'Idhinisha',
     refuse: 'Kataa',
     requery: 'Kagua hali upya',
+    reconcile: 'Suluhisha',
     collect: 'Kusanya',
     collect_all: 'Kusanya zote',
     sync_balance: 'Sawazisha salio',

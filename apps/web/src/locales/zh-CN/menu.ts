@@ -147,6 +147,7 @@ const menu: Shape<typeof en> = {
     approve: '通过',
     refuse: '拒绝',
     requery: '重新查询',
+    reconcile: '对账',
     collect: '归集',
     collect_all: '全部归集',
     sync_balance: '同步余额',
