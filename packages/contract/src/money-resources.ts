@@ -239,6 +239,18 @@ export const billCreditArchiveResource = /* @__PURE__ */ bills('bill_credit_arch
 const bettorFilter: FieldDef = { key: 'bettor_id', type: 'number', search: 'exact', table: false, detail: false };
 /** Pending at the operator longer than the configured minutes (pay config): the re-query queue. */
 const stuckField: FieldDef = { key: 'stuck', type: 'switch', search: 'exact', table: false };
+/**
+ * Waiting for reconciliation (the operator cannot tell the outcome of a payment it was asked for): the
+ * filter of the reconciliation view, why, and who settled it with which statement line.
+ */
+const RECONCILE_FIELDS: readonly FieldDef[] = [
+  { key: 'reconcile', type: 'switch', search: 'exact', table: false },
+  { key: 'reconcile_cause', type: 'text', width: 240, table: false },
+  { key: 'reconciled_by', type: 'text', table: false },
+  { key: 'reconcile_reference', type: 'text', table: false },
+  { key: 'reconcile_remark', type: 'text', table: false },
+  { key: 'reconcile_time', type: 'datetime', table: false },
+];
 
 /** GET /money/recharges and its siblings (apps/server/src/modules/payments/lists.ts). */
 const RECHARGE_FIELDS: readonly FieldDef[] = [
@@ -262,9 +274,10 @@ const RECHARGE_FIELDS: readonly FieldDef[] = [
   { key: 'pay_time', type: 'datetime', sortable: true },
   { key: 'previous_recharge_time', type: 'datetime' },
   { key: 'last_query_time', type: 'datetime', table: false },
+  ...RECONCILE_FIELDS,
 ];
 
-const USER_OR_REFERENCE = { anyOf: ['bettor_id', 'phone', 'serial_number', 'carrier_order_number', 'stuck'], message: 'RECHARGE_USER_REQUIRED' } as const;
+const USER_OR_REFERENCE = { anyOf: ['bettor_id', 'phone', 'serial_number', 'carrier_order_number', 'stuck', 'reconcile'], message: 'RECHARGE_USER_REQUIRED' } as const;
 
 const payments = (name: string, api: string, fields: readonly FieldDef[], extra: Partial<ResourceDef> = {}) =>
   defineResource({
@@ -326,6 +339,7 @@ const WITHDRAWAL_FIELDS: readonly FieldDef[] = [
   { key: 'pay_time', type: 'datetime', sortable: true },
   { key: 'previous_recharge_time', type: 'datetime' },
   { key: 'last_query_time', type: 'datetime', table: false },
+  ...RECONCILE_FIELDS,
 ];
 
 /** Users › Withdrawals: the review queue (approve, refuse, re-query the stuck ones). */

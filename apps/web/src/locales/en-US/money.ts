@@ -100,6 +100,41 @@ const money = {
       kindRecharge: 'Deposits',
       kindWithdrawal: 'Withdrawals',
     },
+    reconcile: {
+      title: 'Reconcile {{serial}}',
+      outcome: 'At the operator',
+      outcomeRequired: 'Please choose what the operator’s statement shows',
+      reference: 'Statement reference',
+      referencePlaceholder: 'The reference of the line on the operator’s statement',
+      remark: 'Remark',
+      confirmTitle: 'Reconcile this payment?',
+      confirmOk: 'Reconcile',
+      viewReconcile: 'To reconcile',
+      withdrawal: {
+        moved: 'Paid to the user',
+        notMoved: 'Not paid',
+        hint: 'Look the payout up on the operator’s statement: the money is moved by what you choose, once.',
+        confirmMoved: 'Record withdrawal {{serial}} of {{amount}} as paid by the operator? It is settled as a successful payout.',
+        confirmNotMoved: 'Record withdrawal {{serial}} of {{amount}} as not paid? The amount is returned to the user’s balance with a bill.',
+      },
+      recharge: {
+        moved: 'Received from the user',
+        notMoved: 'Not received',
+        hint: 'Look the deposit up on the operator’s statement: the user is credited only if it was received.',
+        confirmMoved: 'Record deposit {{serial}} of {{amount}} as received? The amount is credited to the user.',
+        confirmNotMoved: 'Record deposit {{serial}} of {{amount}} as not received? It is closed as failed and nothing is credited.',
+      },
+      done: {
+        withdrawal: {
+          moved: 'Reconciled: the withdrawal is paid',
+          notMoved: 'Reconciled: not paid, the amount was returned to the user',
+        },
+        recharge: {
+          moved: 'Reconciled: the deposit was credited to the user',
+          notMoved: 'Reconciled: not received, nothing was credited',
+        },
+      },
+    },
     csUser: {
       more: 'Showing {{shown}} of {{total}} matches: type more digits to narrow the search.',
     },

@@ -99,6 +99,41 @@ const money: Shape<typeof en> = {
       kindRecharge: 'Amana',
       kindWithdrawal: 'Utoaji',
     },
+    reconcile: {
+      title: 'Suluhisha {{serial}}',
+      outcome: 'Kwa mtoa huduma',
+      outcomeRequired: 'Tafadhali chagua kile ambacho taarifa ya mtoa huduma inaonyesha',
+      reference: 'Kumbukumbu ya taarifa',
+      referencePlaceholder: 'Kumbukumbu ya mstari katika taarifa ya mtoa huduma',
+      remark: 'Maelezo',
+      confirmTitle: 'Suluhisha malipo haya?',
+      confirmOk: 'Suluhisha',
+      viewReconcile: 'Ya kusuluhisha',
+      withdrawal: {
+        moved: 'Imelipwa kwa mtumiaji',
+        notMoved: 'Haijalipwa',
+        hint: 'Tafuta malipo haya katika taarifa ya mtoa huduma: pesa zinahamishwa kulingana na unachochagua, mara moja tu.',
+        confirmMoved: 'Rekodi utoaji {{serial}} wa {{amount}} kuwa umelipwa na mtoa huduma? Utakamilishwa kama malipo yaliyofanikiwa.',
+        confirmNotMoved: 'Rekodi utoaji {{serial}} wa {{amount}} kuwa haujalipwa? Kiasi kitarudishwa kwenye salio la mtumiaji pamoja na bili.',
+      },
+      recharge: {
+        moved: 'Imepokelewa kutoka kwa mtumiaji',
+        notMoved: 'Haijapokelewa',
+        hint: 'Tafuta amana hii katika taarifa ya mtoa huduma: mtumiaji anaongezewa pesa tu ikiwa ilipokelewa.',
+        confirmMoved: 'Rekodi amana {{serial}} ya {{amount}} kuwa imepokelewa? Kiasi kitaongezwa kwa mtumiaji.',
+        confirmNotMoved: 'Rekodi amana {{serial}} ya {{amount}} kuwa haijapokelewa? Itafungwa kama imeshindwa na hakuna kitakachoongezwa.',
+      },
+      done: {
+        withdrawal: {
+          moved: 'Imesuluhishwa: utoaji umelipwa',
+          notMoved: 'Imesuluhishwa: haujalipwa, kiasi kimerudishwa kwa mtumiaji',
+        },
+        recharge: {
+          moved: 'Imesuluhishwa: amana imeongezwa kwa mtumiaji',
+          notMoved: 'Imesuluhishwa: haijapokelewa, hakuna kilichoongezwa',
+        },
+      },
+    },
     csUser: {
       more: 'Inaonyesha {{shown}} kati ya {{total}} zinazolingana: andika tarakimu zaidi ili kupunguza matokeo.',
     },

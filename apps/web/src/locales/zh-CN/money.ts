@@ -99,6 +99,41 @@ const money: Shape<typeof en> = {
       kindRecharge: '充值',
       kindWithdrawal: '提现',
     },
+    reconcile: {
+      title: '对账 {{serial}}',
+      outcome: '运营商侧结果',
+      outcomeRequired: '请选择运营商对账单显示的结果',
+      reference: '对账单参考号',
+      referencePlaceholder: '运营商对账单中该笔记录的参考号',
+      remark: '备注',
+      confirmTitle: '确认对账此笔交易？',
+      confirmOk: '确认对账',
+      viewReconcile: '待对账',
+      withdrawal: {
+        moved: '已付给用户',
+        notMoved: '未付款',
+        hint: '请在运营商对账单中核对该笔出款：资金将按您的选择处理，仅处理一次。',
+        confirmMoved: '将提现 {{serial}}（{{amount}}）记为运营商已付款？该笔将按出款成功处理。',
+        confirmNotMoved: '将提现 {{serial}}（{{amount}}）记为未付款？金额将退回用户余额并生成账单。',
+      },
+      recharge: {
+        moved: '已收到用户付款',
+        notMoved: '未收到',
+        hint: '请在运营商对账单中核对该笔充值：仅在确认收到时为用户入账。',
+        confirmMoved: '将充值 {{serial}}（{{amount}}）记为已收到？金额将计入用户余额。',
+        confirmNotMoved: '将充值 {{serial}}（{{amount}}）记为未收到？该笔将按失败关闭，不入账。',
+      },
+      done: {
+        withdrawal: {
+          moved: '对账完成：提现已付款',
+          notMoved: '对账完成：未付款，金额已退回用户',
+        },
+        recharge: {
+          moved: '对账完成：充值已计入用户',
+          notMoved: '对账完成：未收到，未入账',
+        },
+      },
+    },
     csUser: {
       more: '共 {{total}} 条匹配，当前显示 {{shown}} 条：请输入更多号码以缩小范围。',
     },

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { CheckOutlined, CloseOutlined, SyncOutlined } from '@ant-design/icons';
+import { AuditOutlined, CheckOutlined, CloseOutlined, SyncOutlined } from '@ant-design/icons';
 import { App, Input } from 'antd';
 import { withdrawalResource } from '@dau/contract/ui';
 import { formatTsh, WITHDRAWAL_STATUS } from '@dau/domain';
@@ -8,6 +8,7 @@ import { api } from '../../app/api';
 import { useMsg } from '../../app/messages';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
 import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
+import { ReconcileDialog } from './ReconcileDialog';
 import { RowSummary, useAdminPickers } from './shared';
 
 const PAGE = 'withdraw_list';
@@ -19,7 +20,9 @@ type Refusing = { row: Row; open: boolean } | null;
 /**
  * Users › Withdrawals (spec §3, §4): the review queue. Approve (a large one waits for a second, different
  * administrator: the server says so), refuse with a reason (the held money goes back with a bill),
- * re-query the operator for one stuck in disbursement. Quick views: pending, second approval, disbursing, stuck.
+ * re-query the operator for one stuck in disbursement, reconcile one whose outcome the operator cannot tell
+ * (paid / not paid, from the operator's statement). Quick views: pending, second approval, disbursing,
+ * stuck, to reconcile.
  */
 export default function WithdrawListPage() {
   const { t } = useTranslation();
@@ -28,6 +31,7 @@ export default function WithdrawListPage() {
   const outcome = useOutcomeToast();
   const { message } = App.useApp();
   const [refusing, setRefusing] = useState<Refusing>(null);
+  const [reconciling, setReconciling] = useState<Row | null>(null);
   const base = useAdminPickers(withdrawalResource);
 
   const def = useMemo<ResourceView>(
@@ -61,6 +65,7 @@ export default function WithdrawListPage() {
       { key: 'second', label: t('money.payment.viewSecond'), filters: { status: String(WITHDRAWAL_STATUS.awaiting_second_approval) } },
       { key: 'disbursing', label: t('money.payment.viewDisbursing'), filters: { status: String(WITHDRAWAL_STATUS.disbursing) } },
       { key: 'stuck', label: t('money.payment.viewStuck'), filters: { stuck: 'true' } },
+      { key: 'reconcile', label: t('money.reconcile.viewReconcile'), filters: { reconcile: 'true' } },
     ],
     [t],
   );
@@ -104,6 +109,9 @@ export default function WithdrawListPage() {
             {r.status === WITHDRAWAL_STATUS.disbursing && (
               <ActionButton action="requery" page={PAGE} type="text" size="small" compact icon={<SyncOutlined />} testId={`withdraw-requery-${id}`} onClick={() => requery.mutateAsync(r.id)} />
             )}
+            {r.reconcile === true && (
+              <ActionButton action="reconcile" page={PAGE} type="text" size="small" compact icon={<AuditOutlined />} testId={`withdraw-reconcile-${id}`} onClick={() => setReconciling(r)} />
+            )}
           </>
         );
       }}
@@ -125,6 +133,7 @@ export default function WithdrawListPage() {
         onClose={() => setRefusing((r) => (r ? { ...r, open: false } : r))}
         onSubmit={(body) => refuse.mutateAsync({ id: row?.id, reason: String(body.reason ?? '').trim() })}
       />
+      <ReconcileDialog kind="withdrawal" row={reconciling} onClose={() => setReconciling(null)} />
     </ResourcePage>
   );
 }

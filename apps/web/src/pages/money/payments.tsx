@@ -56,6 +56,7 @@ export function StateTags({ enumName, value, row }: { enumName: string; value: u
       <Tag color={enumColor(enumName, value)}>{enumText(enumName, value, locale)}</Tag>
       {row.large === true && <Tag color="gold">{t('money.payment.large')}</Tag>}
       {row.stuck === true && <Tag color="volcano">{t('money.payment.stuck')}</Tag>}
+      {row.reconcile === true && <Tag color="magenta">{t('money.reconcile.viewReconcile')}</Tag>}
     </Space>
   );
 }
