@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
-import { openMessage, sealMessage } from '../src/platform/crypto.js';
+import { sealMessage } from '../src/platform/crypto.js';
+import { connectSocket, socketHello } from './support/socket-client.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof makeWorld>>;
@@ -15,51 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-interface Conn {
-  ws: WebSocket;
-  messages: any[];
-  closed: Promise<number>;
-  /** The first message (already received or to come) matching `pred`; the test's timeout bounds the wait. */
-  next(pred: (m: any) => boolean): Promise<any>;
-}
-
-function connect(key?: string): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
-    const messages: any[] = [];
-    const waiters: { pred: (m: any) => boolean; res: (m: any) => void }[] = [];
-    ws.on('message', (raw) => {
-      const env = JSON.parse(String(raw));
-      const msg = key && env.iv ? openMessage(key, env) : env;
-      messages.push(msg);
-      for (const wt of [...waiters]) if (wt.pred(msg)) {
-        waiters.splice(waiters.indexOf(wt), 1);
-        wt.res(msg);
-      }
-    });
-    const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
-    ws.on('open', () =>
-      resolve({
-        ws, messages, closed,
-        next: (pred) =>
-          new Promise((res) => {
-            const hit = messages.find(pred);
-            if (hit) return res(hit);
-            waiters.push({ pred, res });
-          }),
-      }),
-    );
-    ws.on('error', reject);
-  });
-}
+const connect = (key?: string) => connectSocket(port, key);
 
 async function signIn(account: string, password?: string) {
   const r = await t.call('POST', '/api/v1/auth/login', { body: { account, password: password ?? 'Staff#2026pass' } });
   return r.body as { token: string; session_id: string; ws_key: string };
 }
 
-const hello = (s: { token: string; session_id: string; ws_key: string }) =>
-  JSON.stringify({ kid: s.session_id, ...sealMessage(s.ws_key, { type: 1, locale: 'en-US', token: s.token }) });
+const hello = socketHello;
 
 describe('socket', () => {
   it('authenticates with the encrypted login message and delivers notices live, encrypted', async () => {
