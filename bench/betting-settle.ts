@@ -54,6 +54,8 @@ import { buildApp } from '../apps/server/src/app.js';
 import { checkInvariants } from '../apps/server/src/modules/money/ledger.js';
 import { writeBulkOrders } from '../apps/server/test/support/bulk-orders.js';
 import { refreshFromFeed } from '../apps/server/src/modules/betting/settlement.js';
+import { SETTLE_EVENT_JOB } from '../apps/server/src/modules/betting/feed-hook.js';
+import { expectStatus, processDatabase, startServerProcess, waitFor } from '../apps/server/test/support/processes.js';
 import { scratchDatabase } from './support';
 
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -65,6 +67,11 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,4,8').split(',').map(Number)
 const CHUNK = process.env.BENCH_CHUNK ? Number(process.env.BENCH_CHUNK) : undefined;
 const PASSWORD = 'Bench#2026pass';
 const target = (k: number) => `sr:match:settle_t${k}`;
+const QUEUED = 'sr:match:settle_queue';
+const MODES = new Set((process.env.BENCH_MODES ?? 'direct,queue,kill').split(','));
+/** Kill mode: the share of the orders settled when the server is killed, and the job expiry of its processes. */
+const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.3);
+const KILL_EXPIRE = Number(process.env.BENCH_KILL_EXPIRE ?? 30);
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -113,11 +120,14 @@ async function main() {
     await database.migrate();
     await seed(database.db, { adminPassword: PASSWORD, demo: false });
     await c.connect();
-    const { app } = await buildApp({ database });
+    const { app, ctx, feed } = await buildApp({ database });
     await app.ready();
     const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { account: 'admin', password: PASSWORD } });
     const token = JSON.parse(login.body).token as string;
-    const bulk = await writeBulkOrders(database, { targets: LEVELS.map((_, k) => target(k)), orders: ORDERS, bettors: BETTORS, tag: 'settle' });
+    const direct = MODES.has('direct') ? LEVELS.map((_, k) => target(k)) : [];
+    const targets = [...direct, ...(MODES.has('queue') ? [QUEUED] : [])];
+    if (!targets.length) return;
+    const bulk = await writeBulkOrders(database, { targets, orders: ORDERS, bettors: BETTORS, tag: 'settle' });
     const { send, settleMessage: settleMsg, firstBettorId: lo, counts } = bulk;
     console.log(`setup: ${counts.orders} orders, ${counts.lines} lines, ${counts.bills} bills, ${BETTORS} bettors in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     const setupProblems = await checkInvariants(database.db);
@@ -146,27 +156,41 @@ async function main() {
     };
     const fmtLat = (xs: number[]) => `p50 ${ms(pct(xs, 50))} p95 ${ms(pct(xs, 95))} max ${ms(Math.max(...xs))} (${xs.length} calls)`;
 
-    const idle = poll(target(0));
+    const idle = poll(targets[0]);
     await new Promise((r) => setTimeout(r, 2_000));
     await idle.stop();
     console.log(`order list, idle: by event ${fmtLat(idle.lat.event)}; by bettor ${fmtLat(idle.lat.bettor)}`);
 
-    const results: string[] = [];
-    for (const [k, concurrency] of LEVELS.entries()) {
-      await send(settleMsg(target(k)));
-      const p = poll(target(k));
+    const rate = (orders: number, took: number) => `${(took / 1000).toFixed(2)} s = ${Math.round(orders / (took / 1000)).toLocaleString('en-US')} orders/s`;
+    for (const [k, eventId] of direct.entries()) {
+      const concurrency = LEVELS[k];
+      await send(settleMsg(eventId));
+      const p = poll(eventId);
       const s = performance.now();
-      const run = await refreshFromFeed(database.db, target(k), { concurrency, ...(CHUNK ? { chunkSize: CHUNK } : {}) } as { concurrency: number });
+      const run = await refreshFromFeed(database.db, eventId, { concurrency, ...(CHUNK ? { chunkSize: CHUNK } : {}) } as { concurrency: number });
       const took = performance.now() - s;
       await p.stop();
-      const line = `concurrency ${concurrency}: ${run.orders} orders (${run.changed} changed, ${run.failed} failed) in ${(took / 1000).toFixed(2)} s = ${Math.round(run.orders / (took / 1000)).toLocaleString('en-US')} orders/s; list by event ${fmtLat(p.lat.event)}; by bettor ${fmtLat(p.lat.bettor)}`;
-      console.log(line);
+      console.log(`direct, concurrency ${concurrency}: ${run.orders} orders (${run.changed} changed, ${run.failed} failed) in ${rate(run.orders, took)}; list by event ${fmtLat(p.lat.event)}; by bettor ${fmtLat(p.lat.bettor)}`);
       printProfile();
-      results.push(line);
     }
+    if (MODES.has('queue')) {
+      // Through the queue: the message goes to the app's own feed engine, whose betting hook enqueues the
+      // settlement job in the message's transaction; timed until no settlement job is left.
+      const p = poll(QUEUED);
+      const s = performance.now();
+      const r = await feed.ingest(settleMsg(QUEUED));
+      if (!r.ok || !r.applied) throw new Error(`queued settlement not applied: ${JSON.stringify(r)}`);
+      await ctx.jobs.drain([SETTLE_EVENT_JOB]);
+      const took = performance.now() - s;
+      await p.stop();
+      const [{ open }] = (await c.query(`SELECT count(*)::int AS open FROM orders o WHERE o.status = 2 AND o.id IN (SELECT order_id FROM order_lines WHERE event_id = $1)`, [QUEUED])).rows;
+      console.log(`through the queue (message to drained job): ${ORDERS} orders, ${open} left open, in ${rate(ORDERS, took)}; list by event ${fmtLat(p.lat.event)}; by bettor ${fmtLat(p.lat.bettor)}`);
+      printProfile();
+    }
+    const first = targets[0];
     const s = performance.now();
-    const again = await refreshFromFeed(database.db, target(0), { concurrency: LEVELS[0] });
-    console.log(`second run on the first target: ${again.orders} orders, ${again.changed} changed, ${again.failed} failed, ${((performance.now() - s) / 1000).toFixed(2)} s`);
+    const again = await refreshFromFeed(database.db, first, { concurrency: LEVELS[0] });
+    console.log(`second run on ${first}: ${again.orders} orders, ${again.changed} changed, ${again.failed} failed, ${((performance.now() - s) / 1000).toFixed(2)} s`);
     const settled = (await c.query(`SELECT status, count(*)::int n FROM orders GROUP BY status ORDER BY status`)).rows;
     console.log(`orders by status: ${settled.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
     const problems = await checkInvariants(database.db);
@@ -179,4 +203,45 @@ async function main() {
   }
 }
 
-await main();
+/**
+ * Kill mode: a server process (test/support/processes.ts) on a database of its own, ORDERS open orders on
+ * one match, the bet_settlement through its sandbox feed route, kill -9 once BENCH_KILL_AT of the orders
+ * are settled, restart; the time from the kill to the last order settled (restart + job expiry + the
+ * supervisor's round + the rest of the settlement).
+ */
+async function killMode() {
+  const pdb = await processDatabase({ base: BASE, prefix: 'dau_bench_kill' });
+  const eventId = 'sr:match:settle_kill';
+  const open = async () =>
+    Number((await pdb.database.query(`SELECT count(*)::int AS n FROM orders o WHERE o.status = 2 AND o.id IN (SELECT order_id FROM order_lines WHERE event_id = $1)`, [eventId])).rows[0].n);
+  try {
+    const bulk = await writeBulkOrders(pdb.database, { targets: [eventId], orders: ORDERS, bettors: BETTORS, tag: 'kill' });
+    const server = await startServerProcess(pdb.url, { name: 'bench', jobExpireSeconds: KILL_EXPIRE });
+    try {
+      const token = await server.login();
+      const sent = performance.now();
+      expectStatus(await server.api('POST', '/api/v1/sandbox/feed/messages', bulk.settleMessage(eventId), token), 201, 'bet_settlement', server);
+      await waitFor(`${KILL_AT * 100} % of the orders settled`, async () => (await open()) <= ORDERS * (1 - KILL_AT), { intervalMs: 20, output: server.output });
+      await server.kill();
+      const killed = performance.now();
+      const atKill = await open();
+      await server.restart();
+      const up = performance.now();
+      await waitFor('every order settled after the restart', async () => (await open()) === 0, { intervalMs: 100, timeoutMs: 1_800_000, output: server.output });
+      const done = performance.now();
+      console.log(
+        `kill -9 ${((killed - sent) / 1000).toFixed(2)} s after the message with ${atKill.toLocaleString('en-US')} of ${ORDERS.toLocaleString('en-US')} orders open; ` +
+          `restart to health ${((up - killed) / 1000).toFixed(1)} s; all settled ${((done - killed) / 1000).toFixed(1)} s after the kill (job expiry ${KILL_EXPIRE} s)`,
+      );
+      const problems = await checkInvariants(pdb.database.db);
+      console.log(`kill mode checkInvariants: ${problems.length ? problems.length + ' problems, e.g. ' + problems.slice(0, 3).join('; ') : 'ok'}`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await pdb.dispose();
+  }
+}
+
+if (MODES.has('direct') || MODES.has('queue')) await main();
+if (MODES.has('kill')) await killMode();
