@@ -11,6 +11,7 @@
  * BENCH_BETTORS (3,000) bettors, 10 % of them with an inviter; matches created and priced through
  * `FeedEngine.ingest` (an engine of its own, so the app's betting hook does not settle behind our back);
  * the other legs' matches settled through the feed before the orders exist. Orders, lines and the ledger
+ * (test/support/bulk-orders.ts, shared with the settlement crash tests)
  * are written by bulk SQL (`INSERT ... SELECT generate_series`), not `placeOrder`: per bettor one
  * recharge bill (house entry on the clearing account) and per order one stake bill (type 1, house entry
  * on stakes_held), balances chained, so the ledger is whole and `checkInvariants` checks all of it.
