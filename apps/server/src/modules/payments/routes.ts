@@ -52,7 +52,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   ctx.jobs.every(REQUERY_STUCK_JOB, REQUERY_STUCK_SECONDS, async () => {
     const run = await requeryStuck(db);
-    if (run.checked) app.log.info({ payments: run }, 'stuck payments re-queried');
+    if (run.resolved) app.log.info({ payments: run }, 'stuck payments resolved by re-query');
   });
 
   for (const spec of [

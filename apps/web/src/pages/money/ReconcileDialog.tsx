@@ -5,8 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useMsg } from '../../app/messages';
 import { FormModal, useApiMutation, useLocale, type FieldView, type Row } from '../../resources';
-import { PAYMENT_LISTS } from './payments';
-import { RowSummary } from './shared';
+import { PAYMENT_LISTS, PaymentSummary } from './payments';
 
 const REFERENCE_MAX = 100;
 const REMARK_MAX = 300;
@@ -124,14 +123,7 @@ export function ReconcileDialog({ kind, row, onClose }: { kind: ReconcileKind; r
       fields={fields}
       mode="create"
       maxWidth={560}
-      intro={
-        <RowSummary
-          phone={row?.user_phone ?? row?.phone}
-          name={row?.user_name}
-          fact={{ label: t('field.amount'), value: amount }}
-          hint={`${String(row?.reconcile_cause ?? '')} ${t(text.hint)}`.trim()}
-        />
-      }
+      intro={<PaymentSummary row={row} hint={`${String(row?.reconcile_cause ?? '')} ${t(text.hint)}`.trim()} />}
       onClose={onClose}
       onSubmit={async (body) => {
         const outcome = String(body.outcome ?? '');

@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useMsg } from '../../app/messages';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
-import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
+import { PAYMENT_LISTS, PaymentSummary, StateTags, useOutcomeToast } from './payments';
 import { ReconcileDialog } from './ReconcileDialog';
-import { RowSummary, useAdminPickers } from './shared';
+import { useAdminPickers } from './shared';
 
 const PAGE = 'withdraw_list';
 const REASON_MAX = 300;
@@ -122,14 +122,7 @@ export default function WithdrawListPage() {
         fields={reasonField}
         mode="create"
         maxWidth={560}
-        intro={
-          <RowSummary
-            phone={row?.user_phone ?? row?.phone}
-            name={row?.user_name}
-            fact={{ label: t('field.amount'), value: row ? formatTsh(Number(row.amount), locale) : '' }}
-            hint={t('money.payment.refuseHint')}
-          />
-        }
+        intro={<PaymentSummary row={row} hint={t('money.payment.refuseHint')} />}
         onClose={() => setRefusing((r) => (r ? { ...r, open: false } : r))}
         onSubmit={(body) => refuse.mutateAsync({ id: row?.id, reason: String(body.reason ?? '').trim() })}
       />

@@ -1,10 +1,10 @@
 import { Space, Tag } from 'antd';
 import type { QueryKey } from '@tanstack/react-query';
 import { App } from 'antd';
-import { PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
+import { PAY_STATUS, WITHDRAWAL_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { enumColor, enumText, useLocale, type Row } from '../../resources';
-import { BETTOR_LISTS, BILL_LISTS } from './shared';
+import { BETTOR_LISTS, BILL_LISTS, RowSummary } from './shared';
 
 /** Everything a recharge or withdrawal action may change: the payment lists, the bettors and their bills. */
 export const PAYMENT_LISTS: QueryKey[] = [
@@ -45,6 +45,20 @@ export function useOutcomeToast() {
         return void message.success(t('money.payment.done'));
     }
   };
+}
+
+/** The head of a dialog on a recharge or withdrawal row: who, the amount, and a hint. */
+export function PaymentSummary({ row, hint }: { row: Row | null | undefined; hint: string }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <RowSummary
+      phone={row?.user_phone ?? row?.phone}
+      name={row?.user_name}
+      fact={{ label: t('field.amount'), value: row ? formatTsh(Number(row.amount), locale) : '' }}
+      hint={hint}
+    />
+  );
 }
 
 /** A state tag with the marks that matter for the queue: large (needs a second approval) and stuck. */
