@@ -18,7 +18,7 @@ import { bettors, bills } from '../src/modules/money/schema';
 import { checkInvariants, HOUSE, post } from '../src/modules/money/ledger';
 import { orderEvents, orders } from '../src/modules/betting/schema';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
-import { reconcileOrder, refreshFromFeed } from '../src/modules/betting/settlement';
+import { reconcileOrder, refreshFromFeed, type OrderCursor } from '../src/modules/betting/settlement';
 import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
@@ -169,8 +169,21 @@ describe('batched settlement from the feed', () => {
     expect(await balances(people.map((p) => p.id))).toEqual(before);
 
     // Rolled back: every balance as after placement, every order open again.
+    // Here in bounded parts (as the settlement job runs them): each part goes on after the last order of
+    // the previous one, and together they take every order once.
     await store({ type: 'rollback_bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: T, markets: [{ id: 1 }] });
-    expect(await refreshFromFeed(db, T, opts)).toEqual({ orders: N, changed: N, failed: 0 });
+    const parts: { orders: number; changed: number }[] = [];
+    let after: OrderCursor | undefined;
+    do {
+      const part = await refreshFromFeed(db, T, { ...opts, after, limit: 70 });
+      expect(part.failed).toBe(0);
+      parts.push({ orders: part.orders, changed: part.changed });
+      after = part.next;
+    } while (after);
+    expect(parts.length).toBe(Math.ceil(N / 70));
+    expect(parts.every((p) => p.orders <= 70)).toBe(true);
+    expect(parts.reduce((s, p) => s + p.orders, 0)).toBe(N);
+    expect(parts.reduce((s, p) => s + p.changed, 0)).toBe(N);
     expect(await balances(people.map((p) => p.id))).toEqual(placed);
     const open = await db.select().from(orders).where(inArray(orders.id, orderIds));
     expect(open.every((o) => o.status === ORDER_STATUS.pending && o.creditedCash === 0 && o.creditedCredit === 0 && o.inviterReward === 0)).toBe(true);

@@ -526,8 +526,27 @@ export const SETTLE_CHUNK = 2_000;
  * bad order does not hold the others back; those that still fail are counted in `failed` and the next
  * message or the sweeper takes them again. Running it twice changes nothing the second time.
  */
-export async function refreshFromFeed(db: Db, eventId: string, opts: { concurrency?: number; chunkSize?: number } = {}): Promise<SettleRun> {
-  const list = await ordersOnEvent(db, eventId);
+/** Where a bounded run stopped: the last order it took, in the run's order (bettor, then order id). */
+export interface OrderCursor {
+  bettorId: number;
+  id: number;
+}
+
+export async function refreshFromFeed(
+  db: Db,
+  eventId: string,
+  opts: { concurrency?: number; chunkSize?: number; after?: OrderCursor; limit?: number } = {},
+): Promise<SettleRun & { next?: OrderCursor }> {
+  let list = await ordersOnEvent(db, eventId);
+  // A bounded run (one durable job) takes the orders after `after`, at most `limit`; `next` says where to go on.
+  const after = opts.after;
+  if (after) list = list.filter((o) => o.bettorId > after.bettorId || (o.bettorId === after.bettorId && o.id > after.id));
+  let rest: OrderCursor | undefined;
+  if (opts.limit && list.length > opts.limit) {
+    list = list.slice(0, opts.limit);
+    const last = list[list.length - 1]!;
+    rest = { bettorId: last.bettorId, id: last.id };
+  }
   const settings = await loadSettings(db);
   const size = Math.max(1, opts.chunkSize ?? SETTLE_CHUNK);
   const chunks: number[][] = [];
@@ -559,7 +578,7 @@ export async function refreshFromFeed(db: Db, eventId: string, opts: { concurren
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, chunks.length)) }, worker));
-  return { orders: list.length, changed, failed };
+  return { orders: list.length, changed, failed, ...(rest ? { next: rest } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
