@@ -50,6 +50,7 @@ const statistics = {
       cash: 'Deposits and withdrawals',
       hour: 'Hour',
       day: 'Day',
+      loading: 'Loading the chart…',
     },
     today: {
       asOf: 'As of {{time}} ({{zone}})',

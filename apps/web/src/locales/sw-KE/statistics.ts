@@ -50,6 +50,7 @@ const statistics: Shape<typeof en> = {
       cash: 'Amana na utoaji',
       hour: 'Saa',
       day: 'Siku',
+      loading: 'Inapakia chati…',
     },
     today: {
       asOf: 'Hadi saa {{time}} ({{zone}})',

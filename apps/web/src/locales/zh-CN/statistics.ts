@@ -50,6 +50,7 @@ const statistics: Shape<typeof en> = {
       cash: '充值与提现',
       hour: '小时',
       day: '日期',
+      loading: '正在加载图表…',
     },
     today: {
       asOf: '截至 {{time}}（{{zone}}）',

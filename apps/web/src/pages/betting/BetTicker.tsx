@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Card, Empty, Skeleton, Space, Tag, Typography, theme } from 'antd';
+import { Badge, Empty, Skeleton, Space, Tag, Typography, theme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useSocketHandler } from '../../app/live';
-import { formatDateTime, LoadError, type Row } from '../../resources';
+import { formatDateTime, LoadError, Panel, type Row } from '../../resources';
 import { EnumTag, orderHref, useTsh } from './shared';
 
 /** GET /betting/ticker (apps/server/src/modules/betting/routes.ts). */
@@ -59,16 +59,15 @@ export function BetTicker({ limit = 15 }: { limit?: number }) {
   }, [q.data]);
 
   return (
-    <Card
-      size="small"
-      data-testid="bet-ticker"
+    <Panel
+      testId="bet-ticker"
       title={
         <Space size={8}>
           <Badge status={q.isError ? 'error' : 'processing'} />
           {t('betting.ticker.title')}
         </Space>
       }
-      styles={{ body: { padding: 0, maxHeight: 420, overflowY: 'auto' } }}
+      bodyStyle={{ padding: 0, maxHeight: 420, overflowY: 'auto' }}
     >
       {q.isPending ? (
         <div style={{ padding: 12 }}>
@@ -116,6 +115,6 @@ export function BetTicker({ limit = 15 }: { limit?: number }) {
           ))}
         </ul>
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Alert, Card, Col, DatePicker, Row as Grid, Space, Table, Typography } from 'antd';
+import { Alert, Col, DatePicker, Row as Grid, Space, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -7,7 +7,7 @@ import dayjs, { type Dayjs } from '../../app/dayjs';
 import { centsToDecimalString } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
-import { ActionButton, LoadError, NoData, PageHeader } from '../../resources';
+import { ActionButton, LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { ChartCard } from './Chart';
 import { FigureCard, FigureGrid, darDay, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
@@ -153,9 +153,9 @@ export default function HistoryStatisticsPage() {
             ]}
           </FigureGrid>
           {d && isEmpty(d.totals) ? (
-            <Card size="small">
+            <Panel>
               <NoData />
-            </Card>
+            </Panel>
           ) : (
             <>
               <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { Badge, Card, Col, Row as Grid, Space, Typography } from 'antd';
+import { Badge, Col, Row as Grid, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
-import { LoadError, NoData, PageHeader } from '../../resources';
+import { LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
 import { ChartCard } from './Chart';
 import { inZone, useTimeZone, zoneLabel } from '../../app/timeZone';
@@ -99,9 +99,9 @@ export default function TodayStatisticsPage() {
       <Grid gutter={[12, 12]}>
         {d && isEmpty(d.totals) ? (
           <Col xs={24} xl={12}>
-            <Card size="small">
+            <Panel>
               <NoData />
-            </Card>
+            </Panel>
           </Col>
         ) : (
           (['money', 'activity', 'cash'] as const).map((k) => (

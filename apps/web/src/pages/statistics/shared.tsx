@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Card, Col, Row as Grid, Statistic, Tooltip, Typography, theme as antdTheme } from 'antd';
+import { Col, Row as Grid, Statistic, Tooltip, Typography, theme as antdTheme } from 'antd';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import type { Figures } from '@dau/contract/ui';
-import { useLocale } from '../../resources';
+import { Panel, useLocale } from '../../resources';
 
 export type { Figures } from '@dau/contract/ui';
 
@@ -65,7 +65,7 @@ export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: nu
     </span>
   );
   return (
-    <Card size="small" style={{ height: '100%' }} data-testid={`figure-${k}`}>
+    <Panel style={{ height: '100%' }} testId={`figure-${k}`}>
       <Statistic
         title={title}
         loading={loading}
@@ -73,7 +73,7 @@ export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: nu
         valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: signed && value !== undefined && value !== 0 ? (negative ? token.colorErrorText : token.colorSuccessText) : undefined }}
       />
       {sub && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{sub}</Typography.Text>}
-    </Card>
+    </Panel>
   );
 }
 
