@@ -323,4 +323,68 @@ describe('money screens', () => {
       expect(logOf(page).pageErrors).toEqual([]);
     },
   );
+
+  test(
+    'a withdrawal in doubt: reconciled from the operator statement, with its confirmation, toast and refusals',
+    async () => {
+      // The demo's payments in doubt: sent to the operator, which now answers "unknown".
+      const doubts = expectStatus(await api('GET', '/money/withdrawals?reconcile=true&page_size=50&sort=id'), 200, 'withdrawals to reconcile').items as any[];
+      expect(doubts.length, 'demo withdrawals in doubt').toBeGreaterThanOrEqual(2);
+      const [mine, taken] = doubts;
+      expect(mine).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, reconcile: true, stuck: true });
+
+      const page = await e2e.newPage();
+      await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+      await openScreen(page, 'withdraw_list', 'Withdrawals');
+      await page.getByTestId('quick-reconcile').click();
+      await page.waitForURL(/reconcile=true/);
+      await settled(page);
+      const row = rowByKey(page, mine.id);
+      await row.waitFor({ state: 'visible' });
+      expect(await row.innerText()).toContain('To reconcile');
+
+      await page.getByTestId(`withdraw-reconcile-${mine.id}`).click();
+      const form = dialog(page, `Reconcile ${mine.serial_number}`);
+      await form.waitFor();
+      expect(await form.innerText()).toContain(formatTsh(mine.amount));
+      // Nothing chosen, no evidence: the dialog says what is missing and sends nothing.
+      await form.getByTestId('form-submit').click();
+      await until(async () => {
+        const text = await form.innerText();
+        return text.includes('Please choose what the operator’s statement shows') && text.includes("Please enter the reference of the operator's statement line");
+      }, 'the required evidence named');
+      await form.getByTestId('reconcile-paid').click();
+      await form.getByTestId('reconcile-reference').fill('E2E statement 25/11 line 7');
+      await form.getByTestId('reconcile-remark').fill('Seen on the operator statement');
+      await screenshot(page, 'money-13-reconcile-dialog');
+      await form.getByTestId('form-submit').click();
+      // A confirmation says what the money will do; then the toast says what was done.
+      const confirm = page.locator('.ant-modal-confirm:visible');
+      await confirm.waitFor();
+      expect(await confirm.innerText()).toContain(`as paid by the operator`);
+      await toastAfter(page, 'Reconciled: the withdrawal is paid', () => confirm.getByTestId('reconcile-confirm').click());
+      await form.waitFor({ state: 'hidden' });
+      await rowByKey(page, mine.id).waitFor({ state: 'detached' });
+      const done = expectStatus(await api('GET', `/money/withdrawals?serial_number=${mine.serial_number}`), 200, 'the reconciled withdrawal').items[0];
+      expect(done).toMatchObject({ status: WITHDRAWAL_STATUS.paid, reconciled_by: ADMIN_ACCOUNT, reconcile_reference: 'E2E statement 25/11 line 7', reconcile: false });
+      expect((await billsOf(mine.user_id, `&type=${BILL_TYPE.amount_rolled_back}`)).filter((b) => b.cause_id === String(mine.id))).toEqual([]);
+
+      // Another administrator settles the second one first: this operator's attempt is refused (409), nothing moves.
+      await page.getByTestId(`withdraw-reconcile-${taken.id}`).click();
+      const late = dialog(page, `Reconcile ${taken.serial_number}`);
+      await late.waitFor();
+      expectStatus(await api('POST', `/money/withdrawals/${taken.id}/reconcile`, { outcome: 'not_paid', reference: 'E2E other desk', remark: 'Not on the statement' }), 200, 'the other desk');
+      await late.getByTestId('reconcile-paid').click();
+      await late.getByTestId('reconcile-reference').fill('E2E statement 25/11 line 9');
+      await late.getByTestId('reconcile-remark').fill('Seen');
+      await late.getByTestId('form-submit').click();
+      const confirmLate = page.locator('.ant-modal-confirm:visible');
+      await confirmLate.waitFor();
+      await toastAfter(page, 'This transaction is not waiting for reconciliation', () => confirmLate.getByTestId('reconcile-confirm').click());
+      const other = expectStatus(await api('GET', `/money/withdrawals?serial_number=${taken.serial_number}`), 200, 'the other one').items[0];
+      expect(other).toMatchObject({ status: WITHDRAWAL_STATUS.failed, reconcile_reference: 'E2E other desk' });
+      await screenshot(page, 'money-14-reconcile-refused');
+      expect(logOf(page).pageErrors).toEqual([]);
+    },
+  );
 });

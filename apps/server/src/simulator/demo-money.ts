@@ -109,5 +109,45 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
     }
   }
   await db.update(bettors).set({ onlineStatus: 2, onlineUpdatedAt: new Date(), lastLoginAt: new Date() }).where(inArray(bettors.id, ids.slice(0, 12)));
+  await seedDemoDoubts(db, ids, new Rng(seed + 1));
   return ids.length;
+}
+
+/**
+ * Payments in doubt for the stuck queue's "reconcile": two withdrawals that were sent to the operator
+ * (its order number known, one attempt) two hours ago and that the operator now answers "unknown", and
+ * one such recharge. Their money is where the services leave it: a withdrawal's amount held in the
+ * withdrawals clearing account, nothing credited for the recharge.
+ */
+async function seedDemoDoubts(db: Db, ids: number[], rng: Rng) {
+  const since = new Date(Date.now() - 2 * 3_600_000);
+  const cause = (ref: string) => `Unknown at the operator after 60 minutes although it was sent (1 attempt, operator number ${ref})`;
+  const payers = await db.select().from(bettors).where(inArray(bettors.id, ids));
+  const rich = payers.filter((b) => b.cashBalance >= 30_000_00).slice(0, 2);
+  for (const b of rich) {
+    const payType = operatorOf(b.phone);
+    const ref = `DEMO${payType}${rng.int(10_000_000, 99_999_999)}`;
+    const amount = rng.pick([10_000_00, 15_000_00, 25_000_00]);
+    await db.transaction(async (tx) => {
+      const [wd] = await tx
+        .insert(withdrawals)
+        .values({
+          serialNumber: newSerial('W'), bettorId: b.id, agentId: b.agentId, amount, payType, phone: b.phone, status: 3, payStatus: 1,
+          carrierOrderNumber: ref, disburseAttempts: 1, previousRechargeAt: b.lastRechargeAt, createdAt: since, reviewedAt: since, disbursedAt: since,
+          updatedAt: since, reconcileSince: new Date(since.getTime() + 3_600_000), reconcileCause: cause(ref),
+        })
+        .returning({ id: withdrawals.id });
+      await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -amount, type: BILL_TYPE.user_withdrawal, cause: { type: 'withdrawal', id: wd.id }, house: HOUSE.withdrawalsClearing, at: since });
+    });
+  }
+  const payer = payers[rich.length];
+  if (payer) {
+    const payType = operatorOf(payer.phone);
+    const ref = `DEMO${payType}${rng.int(10_000_000, 99_999_999)}`;
+    await db.insert(recharges).values({
+      serialNumber: newSerial('R'), bettorId: payer.id, agentId: payer.agentId, amount: 5_000_00, payType, phone: payer.phone, carrierOrderNumber: ref,
+      payStatus: 1, previousRechargeAt: payer.lastRechargeAt, createdAt: since, updatedAt: since,
+      reconcileSince: new Date(since.getTime() + 3_600_000), reconcileCause: `Unknown at the operator after 60 minutes although it gave its number ${ref}`,
+    });
+  }
 }

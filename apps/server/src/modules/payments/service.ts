@@ -659,7 +659,7 @@ export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: 
           .update(withdrawals)
           .set({
             reconcileSince: sql`coalesce(${withdrawals.reconcileSince}, now())`,
-            reconcileCause: `Unknown at the operator after ${cfg.disburseTimeoutMinutes} minutes although it was sent (${cur.disburseAttempts} attempt(s)${cur.carrierOrderNumber ? `, operator number ${cur.carrierOrderNumber}` : ''})`,
+            reconcileCause: `Unknown at the operator after ${cfg.disburseTimeoutMinutes} minutes although it was sent (${cur.disburseAttempts} attempt${cur.disburseAttempts === 1 ? '' : 's'}${cur.carrierOrderNumber ? `, operator number ${cur.carrierOrderNumber}` : ''})`,
             updatedAt: new Date(),
           })
           .where(and(eq(withdrawals.id, id), eq(withdrawals.status, WITHDRAWAL_STATUS.disbursing)));

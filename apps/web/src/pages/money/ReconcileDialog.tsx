@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { App, Input, Radio } from 'antd';
+import { Alert, App, Input, Radio } from 'antd';
 import { PAY_STATUS, WITHDRAWAL_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
@@ -123,7 +123,14 @@ export function ReconcileDialog({ kind, row, onClose }: { kind: ReconcileKind; r
       fields={fields}
       mode="create"
       maxWidth={560}
-      intro={<PaymentSummary row={row} hint={`${String(row?.reconcile_cause ?? '')} ${t(text.hint)}`.trim()} />}
+      intro={
+        <>
+          {row?.reconcile_cause ? (
+            <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('field.reconcile_cause')} description={String(row.reconcile_cause)} data-testid="reconcile-cause" />
+          ) : null}
+          <PaymentSummary row={row} hint={t(text.hint)} />
+        </>
+      }
       onClose={onClose}
       onSubmit={async (body) => {
         const outcome = String(body.outcome ?? '');
