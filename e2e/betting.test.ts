@@ -236,13 +236,17 @@ describe('betting screens: cancel, customer service, random bets, the bettor\'s 
  * Issue 11: what the console makes a browser download, in gzip bytes of its JS and CSS (the server sends
  * them uncompressed: each body is gzipped here, as `bench/console-bundle.ts` does from the build). Sizes,
  * not timings. The sign-in page stays within the issue's 300 KB. The landing page after sign-in (today's
- * statistics with its charts, opened afresh by a signed-in admin) was 795 KB; the issue asks 500 KB, which
- * is not reached: ECharts alone, modular (echarts/core with bar, line, grid, legend, tooltip, canvas), is
- * 183 KB of it (166 KB with the bare bar and line charts on a grid), the rest 374 KB. Until the charts
- * change, this holds what was gained (557 KB measured) so that it does not creep back.
+ * statistics, opened afresh by a signed-in admin on a 1280×900 screen) was 795 KB; as first seen, until
+ * its figures show, it stays within the issue's 500 KB (359 KB measured): ECharts (183 KB) is fetched by
+ * the charts once they are near the viewport and the browser is idle after showing the figures, so it is
+ * held back here until the figures are on screen. The complete page with its charts (542 KB measured) is
+ * held at 550 KB so that the gain does not creep back. On a phone the charts are far below the figures
+ * and load only when scrolled to.
  */
 const LOGIN_LIMIT = 300_000;
-const LANDING_LIMIT = 575_000;
+const LANDING_FIRST_SEEN_LIMIT = 500_000;
+const LANDING_COMPLETE_LIMIT = 550_000;
+const ECHARTS_CHUNK = /\/assets\/echarts-[^/]+\.js$/;
 
 /** Pixels a chart has drawn on its canvas (none when ECharts lacks the chart or component it is given). */
 const drawnPixels = (page: Page, testId: string) =>
@@ -257,6 +261,19 @@ const drawnPixels = (page: Page, testId: string) =>
       return n;
     });
 
+/** Scrolls to each chart of the screen and waits until it has drawn (axes, legend, bars and lines). */
+async function chartsDrawn(page: Page, what: string) {
+  // Thousands of pixels (none if the charts were not registered); the cash chart of this test's day has
+  // no deposit or withdrawal, only its axes and legend.
+  for (const [chart, pixels] of [['chart-money', 5_000], ['chart-activity', 5_000], ['chart-cash', 500]] as const) {
+    const box = page.getByTestId(chart);
+    if ((await box.count()) === 0) continue;
+    await box.scrollIntoViewIfNeeded();
+    await box.locator('canvas').waitFor({ state: 'visible' });
+    await until(async () => (await drawnPixels(page, chart)) > pixels, `${what}: ${chart} drawn`);
+  }
+}
+
 function downloads(page: Page) {
   const sizes = new Map<string, Promise<number>>();
   page.on('response', (r) => {
@@ -269,8 +286,21 @@ function downloads(page: Page) {
   };
 }
 
+/** A page of a fresh context signed in as the admin of `session` (nothing cached), at the given size. */
+async function signedInPage(session: Record<string, string>, width: number, height: number) {
+  const page = await e2e.newPage();
+  await page.setViewportSize({ width, height });
+  await page.context().addInitScript((s: Record<string, string>) => {
+    for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v);
+  }, session);
+  return page;
+}
+
+const figuresShown = (page: Page) =>
+  until(async () => /TSh/.test(await page.getByTestId('figure-turnover').innerText()), 'today\'s figures shown');
+
 describe('console bundle', () => {
-  test('the sign-in page loads at most 300 KB gzip of JS and CSS, the landing page with its charts no more than today; the charts draw in both themes; texts load per language', async () => {
+  test('the sign-in page loads at most 300 KB gzip of JS and CSS, the landing page at most 500 KB until its figures show and ECharts only for charts near the viewport; the charts draw in both themes; texts load per language', async () => {
     const page = await e2e.newPage();
     const login = downloads(page);
     await page.goto('/#/admin_login');
@@ -280,36 +310,69 @@ describe('console bundle', () => {
     console.info(`console bundle: login ${atLogin.files} files, ${(atLogin.gzip / 1000).toFixed(1)} KB gzip`);
     expect(atLogin.gzip, `login page: ${JSON.stringify(atLogin.each)}`).toBeLessThanOrEqual(LOGIN_LIMIT);
 
-    // A signed-in admin opens the console afresh (own context: nothing cached from the sign-in page).
+    // A signed-in admin opens the console afresh on a 1280×900 screen. ECharts' chunk is held back: the
+    // figures must show without it, and what has been downloaded by then is the page as first seen.
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
     const session = await page.evaluate(() => ({ ...localStorage }));
-    const landingPage = await e2e.newPage();
-    await landingPage.context().addInitScript((s: Record<string, string>) => {
-      for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v);
-    }, session);
+    const landingPage = await signedInPage(session, 1280, 900);
     const landing = downloads(landingPage);
+    let releaseCharts!: () => void;
+    const chartsHeld = new Promise<void>((resolve) => (releaseCharts = resolve));
+    let chartsAsked = false;
+    await landingPage.route(ECHARTS_CHUNK, async (route) => {
+      chartsAsked = true;
+      await chartsHeld;
+      await route.continue();
+    });
     await landingPage.goto('/#/customer');
     await landingPage.waitForURL(/#\/customer\/today_statistics/);
-    await landingPage.getByTestId('chart-money').locator('canvas').waitFor({ state: 'visible' });
+    await figuresShown(landingPage);
     await landingPage.getByTestId('bet-ticker').getByTestId(`ticker-order-${order.id}`).waitFor({ state: 'visible' });
+    // Until ECharts arrives a chart is a box of its size that says it is loading.
+    expect(await landingPage.getByTestId('chart-money').getAttribute('aria-busy')).toBe('true');
+    expect(await landingPage.getByTestId('chart-money').getByRole('status').innerText()).toBe('Loading the chart…');
+    const firstSeen = await landing();
+    console.info(`console bundle: landing as first seen ${firstSeen.files} files, ${(firstSeen.gzip / 1000).toFixed(1)} KB gzip`);
+    expect(firstSeen.each.some((f) => ECHARTS_CHUNK.test(f.path)), 'the figures show without ECharts').toBe(false);
+    expect(firstSeen.gzip, `landing page as first seen: ${JSON.stringify(firstSeen.each)}`).toBeLessThanOrEqual(LANDING_FIRST_SEEN_LIMIT);
+    // On this screen the charts' top edge is in the first screen: they ask for ECharts right after the figures.
+    await until(async () => chartsAsked, 'the charts ask for ECharts after the figures');
+    releaseCharts();
+    await landingPage.getByTestId('chart-money').locator('canvas').waitFor({ state: 'visible' });
+    await until(async () => (await drawnPixels(landingPage, 'chart-money')) > 5_000, 'the money chart drawn');
     await landingPage.waitForLoadState('networkidle');
-    const atLanding = await landing();
-    console.info(`console bundle: landing ${atLanding.files} files, ${(atLanding.gzip / 1000).toFixed(1)} KB gzip`);
-    expect(atLanding.each.some((f) => /echarts/.test(f.path)), 'the charts\' code is counted').toBe(true);
-    expect(atLanding.gzip, `landing page: ${JSON.stringify(atLanding.each)}`).toBeLessThanOrEqual(LANDING_LIMIT);
+    const complete = await landing();
+    console.info(`console bundle: landing complete ${complete.files} files, ${(complete.gzip / 1000).toFixed(1)} KB gzip`);
+    expect(complete.each.some((f) => ECHARTS_CHUNK.test(f.path)), 'the charts\' code is counted').toBe(true);
+    expect(complete.gzip, `landing page complete: ${JSON.stringify(complete.each)}`).toBeLessThanOrEqual(LANDING_COMPLETE_LIMIT);
 
-    // The charts (ECharts from echarts/core with the bar and line charts only) draw in both themes.
+    // On a phone (390 px) the charts are below the seventeen figures: no ECharts until one is scrolled to.
+    const phone = await signedInPage(session, 390, 844);
+    const onPhone = downloads(phone);
+    await phone.goto('/#/customer/today_statistics');
+    await figuresShown(phone);
+    await phone.waitForLoadState('networkidle');
+    expect((await onPhone()).each.some((f) => ECHARTS_CHUNK.test(f.path)), 'no ECharts before a chart is near').toBe(false);
+    expect(await phone.getByTestId('chart-money').getAttribute('data-chart-state')).toBe('waiting');
+    await chartsDrawn(phone, 'phone, scrolled to');
+    expect((await onPhone()).each.some((f) => ECHARTS_CHUNK.test(f.path)), 'ECharts once scrolled to').toBe(true);
+
+    // The charts (ECharts from echarts/core with the bar and line charts only) draw in both themes, at
+    // 1280 px and on the phone.
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(landingPage, theme);
-      for (const [route, chart] of [['today_statistics', 'chart-money'], ['history_statistics', 'chart-money']] as const) {
+      for (const route of ['today_statistics', 'history_statistics'] as const) {
         await landingPage.goto(`/#/customer/${route}`);
-        const canvas = landingPage.getByTestId(chart).locator('canvas');
-        await canvas.waitFor({ state: 'visible' });
-        // Axes, legend, bars and lines: thousands of pixels (none if the charts were not registered).
-        await until(async () => (await drawnPixels(landingPage, chart)) > 5_000, `${route}: the chart drawn (${theme})`);
+        await chartsDrawn(landingPage, `${route} (${theme})`);
         await settled(landingPage);
         await shot(landingPage, `bundle-${route}-${theme}`);
       }
+      await phone.reload();
+      await figuresShown(phone);
+      await setTheme(phone, theme);
+      await chartsDrawn(phone, `phone (${theme})`);
+      await settled(phone);
+      await shot(phone, `bundle-today_statistics-390-${theme}`);
     }
 
     // Texts load per language: a switch first fetches the new language's texts of the screens in use, a
@@ -326,7 +389,9 @@ describe('console bundle', () => {
     await landingPage.reload();
     await swahili('after a reload');
     await landingPage.getByTestId('chart-money').locator('canvas').waitFor({ state: 'visible' });
-    expect(missingKeys(landingPage), 'no missing text').toEqual([]);
-    expect(logOf(landingPage).pageErrors, 'no page errors').toEqual([]);
+    for (const p of [landingPage, phone]) {
+      expect(missingKeys(p), 'no missing text').toEqual([]);
+      expect(logOf(p).pageErrors, 'no page errors').toEqual([]);
+    }
   });
 });
