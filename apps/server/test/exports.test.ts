@@ -385,6 +385,26 @@ describe('exports', () => {
     expect(await runJobsOf(op.id, 'all')).toBe(2);
   });
 
+  it('a run that lost its claim (revived elsewhere while it stalled) records nothing and keeps off the new run\'s file', async () => {
+    const runner = exportJobsOf(t.ctx)!;
+    const before = slowQueries;
+    const op = await queueExport({ adminId: ids.expA, type: SLOW, format: 1, params: {} });
+    for (let i = 0; slowQueries === before; i++) {
+      expect(i).toBeLessThan(2000);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    // While the first run's query sleeps, another process takes the export over (its second run).
+    const takenOver = `${op.id}-2-${SLOW}.csv`;
+    fs.writeFileSync(runner.pathOf(takenOver), 'the second run writes here');
+    await t.database.db.update(asyncOperations).set({ attempts: 2, filePath: takenOver }).where(eq(asyncOperations.id, op.id));
+    await t.ctx.jobs.drain([EXPORT_RUN_JOB]);
+    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, op.id));
+    expect(row).toMatchObject({ status: 1, attempts: 2, filePath: takenOver, errorMessage: null });
+    expect(fs.readFileSync(runner.pathOf(takenOver), 'utf8')).toBe('the second run writes here');
+    expect(fs.readdirSync(runner.dir).filter((f) => f.startsWith(`${op.id}-1-`))).toEqual([]);
+    await t.call('DELETE', `/api/v1/system/async_operations/${op.id}`, { token: tokA });
+  });
+
   /** An export left running by a process that died: claimed `attempts` times, its heartbeat an hour old, a partial file. */
   async function abandoned(attempts: number) {
     const [op] = await t.database.db.insert(asyncOperations).values({ adminId: ids.expA, type: 'bill', format: 1, params: {} }).returning();
