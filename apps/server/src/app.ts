@@ -162,7 +162,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   ipBlock.install(app);
   await installSecurityHeaders(app);
   declareDocsAccess(app, !!opts.publicDocs);
-  const routes = installAccessControl(app, db);
+  const routes = installAccessControl(app, db, { bus });
   installAuditTrail(app, db);
 
   await app.register(fastifySwagger, {

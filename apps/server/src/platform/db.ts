@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import fs from 'node:fs';
 import { EventEmitter } from 'node:events';
@@ -55,8 +56,28 @@ export interface Database {
 
 const CHANNEL = 'dau_bus';
 
-/** PGlite is one process, one connection: the bus is local. */
-function localBus(): Bus {
+/** A bus message as NOTIFY carries it: channel, payload and the publishing Database (none from a trigger). */
+interface Envelope {
+  c: string;
+  p: unknown;
+  o?: string;
+}
+
+function parseEnvelope(text: string | undefined): Envelope | null {
+  if (!text) return null;
+  try {
+    const e = JSON.parse(text) as Envelope;
+    return typeof e?.c === 'string' ? e : null;
+  } catch {
+    return null; /* not ours */
+  }
+}
+
+/**
+ * PGlite is one process, one connection: the bus is local. What the database itself notifies (triggers,
+ * sent at commit) is heard through PGlite's own LISTEN.
+ */
+function localBus(): Bus & { deliver(text: string): void } {
   const ee = new EventEmitter();
   ee.setMaxListeners(0);
   return {
@@ -68,6 +89,10 @@ function localBus(): Bus {
     },
     epoch: () => 0,
     live: () => true,
+    deliver(text) {
+      const e = parseEnvelope(text);
+      if (e) ee.emit(e.c, e.p);
+    },
   };
 }
 
@@ -76,10 +101,12 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
+  const bus = localBus();
+  await client.listen(CHANNEL, (text) => bus.deliver(text));
   return {
     kind: 'pglite',
     db,
-    bus: localBus(),
+    bus,
     exec: async (s) => {
       await client.exec(s);
     },
@@ -101,7 +128,7 @@ export const LISTENER_APPLICATION = 'dau_bus_listener';
  * backend, a network cut) it is opened again with a growing back-off (0.1 s doubling to 10 s, with
  * jitter) and LISTENs again, without waiting for a new subscriber.
  */
-function pgListener(url: string, deliver: (channel: string, payload: unknown) => void) {
+function pgListener(url: string, deliver: (e: Envelope) => void) {
   let client: pg.Client | null = null;
   let connected = false;
   let epoch = 0;
@@ -135,13 +162,8 @@ function pgListener(url: string, deliver: (channel: string, payload: unknown) =>
     c.on('error', () => drop(c));
     c.on('end', () => drop(c));
     c.on('notification', (n) => {
-      if (n.channel !== CHANNEL || !n.payload) return;
-      try {
-        const { c: channel, p } = JSON.parse(n.payload) as { c: string; p: unknown };
-        deliver(channel, p);
-      } catch {
-        /* not ours */
-      }
+      const e = n.channel === CHANNEL ? parseEnvelope(n.payload) : null;
+      if (e) deliver(e);
     });
     try {
       await c.connect();
@@ -181,10 +203,15 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   const db = drizzlePg(pool) as unknown as Db;
   const ee = new EventEmitter();
   ee.setMaxListeners(0);
-  const listen = pgListener(url, (c, p) => ee.emit(c, p));
+  // This process's subscribers hear its own messages at once, not after a round trip through the server.
+  const origin = crypto.randomBytes(8).toString('hex');
+  const listen = pgListener(url, (e) => {
+    if (e.o !== origin) ee.emit(e.c, e.p);
+  });
   const bus: Bus = {
     async publish(channel, payload) {
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ c: channel, p: payload })]);
+      ee.emit(channel, payload);
+      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ c: channel, p: payload, o: origin } satisfies Envelope)]);
     },
     subscribe(channel, handler) {
       ee.on(channel, handler);

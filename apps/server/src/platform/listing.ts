@@ -11,6 +11,7 @@ import { authOf, type AuthContext } from './access.js';
 import type { Db, Executor } from './db.js';
 import { badRequest } from './errors.js';
 import { pageQuery } from './paging.js';
+import { listStatements } from './list-statements.js';
 
 /**
  * The data scope of an admin over bettors and their money: the agents (admins) of their own subtree.
@@ -104,16 +105,16 @@ function orderOf(spec: ListSpec, sort: string | undefined) {
   return col === spec.idColumn ? [dir(col as PgColumn)] : [dir(col as PgColumn), dir(spec.idColumn)];
 }
 
-export async function countRows(ex: Executor, spec: ListSpec, where: SQL | undefined): Promise<{ total: number; exact: boolean }> {
+/** The rows a count counts: the bare table when declared (cheaper), at most countCap + 1 of them. */
+function countInner(ex: Executor, spec: ListSpec, where: SQL | undefined) {
   const inner = (spec.countFrom ?? spec.select)(ex).where(where);
-  if (!spec.countCap) {
-    const [{ n }] = ((await ex.execute(sql`select count(*)::bigint as n from (${inner}) x`)) as unknown as { rows: { n: string }[] }).rows;
-    return { total: Number(n), exact: true };
-  }
-  const [{ n }] = ((await ex.execute(sql`select count(*)::bigint as n from (${inner.limit(spec.countCap + 1)}) x`)) as unknown as { rows: { n: string }[] }).rows;
-  const total = Number(n);
-  return total > spec.countCap ? { total: spec.countCap, exact: false } : { total, exact: true };
+  return spec.countCap ? inner.limit(spec.countCap + 1) : inner;
 }
+
+/** A count as the list answers it: beyond countCap, the cap and `exact: false`. */
+const capped = (spec: ListSpec, total: number) =>
+  spec.countCap && total > spec.countCap ? { total: spec.countCap, exact: false } : { total, exact: true };
+
 
 /** Rows of a list for an export, in id order, batch by batch (keyset: memory stays flat). */
 export async function* iterateList(ex: Executor, spec: ListSpec, q: Record<string, unknown>, scope: Scope, batch = 2000) {
@@ -147,6 +148,10 @@ export const listSpecs = () => registry;
 /** GET {path}: the list, scoped to the caller. Exports go through the async operations module. */
 export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
   registry.set(spec.name, spec);
+  const statements = listStatements(db, spec.name, (where, sort) => ({
+    rows: (limit, offset) => spec.select(db).where(where).orderBy(...orderOf(spec, sort)).limit(limit).offset(offset),
+    count: () => db.select({ n: sql<string>`count(*)::bigint` }).from(countInner(db, spec, where).as('x')),
+  }));
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     spec.path,
@@ -163,13 +168,21 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
       const auth = authOf(req);
       const all = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
       const q = parseListQuery(spec, all);
+      orderOf(spec, all.sort); // an unknown sort is refused before any query
       const scope = await scopeForList(db, auth, spec);
       const where = spec.where(q as never, scope);
-      const [rows, count] = await Promise.all([
-        spec.select(db).where(where).orderBy(...orderOf(spec, all.sort)).limit(all.page_size).offset((all.page - 1) * all.page_size),
-        countRows(db, spec, where),
-      ]);
-      return { items: (rows as unknown[]).map(spec.toRow), total: count.total, total_exact: count.exact, page: all.page, page_size: all.page_size };
+      const offset = (all.page - 1) * all.page_size;
+      const counted = async () => capped(spec, await statements.count(where, all.sort));
+      let rows: unknown[];
+      let count: { total: number; exact: boolean };
+      if (all.page === 1) {
+        // A short first page is the whole list: no count.
+        rows = await statements.rows(where, all.sort, all.page_size, offset);
+        count = rows.length < all.page_size ? { total: rows.length, exact: true } : await counted();
+      } else {
+        [rows, count] = await Promise.all([statements.rows(where, all.sort, all.page_size, offset), counted()]);
+      }
+      return { items: rows.map(spec.toRow), total: count.total, total_exact: count.exact, page: all.page, page_size: all.page_size };
     },
   );
 }

@@ -5,8 +5,10 @@ import { subscriberConfig } from '../system/schema.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Bus, Executor } from '../../platform/db.js';
 import type { SocketChannel } from '../../platform/socket.js';
+import { SESSION_REVOKED } from '../../platform/access.js';
 
-export const SESSION_REVOKED = 'session.revoked';
+/** The platform's channel (the session cache listens to it too). */
+export { SESSION_REVOKED };
 
 /** A revoked session's sockets are closed, in every process (app.ts registers it with the hub). */
 export const revokedSessionSocketChannel: SocketChannel = {

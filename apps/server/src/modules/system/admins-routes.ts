@@ -10,7 +10,7 @@ import { LOG_TYPE, validateAccount, validateShareRatio } from '@dau/domain';
 import { checkPassword } from '../../platform/password-policy.js';
 import { admins, roles } from '../../platform/schema.js';
 import { assertInSubtree, heldKeys, roleKeys } from './admins-service.js';
-import { authOf, type AuthContext } from '../../platform/access.js';
+import { authChanged, authOf, type AuthContext } from '../../platform/access.js';
 import { assertRoleVisible, subtreeCondition } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
@@ -318,6 +318,8 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
           .where(like(admins.path, `${oldPrefix}%`));
       }
       await tx.update(admins).set(set).where(eq(admins.id, id));
+      // A new superior moves the whole subtree (paths): every cached session may hold an old path.
+      await authChanged(bus, set.path !== undefined ? { all: true } : { adminId: id });
       if (roleChanged) await revokeSessions(tx, bus, { adminId: id }, 'role changed');
       const after = await loadAdmin(tx, id);
       await writeAudit(tx, req, { type: LOG_TYPE.update_user_info, content: `Edited administrator "${before.account}"`, before, after });

@@ -6,7 +6,7 @@ import { flattenCatalogue, roleBody, rolePermissionsAnswer, rolePermissionsBody,
 import { LOG_TYPE } from '@dau/domain';
 import { menuItems, roleMenus, roles } from '../../platform/schema.js';
 import { heldKeys, menuIdsForKeys, menuTree, roleKeys } from './admins-service.js';
-import { authOf, type AuthContext } from '../../platform/access.js';
+import { authChanged, authOf, type AuthContext } from '../../platform/access.js';
 import { assertRoleHoldersInSubtree, assertRoleOwned, assertRoleVisible, visibleRolesCondition } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -64,7 +64,7 @@ export function closeOverParents(keys: string[]): Set<string> {
   return out;
 }
 
-export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
+export function roleRoutes(app: FastifyInstance, { db, bus }: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/v1/system/roles';
   const tags = ['role'];
@@ -197,6 +197,7 @@ export function roleRoutes(app: FastifyInstance, { db }: AppContext) {
       await tx.delete(roleMenus).where(eq(roleMenus.roleId, role.id));
       if (ids.length) await tx.insert(roleMenus).values(ids.map((menuId) => ({ roleId: role.id, menuId })));
       await tx.update(roles).set({ version: sql`${roles.version} + 1`, updatedAt: new Date() }).where(eq(roles.id, role.id));
+      await authChanged(bus, { roleId: role.id });
       await writeAudit(tx, req, {
         type: LOG_TYPE.ordinary,
         content: `Saved the permissions of role "${role.name}" (${finalKeys.length})`,
