@@ -772,6 +772,26 @@ describe('disbursement jobs and reconciliation (issue 11 finding 2)', () => {
     expect(await auditRows(`Reconciled recharge ${credited.serialNumber}`)).toHaveLength(1);
   });
 
+  it('a disbursement the operator never received is asked for again by a re-query, once per slot, and paid once', async () => {
+    const b = await makePayer(t, w.agentA, 10_000_00);
+    const x = await requestWithdrawal(db(), { bettorId: b.id, payType: TIGO, amount: 2_500_00 });
+    // Its job gave up while the operator was unreachable: two attempts, no operator number, no job left.
+    await t.database.exec(`UPDATE withdrawals SET status = 3, disbursed_at = now(), disburse_attempts = 2 WHERE id = ${x.id}`);
+    await age('withdrawals', x.id, 20);
+    sandbox(TIGO).queue.push('no_callback');
+    expect((await post(`/api/v1/money/withdrawals/${x.id}/requery`, root)).body).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, reconcile: false });
+    expect(await jobsOf(x.id)).toHaveLength(1);
+    // Asked again before the job ran: the same slot, no second job.
+    await post(`/api/v1/money/withdrawals/${x.id}/requery`, root);
+    expect(await jobsOf(x.id)).toHaveLength(1);
+    await disbursed(t);
+    expect(await loadWithdrawal(x.id)).toMatchObject({ disburseAttempts: 3, carrierOrderNumber: expect.stringMatching(/^TGP/) });
+    expect(sandbox(TIGO).disburseCalls(x.serialNumber)).toBe(1);
+    await clock.runAll();
+    expect((await post(`/api/v1/money/withdrawals/${x.id}/requery`, root)).body.status).toBe(WITHDRAWAL_STATUS.paid);
+    expect(await balanceOf(t, b.id)).toMatchObject({ cashBalance: 7_500_00, totalWithdrawal: 2_500_00 });
+  });
+
   it('the stuck sweep runs as a job', async () => {
     const b = await makePayer(t, w.agentA);
     sandbox(TIGO).queue.push('no_callback');

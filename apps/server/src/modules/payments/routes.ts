@@ -42,6 +42,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   rt.deliver = async (payType, headers, rawBody) =>
     (await app.inject({ method: 'POST', url: `/api/v1/payments/callback/${payType}`, headers, payload: rawBody })).statusCode;
   app.addHook('onClose', async () => rt.scheduler.close?.());
+  rt.jobs = ctx.jobs;
 
   // The disbursement of an approved withdrawal: enqueued in the approval's transaction, retried with
   // back-off while the operator does not answer (the serial number keeps the operator from paying twice).

@@ -33,6 +33,8 @@ import { DbSandboxStore } from './sandbox-store.js';
 export const DISBURSE_JOB = 'payments.disburse';
 /** The periodic re-query of the stuck queue. */
 export const REQUERY_STUCK_JOB = 'payments.requery-stuck';
+/** A disbursement unknown at the operator is asked for again at most once per this many seconds. */
+const RESEND_SECONDS = 300;
 
 // ------------------------------------------------------------------------------------------------
 // Runtime: the operators and the scheduler of one database (one app).
@@ -48,6 +50,8 @@ export interface PaymentRuntime {
   /** The sandbox of a pay type (tests, simulator): forced behaviours and disburse counts. */
   sandbox(payType: number): SandboxOperator;
   log: (msg: string, extra?: Record<string, unknown>) => void;
+  /** The job queue, once the routes are installed: a re-query asks again for a disbursement the operator never received. */
+  jobs?: Jobs;
 }
 
 type Logger = (msg: string, extra?: Record<string, unknown>) => void;
@@ -628,11 +632,13 @@ export async function requeryRecharge(db: Db, actor: Actor, id: number, opts: { 
 
 /**
  * Asks the operator about a disbursing withdrawal. Paid or failed at the operator: settled as the callback
- * would. Unknown past the timeout: the money goes back only when the disbursement was never sent (no
+ * would. Unknown with no operator number within the timeout: the disbursement is asked for again (a job,
+ * same reference, so the operator pays once). Unknown past the timeout: the money goes back only when the disbursement was never sent (no
  * attempt, no carrier order number: the job had not run, and the conditional UPDATE keeps it from running
  * after); a disbursement that was sent waits for reconciliation, since the operator may have paid it.
  */
 export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: { payType?: number } = {}): Promise<WithdrawalRecord> {
+  const rt = paymentsOf(db);
   const before = await loadScopedWithdrawal(db, id, actor.scope, opts);
   if (before.status !== WITHDRAWAL_STATUS.disbursing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { status: before.status });
   const cfg = await paymentSettings(db);
@@ -652,6 +658,10 @@ export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: 
     else if (q.status === 'failed') {
       const reason = q.reason ?? 'Failed at the operator';
       outcome = timedOut ? { status: 'timed_out', reason } : { status: 'failed', reason };
+    } else if (q.status === 'unknown' && !timedOut && cur.carrierOrderNumber === null && rt.jobs) {
+      // The operator has no trace of it yet (every attempt was lost, or its job gave up while the operator
+      // was unreachable): ask again with the same reference, at most once per slot of five minutes.
+      await rt.jobs.send(tx, DISBURSE_JOB, { withdrawalId: id }, { singletonKey: `resend-${id}`, singletonSeconds: RESEND_SECONDS });
     } else if (q.status === 'unknown' && timedOut) {
       const sent = cur.carrierOrderNumber !== null || cur.disburseAttempts > 0;
       if (sent) {
