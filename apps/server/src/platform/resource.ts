@@ -251,11 +251,18 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   r.get(base, { config: { access: { page: def.page } }, schema: listSchema }, async (req) => {
     const q = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
     const where = and(whereOf(b, q), b.scope?.(req));
-    const [rows, totals] = await Promise.all([
-      db.select().from(b.table).where(where).orderBy(...orderOf(b, q.sort)).limit(q.page_size).offset((q.page - 1) * q.page_size),
-      db.select({ n: count() }).from(b.table).where(where),
-    ]);
-    return { items: (rows as Record<string, unknown>[]).map((x) => toApiRow(b, x)), total: Number(totals[0]?.n ?? 0), page: q.page, page_size: q.page_size };
+    const page = () => db.select().from(b.table).where(where).orderBy(...orderOf(b, q.sort)).limit(q.page_size).offset((q.page - 1) * q.page_size);
+    const counted = async () => Number((await db.select({ n: count() }).from(b.table).where(where))[0]?.n ?? 0);
+    let rows: Record<string, unknown>[];
+    let total: number;
+    if (q.page === 1) {
+      // A short first page is the whole list: no count.
+      rows = (await page()) as Record<string, unknown>[];
+      total = rows.length < q.page_size ? rows.length : await counted();
+    } else {
+      [rows, total] = (await Promise.all([page(), counted()])) as [Record<string, unknown>[], number];
+    }
+    return { items: rows.map((x) => toApiRow(b, x)), total, page: q.page, page_size: q.page_size };
   });
 
   if (can('export')) {
