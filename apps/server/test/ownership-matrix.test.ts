@@ -1,6 +1,7 @@
 /**
  * The ownership matrix: every mutating route of roles, administrators and bettors (and the sandbox
- * routes that take a bettor id), called the same way by five identities on REAL objects of two branches:
+ * routes that take a bettor id, and the reconciliation of a withdrawal or recharge in doubt), called the
+ * same way by five identities on REAL objects of two branches:
  *  - super:   the super administrator, on an object of branch B;
  *  - own:     agent A on an object of their own subtree (created for the cell);
  *  - other:   agent A on the same kind of object of branch B;
@@ -15,6 +16,8 @@ import { count, eq, gt, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
 import { ADMIN_PASSWORD, AGENT_KEYS, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
+import { rechargeAwaitingReconciliation, withdrawalAwaitingReconciliation, withdrawalsClearingProblems } from './payments-fixtures.js';
+import { checkInvariants } from '../src/modules/money/ledger.js';
 import { notifications } from '../src/modules/system/schema.js';
 import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
@@ -22,6 +25,7 @@ import { activityQualifications, bettors, bills, recharges, withdrawals } from '
 const BETTOR_KEYS = [
   'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
   'user:disable', 'user:risk', 'user:refresh', 'activity_qualification', 'activity_qualification:edit', 'withdraw_list', 'recharge_list',
+  'withdraw_list:reconcile', 'recharge_list:reconcile',
 ];
 const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
@@ -262,6 +266,27 @@ const CASES: RouteCase[] = [
       };
     },
   })),
+  // Reconciliation of a payment in doubt: a real withdrawal / recharge of the side, flagged by a re-query.
+  ...([
+    ['withdrawals', withdrawals, (bettorId: number) => withdrawalAwaitingReconciliation(t, { bettorId, approverId: w.root }), 'not_paid'],
+    ['recharges', recharges, (bettorId: number) => rechargeAwaitingReconciliation(t, { bettorId, adminId: w.root }), 'credited'],
+  ] as const).map(([path, table, awaiting, outcome]): RouteCase => ({
+    route: `POST /api/v1/money/${path}/:id/reconcile`,
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      const { id } = await awaiting(bettorId);
+      return {
+        url: `/api/v1/money/${path}/${id}/reconcile`,
+        body: { outcome, reference: uniq('STMT-'), remark: 'Per the operator statement' },
+        probe: async () => {
+          // last_query_at is the periodic stuck-queue sweep's bookkeeping, not an effect of the call.
+          const [{ lastQueryAt: _, ...row }] = await db().select().from(table).where(eq(table.id, id));
+          return { row, ...(await bettorProbe(bettorId)()) };
+        },
+      };
+    },
+  })),
 ];
 
 /**
@@ -326,6 +351,9 @@ describe('ownership matrix', () => {
       }
     }
     expect(failures).toEqual([]);
+    // The money cells (reconciliations included) leave the ledger whole.
+    expect(await checkInvariants(db())).toEqual([]);
+    expect(await withdrawalsClearingProblems(t)).toEqual([]);
     expect(cells).toBe(CASES.reduce((s, c) => s + Object.keys(c.cells).length, 0));
     console.info(`ownership matrix: ${CASES.length} route variants, ${cells} calls of 5 identities`);
   });

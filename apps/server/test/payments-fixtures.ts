@@ -1,10 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
-import { bettors, bills, houseEntries, withdrawals } from '../src/modules/money/schema.js';
+import { ACCOUNT_KIND, BILL_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
+import { bettors, bills, houseEntries, recharges, withdrawals } from '../src/modules/money/schema.js';
 import { menuItems, roleMenus, roles } from '../src/platform/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
 import { ManualScheduler } from '../src/modules/payments/operators.js';
-import { DISBURSE_JOB, paymentsOf } from '../src/modules/payments/service.js';
+import {
+  DISBURSE_JOB, approveWithdrawal, paymentSettings, paymentsOf, requeryRecharge, requeryWithdrawal, requestWithdrawal, startRecharge, type Actor,
+} from '../src/modules/payments/service.js';
 import { sandboxOperatorTxns } from '../src/modules/payments/schema.js';
 import type { TestApp } from './helpers.js';
 
@@ -94,4 +96,55 @@ export async function operatorForgets(t: TestApp, reference: string) {
 /** The sandbox operators' own rows for a reference (one per operator and reference, by its unique key). */
 export async function operatorRows(t: TestApp, reference: string) {
   return t.database.db.select().from(sandboxOperatorTxns).where(eq(sandboxOperatorTxns.reference, reference));
+}
+
+/** Moves a payment's creation (and a withdrawal's sending) back past the operator timeout plus five minutes. */
+async function pastTimeout(t: TestApp, table: typeof recharges | typeof withdrawals, id: number) {
+  const db = t.database.db;
+  const back = sql`make_interval(mins => ${(await paymentSettings(db)).disburseTimeoutMinutes + 5})`;
+  if (table === withdrawals) {
+    await db.update(withdrawals).set({ createdAt: sql`${withdrawals.createdAt} - ${back}`, disbursedAt: sql`${withdrawals.disbursedAt} - ${back}` }).where(eq(withdrawals.id, id));
+  } else {
+    await db.update(recharges).set({ createdAt: sql`${recharges.createdAt} - ${back}` }).where(eq(recharges.id, id));
+  }
+}
+
+/**
+ * A withdrawal really waiting for reconciliation, made through the product's own services so the ledger
+ * stays whole: requested (its amount held), approved by `approverId`, sent (the operator gave its number
+ * and sends no callback), then the operator forgets it and a re-query past the timeout flags it.
+ */
+export async function withdrawalAwaitingReconciliation(t: TestApp, o: { bettorId: number; approverId: number; payType?: number; amount?: number }) {
+  const db = t.database.db;
+  const payType = o.payType ?? PAY_TYPE.airtel;
+  const actor: Actor = { adminId: o.approverId, scope: { all: true }, req: null };
+  const x = await requestWithdrawal(db, { bettorId: o.bettorId, payType, amount: o.amount ?? 2_000_00 });
+  paymentsOf(t.ctx).sandbox(payType).queue.push('no_callback');
+  await approveWithdrawal(t.ctx, actor, x.id);
+  await disbursed(t);
+  await operatorForgets(t, x.serialNumber);
+  await pastTimeout(t, withdrawals, x.id);
+  const flagged = await requeryWithdrawal(db, actor, x.id);
+  if (flagged.status !== WITHDRAWAL_STATUS.disbursing || !flagged.carrierOrderNumber || !flagged.reconcileSince) {
+    throw new Error(`withdrawal ${x.serialNumber} is not awaiting reconciliation: ${JSON.stringify(flagged)}`);
+  }
+  return flagged;
+}
+
+/**
+ * A recharge really waiting for reconciliation: started through the service (the operator gives its
+ * number and sends no callback), forgotten by the operator, flagged by a re-query past the timeout.
+ */
+export async function rechargeAwaitingReconciliation(t: TestApp, o: { bettorId: number; adminId: number; payType?: number; amount?: number }) {
+  const db = t.database.db;
+  const payType = o.payType ?? PAY_TYPE.vodacom;
+  paymentsOf(t.ctx).sandbox(payType).queue.push('no_callback');
+  const r = await startRecharge(db, { bettorId: o.bettorId, payType, amount: o.amount ?? 2_000_00 });
+  await operatorForgets(t, r.serialNumber);
+  await pastTimeout(t, recharges, r.id);
+  const flagged = await requeryRecharge(db, { adminId: o.adminId, scope: { all: true }, req: null }, r.id);
+  if (flagged.payStatus !== PAY_STATUS.processing || !flagged.carrierOrderNumber || !flagged.reconcileSince) {
+    throw new Error(`recharge ${r.serialNumber} is not awaiting reconciliation: ${JSON.stringify(flagged)}`);
+  }
+  return flagged;
 }
