@@ -15,7 +15,6 @@
  * - Job state stays queryable in the `pgboss` schema (`pgboss.job`: name, state, retry_count, output).
  */
 import PgBoss from 'pg-boss';
-import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from './db.js';
 
 export interface JobOptions {
@@ -70,23 +69,21 @@ function bindable(values: unknown[] | undefined): unknown[] {
   );
 }
 
-/** pg-boss's `$1 … $n` statement as a drizzle SQL object with bound parameters, to run on an executor. */
-function statement(text: string, values: unknown[]): SQL {
-  const parts = text.split(/\$(\d+)\b/);
-  const chunks: SQL[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    chunks.push(i % 2 === 0 ? sql.raw(parts[i]) : sql`${values[Number(parts[i]) - 1]}`);
-  }
-  return sql.join(chunks, sql.raw(''));
-}
-
-/** The pg-boss `db` of an executor (a transaction, usually). */
-const onExecutor = (ex: Executor) => ({
-  async executeSql(text: string, values?: unknown[]) {
-    const r = (await ex.execute(statement(text, bindable(values)))) as unknown as { rows?: unknown[] } | unknown[];
-    return { rows: Array.isArray(r) ? r : (r.rows ?? []) };
-  },
-});
+/**
+ * The pg-boss `db` of an executor (a transaction, usually): its statement runs on the executor's own
+ * connection as written. (Not through drizzle's `sql`: pg-boss uses a parameter several times with
+ * different casts in one statement, which drizzle would split into separately typed parameters.)
+ */
+const onExecutor = (ex: Executor) => {
+  const client = (ex as unknown as { session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } }).session?.client;
+  if (!client) throw new Error('jobs: this executor has no connection to enqueue on');
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      const r = await client.query(text, bindable(values));
+      return { rows: r.rows ?? [] };
+    },
+  };
+};
 
 export class Jobs {
   readonly boss: PgBoss;
