@@ -138,9 +138,14 @@ describe('shell', () => {
       await page.getByTestId(`language-option-${lng}`).click();
       await until(async () => (await page.getByTestId('language-switch').innerText()) !== '' && (await page.evaluate(() => localStorage.getItem('language'))) === lng, `language ${lng} chosen`);
 
+      // The texts of a language are fetched when it is chosen: the menu shows the previous language until
+      // they arrive, so wait for this language's own script (Chinese characters for zh-CN, none for sw-KE).
+      const cjk = /[\u4e00-\u9fff]/;
       const label = await until(async () => {
         const text = await menuItem(page, 'ip_black').innerText();
-        return lng === 'en-US' ? text === english && text : text !== english && text;
+        if (lng === 'en-US') return text === english && text;
+        if (lng === 'zh-CN') return cjk.test(text) && text;
+        return text !== english && !cjk.test(text) && text;
       }, `the menu in ${lng}`);
       const group = await page.getByTestId('side-menu').locator('.ant-menu-submenu-title').first().innerText();
       if (lng === 'zh-CN') {
