@@ -6,3 +6,4 @@ export * from './modules/money/schema.js';
 export * from './modules/payments/schema.js';
 export * from './modules/sports/schema.js';
 export * from './modules/feed/schema.js';
+export * from './modules/jackpot/schema.js';
