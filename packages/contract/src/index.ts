@@ -5,6 +5,8 @@ export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
 export * from './betting-resources.js';
+export * from './jackpot-resources.js';
+export * from './jackpot-api.js';
 export * from './statistics.js';
 export * from './api.js';
 export * from './input.js';

@@ -5,5 +5,8 @@ export * from './resources.js';
 export * from './money-resources.js';
 export * from './sports-resources.js';
 export * from './betting-resources.js';
+export * from './jackpot-resources.js';
 // statistics.ts builds zod answers: the console takes its types only.
 export type { Figures } from './statistics.js';
+// jackpot-api.ts builds zod shapes: the console takes its types only.
+export type { JackpotIssueRow, JackpotMatchRow, JackpotIssueDetail, JackpotQuoteAnswer, JackpotTicketBody, JackpotTicketRow, JackpotTicketDetail, JackpotShareRow } from './jackpot-api.js';
