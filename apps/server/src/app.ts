@@ -43,6 +43,7 @@ import { defineRemindJob } from './modules/betting/remind.js';
 import { bettingRoutes } from './modules/betting/routes.js';
 import { feedControls } from './modules/feed/controls.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
+import { jackpotRoutes } from './modules/jackpot/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -223,6 +224,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     feedRoutes(scoped, ctx, feed, feedStore);
     feedControls(scoped, ctx, feed, feedStore);
     bettingRoutes(scoped, ctx);
+    await jackpotRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);

@@ -22,6 +22,12 @@ export const HOUSE = {
   creditIssued: 'credit_issued',
   casino: 'casino',
   racing: 'racing',
+  /** Jackpot stakes taken (issue 12): the pool's share moves on to jackpot_pool. */
+  jackpotStakes: 'jackpot_stakes',
+  /** The jackpot prize pools: prizes are paid from it, rollover stays in it. */
+  jackpotPool: 'jackpot_pool',
+  /** Jackpot prizes above a bet type's max_add_balance, held for a manual payout. */
+  jackpotPrizesPayable: 'jackpot_prizes_payable',
 } as const;
 
 export type Cause = { type: 'order' | 'recharge' | 'withdrawal' | 'admin' | 'promotion' | 'casino' | 'racing' | 'jackpot' | 'invitation'; id?: string | number | null };

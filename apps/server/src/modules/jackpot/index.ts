@@ -1,0 +1,11 @@
+/**
+ * The 13-match jackpot (issue 12): bet types, issues, tickets, shares (./routes.ts) and settlement
+ * (./settle-routes.ts). Other modules reach it through the services exported here.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { settleRoutes } from './settle-routes.js';
+
+export async function jackpotRoutes(app: FastifyInstance, ctx: AppContext) {
+  await settleRoutes(app, ctx);
+}
