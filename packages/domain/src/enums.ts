@@ -261,6 +261,23 @@ export const PRICE_CHANGE_POLICY = { refuse: 1, accept_higher: 2, accept_any: 3 
 /** pay_config: what the accumulator bonus rate applies to. */
 export const BONUS_BASE = { net_winnings: 1, payout: 2 } as const;
 
+/** Jackpot (issue 12): betting state of an issue. */
+export const JACKPOT_BET_STATUS = { not_open: 1, open: 2, suspended: 3, closed: 4 } as const;
+
+/** Jackpot: settlement state of an issue (deleted = refunded by the operator; voided = by the cancel rule). */
+export const JACKPOT_SETTLE_STATUS = { unsettled: 1, settling: 2, settled: 3, deleted: 4, voided: 5 } as const;
+
+export const JACKPOT_TICKET_STATUS = { open: 1, won: 2, lost: 3, refunded: 4 } as const;
+
+/** Jackpot bet type: 1 = the tier's share split among its winning lines, 2 = the share paid to every line. */
+export const JACKPOT_REWARD_TYPE = { shared: 1, fixed_per_line: 2 } as const;
+
+/** Jackpot bet type: what a cancelled match does (2 = void the issue when more than N are cancelled). */
+export const JACKPOT_CANCEL_RULE = { counts_as_won: 1, void_above_threshold: 2 } as const;
+
+/** Jackpot: result of one match of an issue (0 home "1", 1 draw "X", 2 away "2", 3 cancelled). */
+export const JACKPOT_RESULT_KIND = { home: 0, draw: 1, away: 2, cancelled: 3 } as const;
+
 type Ids<T> = T[keyof T];
 
 export type OutcomeStatus = Ids<typeof OUTCOME_STATUS>;
@@ -305,6 +322,12 @@ export type WithdrawalStatus = Ids<typeof WITHDRAWAL_STATUS>;
 export type LogType = Ids<typeof LOG_TYPE>;
 export type CashoutState = Ids<typeof CASHOUT_STATE>;
 export type OrderStatus = Ids<typeof ORDER_STATUS>;
+export type JackpotBetStatus = Ids<typeof JACKPOT_BET_STATUS>;
+export type JackpotSettleStatus = Ids<typeof JACKPOT_SETTLE_STATUS>;
+export type JackpotTicketStatus = Ids<typeof JACKPOT_TICKET_STATUS>;
+export type JackpotRewardType = Ids<typeof JACKPOT_REWARD_TYPE>;
+export type JackpotCancelRule = Ids<typeof JACKPOT_CANCEL_RULE>;
+export type JackpotResultKind = Ids<typeof JACKPOT_RESULT_KIND>;
 
 /** Every enumeration by its registry name. */
 export const ENUM_DEFS = {
@@ -353,6 +376,12 @@ export const ENUM_DEFS = {
   order_status: ORDER_STATUS,
   price_change_policy: PRICE_CHANGE_POLICY,
   bonus_base: BONUS_BASE,
+  jackpot_bet_status: JACKPOT_BET_STATUS,
+  jackpot_settle_status: JACKPOT_SETTLE_STATUS,
+  jackpot_ticket_status: JACKPOT_TICKET_STATUS,
+  jackpot_reward_type: JACKPOT_REWARD_TYPE,
+  jackpot_cancel_rule: JACKPOT_CANCEL_RULE,
+  jackpot_result: JACKPOT_RESULT_KIND,
 } as const;
 
 export type EnumDefs = typeof ENUM_DEFS;

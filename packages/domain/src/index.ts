@@ -7,3 +7,4 @@ export * from './money';
 export * from './validation';
 export * from './constants';
 export * from './betting';
+export * from './jackpot';

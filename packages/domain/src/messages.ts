@@ -312,6 +312,69 @@ export const MESSAGES = {
     'sw-KE': 'Huwezi kuchagua zaidi ya matokeo 2 kwa mechi moja',
     'zh-CN': '同一场比赛最多只能选择2个结果',
   },
+
+  // Jackpot (issue 12)
+  JACKPOT_BETS_CLOSED: {
+    'en-US': 'Betting on this jackpot issue is closed',
+    'sw-KE': 'Kubeti kwenye awamu hii ya jackpot kumefungwa',
+    'zh-CN': '本期奖池投注已截止',
+  },
+  JACKPOT_NOT_OPEN: {
+    'en-US': 'This jackpot issue is not open for betting',
+    'sw-KE': 'Awamu hii ya jackpot haijafunguliwa kwa kubeti',
+    'zh-CN': '本期奖池尚未开放投注',
+  },
+  JACKPOT_MATCHES_REQUIRED: {
+    'en-US': 'A jackpot issue needs exactly 13 matches',
+    'sw-KE': 'Awamu ya jackpot inahitaji mechi 13 kamili',
+    'zh-CN': '每期奖池必须恰好包含 13 场比赛',
+  },
+  JACKPOT_TRIPLES_LIMIT: {
+    'en-US': 'Limit of triples reached',
+    'sw-KE': 'Kikomo cha machaguo matatu kimefikiwa',
+    'zh-CN': '三选数量已达上限',
+  },
+  JACKPOT_RESULTS_MISSING: {
+    'en-US': 'Every match needs a result before settlement',
+    'sw-KE': 'Kila mechi inahitaji matokeo kabla ya kuamua awamu',
+    'zh-CN': '结算前每场比赛都必须有赛果',
+  },
+  JACKPOT_ALREADY_SETTLED: {
+    'en-US': 'This jackpot issue is already settled',
+    'sw-KE': 'Awamu hii ya jackpot tayari imeamuliwa',
+    'zh-CN': '本期奖池已结算',
+  },
+  JACKPOT_DELETED: {
+    'en-US': 'This jackpot issue was deleted',
+    'sw-KE': 'Awamu hii ya jackpot ilifutwa',
+    'zh-CN': '本期奖池已被删除',
+  },
+  JACKPOT_REASON_REQUIRED: { 'en-US': 'Please give a reason', 'sw-KE': 'Tafadhali toa sababu', 'zh-CN': '请填写原因' },
+  JACKPOT_TIERS_INVALID: {
+    'en-US': 'Each prize tier needs a number of hits and a percentage; the percentages add up to at most 100 %',
+    'sw-KE': 'Kila daraja la zawadi linahitaji idadi ya mechi zilizopatiwa na asilimia; jumla ya asilimia isizidi 100 %',
+    'zh-CN': '每个奖级都需要填写命中场数和百分比，百分比合计不得超过 100%',
+  },
+  JACKPOT_HAS_TICKETS: {
+    'en-US': 'This jackpot issue has tickets: delete it to refund them',
+    'sw-KE': 'Awamu hii ya jackpot ina tiketi: ifute ili wenye tiketi warejeshewe pesa zao',
+    'zh-CN': '本期奖池已有投注单：如需退款，请删除本期',
+  },
+  JACKPOT_BET_TYPE_IN_USE: {
+    'en-US': 'This bet type has issues and cannot be deleted',
+    'sw-KE': 'Aina hii ya dau ina awamu, kwa hiyo haiwezi kufutwa',
+    'zh-CN': '该玩法下已有期次，无法删除',
+  },
+  JACKPOT_SHARE_NOT_FOUND: {
+    'en-US': 'No shared bet slip has this code',
+    'sw-KE': 'Hakuna tiketi iliyoshirikiwa yenye msimbo huu',
+    'zh-CN': '没有使用此代码的分享投注单',
+  },
+  JACKPOT_PREVIEW_STALE: {
+    'en-US': 'The results or tickets changed since the preview: preview again',
+    'sw-KE': 'Matokeo au tiketi zimebadilika tangu hakikisho: fanya hakikisho tena',
+    'zh-CN': '预览之后赛果或投注单已发生变化，请重新预览',
+  },
   CASHOUT_LOCKED: {
     'en-US': 'Cashout currently locked.',
     'sw-KE': 'Cash out imefungwa kwa sasa.',

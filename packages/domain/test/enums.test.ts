@@ -91,6 +91,13 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   // Ours (issue 5 settings), not the spec's.
   price_change_policy: { 1: 'refuse', 2: 'accept_higher', 3: 'accept_any' },
   bonus_base: { 1: 'net_winnings', 2: 'payout' },
+  // Ours (issue 12, jackpot design "States").
+  jackpot_bet_status: { 1: 'not_open', 2: 'open', 3: 'suspended', 4: 'closed' },
+  jackpot_settle_status: { 1: 'unsettled', 2: 'settling', 3: 'settled', 4: 'deleted', 5: 'voided' },
+  jackpot_ticket_status: { 1: 'open', 2: 'won', 3: 'lost', 4: 'refunded' },
+  jackpot_reward_type: { 1: 'shared', 2: 'fixed_per_line' },
+  jackpot_cancel_rule: { 1: 'counts_as_won', 2: 'void_above_threshold' },
+  jackpot_result: { 0: 'home', 1: 'draw', 2: 'away', 3: 'cancelled' },
 };
 
 describe('bill type catalogue', () => {

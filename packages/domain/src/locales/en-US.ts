@@ -146,6 +146,14 @@ const enUS: DomainLabels = {
       offer: 'Offer',
       accept: 'Accept',
     },
+    jackpot_bet_status: { not_open: 'Not open', open: 'Open for betting', suspended: 'Suspended', closed: 'Closed' },
+    jackpot_settle_status: {
+      unsettled: 'Unsettled', settling: 'Settling', settled: 'Settled', deleted: 'Deleted (refunded)', voided: 'Voided (refunded)',
+    },
+    jackpot_ticket_status: { open: 'Open', won: 'Won', lost: 'Lost', refunded: 'Refunded' },
+    jackpot_reward_type: { shared: 'Shared among winning lines', fixed_per_line: 'Fixed per line' },
+    jackpot_cancel_rule: { counts_as_won: 'Counts as won', void_above_threshold: 'Void the issue above the threshold' },
+    jackpot_result: { home: 'Home win (1)', draw: 'Draw (X)', away: 'Away win (2)', cancelled: 'Cancelled' },
     order_status: {
       unpaid: 'Unpaid',
       pending: 'Pending',

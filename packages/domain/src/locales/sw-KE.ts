@@ -158,6 +158,17 @@ const swKE: DomainLabels = {
       offer: 'Ofa',
       accept: 'Kubali',
     },
+    jackpot_bet_status: { not_open: 'Haijafunguliwa', open: 'Wazi kwa kubeti', suspended: 'Imesitishwa', closed: 'Imefungwa' },
+    jackpot_settle_status: {
+      unsettled: 'Haijaamuliwa', settling: 'Inaamuliwa', settled: 'Imeamuliwa', deleted: 'Imefutwa (pesa zimerejeshwa)',
+      voided: 'Imebatilishwa (pesa zimerejeshwa)',
+    },
+    jackpot_ticket_status: { open: 'Inasubiri', won: 'Imeshinda', lost: 'Imepoteza', refunded: 'Pesa zimerejeshwa' },
+    jackpot_reward_type: { shared: 'Hugawanywa kati ya mistari iliyoshinda', fixed_per_line: 'Kiasi maalum kwa kila mstari' },
+    jackpot_cancel_rule: {
+      counts_as_won: 'Huhesabiwa kama imeshinda', void_above_threshold: 'Batilisha awamu mechi zilizoghairiwa zikizidi kikomo',
+    },
+    jackpot_result: { home: 'Mwenyeji ameshinda (1)', draw: 'Sare (X)', away: 'Mgeni ameshinda (2)', cancelled: 'Imeghairiwa' },
     order_status: {
       unpaid: 'Haijalipwa',
       pending: 'Inasubiri',

@@ -148,6 +148,12 @@ const zhCN: DomainLabels = {
       offer: '报价',
       accept: '接受',
     },
+    jackpot_bet_status: { not_open: '未开放', open: '投注中', suspended: '已暂停', closed: '已截止' },
+    jackpot_settle_status: { unsettled: '未结算', settling: '结算中', settled: '已结算', deleted: '已删除（已退款）', voided: '已作废（已退款）' },
+    jackpot_ticket_status: { open: '待开奖', won: '已中奖', lost: '未中奖', refunded: '已退款' },
+    jackpot_reward_type: { shared: '中奖注数均分', fixed_per_line: '每注固定奖金' },
+    jackpot_cancel_rule: { counts_as_won: '视为猜中', void_above_threshold: '超过阈值则本期作废' },
+    jackpot_result: { home: '主胜（1）', draw: '平局（X）', away: '客胜（2）', cancelled: '取消' },
     order_status: {
       unpaid: '未支付',
       pending: '待开奖',
