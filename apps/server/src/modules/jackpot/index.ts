@@ -5,7 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { settleRoutes } from './settle-routes.js';
+import { registerJackpotRoutes } from './routes.js';
 
 export async function jackpotRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerJackpotRoutes(app, ctx);
   await settleRoutes(app, ctx);
 }
+
+export { copyShare, placeTicket, quoteTicket, refreshFeedResults, shareTicket, poolOf, parseTiers, tiersOf } from './service.js';
