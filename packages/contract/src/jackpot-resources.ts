@@ -152,11 +152,11 @@ export const jackpotTicketListResource = /* @__PURE__ */ defineResource({
   fields: JACKPOT_TICKET_FIELDS,
 });
 
-/** Customer service › Jackpot tickets (read-only; same route, the CS page's permission). */
+/** Customer service › Jackpot tickets (read-only: GET /jackpot/cs/tickets and /jackpot/cs/tickets/:id, page cs_jackpot_bet). */
 export const csJackpotTicketListResource = /* @__PURE__ */ defineResource({
   name: 'cs_jackpot_bet_list',
   page: 'cs_jackpot_bet_list',
-  api: '/jackpot/tickets',
+  api: '/jackpot/cs/tickets',
   kind: 'list',
   defaultSort: '-id',
   actions: [],
