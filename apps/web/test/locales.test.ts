@@ -20,7 +20,10 @@ import zhStatistics from '../src/locales/zh-CN/statistics';
 import enBetting from '../src/locales/en-US/betting';
 import swBetting from '../src/locales/sw-KE/betting';
 import zhBetting from '../src/locales/zh-CN/betting';
-import { BETTING_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
+import enJackpot from '../src/locales/en-US/jackpot';
+import swJackpot from '../src/locales/sw-KE/jackpot';
+import zhJackpot from '../src/locales/zh-CN/jackpot';
+import { BETTING_RESOURCES, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -42,6 +45,7 @@ const FILES = {
   sports: { en: enSports, sw: swSports, zh: zhSports },
   statistics: { en: enStatistics, sw: swStatistics, zh: zhStatistics },
   betting: { en: enBetting, sw: swBetting, zh: zhBetting },
+  jackpot: { en: enJackpot, sw: swJackpot, zh: zhJackpot },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -88,5 +92,8 @@ describe('console locales', () => {
     // The catalogue screens use the default keys `resource.<name>.title` and `.description`.
     const sportsTexts = SPORTS_RESOURCES.flatMap((r) => [r.title ?? `resource.${r.name}.title`, r.description ?? `resource.${r.name}.description`]).filter((k) => !all.has(k));
     expect(sportsTexts).toEqual([]);
+    // The jackpot screens label their fields `jackpot.field.<key>` and describe themselves in jackpot.describe (pages/jackpot/shared.tsx).
+    const jackpotTexts = JACKPOT_RESOURCES.flatMap((r) => [...r.fields.map((f) => f.label ?? `jackpot.field.${f.key}`), `menu.${r.name}`, `jackpot.describe.${r.name}`]).filter((k) => !all.has(k));
+    expect(jackpotTexts).toEqual([]);
   });
 });

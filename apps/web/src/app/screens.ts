@@ -49,6 +49,18 @@ const bettingResource = (page: string): ScreenDef['load'] =>
     }),
   );
 
+/** A jackpot screen: its chunk and the jackpot texts (src/locales/<lang>/jackpot.ts). */
+const jackpot = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('jackpot')]).then(([m]) => m);
+
+const jackpotResource = (page: string): ScreenDef['load'] =>
+  jackpot(() =>
+    import('../pages/jackpot/resourceScreens').then((m) => {
+      const screen = m.screens[page];
+      if (!screen) throw new Error(`No resource screen for ${page}`);
+      return { default: screen };
+    }),
+  );
+
 const moneyResource = (page: string): ScreenDef['load'] =>
   money(() =>
     import('../pages/money/resourceScreens').then((m) => {
@@ -97,6 +109,12 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   cs_order: bettingResource('cs_order'),
   cs_order_detailed: betting(() => import('../pages/betting/OrderDetailPage')),
   cs_order_archive: bettingResource('cs_order_archive'),
+  // Jackpot
+  jackpot_bet_type: jackpotResource('jackpot_bet_type'),
+  jackpot_identifier: jackpot(() => import('../pages/jackpot/IssuePage')),
+  jackpot_bet: jackpot(() => import('../pages/jackpot/BetPage')),
+  jackpot_bet_list: jackpotResource('jackpot_bet_list'),
+  super_list: jackpotResource('super_list'),
   // Users and money
   user: money(betting(() => import('../pages/money/UserPage'))),
   user_list: moneyResource('user_list'),
@@ -118,6 +136,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   cs_user: money(() => import('../pages/money/CsUserPage')),
   cs_bill: moneyResource('cs_bill'),
   cs_activity_qualification: moneyResource('cs_activity_qualification'),
+  cs_jackpot_bet: jackpotResource('cs_jackpot_bet'),
+  cs_jackpot_bet_list: jackpotResource('cs_jackpot_bet_list'),
   cs_recharge: moneyResource('cs_recharge'),
   cs_withdraw: moneyResource('cs_withdraw'),
 };

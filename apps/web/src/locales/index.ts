@@ -40,6 +40,7 @@ export const LAZY_LOCALE_FILES = {
   sports: byLanguage(() => import('./en-US/sports'), () => import('./sw-KE/sports'), () => import('./zh-CN/sports')),
   statistics: byLanguage(() => import('./en-US/statistics'), () => import('./sw-KE/statistics'), () => import('./zh-CN/statistics')),
   betting: byLanguage(() => import('./en-US/betting'), () => import('./sw-KE/betting'), () => import('./zh-CN/betting')),
+  jackpot: byLanguage(() => import('./en-US/jackpot'), () => import('./sw-KE/jackpot'), () => import('./zh-CN/jackpot')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;

@@ -103,6 +103,7 @@ export function FormFields({ fields, ctx }: { fields: readonly FieldView[]; ctx:
             <Form.Item
               name={f.key}
               label={t(fieldLabelKey(f))}
+              extra={typeof f.help === 'string' ? t(f.help) : f.help}
               rules={disabled ? [] : fieldRules(f, t, locale)}
               valuePropName={f.type === 'switch' ? 'checked' : 'value'}
               getValueFromEvent={f.type === 'color' ? (c: { toHexString(): string }) => c.toHexString() : undefined}

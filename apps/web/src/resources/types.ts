@@ -37,6 +37,8 @@ export interface FieldView extends FieldDef {
   input?: (ctx: FieldContext) => ReactNode;
   /** Placeholder of the form input. */
   placeholder?: string;
+  /** A locale key (or text) of a help line under the form input: how the value is read. */
+  help?: ReactNode;
   /** The input is shown but locked, and its value is not sent. */
   disabled?: (ctx: FieldContext) => boolean;
 }
