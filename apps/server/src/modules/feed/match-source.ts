@@ -120,7 +120,8 @@ export async function settled1x2(ex: Executor, eventIds: readonly string[]): Pro
       continue;
     }
     const m = markets.get(e.eventId);
-    if (m?.cancel) {
+    // A cancel of the whole market (no time window) voids every bet on it: the match counts as cancelled.
+    if (m?.cancel && m.cancel.startTime === null && m.cancel.endTime === null) {
       out.set(e.eventId, 3);
       continue;
     }
