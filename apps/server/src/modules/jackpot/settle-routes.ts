@@ -10,7 +10,7 @@
  *    answers the first call's record and refunds nothing more).
  * Issues are global configuration: any admin holding the button reaches every issue (404 when none).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -20,7 +20,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
-import { badRequest } from '../../platform/errors.js';
+import { AppError, badRequest } from '../../platform/errors.js';
 import { scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { admins } from '../../platform/schema.js';
 import { jackpotSettlements, jackpotTickets } from './schema.js';
@@ -30,6 +30,15 @@ import {
   issueResults, lastSettlement, loadBetType, loadIssue, picksOf, planSettlement, poolParts, startDelete, startSettlement, tiersOf,
   type PoolParts, type StoredPlan,
 } from './settlement.js';
+
+/**
+ * Settling, resettling and deleting move every branch's tickets: only an admin who sees the whole book
+ * may do it (as a match result change in the sportsbook); the records show the whole issue's money.
+ */
+async function requireWholeBook(ex: Executor, req: FastifyRequest) {
+  const scope = await scopeOf(ex, authOf(req));
+  if (!scope.all) throw new AppError(403, 'FORBIDDEN');
+}
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 
@@ -253,6 +262,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (req) => {
       const issue = await loadIssue(db, req.params.id);
+      await requireWholeBook(db, req);
       return planAnswer(issue.id, await planSettlement(db, issue));
     },
   );
@@ -268,6 +278,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (req, reply) => {
       await loadIssue(db, req.params.id);
+      await requireWholeBook(db, req);
       const auth = authOf(req);
       const started = await db.transaction(async (tx) => {
         const s = await startSettlement(tx, ctx, req.params.id, req.body.fingerprint, auth.admin.id);
@@ -289,6 +300,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
     { config: access('settle'), schema: { tags, summary: 'Settlement records of a jackpot issue', params: idParams, response: { 200: z.object({ items: z.array(recordRow) }) } } },
     async (req) => {
       await loadIssue(db, req.params.id);
+      await requireWholeBook(db, req);
       return { items: await records(db, req.params.id) };
     },
   );
@@ -331,6 +343,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (req, reply) => {
       await loadIssue(db, req.params.id);
+      await requireWholeBook(db, req);
       const reason = req.body?.reason?.trim();
       if (!reason) throw badRequest('JACKPOT_REASON_REQUIRED');
       const auth = authOf(req);

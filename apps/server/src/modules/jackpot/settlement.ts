@@ -48,6 +48,8 @@ export const SETTLE_ISSUE_JOB = 'jackpot.settle-issue';
 export const PAY_CHUNK = 2_000;
 /** Tickets one job takes before it queues the next part (stays well inside a job's expiry). */
 export const JOB_TICKETS = 10_000;
+/** The sizes the job uses (tests make them small to exercise several chunks and parts). */
+export const SETTLEMENT_TUNING = { chunk: PAY_CHUNK, jobTickets: JOB_TICKETS };
 
 export type IssueRow = typeof jackpotIssues.$inferSelect;
 export type BetTypeRow = typeof jackpotBetTypes.$inferSelect;
@@ -580,8 +582,8 @@ export async function runSettlementPart(ctx: Pick<AppContext, 'db' | 'jobs'>, da
   const db: Db = ctx.db;
   const rec = await loadRecord(db, data.issueId, data.version);
   if (!rec || rec.status === 'done') return;
-  const chunk = opts.chunk ?? PAY_CHUNK;
-  const limit = opts.jobTickets ?? JOB_TICKETS;
+  const chunk = opts.chunk ?? SETTLEMENT_TUNING.chunk;
+  const limit = opts.jobTickets ?? SETTLEMENT_TUNING.jobTickets;
   let after = data.after ?? 0;
   let taken = 0;
   for (;;) {

@@ -1,0 +1,514 @@
+/**
+ * Jackpot settlement (issue 12) through the API and the durable job, on PGlite and (TEST_DATABASE_URL)
+ * PostgreSQL: the preview is what the settlement pays (per tier, per ticket, to the cent, worked by hand
+ * here), pari-mutuel prizes rounded down with the dust and the unwon tiers rolled over to the next issue,
+ * withholding tax, the max_add_balance cap with the withheld remainder, the fixed reward type,
+ * resettlement after a result change moving only the difference (a debt when the prize was spent) and a
+ * second identical settlement moving nothing, delete refunding every ticket exactly once under two
+ * concurrent calls, the cancelled-match rule both ways, a stale fingerprint refused, statistics and risk
+ * scoped to the admin's branch, the odds-rise watch, and the ledger invariants after each.
+ * The job runs in chunks of 2 tickets and parts of 5 here, so every settlement crosses chunks and parts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import {
+  ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS, SPORT,
+} from '@dau/domain';
+import { bettors, bills } from '../src/modules/money/schema';
+import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
+import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotTickets } from '../src/modules/jackpot/schema';
+import { placeTicket } from '../src/modules/jackpot/service';
+import { SETTLEMENT_TUNING, SETTLE_ISSUE_JOB } from '../src/modules/jackpot/settlement';
+import { watchOdds } from '../src/modules/jackpot/odds-watch';
+import { PRODUCER } from '../src/modules/feed/messages';
+import { notifications } from '../src/modules/system/schema';
+import { systemLogs } from '../src/platform/schema';
+import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers';
+import { makeBettor } from './money-helpers';
+
+let t: TestApp;
+let token: string;
+let rootId: number;
+let branchId: number;
+let branchToken: string;
+
+/** The results of the worked example: home, draw, away, home, ... (0, 1, 2, 0, ...). */
+const R = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0];
+const HIT = (r: number) => 1 << r;
+const MISS = (r: number) => 1 << ((r + 1) % 3);
+const allHit = (results = R) => results.map((r) => HIT(r % 3));
+
+let n = 0;
+const db = () => t.database.db;
+const drain = () => t.ctx.jobs.drain([SETTLE_ISSUE_JOB]);
+
+async function betType(over: Partial<typeof jackpotBetTypes.$inferInsert> = {}) {
+  const [bt] = await db()
+    .insert(jackpotBetTypes)
+    .values({
+      type: `Jackpot ${++n}`, rewardType: 1, poolRateBps: 5000, betAmount: 1_000, initJackpot: 1_000_001, maxAddBalance: 0, guessNumber: 20, maxDoubles: 5,
+      maxTriples: 2, tiers: [{ hits: 13, proportion_bps: 6000 }, { hits: 12, proportion_bps: 2000 }, { hits: 11, proportion_bps: 1200 }, { hits: 10, proportion_bps: 800 }],
+      ...over,
+    })
+    .returning();
+  return bt;
+}
+
+/** An open issue of the bet type on 13 matches (rows written directly: the issue screens are not under test here). */
+async function issue(betTypeId: number, eventIds?: string[]) {
+  const bt = (await db().select().from(jackpotBetTypes).where(eq(jackpotBetTypes.id, betTypeId)))[0];
+  const k = ++n;
+  const start = new Date(Date.now() + 3_600_000);
+  const [row] = await db()
+    .insert(jackpotIssues)
+    .values({
+      betTypeId, identifierPrefix: 'JT', identifier: `JT${k}`, startTime: start, maxChoose: bt.guessNumber, incentives: bt.incentives,
+      betCloseAt: start, betStatus: JACKPOT_BET_STATUS.open,
+    })
+    .returning();
+  await db()
+    .insert(jackpotIssueMatches)
+    .values(R.map((_, i) => ({ issueId: row.id, position: i + 1, eventId: eventIds?.[i] ?? `sr:match:jt${k}_${i + 1}`, homeTeam: `H${i + 1}`, awayTeam: `A${i + 1}`, startTime: start })));
+  return row;
+}
+
+async function place(issueId: number, bettorId: number, picks: number[], useBonus = false) {
+  return db().transaction((tx) => placeTicket(tx, { issueId, bettorId, picks, useBonus }));
+}
+
+async function setResults(issueId: number, results: number[]) {
+  for (const [i, r] of results.entries()) {
+    await db().update(jackpotIssueMatches).set({ result: r, resultSource: 'operator', overrideReason: 'test' }).where(and(eq(jackpotIssueMatches.issueId, issueId), eq(jackpotIssueMatches.position, i + 1)));
+  }
+}
+
+async function preview(issueId: number) {
+  const r = await t.call('POST', `/api/v1/jackpot/issues/${issueId}/settle/preview`, { token });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body;
+}
+
+/** Preview, confirm with its fingerprint, wait for the job. Answers the preview. */
+async function settle(issueId: number) {
+  const p = await preview(issueId);
+  const r = await t.call('POST', `/api/v1/jackpot/issues/${issueId}/settle`, { token, body: { fingerprint: p.fingerprint } });
+  expect(r.status, JSON.stringify(r.body)).toBe(202);
+  expect(r.body.settlement.version).toBe(p.version);
+  await drain();
+  return p;
+}
+
+const ticket = async (id: number) => (await db().select().from(jackpotTickets).where(eq(jackpotTickets.id, id)))[0];
+const ticketBills = (id: number) =>
+  db().select().from(bills).where(and(eq(bills.causeType, 'jackpot'), eq(bills.causeId, String(id)))).orderBy(asc(bills.id));
+/** What the settlement credited a ticket (its prize and result-change bills, debts included). */
+const creditedBy = async (id: number) =>
+  (await ticketBills(id)).filter((b) => b.type === BILL_TYPE.jackpot_result_change || b.type === BILL_TYPE.amount_rolled_back).reduce((s, b) => s + b.amount, 0);
+async function house(account: string) {
+  const r = await t.database.query(`SELECT coalesce(sum(amount), 0)::bigint AS s FROM house_entries WHERE account = $1`, [account]);
+  return Number(r.rows[0].s);
+}
+const cash = async (id: number) => (await db().select({ c: bettors.cashBalance }).from(bettors).where(eq(bettors.id, id)))[0].c;
+async function invariants() {
+  expect(await checkInvariants(db())).toEqual([]);
+}
+const issueRow = async (id: number) => (await db().select().from(jackpotIssues).where(eq(jackpotIssues.id, id)))[0];
+const btRow = async (id: number) => (await db().select().from(jackpotBetTypes).where(eq(jackpotBetTypes.id, id)))[0];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login('admin', ADMIN_PASSWORD);
+  rootId = (await t.database.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows[0].id;
+  const role = await makeRole(t, 'Jackpot branch', ['jackpot', 'jackpot_identifier', 'jackpot_identifier:statistics', 'jackpot_identifier:settle', 'jackpot_identifier:delete']);
+  branchId = await makeAdmin(t, 'jp_branch', role, rootId);
+  branchToken = await t.login('jp_branch');
+  SETTLEMENT_TUNING.chunk = 2;
+  SETTLEMENT_TUNING.jobTickets = 5;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('settlement: the worked example', () => {
+  let bt: Awaited<ReturnType<typeof betType>>;
+  let iss: Awaited<ReturnType<typeof issue>>;
+  let b1: { id: number };
+  let b2: { id: number };
+  const ids: Record<string, number> = {};
+
+  it('previews per tier exactly what the hand computation gives, then pays exactly that', async () => {
+    bt = await betType();
+    iss = await issue(bt.id);
+    b1 = await makeBettor(t, branchId, { cash: 1_000_000 });
+    b2 = await makeBettor(t, rootId, { cash: 1_000_000 });
+    const twelve = [...allHit().slice(0, 12), MISS(R[12])];
+    const doubles = allHit().map((m, i) => (i < 2 ? m | MISS(R[i]) : m));
+    ids.T1 = (await place(iss.id, b1.id, allHit())).id;
+    ids.T1b = (await place(iss.id, b2.id, allHit())).id;
+    ids.T1c = (await place(iss.id, b2.id, allHit())).id;
+    ids.T2 = (await place(iss.id, b1.id, twelve)).id;
+    ids.T3 = (await place(iss.id, b2.id, doubles)).id; // 4 lines: 13, 12, 12, 11 hits
+    ids.T4 = (await place(iss.id, b1.id, R.map(MISS))).id;
+
+    // Results unknown: refused.
+    const missing = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
+    expect(missing.status).toBe(422);
+    expect(missing.body.code).toBe('JACKPOT_RESULTS_MISSING');
+    await setResults(iss.id, R);
+
+    // By hand: stakes 9 lines x 10.00 = 90.00; pool = seed 10,000.01 + 50 % of 90.00 = 10,045.01.
+    const p = await preview(iss.id);
+    expect(p.kind).toBe('settle');
+    expect(p.pool).toEqual({ carried: 0, seed_top_up: 1_000_001, from_stakes: 4_500, from_incentives: 0, total: 1_004_501 });
+    expect(p.tiers).toEqual([
+      // 13 hits: 4 lines share floor(602,700.6) = 602,700 -> 150,675 each.
+      { hits: 13, proportion_bps: 6000, share: 602_700, winning_lines: 4, prize_per_line: 150_675, paid: 602_700, rollover: 0 },
+      // 12 hits: 3 lines share 200,900 -> 66,966 each (rounded down), 2 cents of dust roll over.
+      { hits: 12, proportion_bps: 2000, share: 200_900, winning_lines: 3, prize_per_line: 66_966, paid: 200_898, rollover: 2 },
+      { hits: 11, proportion_bps: 1200, share: 120_540, winning_lines: 1, prize_per_line: 120_540, paid: 120_540, rollover: 0 },
+      // 10 hits: nobody; the whole share rolls over.
+      { hits: 10, proportion_bps: 800, share: 80_360, winning_lines: 0, prize_per_line: 0, paid: 0, rollover: 80_360 },
+    ]);
+    // Rollover = dust 2 + unwon 80,360 + unallocated 1 (the shares' rounding).
+    expect(p.totals.rollover).toBe(80_363);
+    // Tax 10 % of the net winnings, rounded down: T1 (150,675 - 1,000) -> 14,967; T2 (66,966 - 1,000) -> 6,596;
+    // T3 405,147 - 4,000 -> 40,114.
+    const expected: Record<string, { gross: number; tax: number }> = {
+      T1: { gross: 150_675, tax: 14_967 }, T1b: { gross: 150_675, tax: 14_967 }, T1c: { gross: 150_675, tax: 14_967 },
+      T2: { gross: 66_966, tax: 6_596 }, T3: { gross: 150_675 + 2 * 66_966 + 120_540, tax: 40_114 }, T4: { gross: 0, tax: 0 },
+    };
+    const gross = Object.values(expected).reduce((s, e) => s + e.gross, 0);
+    const tax = Object.values(expected).reduce((s, e) => s + e.tax, 0);
+    expect(p.totals).toMatchObject({ tickets: 6, lines: 9, stakes: 9_000, winning_tickets: 5, winning_lines: 8, gross, tax, credited: gross - tax, withheld: 0 });
+    expect(p.totals.net_income).toBe(9_000 - gross);
+    expect(p.totals.net_profit).toBe(9_000 - 4_500 - 1_000_001);
+
+    const taxBefore = await house(HOUSE.taxPayable);
+    const cash1 = await cash(b1.id);
+    await settle(iss.id);
+    for (const [k, e] of Object.entries(expected)) {
+      const tk = await ticket(ids[k]);
+      expect({ k, gross: tk.gross, tax: tk.tax, credited: tk.credited, withheld: tk.withheld }).toEqual({ k, gross: e.gross, tax: e.tax, credited: e.gross - e.tax, withheld: 0 });
+      expect(tk.status).toBe(e.gross > 0 ? JACKPOT_TICKET_STATUS.won : JACKPOT_TICKET_STATUS.lost);
+      expect(tk.settledVersion).toBe(1);
+      expect(await creditedBy(ids[k])).toBe(e.gross - e.tax);
+      // One prize bill at most, from the pool.
+      expect((await ticketBills(ids[k])).filter((b) => b.type === BILL_TYPE.jackpot_result_change)).toHaveLength(e.gross > 0 ? 1 : 0);
+    }
+    expect((await ticket(ids.T3)).bestHits).toBe(13);
+    expect((await ticket(ids.T3)).winningLines).toBe(4);
+    expect(await cash(b1.id)).toBe(cash1 + expected.T1.gross - expected.T1.tax + expected.T2.gross - expected.T2.tax);
+    expect((await house(HOUSE.taxPayable)) - taxBefore).toBe(tax);
+    // The pool account holds exactly the rollover, which the bet type now carries.
+    expect(await house(HOUSE.jackpotPool)).toBe(80_363);
+    expect((await btRow(bt.id)).jackpot).toBe(80_363);
+    const done = await issueRow(iss.id);
+    expect(done).toMatchObject({ settleStatus: JACKPOT_SETTLE_STATUS.settled, settledVersion: 1, successful: 8, expenditure: gross, netIncome: 9_000 - gross, prizePool: 1_004_501 });
+    const recs = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/settlements`, { token });
+    expect(recs.status).toBe(200);
+    expect(recs.body.items.map((x: any) => [x.version, x.kind, x.status])).toEqual([[1, 'settle', 'done']]);
+    expect(recs.body.items[0].plan.tiers).toEqual(p.tiers);
+    await invariants();
+  });
+
+  it('rolls the unpaid amount into the next issue of the bet type', async () => {
+    const next = await issue(bt.id);
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await place(next.id, b.id, allHit());
+    await setResults(next.id, R.map(() => 1)); // all draws: the ticket hits 5 matches, no tier
+    const p = await preview(next.id);
+    // Carried 80,363; the seed tops it up to 1,000,001.
+    expect(p.pool).toEqual({ carried: 80_363, seed_top_up: 1_000_001 - 80_363, from_stakes: 500, from_incentives: 0, total: 1_000_501 });
+    await settle(next.id);
+    // Nobody won: the whole pool rolls over again.
+    expect((await btRow(bt.id)).jackpot).toBe(1_000_501);
+    expect(await house(HOUSE.jackpotPool)).toBe(1_000_501);
+    await invariants();
+  });
+
+  it('statistics: the whole issue for the super admin, only its branch for a branch admin', async () => {
+    const all = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/statistics`, { token });
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ scope: 'all', tickets: 6, lines: 9, stakes: 9_000, winning_tickets: 5, winning_lines: 8 });
+    expect(all.body.tiers.map((x: any) => x.winning_lines)).toEqual([4, 3, 1, 0]);
+    const branch = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/statistics`, { token: branchToken });
+    expect(branch.status).toBe(200);
+    // b1's tickets: T1 (13 hits), T2 (12), T4 (none).
+    expect(branch.body).toMatchObject({ scope: 'branch', tickets: 3, lines: 3, stakes: 3_000, winning_tickets: 2, winning_lines: 2 });
+    expect(branch.body.tiers.map((x: any) => x.winning_lines)).toEqual([1, 1, 0, 0]);
+    expect(branch.body.gross).toBe(150_675 + 66_966);
+  });
+
+  it('resettles after a result change moving only the difference (a debt when the prize was spent), and a second identical settle moves nothing', async () => {
+    // b2 spends everything: the prizes taken back leave a debt.
+    const spend = await cash(b2.id);
+    await db().transaction((tx) => post(tx, { bettorId: b2.id, account: ACCOUNT_KIND.cash, amount: -spend, type: BILL_TYPE.admin_balance_change, cause: { type: 'admin' }, house: HOUSE.adminAdjustments }));
+    const before = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([k, id]) => [k, await ticket(id)] as const)));
+    const billsBefore = (await db().select({ n: sql<number>`count(*)::int` }).from(bills))[0].n;
+    // Match 13 was home; it is a draw: T1s drop to 12 hits, T2 rises to 13, T3 to (12, 11, 11, 10), T4 to 1 hit.
+    const changed = [...R.slice(0, 12), 1];
+    await setResults(iss.id, changed);
+    const p = await preview(iss.id);
+    expect(p.kind).toBe('resettle');
+    expect(p.version).toBe(2);
+    // The pool is the first settlement's.
+    expect(p.pool.total).toBe(1_004_501);
+    expect(p.tiers.map((x: any) => x.winning_lines)).toEqual([1, 4, 2, 1]);
+    await settle(iss.id);
+    let moved = 0;
+    for (const [k, id] of Object.entries(ids)) {
+      const now = await ticket(id);
+      expect(now.settledVersion).toBe(2);
+      // Every bill of the ticket together credits exactly what it holds now.
+      expect(await creditedBy(id)).toBe(now.credited);
+      // One new bill for a ticket whose money changed (the difference), none for the others.
+      const added = (await ticketBills(id)).filter((b) => b.type !== BILL_TYPE.jackpot_payment).slice(before[k].credited ? 1 : 0);
+      if (now.credited === before[k].credited) expect(added, k).toEqual([]);
+      else {
+        expect(added.map((b) => b.amount), k).toEqual([now.credited - before[k].credited]);
+        moved++;
+      }
+    }
+    expect(moved).toBeGreaterThan(0);
+    // b2's first taken-back prize could not be covered: booked as amount rolled back, balance below zero.
+    const b2Bills = await db().select().from(bills).where(eq(bills.bettorId, b2.id)).orderBy(asc(bills.id));
+    const debt = b2Bills.filter((b) => b.type === BILL_TYPE.amount_rolled_back);
+    expect(debt.length).toBeGreaterThan(0);
+    expect(debt[0].balanceAfter).toBeLessThan(0);
+    expect(await cash(b2.id)).toBeLessThan(0);
+    // The bet type's jackpot moved by the rollover's difference; the pool account still equals the carried amounts.
+    const v2 = p.totals.rollover;
+    expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 80_363 + v2);
+    expect(await house(HOUSE.jackpotPool)).toBe((await btRow(bt.id)).jackpot);
+    await invariants();
+
+    // The same results again: version 3, nothing moves.
+    const billsMid = (await db().select({ n: sql<number>`count(*)::int` }).from(bills))[0].n;
+    expect(billsMid).toBeGreaterThan(billsBefore);
+    const houseMid = (await t.database.query(`SELECT count(*)::int AS n FROM house_entries`)).rows[0].n;
+    const again = await settle(iss.id);
+    expect(again.version).toBe(3);
+    expect(again.difference).toEqual({ tickets: 0, credited: 0, tax: 0, withheld: 0, refunds: 0 });
+    expect((await db().select({ n: sql<number>`count(*)::int` }).from(bills))[0].n).toBe(billsMid);
+    expect((await t.database.query(`SELECT count(*)::int AS n FROM house_entries`)).rows[0].n).toBe(houseMid);
+    expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 80_363 + v2);
+    await invariants();
+  });
+
+  it('refuses a stale fingerprint, and answers 404 for an unknown issue on every route', async () => {
+    const p = await preview(iss.id);
+    await setResults(iss.id, R);
+    const stale = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle`, { token, body: { fingerprint: p.fingerprint } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('JACKPOT_PREVIEW_STALE');
+    expect((await issueRow(iss.id)).settledVersion).toBe(3);
+    for (const [method, path, body] of [
+      ['POST', '/settle/preview', undefined], ['POST', '/settle', { fingerprint: 'x' }], ['GET', '/settlements', undefined],
+      ['GET', '/statistics', undefined], ['GET', '/risk', undefined], ['DELETE', '', { reason: 'x' }],
+    ] as const) {
+      const r = await t.call(method, `/api/v1/jackpot/issues/999999${path}`, { token, body });
+      expect(r.status, `${method} ${path}`).toBe(404);
+    }
+    // A settled issue cannot be deleted.
+    const del = await t.call('DELETE', `/api/v1/jackpot/issues/${iss.id}`, { token, body: { reason: 'too late' } });
+    expect(del.status).toBe(409);
+    expect(del.body.code).toBe('JACKPOT_ALREADY_SETTLED');
+  });
+});
+
+describe('cap, fixed reward type', () => {
+  it('credits at most max_add_balance per ticket and holds the rest; fixed prizes are paid in full per line, the house funding the excess', async () => {
+    const bt = await betType({ rewardType: 2, maxAddBalance: 100_000, initJackpot: 500_000, poolRateBps: 0, tiers: [{ hits: 13, proportion_bps: 5000 }, { hits: 12, proportion_bps: 1000 }] });
+    const iss = await issue(bt.id);
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const a = await place(iss.id, b.id, allHit());
+    const c = await place(iss.id, b.id, allHit());
+    const l = await place(iss.id, b.id, R.map(MISS));
+    await setResults(iss.id, R);
+    const p = await preview(iss.id);
+    // Pool 500,000: tier 13 share 250,000 paid to each of 2 lines; tier 12 unwon: 50,000 rolls over with the unallocated 200,000.
+    expect(p.tiers).toEqual([
+      { hits: 13, proportion_bps: 5000, share: 250_000, winning_lines: 2, prize_per_line: 250_000, paid: 500_000, rollover: 0 },
+      // Fixed: the prize of a line is the share, whoever wins it.
+      { hits: 12, proportion_bps: 1000, share: 50_000, winning_lines: 0, prize_per_line: 50_000, paid: 0, rollover: 50_000 },
+    ]);
+    expect(p.totals.house_funded).toBe(250_000);
+    expect(p.totals.rollover).toBe(250_000);
+    const payableBefore = await house(HOUSE.jackpotPrizesPayable);
+    const bonusesBefore = await house(HOUSE.bonuses);
+    const poolBefore = await house(HOUSE.jackpotPool);
+    await settle(iss.id);
+    // Gross 250,000, tax floor(249,000 x 10 %) = 24,900, net 225,100: 100,000 credited, 125,100 withheld.
+    for (const id of [a.id, c.id]) {
+      expect(await ticket(id)).toMatchObject({ gross: 250_000, tax: 24_900, credited: 100_000, withheld: 125_100, status: JACKPOT_TICKET_STATUS.won });
+      expect(await creditedBy(id)).toBe(100_000);
+    }
+    expect(await ticket(l.id)).toMatchObject({ gross: 0, credited: 0, status: JACKPOT_TICKET_STATUS.lost });
+    expect((await house(HOUSE.jackpotPrizesPayable)) - payableBefore).toBe(2 * 125_100);
+    // The house paid the seed and the fixed prizes' excess from bonuses.
+    expect(bonusesBefore - (await house(HOUSE.bonuses))).toBe(500_000 + 250_000);
+    expect((await house(HOUSE.jackpotPool)) - poolBefore).toBe(250_000);
+    expect((await btRow(bt.id)).jackpot).toBe(250_000);
+    await invariants();
+  });
+});
+
+describe('cancelled matches', () => {
+  const cancelled = (k: number) => R.map((r, i) => (i < k ? 3 : r));
+
+  it('rule 2 voids the issue above the threshold: every ticket refunded (bonus funds to the credit account)', async () => {
+    const bt = await betType({ cancelRule: 2, cancelVoidThreshold: 3, allowBonus: true });
+    const iss = await issue(bt.id);
+    const b = await makeBettor(t, rootId, { cash: 50_000 });
+    await db().transaction((tx) => post(tx, { bettorId: b.id, account: ACCOUNT_KIND.credit, amount: 1_500, type: CREDIT_BILL_TYPE.activity_credit_granted, cause: { type: 'promotion' }, house: HOUSE.creditIssued }));
+    const x = await place(iss.id, b.id, allHit().map((m, i) => (i < 2 ? 7 : m)), true); // 9 lines, 1,500 from bonus funds
+    const y = await place(iss.id, b.id, R.map(MISS));
+    expect(x.bonusStake).toBe(1_500);
+    const cashAfterBets = await cash(b.id);
+    await setResults(iss.id, cancelled(4));
+    const p = await preview(iss.id);
+    expect(p.kind).toBe('void');
+    expect(p.totals.refunds).toBe(10_000);
+    await settle(iss.id);
+    expect((await issueRow(iss.id)).settleStatus).toBe(JACKPOT_SETTLE_STATUS.voided);
+    for (const tk of [x, y]) expect((await ticket(tk.id)).status).toBe(JACKPOT_TICKET_STATUS.refunded);
+    const refunds = (await ticketBills(x.id)).filter((bl) => bl.amount > 0);
+    expect(refunds.map((bl) => [bl.accountKind, bl.type, bl.amount])).toEqual([[ACCOUNT_KIND.cash, BILL_TYPE.jackpot_payment, 7_500], [ACCOUNT_KIND.credit, CREDIT_BILL_TYPE.jackpot_payment, 1_500]]);
+    expect(await cash(b.id)).toBe(cashAfterBets + 10_000 - 1_500);
+    expect((await db().select({ c: bettors.creditBalance }).from(bettors).where(eq(bettors.id, b.id)))[0].c).toBe(1_500);
+    // Nothing was funded or carried.
+    expect((await btRow(bt.id)).jackpot).toBe(0);
+    // A voided issue cannot be settled again.
+    const again = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
+    expect(again.status).toBe(409);
+    await invariants();
+  });
+
+  it('rule 2 at the threshold and rule 1 above it: the cancelled matches count as won for every line', async () => {
+    for (const [rule, k] of [[2, 3], [1, 4]] as const) {
+      const bt = await betType({ cancelRule: rule, cancelVoidThreshold: 3 });
+      const iss = await issue(bt.id);
+      const b = await makeBettor(t, rootId, { cash: 50_000 });
+      // Wrong on the cancelled matches, right elsewhere: 13 hits all the same.
+      const tk = await place(iss.id, b.id, R.map((r, i) => (i < k ? MISS(r) : HIT(r))));
+      await setResults(iss.id, cancelled(k));
+      const p = await preview(iss.id);
+      expect(p.kind, `rule ${rule}`).toBe('settle');
+      expect(p.tiers[0].winning_lines).toBe(1);
+      await settle(iss.id);
+      expect((await ticket(tk.id)).bestHits).toBe(13);
+      expect((await issueRow(iss.id)).settleStatus).toBe(JACKPOT_SETTLE_STATUS.settled);
+    }
+    await invariants();
+  });
+});
+
+describe('delete', () => {
+  it('refunds every ticket exactly once under two concurrent calls, needs a reason, is audited once and answers the same again', async () => {
+    const bt = await betType();
+    const iss = await issue(bt.id);
+    const people = [await makeBettor(t, rootId, { cash: 100_000 }), await makeBettor(t, branchId, { cash: 100_000 })];
+    const start = await Promise.all(people.map((p) => cash(p.id)));
+    const placed = [];
+    for (let i = 0; i < 11; i++) placed.push(await place(iss.id, people[i % 2].id, allHit().map((m, j) => (j === i ? m | MISS(R[j]) : m))));
+    const noReason = await t.call('DELETE', `/api/v1/jackpot/issues/${iss.id}`, { token, body: {} });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.code).toBe('JACKPOT_REASON_REQUIRED');
+    const [a, b] = await Promise.all([1, 2].map(() => t.call('DELETE', `/api/v1/jackpot/issues/${iss.id}`, { token, body: { reason: 'matches postponed' } })));
+    for (const r of [a, b]) expect([200, 202], JSON.stringify(r.body)).toContain(r.status);
+    expect(a.body.version).toBe(b.body.version);
+    expect(a.body.reason).toBe('matches postponed');
+    expect(a.body.refunds).toBe(placed.reduce((s, p) => s + p.stake, 0));
+    await drain();
+    const third = await t.call('DELETE', `/api/v1/jackpot/issues/${iss.id}`, { token, body: { reason: 'again' } });
+    expect(third.status).toBe(200);
+    expect(third.body).toMatchObject({ version: a.body.version, status: 'done', reason: 'matches postponed', settle_status: JACKPOT_SETTLE_STATUS.deleted });
+    for (const p of placed) {
+      const refunds = (await ticketBills(p.id)).filter((bl) => bl.amount > 0);
+      expect(refunds.map((bl) => [bl.type, bl.amount])).toEqual([[BILL_TYPE.jackpot_payment, p.stake]]);
+      expect((await ticket(p.id)).status).toBe(JACKPOT_TICKET_STATUS.refunded);
+    }
+    expect(await Promise.all(people.map((p) => cash(p.id)))).toEqual(start);
+    const row = await issueRow(iss.id);
+    expect(row).toMatchObject({ settleStatus: JACKPOT_SETTLE_STATUS.deleted, betStatus: JACKPOT_BET_STATUS.closed, deleteReason: 'matches postponed' });
+    const audits = await db().select().from(systemLogs).where(sql`${systemLogs.content} like ${`jackpot issue ${iss.id} deleted:%`}`);
+    expect(audits).toHaveLength(1);
+    // Deleted: no settlement.
+    const s = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
+    expect(s.status).toBe(409);
+    expect(s.body.code).toBe('JACKPOT_DELETED');
+    await invariants();
+  });
+});
+
+describe('risk view and odds watch', () => {
+  it('risk: coverage and tiers over the open tickets, scoped to the branch', async () => {
+    const bt = await betType();
+    const iss = await issue(bt.id);
+    const mine = await makeBettor(t, branchId, { cash: 100_000 });
+    const other = await makeBettor(t, rootId, { cash: 100_000 });
+    await place(iss.id, mine.id, allHit().map((m, i) => (i === 0 ? 7 : m))); // 3 lines
+    await place(iss.id, other.id, allHit());
+    await place(iss.id, other.id, R.map(MISS));
+    const all = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/risk`, { token });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body).toMatchObject({ tickets: 3, lines_sold: 5, vectors: 3 ** 13 });
+    expect(all.body.coverage).toHaveLength(13);
+    // Match 1: home by 2 tickets (1 line each... the triple gives 1 line per result), draw by the triple and the miss ticket.
+    expect(all.body.coverage[0]).toEqual({ position: 1, home: 2, draw: 2, away: 1 });
+    for (const c of all.body.coverage) expect(c.home + c.draw + c.away).toBe(5);
+    expect(all.body.per_tier[0]).toMatchObject({ hits: 13, max_lines: 2 });
+    expect(all.body.top.length).toBeGreaterThan(0);
+    expect(all.body.top[0].vector).toEqual(R);
+    const branch = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/risk`, { token: branchToken });
+    expect(branch.status).toBe(200);
+    expect(branch.body).toMatchObject({ tickets: 1, lines_sold: 3 });
+    // A branch admin may read statistics but not settle or delete an issue every branch shares.
+    const settle = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token: branchToken });
+    expect(settle.status).toBe(403);
+    const del = await t.call('DELETE', `/api/v1/jackpot/issues/${iss.id}`, { token: branchToken, body: { reason: 'x' } });
+    expect(del.status).toBe(403);
+    expect((await issueRow(iss.id)).settleStatus).toBe(JACKPOT_SETTLE_STATUS.unsettled);
+  });
+
+  it('odds watch: a price rising at 5 consecutive checks by the step suspends betting with a notice; a smaller rise does not', async () => {
+    const ev = (k: number, i: number) => `sr:match:ow${k}_${i + 1}`;
+    let clock = Date.now();
+    const prices = async (k: number, home: number) => {
+      for (let i = 0; i < 13; i++) {
+        const r = await t.feed.ingest({
+          type: 'odds_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(k, i), event_status: EVENT_STATUS.not_started,
+          markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: [home.toFixed(2), '3.20', '3.90'].map((p, j) => ({ id: String(j + 1), price: i === 4 ? p : j === 0 ? '2.00' : p, active: true })) }],
+        });
+        expect(r).toMatchObject({ ok: true });
+      }
+    };
+    const issues = [];
+    for (const k of [1, 2]) {
+      for (let i = 0; i < 13; i++) {
+        await t.feed.ingest({
+          type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(k, i), sport_id: SPORT.football,
+          league_id: 'sr:tournament:ow', league_name: 'OW League', home_team: `H${i}`, away_team: `A${i}`, start_time: Date.now() + 7_200_000, status: EVENT_STATUS.not_started,
+        });
+      }
+      const bt = await betType({ oddsRiseStep: k === 1 ? '0.50' : '1.00' });
+      issues.push(await issue(bt.id, R.map((_, i) => ev(k, i))));
+    }
+    for (const [step, home] of [1.8, 1.95, 2.1, 2.25, 2.4].entries()) {
+      await prices(1, home);
+      await prices(2, home);
+      const run = await watchOdds(t.ctx);
+      if (step < 4) expect(run.suspended).toEqual([]);
+      else expect(run.suspended.map((s) => s.issueId)).toEqual([issues[0].id]);
+    }
+    expect((await issueRow(issues[0].id)).betStatus).toBe(JACKPOT_BET_STATUS.suspended);
+    expect((await issueRow(issues[1].id)).betStatus).toBe(JACKPOT_BET_STATUS.open);
+    const notes = await db().select().from(notifications).where(sql`${notifications.content} like ${`Jackpot ${issues[0].identifier}:%`}`);
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes[0].content).toContain('match 5 home (1)');
+    // Suspended issues are no longer watched.
+    const again = await watchOdds(t.ctx);
+    expect(again.suspended).toEqual([]);
+  });
+});
