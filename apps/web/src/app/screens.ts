@@ -136,7 +136,7 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   cs_user: money(() => import('../pages/money/CsUserPage')),
   cs_bill: moneyResource('cs_bill'),
   cs_activity_qualification: moneyResource('cs_activity_qualification'),
-  cs_jackpot_bet: jackpotResource('cs_jackpot_bet'),
+  cs_jackpot_bet: jackpot(() => import('../pages/jackpot/CsTicketPage')),
   cs_jackpot_bet_list: jackpotResource('cs_jackpot_bet_list'),
   cs_recharge: moneyResource('cs_recharge'),
   cs_withdraw: moneyResource('cs_withdraw'),

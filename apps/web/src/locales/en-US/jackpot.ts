@@ -220,6 +220,9 @@ const jackpot = {
       finished: 'Finished',
     },
     stats: {
+      ticketsBettors: 'Tickets / bettors',
+      branchOnly: "Only your branch's tickets are counted.",
+      resultsPending: 'Results pending',
       title: 'Statistics · {{identifier}}',
     },
     risk: {
@@ -274,6 +277,9 @@ const jackpot = {
       miss: 'Miss',
       unknown: 'Waiting',
       hits: '{{n}} of 13 hit',
+      open: 'Open the ticket',
+      idPlaceholder: 'Ticket ID',
+      idHint: "Type the ticket's ID (open it from the CS ticket list).",
       shared: 'Shared with code {{code}}',
     },
     share: {

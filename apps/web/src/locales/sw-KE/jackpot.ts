@@ -218,6 +218,9 @@ const jackpot: Shape<typeof en> = {
       finished: 'Ilimalizika',
     },
     stats: {
+      ticketsBettors: 'Tiketi / wabashiri',
+      branchOnly: "Tiketi za tawi lako pekee ndizo zinahesabiwa.",
+      resultsPending: 'Matokeo yanasubiriwa',
       title: 'Takwimu · {{identifier}}',
     },
     risk: {
@@ -272,6 +275,9 @@ const jackpot: Shape<typeof en> = {
       miss: 'Imekosa',
       unknown: 'Inasubiri',
       hits: '{{n}} kati ya 13 zimepatikana',
+      open: 'Fungua tiketi',
+      idPlaceholder: 'Kitambulisho cha tiketi',
+      idHint: "Andika kitambulisho cha tiketi (ifungue kutoka orodha ya tiketi ya huduma kwa wateja).",
       shared: 'Imeshirikiwa kwa msimbo {{code}}',
     },
     share: {

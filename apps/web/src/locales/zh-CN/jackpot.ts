@@ -214,6 +214,9 @@ const jackpot: Shape<typeof en> = {
       finished: '完成时间',
     },
     stats: {
+      ticketsBettors: '投注单 / 投注者',
+      branchOnly: "仅统计本分支的投注单。",
+      resultsPending: '赛果待定',
       title: '统计 · {{identifier}}',
     },
     risk: {
@@ -268,6 +271,9 @@ const jackpot: Shape<typeof en> = {
       miss: '未中',
       unknown: '等待中',
       hits: '13 场中命中 {{n}} 场',
+      open: '打开投注单',
+      idPlaceholder: '投注单 ID',
+      idHint: "请输入投注单 ID（可从客服投注单列表打开）。",
       shared: '已用分享码 {{code}} 分享',
     },
     share: {

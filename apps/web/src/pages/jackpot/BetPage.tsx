@@ -3,12 +3,14 @@ import { ClearOutlined, LinkOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Descriptions, Flex, Modal, Result, Select, Skeleton, Space, Switch, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { checkTicket } from '@dau/domain';
 import { ApiFailure, api, newIdempotencyKey } from '../../app/api';
+import { useMsg } from '../../app/messages';
 import { useAccess } from '../../app/access';
 import { useIsMobile } from '../../app/dialog';
 import { hasScreen } from '../../app/screens';
 import { formatDateTime, LoadError, NoData, PageHeader, Panel, useApiMutation, type Row } from '../../resources';
-import { Countdown, linesOf, MATCHES, MatchName, PICK_BITS, TICKET_LISTS, ISSUE_LISTS, useIssue, useTsh, type MatchRow } from './shared';
+import { Countdown, linesOf, MATCHES, MatchName, PICK_BITS, TICKET_LISTS, ISSUE_LISTS, useTsh, type MatchRow } from './shared';
 
 const PAGE = 'jackpot_bet';
 
@@ -26,12 +28,18 @@ interface Quote {
   bonus_stake: number;
 }
 
-/** Open issues to bet on (bets open, not settled). */
+/** An issue open for betting with its matches and the rules a ticket is checked against (GET /jackpot/open-issues). */
+interface OpenIssue {
+  issue: Row;
+  matches: MatchRow[];
+  unit: number;
+  max_doubles: number;
+  max_triples: number;
+  allow_bonus: boolean;
+}
+
 function useOpenIssues() {
-  return useQuery({
-    queryKey: ['jackpot-open-issues'],
-    queryFn: () => api.get<{ items: Row[] }>('/jackpot/issues', { bet_status: 2, settle_status: 1, page_size: 50 }),
-  });
+  return useQuery({ queryKey: ['jackpot-open-issues'], queryFn: () => api.get<{ items: OpenIssue[] }>('/jackpot/open-issues') });
 }
 
 /**
@@ -88,6 +96,7 @@ function PickToggles({ mask, onChange, position, danger }: { mask: number; onCha
  */
 export default function BetPage() {
   const { t } = useTranslation();
+  const msg = useMsg();
   const tsh = useTsh();
   const mobile = useIsMobile();
   const { can } = useAccess();
@@ -102,9 +111,9 @@ export default function BetPage() {
   const [placed, setPlaced] = useState<Row | null>(null);
   const idempotency = useRef(newIdempotencyKey());
   const found = useBettorSearch(phone);
-  const detail = useIssue(issueId);
-  const issue = detail.data?.issue ?? issues.data?.items.find((i) => i.id === issueId);
-  const matches: MatchRow[] = detail.data?.matches ?? [];
+  const open = issues.data?.items.find((i) => i.issue.id === issueId);
+  const issue = open?.issue;
+  const matches: MatchRow[] = open?.matches ?? [];
 
   // A new issue starts a new slip.
   useEffect(() => {
@@ -114,11 +123,14 @@ export default function BetPage() {
 
   const complete = picks.every((m) => m !== 0);
   const lines = complete ? linesOf(picks) : 0;
-  const body = { issue_id: issueId, bettor_id: bettor ? Number(bettor.id) : undefined, picks, use_bonus: useBonus };
+  // The bet type's rules, checked here as the server will (domain checkTicket); the server's quote has the last word.
+  const check = open ? checkTicket(picks, { maxDoubles: open.max_doubles, maxTriples: open.max_triples, guessNumber: Number(open.issue.max_choose) }) : null;
+  const localRefusal = check && !check.ok && (check.code !== 'SELECT_RESULT' || picks.some((m) => m !== 0)) ? check : null;
+  const body = { issue_id: issueId, bettor_id: bettor ? Number(bettor.id) : undefined, picks, use_bonus: useBonus && !!open?.allow_bonus };
   const quote = useQuery({
     queryKey: ['jackpot-quote', body],
     queryFn: () => api.post<Quote>('/jackpot/tickets/quote', body),
-    enabled: !!issueId && !!bettor && picks.some((m) => m !== 0),
+    enabled: !!issueId && !!bettor && complete,
     placeholderData: (prev) => prev,
     staleTime: 5_000,
   });
@@ -143,7 +155,8 @@ export default function BetPage() {
   const ticketList = ['jackpot_bet_list', 'cs_jackpot_bet_list'].find((p) => hasScreen(p) && can(p));
 
   const set = (i: number, mask: number) => setPicks((p) => p.map((m, j) => (j === i ? mask : m)));
-  const refusedAt = q && !q.ok && q.match ? q.match : null;
+  const refusedAt = q && !q.ok && q.match ? q.match : localRefusal?.match !== undefined ? localRefusal.match + 1 : null;
+  const refusal = q && !q.ok && q.message ? q.message : localRefusal ? msg(localRefusal.code) : null;
 
   if (placed) {
     const serial = String(placed.serial_number ?? '');
@@ -194,7 +207,7 @@ export default function BetPage() {
                 value={issueId}
                 onChange={(v: number) => setIssueId(v)}
                 notFoundContent={issues.isError ? t('jackpot.bet.issuesFailed') : <NoData />}
-                options={(issues.data?.items ?? []).map((i) => ({ value: Number(i.id), label: String(i.identifier) }))}
+                options={(issues.data?.items ?? []).map((i) => ({ value: Number(i.issue.id), label: `${String(i.issue.identifier)} · ${String(i.issue.bet_type ?? '')}` }))}
                 data-testid="bet-issue"
               />
             </div>
@@ -227,9 +240,9 @@ export default function BetPage() {
 
         {!issueId ? (
           <Alert type="info" showIcon message={issues.data && !issues.data.items.length ? t('jackpot.bet.noOpenIssue') : t('jackpot.bet.chooseIssue')} data-testid="bet-choose-issue" />
-        ) : detail.isError && !detail.data ? (
-          <LoadError error={detail.error} onRetry={() => void detail.refetch()} />
-        ) : !detail.data ? (
+        ) : issues.isError && !issues.data ? (
+          <LoadError error={issues.error} onRetry={() => void issues.refetch()} />
+        ) : !open ? (
           <Skeleton active />
         ) : (
           <Flex gap={16} vertical={mobile} align="flex-start">
@@ -261,17 +274,19 @@ export default function BetPage() {
                   column={1}
                   items={[
                     { key: 'lines', label: t('jackpot.field.lines'), children: <Typography.Text strong data-testid="bet-lines">{lines || '-'}</Typography.Text> },
-                    { key: 'unit', label: t('jackpot.field.unit'), children: q ? tsh(q.unit) : '-' },
-                    { key: 'stake', label: t('jackpot.field.stake'), children: <Typography.Text strong data-testid="bet-stake">{q?.ok ? tsh(q.stake) : '-'}</Typography.Text> },
+                    { key: 'unit', label: t('jackpot.field.unit'), children: tsh(open.unit) },
+                    { key: 'stake', label: t('jackpot.field.stake'), children: <Typography.Text strong data-testid="bet-stake">{q?.ok ? tsh(q.stake) : check?.ok ? tsh(check.lines * open.unit) : '-'}</Typography.Text> },
                     ...(q?.ok && q.bonus_stake ? [{ key: 'bonus', label: t('jackpot.field.bonus_stake'), children: tsh(q.bonus_stake) }] : []),
                   ]}
                 />
-                <Flex align="center" gap={8} style={{ margin: '8px 0' }}>
-                  <Switch size="small" checked={useBonus} onChange={setUseBonus} data-testid="bet-use-bonus" />
-                  <Typography.Text>{t('jackpot.bet.useBonus')}</Typography.Text>
-                </Flex>
+                {open.allow_bonus && (
+                  <Flex align="center" gap={8} style={{ margin: '8px 0' }}>
+                    <Switch size="small" checked={useBonus} onChange={setUseBonus} data-testid="bet-use-bonus" />
+                    <Typography.Text>{t('jackpot.bet.useBonus')}</Typography.Text>
+                  </Flex>
+                )}
                 {!bettor && <Alert type="info" showIcon message={t('jackpot.bet.chooseBettor')} style={{ marginBottom: 8 }} />}
-                {q && !q.ok && q.message && <Alert type="warning" showIcon message={q.message} style={{ marginBottom: 8 }} data-testid="bet-refusal" />}
+                {refusal && <Alert type="warning" showIcon message={refusal} style={{ marginBottom: 8 }} data-testid="bet-refusal" />}
                 {quote.isError && <Alert type="error" showIcon message={t('jackpot.bet.quoteFailed')} style={{ marginBottom: 8 }} />}
                 <Space wrap>
                   <Button type="primary" disabled={!bettor || !complete || !q?.ok || quote.isFetching || !can(PAGE, 'create')} onClick={() => setConfirming(true)} data-testid="bet-submit">

@@ -9,37 +9,46 @@ import { ISSUE_LISTS, RESULT_CANCELLED, RESULT_SIGNS, TICKET_LISTS, useTsh } fro
 
 interface PlanTier {
   hits: number;
+  proportion_bps: number;
   share: number;
-  winningLines: number;
-  prizePerLine: number;
+  winning_lines: number;
+  prize_per_line: number;
   paid: number;
   rollover: number;
 }
 
-/** The settlement plan the preview answers and a settlement record keeps (server StoredPlan). */
+/** The settlement plan the preview answers and a settlement record keeps (server jackpotPlanAnswer). */
 export interface SettlePlan {
+  issue_id: number;
   kind: 'settle' | 'resettle' | 'void' | 'delete';
   version: number;
   fingerprint: string;
   results: (number | null)[];
-  plan: { tiers: PlanTier[]; rollover: number; pool: number; paid: number; unallocated: number } | null;
-  pool: { carried: number; seedTopUp: number; fromStakes: number; fromIncentives: number; total: number } | null;
-  taxBps: number;
-  maxAddBalance: number;
-  tickets: number;
-  lines: number;
-  stakes: number;
-  totals: { gross: number; tax: number; credited: number; withheld: number; winningLines: number; winningTickets: number };
+  pool: { carried: number; seed_top_up: number; from_stakes: number; from_incentives: number; total: number } | null;
+  reward_type: number;
+  tax_rate: number;
+  max_add_balance: number;
+  tiers: PlanTier[];
+  totals: {
+    tickets: number;
+    lines: number;
+    stakes: number;
+    bonus_stakes: number;
+    winning_tickets: number;
+    winning_lines: number;
+    gross: number;
+    tax: number;
+    credited: number;
+    withheld: number;
+    rollover: number;
+    house_funded: number;
+    refunds: number;
+    net_income: number;
+    net_profit: number;
+    expenditure: number;
+  };
   difference: { tickets: number; credited: number; tax: number; withheld: number; refunds: number };
-  figures: { netIncome: number; netProfit: number; expenditure: number };
 }
-
-/** The answer of a preview: the plan itself, or the plan under `plan`/`preview`. */
-const planOf = (answer: unknown): SettlePlan => {
-  const a = answer as Record<string, unknown>;
-  if (a && typeof a === 'object' && 'fingerprint' in a) return a as unknown as SettlePlan;
-  return ((a?.preview ?? a?.plan) as SettlePlan) ?? (a as unknown as SettlePlan);
-};
 
 /** The 13 results as signs ("1 X 2 · C"). */
 function ResultsLine({ results }: { results: (number | null)[] }) {
@@ -67,24 +76,24 @@ export function PlanView({ plan }: { plan: SettlePlan }) {
   return (
     <Flex vertical gap={12} data-testid="settle-plan">
       {plan.kind === 'resettle' && <Alert type="warning" showIcon message={t('jackpot.settle.resettleHint', { version: plan.version })} />}
-      {refund && <Alert type="error" showIcon message={t('jackpot.settle.voidHint', { tickets: plan.tickets, stakes: tsh(plan.difference.refunds || plan.stakes) })} data-testid="settle-void" />}
+      {refund && <Alert type="error" showIcon message={t('jackpot.settle.voidHint', { tickets: plan.totals.tickets, stakes: tsh(plan.totals.refunds || plan.totals.stakes) })} data-testid="settle-void" />}
       <div>
         <Typography.Text type="secondary">{t('jackpot.settle.results')}</Typography.Text>
         <ResultsLine results={plan.results} />
       </div>
-      {plan.plan && (
+      {!refund && plan.tiers.length > 0 && (
         <Table<PlanTier>
           size="small"
           rowKey="hits"
           pagination={false}
           scroll={{ x: 'max-content' }}
-          dataSource={plan.plan.tiers}
+          dataSource={plan.tiers}
           data-testid="settle-tiers"
           columns={[
             { key: 'hits', title: t('jackpot.settle.tier'), render: (_, r) => t('jackpot.tiers.hitsN', { n: r.hits }) },
             { key: 'share', title: t('jackpot.settle.share'), align: 'right', render: (_, r) => tsh(r.share) },
-            { key: 'lines', title: t('jackpot.settle.winningLines'), align: 'right', render: (_, r) => <span data-testid={`tier-lines-${r.hits}`}>{r.winningLines}</span> },
-            { key: 'prize', title: t('jackpot.settle.prizePerLine'), align: 'right', render: (_, r) => <span data-testid={`tier-prize-${r.hits}`}>{tsh(r.prizePerLine)}</span> },
+            { key: 'lines', title: t('jackpot.settle.winningLines'), align: 'right', render: (_, r) => <span data-testid={`tier-lines-${r.hits}`}>{r.winning_lines}</span> },
+            { key: 'prize', title: t('jackpot.settle.prizePerLine'), align: 'right', render: (_, r) => <span data-testid={`tier-prize-${r.hits}`}>{tsh(r.prize_per_line)}</span> },
             { key: 'paid', title: t('jackpot.settle.paid'), align: 'right', render: (_, r) => tsh(r.paid) },
             { key: 'rollover', title: t('jackpot.settle.rollover'), align: 'right', render: (_, r) => tsh(r.rollover) },
           ]}
@@ -96,24 +105,24 @@ export function PlanView({ plan }: { plan: SettlePlan }) {
         column={mobile ? 1 : 2}
         data-testid="settle-totals"
         items={[
-          { key: 'tickets', label: t('jackpot.settle.tickets'), children: `${plan.tickets} / ${plan.lines}` },
-          { key: 'stakes', label: t('jackpot.settle.stakes'), children: tsh(plan.stakes) },
+          { key: 'tickets', label: t('jackpot.settle.tickets'), children: `${plan.totals.tickets} / ${plan.totals.lines}` },
+          { key: 'stakes', label: t('jackpot.settle.stakes'), children: tsh(plan.totals.stakes) },
           ...(plan.pool ? [{ key: 'pool', label: t('jackpot.pool.total'), children: tsh(plan.pool.total) }] : []),
           ...(refund
-            ? [{ key: 'refunds', label: t('jackpot.settle.refunds'), children: tsh(plan.difference.refunds || plan.stakes) }]
+            ? [{ key: 'refunds', label: t('jackpot.settle.refunds'), children: tsh(plan.totals.refunds || plan.totals.stakes) }]
             : [
                 { key: 'gross', label: t('jackpot.settle.gross'), children: <span data-testid="settle-gross">{tsh(plan.totals.gross)}</span> },
-                { key: 'tax', label: t('jackpot.settle.tax', { percent: plan.taxBps / 100 }), children: <span data-testid="settle-tax">{tsh(plan.totals.tax)}</span> },
+                { key: 'tax', label: t('jackpot.settle.tax', { percent: plan.tax_rate / 100 }), children: <span data-testid="settle-tax">{tsh(plan.totals.tax)}</span> },
                 { key: 'credited', label: t('jackpot.settle.totalPaid'), children: <Typography.Text strong data-testid="settle-paid">{tsh(plan.totals.credited)}</Typography.Text> },
                 { key: 'withheld', label: t('jackpot.settle.withheld'), children: tsh(plan.totals.withheld) },
-                { key: 'winners', label: t('jackpot.settle.winners'), children: `${plan.totals.winningTickets} / ${plan.totals.winningLines}` },
-                { key: 'rollover', label: t('jackpot.settle.rolloverTotal'), children: <span data-testid="settle-rollover">{tsh(plan.plan?.rollover ?? 0)}</span> },
+                { key: 'winners', label: t('jackpot.settle.winners'), children: `${plan.totals.winning_tickets} / ${plan.totals.winning_lines}` },
+                { key: 'rollover', label: t('jackpot.settle.rolloverTotal'), children: <span data-testid="settle-rollover">{tsh(plan.totals.rollover)}</span> },
                 {
                   key: 'house',
                   label: t('jackpot.settle.houseResult'),
                   children: (
-                    <Typography.Text type={plan.figures.netProfit < 0 ? 'danger' : 'success'} strong data-testid="settle-house">
-                      {tsh(plan.figures.netProfit)}
+                    <Typography.Text type={plan.totals.net_profit < 0 ? 'danger' : 'success'} strong data-testid="settle-house">
+                      {tsh(plan.totals.net_profit)}
                     </Typography.Text>
                   ),
                 },
@@ -139,7 +148,7 @@ export function SettleDialog({ issue, onClose, onSettled }: { issue: Row | null;
   const width = useDialogWidth(1000);
   const { message: toast } = App.useApp();
   const [plan, setPlan] = useState<SettlePlan | null>(null);
-  const preview = useApiMutation(() => api.post<unknown>(`/jackpot/issues/${issue!.id}/settle/preview`), { success: false, onSuccess: (a) => setPlan(planOf(a)) });
+  const preview = useApiMutation(() => api.post<SettlePlan>(`/jackpot/issues/${issue!.id}/settle/preview`), { success: false, onSuccess: setPlan });
   const confirm = useApiMutation((fingerprint: string) => api.post<unknown>(`/jackpot/issues/${issue!.id}/settle`, { fingerprint }), {
     success: false,
     invalidate: [...ISSUE_LISTS, ...TICKET_LISTS, ['jackpot-settlements']],
@@ -199,11 +208,10 @@ interface Settlement {
   kind: string;
   status: string;
   reason: string | null;
-  admin?: string | null;
-  admin_id?: number | null;
-  created_at?: string;
-  create_time?: string;
-  finished_at?: string | null;
+  admin_id: number | null;
+  admin_account: string | null;
+  created_at: string;
+  finished_at: string | null;
   plan: SettlePlan | null;
 }
 
@@ -214,16 +222,14 @@ export function SettlementsDrawer({ issue, onClose }: { issue: Row | null; onClo
   const mobile = useIsMobile();
   const q = useQuery({
     queryKey: ['jackpot-settlements', issue?.id],
-    queryFn: () => api.get<{ items: Settlement[] } | Settlement[]>(`/jackpot/issues/${issue!.id}/settlements`),
+    queryFn: () => api.get<{ items: Settlement[] }>(`/jackpot/issues/${issue!.id}/settlements`),
     enabled: !!issue,
     // A running settlement is paid by a job: look again until it is done.
     refetchInterval: (query) => {
-      const d = query.state.data;
-      const items = Array.isArray(d) ? d : d?.items;
-      return items?.some((s) => s.status === 'running') ? 2000 : false;
+      return query.state.data?.items.some((s) => s.status === 'running') ? 2000 : false;
     },
   });
-  const items = q.data ? (Array.isArray(q.data) ? q.data : q.data.items) : undefined;
+  const items = q.data?.items;
   return (
     <Drawer open={!!issue} title={t('jackpot.settle.recordsTitle', { identifier: String(issue?.identifier ?? '') })} size={mobile ? '100%' : 'large'} onClose={onClose} destroyOnHidden data-testid="settlements-drawer">
       {q.isError && !q.data ? (
@@ -251,8 +257,8 @@ export function SettlementsDrawer({ issue, onClose }: { issue: Row | null; onClo
             },
             { key: 'paid', title: t('jackpot.settle.totalPaid'), align: 'right', render: (_, s) => tsh(s.plan?.totals?.credited ?? 0) },
             { key: 'reason', title: t('jackpot.settle.reason'), render: (_, s) => s.reason || '-' },
-            { key: 'admin', title: t('jackpot.settle.admin'), render: (_, s) => s.admin ?? (s.admin_id ? `#${s.admin_id}` : '-') },
-            { key: 'created', title: t('jackpot.settle.created'), render: (_, s) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.created_at ?? s.create_time)}</span> },
+            { key: 'admin', title: t('jackpot.settle.admin'), render: (_, s) => s.admin_account ?? (s.admin_id ? `#${s.admin_id}` : '-') },
+            { key: 'created', title: t('jackpot.settle.created'), render: (_, s) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.created_at)}</span> },
             { key: 'finished', title: t('jackpot.settle.finished'), render: (_, s) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.finished_at)}</span> },
           ]}
         />

@@ -6,31 +6,38 @@ import { useIsMobile } from '../../app/dialog';
 import { LoadError, Panel, type Row } from '../../resources';
 import { RESULT_SIGNS, useIssue, useTsh } from './shared';
 
-/** Hits per tier of an issue (GET /jackpot/issues/:id/statistics). */
+/** GET /jackpot/issues/:id/statistics (a non-super admin counts only their branch's tickets). */
 interface Statistics {
-  stakes?: number;
-  total_bet?: number;
-  lines?: number;
-  tickets?: number;
-  net_income?: number;
-  net_profit?: number;
-  expenditure?: number;
-  successful?: number;
-  tiers?: { hits: number; lines?: number; winning_lines?: number; tickets?: number; prize_per_line?: number; paid?: number }[];
+  scope: 'all' | 'branch';
+  tickets: number;
+  bettors: number;
+  lines: number;
+  stakes: number;
+  bonus_stakes: number;
+  refunded: number;
+  winning_tickets: number;
+  winning_lines: number;
+  tiers: { hits: number; proportion_bps: number; winning_lines: number | null }[];
+  gross: number;
+  tax: number;
+  credited: number;
+  withheld: number;
+  net_income: number;
+  net_profit: number;
+  expenditure: number;
+  pool: { total: number };
 }
 
-/** The risk view before kick-off (GET /jackpot/issues/:id/risk): design riskView. */
+/** GET /jackpot/issues/:id/risk: the risk view before kick-off (domain riskView). */
 interface Risk {
+  tickets: number;
+  lines_sold: number;
   vectors: number;
-  linesSold?: number;
-  lines_sold?: number;
-  perTier?: { hits: number; maxLines: number; vectorsWithWinner: number }[];
-  per_tier?: { hits: number; max_lines: number; vectors_with_winner: number }[];
-  top: { vector: number[]; lines: number[]; topPayout?: number; top_payout?: number }[];
-  coverage: { home: number; draw: number; away: number }[];
+  pool: number;
+  per_tier: { hits: number; max_lines: number; vectors_with_winner: number }[];
+  top: { vector: number[]; lines: number[]; top_payout: number }[];
+  coverage: { position: number; home: number; draw: number; away: number }[];
 }
-
-const perTierOf = (r: Risk) => r.perTier ?? (r.per_tier ?? []).map((p) => ({ hits: p.hits, maxLines: p.max_lines, vectorsWithWinner: p.vectors_with_winner }));
 
 /**
  * Statistics of an issue: stakes, lines, tickets, hits per tier, net income, net profit, expenditure;
@@ -46,10 +53,8 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
   const stats = useQuery({ queryKey: ['jackpot-statistics', id], queryFn: () => api.get<Statistics>(`/jackpot/issues/${id}/statistics`), enabled: !!issue });
   const risk = useQuery({ queryKey: ['jackpot-risk', id], queryFn: () => api.get<Risk>(`/jackpot/issues/${id}/risk`), enabled: !!issue, retry: false });
   const s = stats.data;
-  const row = { ...(issue ?? {}), ...(detail.data?.issue ?? {}) } as Row;
-  const num = (a: unknown, b: unknown) => Number(a ?? b ?? 0);
   const matches = detail.data?.matches ?? [];
-  const tiers = perTierOf(risk.data ?? ({} as Risk));
+  const tiers = risk.data?.per_tier ?? [];
 
   return (
     <Drawer open={!!issue} title={t('jackpot.stats.title', { identifier: String(issue?.identifier ?? '') })} size={mobile ? '100%' : 'large'} onClose={onClose} destroyOnHidden data-testid="statistics-drawer">
@@ -66,16 +71,21 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
               column={mobile ? 1 : 2}
               data-testid="stats-figures"
               items={[
-                { key: 'stakes', label: t('jackpot.field.total_bet'), children: tsh(num(s.stakes ?? s.total_bet, row.total_bet)) },
-                { key: 'lines', label: t('jackpot.field.lines'), children: num(s.lines, row.lines) },
-                { key: 'tickets', label: t('jackpot.field.tickets'), children: num(s.tickets, row.tickets) },
-                { key: 'successful', label: t('jackpot.field.successful'), children: num(s.successful, row.successful) },
-                { key: 'income', label: t('jackpot.field.net_income'), children: tsh(num(s.net_income, row.net_income)) },
-                { key: 'profit', label: t('jackpot.field.net_profit'), children: tsh(num(s.net_profit, row.net_profit)) },
-                { key: 'expenditure', label: t('jackpot.field.expenditure'), children: tsh(num(s.expenditure, row.expenditure)) },
+                { key: 'stakes', label: t('jackpot.field.total_bet'), children: <span data-testid="stats-stakes">{tsh(s.stakes)}</span> },
+                { key: 'lines', label: t('jackpot.field.lines'), children: s.lines },
+                { key: 'tickets', label: t('jackpot.stats.ticketsBettors'), children: `${s.tickets} / ${s.bettors}` },
+                { key: 'pool', label: t('jackpot.pool.total'), children: tsh(s.pool.total) },
+                { key: 'winners', label: t('jackpot.settle.winners'), children: `${s.winning_tickets} / ${s.winning_lines}` },
+                { key: 'refunded', label: t('jackpot.settle.refunds'), children: tsh(s.refunded) },
+                { key: 'gross', label: t('jackpot.settle.gross'), children: tsh(s.gross) },
+                { key: 'tax', label: t('jackpot.field.tax'), children: tsh(s.tax) },
+                { key: 'income', label: t('jackpot.field.net_income'), children: tsh(s.net_income) },
+                { key: 'profit', label: t('jackpot.field.net_profit'), children: tsh(s.net_profit) },
+                { key: 'expenditure', label: t('jackpot.field.expenditure'), children: tsh(s.expenditure) },
               ]}
             />
-            {!!s.tiers?.length && (
+            {s.scope === 'branch' && <Alert type="info" showIcon message={t('jackpot.stats.branchOnly')} />}
+            {!!s.tiers.length && (
               <Table
                 size="small"
                 rowKey="hits"
@@ -84,9 +94,8 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
                 dataSource={s.tiers}
                 columns={[
                   { key: 'hits', title: t('jackpot.settle.tier'), render: (_, r) => t('jackpot.tiers.hitsN', { n: r.hits }) },
-                  { key: 'lines', title: t('jackpot.settle.winningLines'), align: 'right', render: (_, r) => r.winning_lines ?? r.lines ?? 0 },
-                  { key: 'tickets', title: t('jackpot.settle.tickets'), align: 'right', render: (_, r) => r.tickets ?? '-' },
-                  { key: 'prize', title: t('jackpot.settle.prizePerLine'), align: 'right', render: (_, r) => (r.prize_per_line === undefined ? '-' : tsh(r.prize_per_line)) },
+                  { key: 'share', title: t('jackpot.tiers.share'), align: 'right', render: (_, r) => `${r.proportion_bps / 100} %` },
+                  { key: 'lines', title: t('jackpot.settle.winningLines'), align: 'right', render: (_, r) => (r.winning_lines === null ? t('jackpot.stats.resultsPending') : r.winning_lines) },
                 ]}
               />
             )}
@@ -99,7 +108,7 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
             <LoadError error={risk.error} onRetry={() => void risk.refetch()} />
           ) : !risk.data ? (
             <Skeleton active />
-          ) : !num(risk.data.linesSold, risk.data.lines_sold) ? (
+          ) : !risk.data.lines_sold ? (
             <Alert type="info" showIcon message={t('jackpot.risk.noTickets')} />
           ) : (
             <Flex vertical gap={16} data-testid="risk-view">
@@ -111,8 +120,8 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
                 data-testid="risk-tiers"
                 columns={[
                   { key: 'hits', title: t('jackpot.settle.tier'), render: (_, r) => t('jackpot.tiers.hitsN', { n: r.hits }) },
-                  { key: 'max', title: t('jackpot.risk.maxLines'), align: 'right', dataIndex: 'maxLines' },
-                  { key: 'vectors', title: t('jackpot.risk.vectorsWithWinner'), align: 'right', render: (_, r) => `${r.vectorsWithWinner.toLocaleString()} / ${risk.data!.vectors.toLocaleString()}` },
+                  { key: 'max', title: t('jackpot.risk.maxLines'), align: 'right', dataIndex: 'max_lines' },
+                  { key: 'vectors', title: t('jackpot.risk.vectorsWithWinner'), align: 'right', render: (_, r) => `${r.vectors_with_winner.toLocaleString()} / ${risk.data!.vectors.toLocaleString()}` },
                 ]}
               />
               <div>
@@ -140,7 +149,7 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
                       ),
                     },
                     { key: 'lines', title: t('jackpot.risk.linesPerTier'), render: (_, r) => r.lines.map((n, i) => `${tiers[i]?.hits ?? '?'}: ${n}`).join(' · ') },
-                    { key: 'payout', title: t('jackpot.risk.topPayout'), align: 'right', render: (_, r) => tsh(r.topPayout ?? r.top_payout ?? 0) },
+                    { key: 'payout', title: t('jackpot.risk.topPayout'), align: 'right', render: (_, r) => tsh(r.top_payout) },
                   ]}
                 />
               </div>
@@ -148,17 +157,20 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
                 <Typography.Title level={5}>{t('jackpot.risk.coverage')}</Typography.Title>
                 <Table
                   size="small"
-                  rowKey={(_, i) => String(i)}
+                  rowKey="position"
                   pagination={false}
                   scroll={{ x: 'max-content' }}
                   dataSource={risk.data.coverage}
                   data-testid="risk-coverage"
                   columns={[
-                    { key: 'pos', title: '#', width: 40, render: (_, __, i) => i + 1 },
+                    { key: 'pos', title: '#', width: 40, dataIndex: 'position' },
                     {
                       key: 'match',
                       title: t('jackpot.match.match'),
-                      render: (_, __, i) => (matches[i] ? `${matches[i].home_team} – ${matches[i].away_team}` : '-'),
+                      render: (_, r) => {
+                        const m = matches.find((x) => x.position === r.position);
+                        return m ? `${m.home_team} – ${m.away_team}` : '-';
+                      },
                     },
                     { key: 'home', title: '1', align: 'right', dataIndex: 'home' },
                     { key: 'draw', title: 'X', align: 'right', dataIndex: 'draw' },

@@ -1,5 +1,8 @@
 import { useState, type ComponentType } from 'react';
-import { Input } from 'antd';
+import { FileSearchOutlined } from '@ant-design/icons';
+import { Button, Input, Tooltip } from 'antd';
+import { useNavigate } from 'react-router';
+import { hasScreen } from '../../app/screens';
 import type { ResourceDef } from '@dau/contract';
 import { csJackpotTicketListResource, jackpotBetTypeResource, jackpotShareResource, jackpotTicketListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
@@ -45,36 +48,56 @@ function BetTypeScreen() {
 
 const ticketHints: Record<string, Partial<FieldView>> = {
   picks: { render: (v) => (Array.isArray(v) ? v.map((m) => pickSigns(Number(m)) || '-').join(' · ') : '-') },
+  serial_number: { keep: true },
+  status: { keep: true },
+};
+
+/** Where a ticket list's detail comes from, and the permission that route checks. */
+const DETAIL: Record<string, { base: string; page: string; button?: string }> = {
+  jackpot_bet_list: { base: '/jackpot/tickets', page: 'jackpot_bet_list', button: 'detail' },
+  cs_jackpot_bet_list: { base: '/jackpot/cs/tickets', page: 'cs_jackpot_bet' },
 };
 
 /**
- * A ticket list (jackpot_bet_list, cs_jackpot_bet_list, cs_jackpot_bet): the filters, the table and a drawer
- * with the ticket's fields and each match's pick and result (hit or miss). Nothing changes a ticket here.
+ * A ticket list (jackpot_bet_list, and read-only cs_jackpot_bet_list): the filters (issue, phone, status,
+ * hits...), the table and a drawer with the ticket's fields and each match's pick and result (hit or
+ * miss) where the admin may read the detail. Nothing changes a ticket here.
  */
 const tickets = (source: ResourceView | ResourceDef): ComponentType =>
   function TicketListScreen() {
     const { t } = useTranslation();
     const { can } = useAccess();
     const def = jackpotView(source as ResourceView, ticketHints, { fetchDetail: false });
-    // The operator's list shows the matches with its `detail` button; the CS screens are read-only views anyway.
-    const detail = def.page.startsWith('cs_') || can(def.page, 'detail');
+    const detail = DETAIL[def.name];
+    const mayRead = !!detail && can(detail.page, detail.button);
     return (
       <ResourcePage
         def={def}
         detailColumns={2}
         detailTitle={(row) => t('jackpot.ticket.title', { serial: String(row.serial_number ?? row.id) })}
-        detailExtra={(row) => (detail ? <TicketMatches id={row.id} /> : null)}
+        detailExtra={(row) => (mayRead ? <TicketMatches base={detail.base} id={row.id} /> : null)}
+        rowActions={def.name === 'cs_jackpot_bet_list' && mayRead && hasScreen('cs_jackpot_bet') ? (row) => <TicketLink id={row.id} /> : undefined}
       />
     );
   };
 
-/** Customer service › Jackpot bet: one caller's tickets, found by phone or serial number. */
-const csTicketLookup: ResourceView = {
-  ...(csJackpotTicketListResource as ResourceView),
-  name: 'cs_jackpot_bet',
-  page: 'cs_jackpot_bet',
-  requiredFilters: { anyOf: ['phone', 'serial_number', 'bettor_id'], message: 'CS_PHONE_REQUIRED' },
-};
+/** Opens a ticket on the customer-service ticket screen. */
+function TicketLink({ id }: { id: unknown }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Tooltip title={t('jackpot.ticket.open')}>
+      <Button
+        type="text"
+        size="small"
+        icon={<FileSearchOutlined />}
+        aria-label={t('jackpot.ticket.open')}
+        data-testid={`ticket-open-${String(id)}`}
+        onClick={() => navigate(`/customer/cs_jackpot_bet?id=${encodeURIComponent(String(id))}`)}
+      />
+    </Tooltip>
+  );
+}
 
 /** Jackpot › Shared slips: code, owner, copies and the stake they brought; a slip opens by its code. */
 function ShareScreen() {
@@ -108,6 +131,5 @@ export const screens: Record<string, ComponentType> = {
   jackpot_bet_type: BetTypeScreen,
   jackpot_bet_list: tickets(jackpotTicketListResource),
   cs_jackpot_bet_list: tickets(csJackpotTicketListResource),
-  cs_jackpot_bet: tickets(csTicketLookup),
   super_list: ShareScreen,
 };

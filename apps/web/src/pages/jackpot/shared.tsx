@@ -195,17 +195,26 @@ export interface IssueDetail {
 export const useIssue = (id: unknown) =>
   useQuery({ queryKey: ['jackpot-issue', id], queryFn: () => api.get<IssueDetail>(`/jackpot/issues/${id}`), enabled: id !== undefined && id !== null });
 
-interface TicketDetailAnswer {
+export interface TicketDetailAnswer {
   ticket: Row;
   issue: Row;
   matches: MatchRow[];
   share_code: string | null;
 }
 
-/** A ticket's matches with its picks and the results (GET /jackpot/tickets/:id), under the drawer's fields. */
-export function TicketMatches({ id }: { id: unknown }) {
+/** GET {base}/:id: a ticket with each match's pick and result (base /jackpot/tickets, or /jackpot/cs/tickets for customer service). */
+export const useTicket = (base: string, id: unknown) =>
+  useQuery({
+    queryKey: ['jackpot-ticket', base, id],
+    queryFn: () => api.get<TicketDetailAnswer>(`${base}/${encodeURIComponent(String(id))}`),
+    enabled: id !== undefined && id !== null && id !== '',
+    retry: false,
+  });
+
+/** A ticket's matches with its picks and the results, and how many hit. */
+export function TicketMatches({ base, id }: { base: string; id: unknown }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ['jackpot-ticket', id], queryFn: () => api.get<TicketDetailAnswer>(`/jackpot/tickets/${id}`), enabled: id !== undefined && id !== null });
+  const q = useTicket(base, id);
   if (q.isError && !q.data) return <LoadError error={q.error} onRetry={() => void q.refetch()} />;
   if (!q.data) return <Skeleton active />;
   const hits = q.data.matches.filter((m) => m.hit).length;
@@ -214,7 +223,7 @@ export function TicketMatches({ id }: { id: unknown }) {
     <div style={{ marginTop: 16 }} data-testid="ticket-matches">
       <Flex justify="space-between" align="baseline" wrap gap={8}>
         <Typography.Title level={5}>{t('jackpot.ticket.matchesTitle', { identifier: String(q.data.issue?.identifier ?? '') })}</Typography.Title>
-        {known && <Typography.Text strong>{t('jackpot.ticket.hits', { n: hits })}</Typography.Text>}
+        {known && <Typography.Text strong data-testid="ticket-hits">{t('jackpot.ticket.hits', { n: hits })}</Typography.Text>}
       </Flex>
       {q.data.share_code && <Alert type="info" showIcon style={{ marginBottom: 8 }} message={t('jackpot.ticket.shared', { code: q.data.share_code })} />}
       <MatchesTable matches={q.data.matches} testId="ticket-match-table" />
