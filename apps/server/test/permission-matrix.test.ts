@@ -154,6 +154,31 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/betting/orders/:id/cashout': { need: 'order_detailed', url: `/api/v1/betting/orders/${MISSING}/cashout` },
   'POST /api/v1/betting/random-bets': { need: 'order_list:random_bet', body: INVALID },
   'GET /api/v1/betting/ticker': { need: 'today_statistics' },
+  // Jackpot (issue 12): issues, tickets, shares; the bet types are a resource (below).
+  'GET /api/v1/jackpot/issues': { need: 'jackpot_identifier' },
+  'GET /api/v1/jackpot/issues/:id': { need: 'jackpot_identifier', url: `/api/v1/jackpot/issues/${MISSING}` },
+  'POST /api/v1/jackpot/issues': { need: 'jackpot_identifier:create', body: INVALID },
+  'GET /api/v1/jackpot/issues/:id/candidates': { need: 'jackpot_identifier:get_matches', url: `/api/v1/jackpot/issues/${MISSING}/candidates` },
+  'PUT /api/v1/jackpot/issues/:id/matches': { need: 'jackpot_identifier:get_matches', url: `/api/v1/jackpot/issues/${MISSING}/matches`, body: INVALID },
+  'POST /api/v1/jackpot/issues/:id/open': { need: 'jackpot_identifier:open_bets', url: `/api/v1/jackpot/issues/${MISSING}/open` },
+  'PUT /api/v1/jackpot/issues/:id/bet_status': { need: 'jackpot_identifier:bet_status', url: `/api/v1/jackpot/issues/${MISSING}/bet_status`, body: INVALID },
+  'PUT /api/v1/jackpot/issues/:id/results': { need: 'jackpot_identifier:change_result', url: `/api/v1/jackpot/issues/${MISSING}/results`, body: INVALID },
+  'POST /api/v1/jackpot/issues/:id/results/refresh': { need: 'jackpot_identifier:change_result', url: `/api/v1/jackpot/issues/${MISSING}/results/refresh` },
+  'POST /api/v1/jackpot/issues/:id/settle/preview': { need: 'jackpot_identifier:settle', url: `/api/v1/jackpot/issues/${MISSING}/settle/preview` },
+  'POST /api/v1/jackpot/issues/:id/settle': { need: 'jackpot_identifier:settle', url: `/api/v1/jackpot/issues/${MISSING}/settle`, body: INVALID },
+  'GET /api/v1/jackpot/issues/:id/settlements': { need: 'jackpot_identifier:settle', url: `/api/v1/jackpot/issues/${MISSING}/settlements` },
+  'GET /api/v1/jackpot/issues/:id/statistics': { need: 'jackpot_identifier:statistics', url: `/api/v1/jackpot/issues/${MISSING}/statistics` },
+  'GET /api/v1/jackpot/issues/:id/risk': { need: 'jackpot_identifier:statistics', url: `/api/v1/jackpot/issues/${MISSING}/risk` },
+  'DELETE /api/v1/jackpot/issues/:id': { need: 'jackpot_identifier:delete', url: `/api/v1/jackpot/issues/${MISSING}`, body: INVALID },
+  'GET /api/v1/jackpot/open-issues': { need: 'jackpot_bet' },
+  'POST /api/v1/jackpot/tickets/quote': { need: 'jackpot_bet', body: INVALID },
+  'POST /api/v1/jackpot/tickets': { need: 'jackpot_bet:create', body: INVALID },
+  'GET /api/v1/jackpot/tickets': { need: 'jackpot_bet_list' },
+  'GET /api/v1/jackpot/cs/tickets': { need: 'cs_jackpot_bet_list' },
+  'GET /api/v1/jackpot/tickets/:id': { need: 'jackpot_bet_list:detail', url: `/api/v1/jackpot/tickets/${MISSING}` },
+  'GET /api/v1/jackpot/cs/tickets/:id': { need: 'cs_jackpot_bet', url: `/api/v1/jackpot/cs/tickets/${MISSING}` },
+  'GET /api/v1/jackpot/shares': { need: 'super_list' },
+  'GET /api/v1/jackpot/shares/:code': { need: 'super_list', url: '/api/v1/jackpot/shares/NOSUCHCODE' },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
@@ -179,6 +204,8 @@ for (const [api, page, kind, actions] of [
   // Betting engine settings (issue 5)
   ['/betting/bet_config', 'bet_config', 'singleton', ['edit']],
   ['/betting/string_rewards', 'string_rewards', 'list', ['create', 'edit', 'delete']],
+  // Jackpot (issue 12)
+  ['/jackpot/bet_types', 'jackpot_bet_type', 'list', ['create', 'edit', 'delete']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);
