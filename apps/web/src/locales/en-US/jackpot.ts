@@ -163,7 +163,9 @@ const jackpot = {
     },
     results: {
       title: 'Change result · {{identifier}}',
-      hint: "Each match's result comes from the feed's settled 1X2 result. Choosing another result overrides the feed: give a reason (it is audited). Cancelled counts as the bet type's rule says.",
+      hint: "Each match's result comes from the feed's settled 1X2 result. Any other result (also while the feed has none) is an operator override: it needs a reason, which is audited. Cancelled counts as the bet type's rule says.",
+      commonReason: 'Reason for the overrides',
+      commonReasonPlaceholder: 'Used for every override without a reason of its own',
       feed: 'Feed result',
       unknown: 'Not known yet',
       reason: 'Reason for the override',

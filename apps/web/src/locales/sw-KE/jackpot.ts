@@ -161,7 +161,9 @@ const jackpot: Shape<typeof en> = {
     },
     results: {
       title: 'Badilisha matokeo · {{identifier}}',
-      hint: 'Matokeo ya kila mechi hutoka kwenye matokeo ya 1X2 yaliyothibitishwa na mlisho. Kuchagua matokeo mengine ni kubatilisha mlisho: toa sababu (hukaguliwa). Iliyofutwa huhesabiwa kama sheria ya aina ya dau inavyosema.',
+      hint: 'Matokeo ya kila mechi hutoka kwenye matokeo ya 1X2 yaliyothibitishwa na mlisho. Matokeo mengine yoyote (hata mlisho ukiwa bado hauna) ni kubatilisha kwa mwendeshaji: yanahitaji sababu, ambayo hukaguliwa. Iliyofutwa huhesabiwa kama sheria ya aina ya dau inavyosema.',
+      commonReason: 'Sababu ya kubatilisha',
+      commonReasonPlaceholder: 'Inatumika kwa kila ubatilishaji usio na sababu yake',
       feed: 'Matokeo ya mlisho',
       unknown: 'Bado hayajulikani',
       reason: 'Sababu ya kubatilisha',

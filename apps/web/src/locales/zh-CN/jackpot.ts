@@ -157,7 +157,9 @@ const jackpot: Shape<typeof en> = {
     },
     results: {
       title: '修改赛果 · {{identifier}}',
-      hint: '每场比赛的赛果默认取自数据源已结算的 1X2 结果。选择其他结果即覆盖数据源：需填写原因（会被审计）。取消的比赛按玩法规则计算。',
+      hint: '每场比赛的赛果默认取自数据源已结算的 1X2 结果。任何其他结果（包括数据源尚无结果时）都属于运营人员覆盖：需填写原因，并会被审计。取消的比赛按玩法规则计算。',
+      commonReason: '覆盖原因',
+      commonReasonPlaceholder: '适用于所有未单独填写原因的覆盖',
       feed: '数据源赛果',
       unknown: '尚未知晓',
       reason: '覆盖原因',

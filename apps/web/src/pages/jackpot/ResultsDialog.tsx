@@ -21,10 +21,12 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
   const q = useIssue(issue?.id);
   const [drafts, setDrafts] = useState<Record<number, Draft>>({});
   const [tried, setTried] = useState(false);
+  const [common, setCommon] = useState('');
 
   useEffect(() => {
     if (!issue || !q.data) return;
     setTried(false);
+    setCommon('');
     setDrafts(Object.fromEntries(q.data.matches.map((m) => [m.position, { result: m.result ?? m.feed_result ?? null, reason: m.override_reason ?? '' }])));
   }, [issue, q.data]);
 
@@ -36,10 +38,12 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
   const matches = q.data?.matches ?? [];
   const overrides = (m: MatchRow) => {
     const d = drafts[m.position];
-    return !!d && d.result !== null && m.feed_result !== null && m.feed_result !== undefined && d.result !== m.feed_result;
+    // The server's reading: any result other than the feed's (none yet included) is an override.
+    return !!d && d.result !== null && d.result !== (m.feed_result ?? null);
   };
-  const changed = matches.filter((m) => drafts[m.position] && (drafts[m.position].result !== (m.result ?? null) || (overrides(m) && drafts[m.position].reason.trim() !== (m.override_reason ?? ''))));
-  const missingReason = changed.filter((m) => overrides(m) && !drafts[m.position].reason.trim());
+  const changed = matches.filter((m) => drafts[m.position] && (drafts[m.position].result !== (m.result ?? null) || (overrides(m) && !!drafts[m.position].reason.trim() && drafts[m.position].reason.trim() !== (m.override_reason ?? ''))));
+  const reasonOf = (m: MatchRow) => drafts[m.position]?.reason.trim() || common.trim();
+  const missingReason = changed.filter((m) => overrides(m) && !reasonOf(m));
 
   const submit = () => {
     setTried(true);
@@ -48,7 +52,7 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
       .mutateAsync(
         changed.map((m) => {
           const d = drafts[m.position];
-          return { position: m.position, result: d.result, ...(d.reason.trim() && overrides(m) ? { reason: d.reason.trim() } : {}) };
+          return { position: m.position, result: d.result, ...(overrides(m) ? { reason: reasonOf(m) } : {}) };
         }),
       )
       .catch(() => undefined);
@@ -80,6 +84,18 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
       }
     >
       <Typography.Paragraph type="secondary">{t('jackpot.results.hint')}</Typography.Paragraph>
+      <Flex vertical gap={4} style={{ marginBottom: 12 }}>
+        <Typography.Text strong>{t('jackpot.results.commonReason')}</Typography.Text>
+        <Input.TextArea
+          value={common}
+          onChange={(e) => setCommon(e.target.value)}
+          autoSize={{ minRows: 1, maxRows: 3 }}
+          maxLength={500}
+          status={tried && missingReason.length > 0 ? 'error' : undefined}
+          placeholder={t('jackpot.results.commonReasonPlaceholder')}
+          data-testid="results-common-reason"
+        />
+      </Flex>
       {tried && missingReason.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={msg('REASON_REQUIRED')} data-testid="results-reason-missing" />}
       {q.isError && !q.data ? (
         <LoadError error={q.error} onRetry={() => void q.refetch()} />
@@ -119,8 +135,8 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
                   <Input
                     value={drafts[m.position]?.reason}
                     maxLength={500}
-                    status={tried && !drafts[m.position]?.reason.trim() ? 'error' : undefined}
-                    placeholder={t('jackpot.results.reasonPlaceholder')}
+                    status={tried && !reasonOf(m) ? 'error' : undefined}
+                    placeholder={common.trim() || t('jackpot.results.reasonPlaceholder')}
                     onChange={(e) => set(m.position, { reason: e.target.value })}
                     style={{ minWidth: 220 }}
                     data-testid={`result-reason-${m.position}`}
