@@ -21,13 +21,20 @@ import { checkInvariants } from '../src/modules/money/ledger.js';
 import { notifications } from '../src/modules/system/schema.js';
 import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
+import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotTickets } from '../src/modules/jackpot/schema.js';
+import { feedEvents } from '../src/modules/feed/schema.js';
 
 const BETTOR_KEYS = [
   'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
   'user:disable', 'user:risk', 'user:refresh', 'activity_qualification', 'activity_qualification:edit', 'withdraw_list', 'recharge_list',
   'withdraw_list:reconcile', 'recharge_list:reconcile',
 ];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS];
+/** Jackpot (issue 12): placing tickets for bettors, and the issue actions (refused to a branch: an issue holds every branch's tickets). */
+const JACKPOT_KEYS = [
+  'jackpot_bet', 'jackpot_bet:create', 'jackpot_identifier', 'jackpot_identifier:get_matches', 'jackpot_identifier:open_bets',
+  'jackpot_identifier:bet_status', 'jackpot_identifier:change_result',
+];
+const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -95,6 +102,34 @@ const bettorCase = (route: string, path: string, body: (who: Who) => unknown, ex
   target: async (who) => {
     const id = await freshBettor(sideOf(who), extra);
     return { url: `/api/v1/money/bettors/${id}${path}`, body: body(who), probe: bettorProbe(id) };
+  },
+});
+
+/** The 13 upcoming feed matches jackpot issues are made of (rows of the feed, as the engine stores them). */
+const JACKPOT_EVENTS = Array.from({ length: 13 }, (_, i) => `sr:match:om${i + 1}`);
+let jackpotBetType = 0;
+/** A fresh jackpot issue made in the database: with its 13 matches, open for betting or not. */
+async function freshIssue(opts: { matches: boolean; open: boolean }) {
+  const [issue] = await db()
+    .insert(jackpotIssues)
+    .values({ betTypeId: jackpotBetType, identifierPrefix: 'OM', identifier: uniq('OM'), startTime: new Date(), maxChoose: 20, betCloseAt: new Date(Date.now() + 3_600_000), betStatus: opts.open ? 2 : 1 })
+    .returning();
+  if (opts.matches) {
+    await db().insert(jackpotIssueMatches).values(JACKPOT_EVENTS.map((eventId, i) => ({ issueId: issue.id, position: i + 1, eventId, startTime: new Date(Date.now() + 7_200_000) })));
+  }
+  return issue.id;
+}
+const issueProbe = (id: number) => async () => ({
+  issue: (await db().select().from(jackpotIssues).where(eq(jackpotIssues.id, id)))[0],
+  matches: await db().select().from(jackpotIssueMatches).where(eq(jackpotIssueMatches.issueId, id)),
+});
+/** An issue action: the super admin changes the issue; agent A (holding the button) is refused, the issue unchanged. */
+const issueCase = (route: string, path: string, opts: { matches: boolean; open: boolean }, body?: unknown): RouteCase => ({
+  route,
+  cells: { super: 200, own: [403] },
+  target: async () => {
+    const id = await freshIssue(opts);
+    return { url: `/api/v1/jackpot/issues/${id}${path}`, body, probe: issueProbe(id) };
   },
 });
 
@@ -287,6 +322,24 @@ const CASES: RouteCase[] = [
       };
     },
   })),
+  // Jackpot (issue 12): a ticket for a bettor of the branch; the issue actions.
+  {
+    route: 'POST /api/v1/jackpot/tickets',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      const issueId = await freshIssue({ matches: true, open: true });
+      return {
+        url: '/api/v1/jackpot/tickets',
+        body: { issue_id: issueId, bettor_id: bettorId, picks: Array.from({ length: 13 }, (_, i) => (i === 0 ? 3 : 1)) },
+        probe: async () => ({ tickets: (await db().select().from(jackpotTickets).where(eq(jackpotTickets.bettorId, bettorId))).length, ...(await bettorProbe(bettorId)()), issue: await issueProbe(issueId)() }),
+      };
+    },
+  },
+  issueCase('PUT /api/v1/jackpot/issues/:id/matches', '/matches', { matches: false, open: false }, { event_ids: JACKPOT_EVENTS }),
+  issueCase('POST /api/v1/jackpot/issues/:id/open', '/open', { matches: true, open: false }),
+  issueCase('PUT /api/v1/jackpot/issues/:id/bet_status', '/bet_status', { matches: true, open: true }, { bet_status: 3 }),
+  issueCase('PUT /api/v1/jackpot/issues/:id/results', '/results', { matches: true, open: false }, { results: [{ position: 1, result: 2, reason: 'Matrix override' }] }),
 ];
 
 /**
@@ -319,6 +372,17 @@ beforeAll(async () => {
   const b1 = await makeAdmin(t, 'agent_b1', roleB, agentB, { shareRatio: '0.1000' });
   w = { root: root.id, branchRole, superRole: root.roleId, adminRole: adminRole.id, roleA, roleB, agentA, agentB, a1, b1 };
   tokens = { super: await t.login('admin', ADMIN_PASSWORD), agent: await t.login('agent_a') };
+  const [bt] = await db()
+    .insert(jackpotBetTypes)
+    .values({ type: 'Matrix 13', tiers: [{ hits: 13, proportion_bps: 6000 }], poolRateBps: 5000, betAmount: 100_00, guessNumber: 20, maxDoubles: 5, maxTriples: 0 })
+    .returning();
+  jackpotBetType = bt.id;
+  await db().insert(feedEvents).values(
+    JACKPOT_EVENTS.map((eventId, i) => ({
+      eventId, sportId: 1, leagueId: 'sr:tournament:om', leagueName: 'Matrix League', homeTeam: `Home ${i}`, awayTeam: `Away ${i}`,
+      startTime: new Date(Date.now() + 7_200_000 + i * 60_000), eventStatus: 1, updatedTs: Date.now(),
+    })),
+  );
 });
 afterAll(() => t?.close());
 
