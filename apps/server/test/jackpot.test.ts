@@ -14,6 +14,7 @@ import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { jackpotIssues, jackpotShares, jackpotTickets } from '../src/modules/jackpot/schema';
 import { copyShare, shareTicket } from '../src/modules/jackpot/service';
 import { systemLogs } from '../src/platform/schema';
+import { asyncOperations } from '../src/modules/money/schema';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
@@ -86,7 +87,7 @@ async function invariantsHold() {
 
 const JACKPOT_KEYS = [
   'jackpot_bet_type', 'jackpot_identifier', 'jackpot_bet', 'jackpot_bet:create', 'jackpot_bet_list', 'jackpot_bet_list:detail', 'super_list',
-  'cs_jackpot_bet', 'cs_jackpot_bet_list', 'jackpot_identifier:change_result',
+  'cs_jackpot_bet', 'cs_jackpot_bet_list', 'jackpot_identifier:change_result', 'jackpot_bet_list:export', 'super_list:export',
 ];
 
 let betTypeId: number;
@@ -372,6 +373,29 @@ describe('scope', () => {
     const byPhone = await t.call('GET', `/api/v1/jackpot/cs/tickets?phone=${mine.phone}`, { token: tokenA });
     expect(ids(byPhone)).toEqual([id]);
     expect((await t.call('GET', `/api/v1/jackpot/cs/tickets?phone=${mine.phone}`, { token: tokenB })).body.items).toEqual([]);
+  });
+});
+
+describe('exports', () => {
+  async function exported(tok: string, type: string, params: Record<string, unknown>) {
+    const r = await t.call('POST', '/api/v1/exports', { token: tok, body: { type, format: 1, params } });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const until = Date.now() + 20_000;
+    for (;;) {
+      const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, r.body.id));
+      if (row && row.status !== 1) return row;
+      if (Date.now() > until) throw new Error('export still running');
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  }
+  it("exports the tickets and shares of the asker's branch through the background exports", async () => {
+    const all = await t.database.db.select({ agentId: jackpotTickets.agentId }).from(jackpotTickets).where(eq(jackpotTickets.issueId, issueId));
+    const superRun = await exported(token, 'jackpot_bet_list', { issue_id: issueId });
+    expect(superRun).toMatchObject({ status: 2, rowCount: all.length });
+    const bRun = await exported(tokenB, 'jackpot_bet_list', { issue_id: issueId });
+    expect(bRun.rowCount).toBe(all.filter((x) => x.agentId === w.agentB || x.agentId === w.agentB1).length);
+    expect(bRun.rowCount).toBeLessThan(all.length);
+    expect((await exported(token, 'super_list', {})).status).toBe(2);
   });
 });
 

@@ -148,7 +148,8 @@ export const jackpotTicketListResource = /* @__PURE__ */ defineResource({
   api: '/jackpot/tickets',
   kind: 'list',
   defaultSort: '-id',
-  actions: [],
+  actions: ['export'],
+  exportType: 'jackpot_bet_list',
   fields: JACKPOT_TICKET_FIELDS,
 });
 
@@ -188,7 +189,8 @@ export const jackpotShareResource = /* @__PURE__ */ defineResource({
   api: '/jackpot/shares',
   kind: 'list',
   defaultSort: '-create_time',
-  actions: [],
+  actions: ['export'],
+  exportType: 'super_list',
   fields: JACKPOT_SHARE_FIELDS,
 });
 

@@ -164,6 +164,8 @@ const selectShares = (ex: Executor) =>
     .innerJoin(bettors, eq(bettors.id, jackpotShares.bettorId));
 type ShareSelect = { share: typeof jackpotShares.$inferSelect; serialNumber: string; identifier: string; phone: string; lines: number; stake: number };
 const toShareRow = (r: ShareSelect) => ({
+  // The export's keyset key (the list answers without it).
+  id: r.share.ticketId,
   code: r.share.code, ticket_id: r.share.ticketId, serial_number: r.serialNumber, identifier: r.identifier, bettor_id: r.share.bettorId, phone: r.phone,
   lines: r.lines, stake: r.stake, copies: r.share.copies, copy_stake: r.share.copyStake, create_time: r.share.createdAt.toISOString(),
 });
