@@ -402,6 +402,9 @@ describe('exports', () => {
 describe('results', () => {
   it("takes the feed's settled result; an override needs a reason and is audited", async () => {
     await send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(2), markets: [{ id: 1, outcomes: [{ id: '1', result: 0 }, { id: '2', result: 1 }, { id: '3', result: 0 }] }] });
+    // Reading the issue takes the feed's result in.
+    const read = await t.call('GET', `/api/v1/jackpot/issues/${issueId}`, { token });
+    expect(read.body.matches[1]).toMatchObject({ position: 2, result: 1, feed_result: 1, result_source: 'feed' });
     const refreshed = await t.call('POST', `/api/v1/jackpot/issues/${issueId}/results/refresh`, { token });
     expect(refreshed.body.matches[1]).toMatchObject({ position: 2, result: 1, feed_result: 1, result_source: 'feed' });
     // Setting the feed's result needs no reason; another one does.

@@ -13,7 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { JACKPOT_BET_STATUS, LOG_TYPE, message } from '@dau/domain';
+import { JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, LOG_TYPE, message } from '@dau/domain';
 import {
   jackpotBetStatusBody, jackpotBetTypeResource, jackpotCandidatesAnswer, jackpotCandidatesQuery, jackpotCodeParams, jackpotIssueCreateBody, jackpotIssueDetail,
   jackpotIssueFilters, jackpotIssueRow, jackpotMatchesBody, jackpotMatchRow, jackpotQuoteAnswer, jackpotResultsBody, jackpotShareDetail, jackpotShareFilters,
@@ -286,8 +286,19 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.get(
     '/api/v1/jackpot/issues/:id',
-    { config: { access: { page: 'jackpot_identifier' } }, schema: { tags: ['jackpot_identifier'], summary: 'A jackpot issue with its 13 matches, pool and tiers', params: issueParams, response: { 200: jackpotIssueDetail } } },
-    async (req) => issueDetail(db, req.params.id),
+    {
+      config: { access: { page: 'jackpot_identifier' } },
+      schema: {
+        tags: ['jackpot_identifier'], summary: 'A jackpot issue with its 13 matches, pool and tiers',
+        description: "An unsettled issue takes the feed's settled 1X2 results as it is read (operator overrides stay).",
+        params: issueParams, response: { 200: jackpotIssueDetail },
+      },
+    },
+    async (req) => {
+      const issue = await loadIssue(db, req.params.id);
+      if (issue.settleStatus === JACKPOT_SETTLE_STATUS.unsettled) await db.transaction((tx) => refreshFeedResults(tx, issue.id));
+      return issueDetail(db, req.params.id);
+    },
   );
 
   r.post(
