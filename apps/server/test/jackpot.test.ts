@@ -322,6 +322,26 @@ describe('placement', () => {
     await invariantsHold();
   });
 
+  it('keeps the issue totals exact under concurrent placements and pays a doubled click once', async () => {
+    const [before] = await t.database.db.select().from(jackpotIssues).where(eq(jackpotIssues.id, issueId));
+    const people = await Promise.all(Array.from({ length: 8 }, () => makeBettor(t, w.agentA, { cash: 10_000_00 })));
+    const results = await Promise.all(people.map((b, i) => t.call('POST', '/api/v1/jackpot/tickets', { token, body: { issue_id: issueId, bettor_id: b.id, picks: withPicks({ [i]: 3 }) } })));
+    expect(results.map((r) => r.status)).toEqual(people.map(() => 200));
+    const [after] = await t.database.db.select().from(jackpotIssues).where(eq(jackpotIssues.id, issueId));
+    expect(after!.tickets - before!.tickets).toBe(8);
+    expect(after!.lines - before!.lines).toBe(16);
+    expect(after!.totalBet - before!.totalBet).toBe(8 * 200_00);
+    const b = await makeBettor(t, w.agentA, { cash: 10_000_00 });
+    const headers = { 'idempotency-key': `jp-double-${b.id}` };
+    const body = { issue_id: issueId, bettor_id: b.id, picks: singles() };
+    const [x, y] = await Promise.all([t.call('POST', '/api/v1/jackpot/tickets', { token, body, headers }), t.call('POST', '/api/v1/jackpot/tickets', { token, body, headers })]);
+    expect([x.status, y.status]).toEqual([200, 200]);
+    expect(x.body.ticket.id).toBe(y.body.ticket.id);
+    expect(await ticketsOf(b.id)).toHaveLength(1);
+    expect((await balance(b.id)).cash).toBe(10_000_00 - 100_00);
+    await invariantsHold();
+  });
+
   it('takes bonus funds only where the bet type allows them', async () => {
     const bonusType = await createBetType({ type: 'Bonus 13', allow_bonus: true, bet_amount: 50_00 });
     const bonusIssue = await openIssue(bonusType.id, 'BN');
