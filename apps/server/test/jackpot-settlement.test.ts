@@ -442,6 +442,43 @@ describe('delete', () => {
   });
 });
 
+describe('results from the feed', () => {
+  it("the preview and the settlement take the feed's settled 1X2 results; an operator's override stays", async () => {
+    let clock = Date.now();
+    const ev = (i: number) => `sr:match:fr_${i + 1}`;
+    for (let i = 0; i < 13; i++) {
+      for (const m of [
+        { type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(i), sport_id: SPORT.football, league_id: 'sr:tournament:fr', league_name: 'FR', home_team: `H${i}`, away_team: `A${i}`, start_time: Date.now() + 7_200_000, status: EVENT_STATUS.not_started },
+        { type: 'odds_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(i), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: ['2.00', '3.20', '3.90'].map((price, j) => ({ id: String(j + 1), price, active: true })) }] },
+      ] as const) expect(await t.feed.ingest(m as never)).toMatchObject({ ok: true });
+    }
+    const bt = await betType();
+    const iss = await issue(bt.id, R.map((_, i) => ev(i)));
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const tk = await place(iss.id, b.id, allHit());
+    // The feed settles 12 matches as in R; match 13 stays without a result: not settleable yet.
+    const settleMsg = (i: number, r: number) => ({
+      type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(i),
+      markets: [{ id: 1, outcomes: [0, 1, 2].map((k) => ({ id: String(k + 1), result: k === r ? 1 : 0 })) }],
+    });
+    for (let i = 0; i < 12; i++) expect(await t.feed.ingest(settleMsg(i, R[i]) as never)).toMatchObject({ ok: true });
+    await t.betting.drain();
+    const early = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
+    expect(early.status).toBe(422);
+    expect(early.body.code).toBe('JACKPOT_RESULTS_MISSING');
+    // An operator's result for match 1 (away instead of the feed's home) stays; match 13 from the feed.
+    await db().update(jackpotIssueMatches).set({ result: 2, resultSource: 'operator', overrideReason: 'video review' }).where(and(eq(jackpotIssueMatches.issueId, iss.id), eq(jackpotIssueMatches.position, 1)));
+    expect(await t.feed.ingest(settleMsg(12, R[12]) as never)).toMatchObject({ ok: true });
+    await t.betting.drain();
+    const p = await preview(iss.id);
+    expect(p.results).toEqual([2, ...R.slice(1)]);
+    expect(p.tiers.map((x: any) => x.winning_lines)).toEqual([0, 1, 0, 0]);
+    await settle(iss.id);
+    expect((await ticket(tk.id)).bestHits).toBe(12);
+    await invariants();
+  });
+});
+
 describe('risk view and odds watch', () => {
   it('risk: coverage and tiers over the open tickets, scoped to the branch', async () => {
     const bt = await betType();

@@ -4,7 +4,8 @@
  *
  * - `bettors` bettors under the super admin;
  * - a bet type (shared, tiers 13/12/11/10 hits, pool rate 50 %, unit 1.00) and one issue on 13 matches
- *   whose results are known (bets closed), so it can be settled at once;
+ *   whose results are known (set as an operator's: the matches are not in the feed; bets closed), so it
+ *   can be settled at once;
  * - `tickets` open tickets: picks from a seeded generator, each match right with probability ~0.7, ~12 %
  *   doubles and ~1 % triples (a few lines a ticket on average), so every tier has winners;
  * - the ledger whole: per bettor one recharge bill (house entry on the clearing account) and per ticket
@@ -74,8 +75,8 @@ export async function writeBulkJackpot(database: Database, opts: BulkJackpotOpti
     )
   ).rows[0].id as number;
   await q(
-    `INSERT INTO jackpot_issue_matches (issue_id, position, event_id, home_team, away_team, start_time, result, feed_result, result_source)
-     SELECT $1, p, 'sr:match:${tag}_' || p, 'Home ' || p, 'Away ' || p, $2, r, r, 'feed' FROM unnest($3::int[]) WITH ORDINALITY AS x(r, p)`,
+    `INSERT INTO jackpot_issue_matches (issue_id, position, event_id, home_team, away_team, start_time, result, result_source, override_reason)
+     SELECT $1, p, 'sr:match:${tag}_' || p, 'Home ' || p, 'Away ' || p, $2, r, 'operator', 'bulk' FROM unnest($3::int[]) WITH ORDINALITY AS x(r, p)`,
     [issueId, start, BULK_RESULTS],
   );
 

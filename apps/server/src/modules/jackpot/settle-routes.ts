@@ -27,7 +27,7 @@ import { jackpotSettlements, jackpotTickets } from './schema.js';
 import { defineJackpotJobs } from './jobs.js';
 import { issueRisk } from './risk.js';
 import {
-  issueResults, lastSettlement, loadBetType, loadIssue, picksOf, planSettlement, poolParts, startDelete, startSettlement, tiersOf,
+  issueResults, lastSettlement, takeFeedResults, loadBetType, loadIssue, picksOf, planSettlement, poolParts, startDelete, startSettlement, tiersOf,
   type PoolParts, type StoredPlan,
 } from './settlement.js';
 
@@ -263,6 +263,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
     async (req) => {
       const issue = await loadIssue(db, req.params.id);
       await requireWholeBook(db, req);
+      await db.transaction((tx) => takeFeedResults(tx, issue));
       return planAnswer(issue.id, await planSettlement(db, issue));
     },
   );

@@ -42,6 +42,7 @@ import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
 import { loadSettings } from '../betting/settings.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements } from './schema.js';
+import { refreshFeedResults } from './service.js';
 
 export const SETTLE_ISSUE_JOB = 'jackpot.settle-issue';
 /** Tickets per transaction of the paying job. */
@@ -226,6 +227,14 @@ function settleableKind(issue: IssueRow): 'settle' | 'resettle' {
 }
 
 /**
+ * The feed's settled 1X2 results into the issue's matches (operator overrides stay), as the issue detail
+ * reads them: before a preview and again in the confirming transaction, for an issue that may be settled.
+ */
+export async function takeFeedResults(tx: Executor, issue: IssueRow): Promise<void> {
+  if (issue.settleStatus === JACKPOT_SETTLE_STATUS.unsettled || issue.settleStatus === JACKPOT_SETTLE_STATUS.settled) await refreshFeedResults(tx, issue.id);
+}
+
+/**
  * The plan of the issue's next settlement (preview; recomputed by `startSettlement`). Refuses with
  * JACKPOT_RESULTS_MISSING while a result is unknown.
  */
@@ -311,6 +320,7 @@ export interface StartedSettlement {
  */
 export async function startSettlement(tx: Executor, ctx: Pick<AppContext, 'jobs'>, issueId: number, fingerprint: string, adminId: number | null): Promise<StartedSettlement> {
   const issue = await loadIssue(tx, issueId, true);
+  await takeFeedResults(tx, issue);
   const plan = await planSettlement(tx, issue, { lockBetType: true });
   if (plan.fingerprint !== fingerprint) throw conflict('JACKPOT_PREVIEW_STALE');
   const [row] = await tx
