@@ -3,7 +3,7 @@
  * benchmarks. Money is in integer cents everywhere; every function refuses (RangeError) an amount that
  * is not a safe integer rather than round it.
  *
- * Readings (see /work/notes/jackpot-design.md and docs/architecture.md):
+ * Readings (docs/architecture.md, "The jackpot"):
  *  - A pick for one match is a bit mask: 1 = home win ("1"), 2 = draw ("X"), 4 = away win ("2"); a
  *    ticket is one mask per match, in the issue's match order. popcount 1 = single, 2 = double,
  *    3 = triple; lines = 2^doubles x 3^triples.

@@ -3,8 +3,7 @@ import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, pr
 /**
  * The 13-match jackpot (issue 12): bet types (the product's configuration), issues (rounds of 13
  * matches), tickets (13 pick masks each), the settlement records, shared slips and the odds checks of
- * the odds-rise rule. Readings of the spec's unnamed fields: /work/notes/jackpot-design.md and
- * docs/architecture.md.
+ * the odds-rise rule. Readings of the spec's unnamed fields: docs/architecture.md ("The jackpot").
  *
  * Money is integer cents (bigint). Every amount a ticket shows is also on the ledger: bills with cause
  * type 'jackpot' and cause id = jackpot_tickets.id.
