@@ -20,6 +20,10 @@ import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotTickets } f
 import { placeTicket } from '../src/modules/jackpot/service';
 import { SETTLEMENT_TUNING, SETTLE_ISSUE_JOB } from '../src/modules/jackpot/settlement';
 import { watchOdds } from '../src/modules/jackpot/odds-watch';
+import { simulateJackpot } from '../src/simulator/jackpot';
+import { Rng } from '../src/simulator/rng';
+import { SandboxProvider } from '../src/modules/feed/simulator';
+import type { FeedMessageInput } from '../src/modules/feed/messages';
 import { PRODUCER } from '../src/modules/feed/messages';
 import { notifications } from '../src/modules/system/schema';
 import { systemLogs } from '../src/platform/schema';
@@ -547,5 +551,58 @@ describe('risk view and odds watch', () => {
     // Suspended issues are no longer watched.
     const again = await watchOdds(t.ctx);
     expect(again.suspended).toEqual([]);
+  });
+});
+
+describe('simulator', () => {
+  it('a fresh install gets past issues with winners and a live issue on the next 13 sandbox matches; results from the feed settle it', { timeout: 300_000 }, async () => {
+    // A fresh install of its own (the simulator's history is written when no issue exists yet).
+    const s = await createTestApp();
+    try {
+      const sdb = s.database.db;
+      const rng = new Rng(7);
+      const root = (await s.database.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows[0].id;
+      for (let i = 0; i < 15; i++) await makeBettor(s, root, { cash: 50_000_000 });
+      const sent: FeedMessageInput[] = [];
+      new SandboxProvider({ seed: 11, startTime: Date.now(), emit: (m) => sent.push(m), basketballMatches: 0 }).start();
+      for (const m of sent) await s.feed.ingest(m);
+      const sdrain = () => s.ctx.jobs.drain([SETTLE_ISSUE_JOB]);
+      await simulateJackpot(s.ctx, rng);
+      await sdrain();
+      const issues = await sdb.select().from(jackpotIssues).orderBy(asc(jackpotIssues.id));
+      expect(issues).toHaveLength(4);
+      const past = issues.slice(0, 3);
+      for (const p of past) {
+        expect(p.settleStatus, p.identifier).toBe(JACKPOT_SETTLE_STATUS.settled);
+        expect(p.tickets).toBeGreaterThan(30);
+        expect(p.startTime.getTime()).toBeLessThan(Date.now());
+      }
+      const winners = await s.database.query(`SELECT count(*)::int AS n FROM jackpot_tickets WHERE gross > 0 AND issue_id = ANY($1::int[])`, [past.map((p) => p.id)]);
+      expect(winners.rows[0].n).toBeGreaterThan(0);
+      const live = issues[3];
+      expect(live).toMatchObject({ betStatus: JACKPOT_BET_STATUS.open, settleStatus: JACKPOT_SETTLE_STATUS.unsettled });
+      expect(live.betCloseAt!.getTime()).toBeGreaterThan(Date.now());
+      for (let i = 0; i < 12; i++) await simulateJackpot(s.ctx, rng);
+      const tickets = await sdb.select().from(jackpotTickets).where(eq(jackpotTickets.issueId, live.id));
+      expect(tickets.length).toBeGreaterThan(10);
+      expect(tickets.some((x) => x.lines > 1)).toBe(true);
+      // Bets close; the feed settles the 13 matches (home wins); the next step settles the issue through the job.
+      await sdb.update(jackpotIssues).set({ betCloseAt: new Date(Date.now() - 1000) }).where(eq(jackpotIssues.id, live.id));
+      const matches = await sdb.select().from(jackpotIssueMatches).where(eq(jackpotIssueMatches.issueId, live.id));
+      let clock = Date.now() + 10_000_000;
+      for (const m of matches) {
+        const r = await s.feed.ingest({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: m.eventId, markets: [{ id: 1, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }] });
+        expect(r).toMatchObject({ ok: true });
+      }
+      await s.betting.drain();
+      await simulateJackpot(s.ctx, rng);
+      await sdrain();
+      const done = (await sdb.select().from(jackpotIssues).where(eq(jackpotIssues.id, live.id)))[0];
+      expect(done.settleStatus).toBe(JACKPOT_SETTLE_STATUS.settled);
+      expect((await sdb.select().from(jackpotTickets).where(and(eq(jackpotTickets.issueId, live.id), eq(jackpotTickets.status, JACKPOT_TICKET_STATUS.open)))).length).toBe(0);
+      expect(await checkInvariants(sdb)).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { registerBettor } from '../modules/money/bettors-service.js';
 import type { AppContext } from '../platform/context.js';
 import { Rng } from './rng.js';
 import { demoPhone } from './demo-money.js';
+import { jackpotDue, simulateJackpot } from './jackpot.js';
 
 export interface SimulatorOptions {
   /** Ticks per minute at speed 1 (default 12: one every 5 s). */
@@ -28,7 +29,8 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
     busy = true;
     try {
       const roll = rng.next();
-      if (roll < 0.1) await registration(ctx, rng);
+      if (jackpotDue(roll)) await simulateJackpot(ctx, rng);
+      else if (roll < 0.1) await registration(ctx, rng);
       else if (roll < 0.6) await simulateBets(ctx, rng);
       else if (opts.activities?.length) await rng.pick(opts.activities)(ctx, rng);
       else await simulateBets(ctx, rng);
