@@ -7,3 +7,5 @@ export * from './modules/payments/schema.js';
 export * from './modules/sports/schema.js';
 export * from './modules/feed/schema.js';
 export * from './modules/jackpot/schema.js';
+export * from './modules/casino/schema.js';
+export * from './modules/racing/schema.js';
