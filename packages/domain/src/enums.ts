@@ -278,6 +278,15 @@ export const JACKPOT_CANCEL_RULE = { counts_as_won: 1, void_above_threshold: 2 }
 /** Jackpot: result of one match of an issue (0 home "1", 1 draw "X", 2 away "2", 3 cancelled). */
 export const JACKPOT_RESULT_KIND = { home: 0, draw: 1, away: 2, cancelled: 3 } as const;
 
+/** Casino (issue 13): state of a round (rolled back = its bets were undone by the provider). */
+export const CASINO_ROUND_STATUS = { open: 1, completed: 2, rolled_back: 3 } as const;
+
+/** Casino game: volatility (casino_games.volatility; the payout spread the RTP band assumes, domain casino.ts). */
+export const CASINO_VOLATILITY = { low: 1, medium: 2, high: 3 } as const;
+
+/** Casino game: kind (casino_games.kind stores the identifier: 'slot' | 'crash' | 'roulette'). */
+export const CASINO_GAME_KIND = { slot: 1, crash: 2, roulette: 3 } as const;
+
 type Ids<T> = T[keyof T];
 
 export type OutcomeStatus = Ids<typeof OUTCOME_STATUS>;
@@ -328,6 +337,9 @@ export type JackpotTicketStatus = Ids<typeof JACKPOT_TICKET_STATUS>;
 export type JackpotRewardType = Ids<typeof JACKPOT_REWARD_TYPE>;
 export type JackpotCancelRule = Ids<typeof JACKPOT_CANCEL_RULE>;
 export type JackpotResultKind = Ids<typeof JACKPOT_RESULT_KIND>;
+export type CasinoRoundStatus = Ids<typeof CASINO_ROUND_STATUS>;
+export type CasinoVolatility = Ids<typeof CASINO_VOLATILITY>;
+export type CasinoGameKindId = Ids<typeof CASINO_GAME_KIND>;
 
 /** Every enumeration by its registry name. */
 export const ENUM_DEFS = {
@@ -382,6 +394,9 @@ export const ENUM_DEFS = {
   jackpot_reward_type: JACKPOT_REWARD_TYPE,
   jackpot_cancel_rule: JACKPOT_CANCEL_RULE,
   jackpot_result: JACKPOT_RESULT_KIND,
+  casino_round_status: CASINO_ROUND_STATUS,
+  casino_volatility: CASINO_VOLATILITY,
+  casino_game_kind: CASINO_GAME_KIND,
 } as const;
 
 export type EnumDefs = typeof ENUM_DEFS;

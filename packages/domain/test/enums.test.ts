@@ -98,6 +98,10 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   jackpot_reward_type: { 1: 'shared', 2: 'fixed_per_line' },
   jackpot_cancel_rule: { 1: 'counts_as_won', 2: 'void_above_threshold' },
   jackpot_result: { 0: 'home', 1: 'draw', 2: 'away', 3: 'cancelled' },
+  // Ours (issue 13, casino design "Tables").
+  casino_round_status: { 1: 'open', 2: 'completed', 3: 'rolled_back' },
+  casino_volatility: { 1: 'low', 2: 'medium', 3: 'high' },
+  casino_game_kind: { 1: 'slot', 2: 'crash', 3: 'roulette' },
 };
 
 describe('bill type catalogue', () => {

@@ -154,6 +154,9 @@ const enUS: DomainLabels = {
     jackpot_reward_type: { shared: 'Shared among winning lines', fixed_per_line: 'Fixed per line' },
     jackpot_cancel_rule: { counts_as_won: 'Counts as won', void_above_threshold: 'Void the issue above the threshold' },
     jackpot_result: { home: 'Home win (1)', draw: 'Draw (X)', away: 'Away win (2)', cancelled: 'Cancelled' },
+    casino_round_status: { open: 'Open', completed: 'Completed', rolled_back: 'Rolled back' },
+    casino_volatility: { low: 'Low', medium: 'Medium', high: 'High' },
+    casino_game_kind: { slot: 'Slot', crash: 'Crash', roulette: 'Roulette' },
     order_status: {
       unpaid: 'Unpaid',
       pending: 'Pending',

@@ -169,6 +169,9 @@ const swKE: DomainLabels = {
       counts_as_won: 'Huhesabiwa kama imeshinda', void_above_threshold: 'Batilisha awamu mechi zilizoghairiwa zikizidi kikomo',
     },
     jackpot_result: { home: 'Mwenyeji ameshinda (1)', draw: 'Sare (X)', away: 'Mgeni ameshinda (2)', cancelled: 'Imeghairiwa' },
+    casino_round_status: { open: 'Inaendelea', completed: 'Imekamilika', rolled_back: 'Imerejeshwa' },
+    casino_volatility: { low: 'Chini', medium: 'Wastani', high: 'Juu' },
+    casino_game_kind: { slot: 'Sloti', crash: 'Crash (kizidishi kinachopanda)', roulette: 'Roleti' },
     order_status: {
       unpaid: 'Haijalipwa',
       pending: 'Inasubiri',

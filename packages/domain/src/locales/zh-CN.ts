@@ -154,6 +154,9 @@ const zhCN: DomainLabels = {
     jackpot_reward_type: { shared: '中奖注数均分', fixed_per_line: '每注固定奖金' },
     jackpot_cancel_rule: { counts_as_won: '视为猜中', void_above_threshold: '超过阈值则本期作废' },
     jackpot_result: { home: '主胜（1）', draw: '平局（X）', away: '客胜（2）', cancelled: '取消' },
+    casino_round_status: { open: '进行中', completed: '已完成', rolled_back: '已回滚' },
+    casino_volatility: { low: '低', medium: '中', high: '高' },
+    casino_game_kind: { slot: '老虎机', crash: '崩溃游戏', roulette: '轮盘' },
     order_status: {
       unpaid: '未支付',
       pending: '待开奖',
