@@ -8,6 +8,9 @@
  * when it won, its amount what the ticket says it was credited and what the preview's plan gives; the
  * bills together equal the preview's total; the pool account holds the rollover the bet type carries;
  * the ledger's invariants are clean. A second confirmation with the first preview's fingerprint is stale.
+ * Then a result change is resettled and the process killed 0-400 ms after the confirmation: every ticket
+ * at version 2 holding what its bills credit (at most one bill per version), the bet type carrying the new
+ * rollover, invariants clean.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPE } from '@dau/domain';
@@ -101,5 +104,38 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('jackpot settlement after a kill
     // The first preview's fingerprint no longer settles anything.
     const again = await server.api('POST', `/api/v1/jackpot/issues/${bulk.issueId}/settle`, { fingerprint: preview.fingerprint }, token);
     expect(again.status).toBe(409);
+
+    // A result change, resettled, killed at a random moment 0-400 ms after the confirmation: each ticket
+    // moves its difference once (at most one bill per version), and holds what its bills credit.
+    await q(`UPDATE jackpot_issue_matches SET result = (result + 1) % 3, override_reason = 'crash test' WHERE issue_id = $1 AND position = 13`, [bulk.issueId]);
+    const token2 = await server.login();
+    const p2 = expectStatus(await server.api('POST', `/api/v1/jackpot/issues/${bulk.issueId}/settle/preview`, undefined, token2), 200, 'preview v2', server);
+    expect(p2.kind).toBe('resettle');
+    expectStatus(await server.api('POST', `/api/v1/jackpot/issues/${bulk.issueId}/settle`, { fingerprint: p2.fingerprint }, token2), 202, 'resettle', server);
+    await new Promise((r) => setTimeout(r, Math.random() * 400));
+    await server.kill();
+    const [left] = await q(`SELECT count(*)::int AS n FROM jackpot_tickets WHERE issue_id = $1 AND settled_version < 2`, [bulk.issueId]);
+    console.log(`jackpot crash test: resettlement killed with ${left.n} of ${TICKETS} tickets not at version 2`);
+    await server.restart();
+    await waitFor(
+      'the resettlement done after the restart',
+      async () => (await q(`SELECT status FROM jackpot_settlements WHERE issue_id = $1 AND version = 2`, [bulk.issueId]))[0]?.status === 'done',
+      { intervalMs: 500, timeoutMs: 600_000, output: server.output },
+    );
+    const rows2 = await q(
+      `SELECT t.id, t.settled_version AS v, t.credited::bigint AS credited,
+              count(b.*) FILTER (WHERE b.type IN (${BILL_TYPE.jackpot_result_change}, ${BILL_TYPE.amount_rolled_back}))::int AS moves,
+              coalesce(sum(b.amount) FILTER (WHERE b.type IN (${BILL_TYPE.jackpot_result_change}, ${BILL_TYPE.amount_rolled_back})), 0)::bigint AS paid
+       FROM jackpot_tickets t LEFT JOIN bills b ON b.cause_type = 'jackpot' AND b.cause_id = t.id::text
+       WHERE t.issue_id = $1 GROUP BY t.id`,
+      [bulk.issueId],
+    );
+    expect(rows2.filter((r) => r.v !== 2)).toEqual([]);
+    expect(rows2.filter((r) => r.moves > 2)).toEqual([]);
+    expect(rows2.filter((r) => String(r.paid) !== String(r.credited))).toEqual([]);
+    expect(rows2.reduce((s, r) => s + Number(r.credited), 0)).toBe(p2.totals.credited);
+    const [bt2] = await q(`SELECT jackpot::bigint AS jackpot FROM jackpot_bet_types WHERE id = $1`, [bulk.betTypeId]);
+    expect(Number(bt2.jackpot)).toBe(p2.totals.rollover);
+    expect(await checkInvariants(pdb.database.db)).toEqual([]);
   });
 });
