@@ -8,3 +8,4 @@ export * from './validation';
 export * from './constants';
 export * from './betting';
 export * from './jackpot';
+export * from './casino';
