@@ -1,5 +1,5 @@
 /**
- * Jackpot settlement (issue 12; /work/notes/jackpot-design.md "Settlement", docs/architecture.md).
+ * Jackpot settlement (issue 12; docs/architecture.md "The jackpot").
  *
  * Two phases, the second a durable job:
  *  1. `planSettlement` (the preview, and again inside the confirming request's transaction): the
