@@ -9,3 +9,4 @@ export * from './modules/feed/schema.js';
 export * from './modules/jackpot/schema.js';
 export * from './modules/casino/schema.js';
 export * from './modules/racing/schema.js';
+export * from './modules/casino-sandbox/schema.js';
