@@ -21,7 +21,7 @@ import { checkInvariants } from '../src/modules/money/ledger.js';
 import { notifications } from '../src/modules/system/schema.js';
 import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
-import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotTickets } from '../src/modules/jackpot/schema.js';
+import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 
 const BETTOR_KEYS = [
@@ -32,7 +32,7 @@ const BETTOR_KEYS = [
 /** Jackpot (issue 12): placing tickets for bettors, and the issue actions (refused to a branch: an issue holds every branch's tickets). */
 const JACKPOT_KEYS = [
   'jackpot_bet', 'jackpot_bet:create', 'jackpot_identifier', 'jackpot_identifier:get_matches', 'jackpot_identifier:open_bets',
-  'jackpot_identifier:bet_status', 'jackpot_identifier:change_result',
+  'jackpot_identifier:bet_status', 'jackpot_identifier:change_result', 'jackpot_identifier:settle', 'jackpot_identifier:delete',
 ];
 const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
@@ -40,7 +40,7 @@ const SUB_KEYS = ['system', 'administrators', 'user'];
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
 const WHO: Who[] = ['super', 'own', 'other', 'self', 'ownRole'];
 /** Allowed (a 2xx status), or the refusals accepted for the cell. */
-type Want = 200 | 201 | readonly number[];
+type Want = 200 | 201 | 202 | readonly number[];
 const REFUSED = [403, 404] as const;
 const REFUSED_SELF = [403, 422] as const;
 
@@ -122,6 +122,7 @@ async function freshIssue(opts: { matches: boolean; open: boolean }) {
 const issueProbe = (id: number) => async () => ({
   issue: (await db().select().from(jackpotIssues).where(eq(jackpotIssues.id, id)))[0],
   matches: await db().select().from(jackpotIssueMatches).where(eq(jackpotIssueMatches.issueId, id)),
+  settlements: await db().select().from(jackpotSettlements).where(eq(jackpotSettlements.issueId, id)),
 });
 /** An issue action: the super admin changes the issue; agent A (holding the button) is refused, the issue unchanged. */
 const issueCase = (route: string, path: string, opts: { matches: boolean; open: boolean }, body?: unknown): RouteCase => ({
@@ -340,6 +341,26 @@ const CASES: RouteCase[] = [
   issueCase('POST /api/v1/jackpot/issues/:id/open', '/open', { matches: true, open: false }),
   issueCase('PUT /api/v1/jackpot/issues/:id/bet_status', '/bet_status', { matches: true, open: true }, { bet_status: 3 }),
   issueCase('PUT /api/v1/jackpot/issues/:id/results', '/results', { matches: true, open: false }, { results: [{ position: 1, result: 2, reason: 'Matrix override' }] }),
+  // Settling and deleting move every branch's tickets: the whole book only (the super admin's settle is accepted, 202).
+  {
+    route: 'POST /api/v1/jackpot/issues/:id/settle',
+    cells: { super: 202, own: [403] },
+    target: async () => {
+      const id = await freshIssue({ matches: true, open: false });
+      await db().update(jackpotIssueMatches).set({ result: 0, resultSource: 'operator', overrideReason: 'Matrix result' }).where(eq(jackpotIssueMatches.issueId, id));
+      const preview = await t.call('POST', `/api/v1/jackpot/issues/${id}/settle/preview`, { token: tokens.super });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      return { url: `/api/v1/jackpot/issues/${id}/settle`, body: { fingerprint: preview.body.fingerprint }, probe: issueProbe(id) };
+    },
+  },
+  {
+    route: 'DELETE /api/v1/jackpot/issues/:id',
+    cells: { super: 202, own: [403] },
+    target: async () => {
+      const id = await freshIssue({ matches: true, open: true });
+      return { url: `/api/v1/jackpot/issues/${id}`, body: { reason: 'Matrix delete' }, probe: issueProbe(id) };
+    },
+  },
 ];
 
 /**
