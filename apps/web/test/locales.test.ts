@@ -23,6 +23,9 @@ import zhBetting from '../src/locales/zh-CN/betting';
 import enJackpot from '../src/locales/en-US/jackpot';
 import swJackpot from '../src/locales/sw-KE/jackpot';
 import zhJackpot from '../src/locales/zh-CN/jackpot';
+import enCasino from '../src/locales/en-US/casino';
+import swCasino from '../src/locales/sw-KE/casino';
+import zhCasino from '../src/locales/zh-CN/casino';
 import { BETTING_RESOURCES, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
@@ -46,6 +49,7 @@ const FILES = {
   statistics: { en: enStatistics, sw: swStatistics, zh: zhStatistics },
   betting: { en: enBetting, sw: swBetting, zh: zhBetting },
   jackpot: { en: enJackpot, sw: swJackpot, zh: zhJackpot },
+  casino: { en: enCasino, sw: swCasino, zh: zhCasino },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();

@@ -61,6 +61,18 @@ const jackpotResource = (page: string): ScreenDef['load'] =>
     }),
   );
 
+/** A casino screen: its chunk and the casino texts (src/locales/<lang>/casino.ts). */
+const casino = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('casino')]).then(([m]) => m);
+
+const casinoResource = (page: string): ScreenDef['load'] =>
+  casino(() =>
+    import('../pages/casino/resourceScreens').then((m) => {
+      const screen = m.screens[page];
+      if (!screen) throw new Error(`No resource screen for ${page}`);
+      return { default: screen };
+    }),
+  );
+
 const moneyResource = (page: string): ScreenDef['load'] =>
   money(() =>
     import('../pages/money/resourceScreens').then((m) => {
@@ -115,6 +127,14 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   jackpot_bet: jackpot(() => import('../pages/jackpot/BetPage')),
   jackpot_bet_list: jackpotResource('jackpot_bet_list'),
   super_list: jackpotResource('super_list'),
+  // Casino
+  casino_classification: casinoResource('casino_classification'),
+  casino_list: casinoResource('casino_list'),
+  casino_order: casinoResource('casino_order'),
+  casino_order_details: casino(() => import('../pages/casino/RoundPage')),
+  casino_config: casino(() => import('../pages/casino/ConfigPage')),
+  casino_game: casinoResource('casino_game'),
+  casino_user: casinoResource('casino_user'),
   // Users and money
   user: money(betting(() => import('../pages/money/UserPage'))),
   user_list: moneyResource('user_list'),

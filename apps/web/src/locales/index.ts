@@ -41,6 +41,7 @@ export const LAZY_LOCALE_FILES = {
   statistics: byLanguage(() => import('./en-US/statistics'), () => import('./sw-KE/statistics'), () => import('./zh-CN/statistics')),
   betting: byLanguage(() => import('./en-US/betting'), () => import('./sw-KE/betting'), () => import('./zh-CN/betting')),
   jackpot: byLanguage(() => import('./en-US/jackpot'), () => import('./sw-KE/jackpot'), () => import('./zh-CN/jackpot')),
+  casino: byLanguage(() => import('./en-US/casino'), () => import('./sw-KE/casino'), () => import('./zh-CN/casino')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;

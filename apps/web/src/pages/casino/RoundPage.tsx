@@ -1,0 +1,198 @@
+import { useMemo } from 'react';
+import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Empty, Flex, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api } from '../../app/api';
+import { useIsMobile } from '../../app/dialog';
+import { formatDateTime, LoadError, PageHeader, RecordView, type FieldView, type Row } from '../../resources';
+import { roundFields, TRANSACTION_KIND_COLOR } from './fields';
+import { SignedTsh, useTsh } from './shared';
+
+/** One wallet call of a round as GET /casino/rounds/:id lists it. */
+export interface RoundTransaction {
+  id: number;
+  transaction_uuid: string;
+  kind: 'bet' | 'win' | 'rollback' | string;
+  amount: number;
+  reference_uuid?: string | null;
+  status: string;
+  balance_after?: number | null;
+  bill_id?: number | null;
+  bill_serial?: string | null;
+  tombstone?: boolean;
+  is_free?: boolean;
+  create_time: string;
+}
+
+export interface RoundDetail {
+  round: Row;
+  transactions: RoundTransaction[];
+}
+
+/** The answer of the detail route: `{ round, transactions }` (or the round itself with its transactions inside). */
+function readDetail(answer: unknown): RoundDetail {
+  const a = (answer ?? {}) as Record<string, unknown>;
+  const round = (a.round ?? a) as Row;
+  const list = (a.transactions ?? round.transactions ?? []) as Record<string, unknown>[];
+  return {
+    round,
+    transactions: list.map((x) => {
+      const bill = (x.bill ?? null) as Record<string, unknown> | null;
+      return {
+        ...(x as unknown as RoundTransaction),
+        bill_id: (x.bill_id ?? bill?.id ?? null) as number | null,
+        bill_serial: (x.bill_serial ?? x.bill_serial_number ?? bill?.serial_number ?? null) as string | null,
+        create_time: String(x.create_time ?? x.created_at ?? ''),
+      };
+    }),
+  };
+}
+
+/** A wallet answer status (RS_OK green, any refusal orange). */
+export function WalletStatus({ status }: { status: string }) {
+  return <Tag color={status === 'RS_OK' ? 'green' : 'orange'} style={{ fontFamily: 'monospace', fontSize: 11 }}>{status}</Tag>;
+}
+
+/**
+ * Casino › Order details (`casino_order_details`, hidden; `?id=`): a round's fields and every wallet call
+ * the provider made for it, in the order they arrived: its kind (bet, win, rollback), the amount, the
+ * answer's status, the balance after it, the bill it caused (serial number) and the time.
+ */
+export default function RoundPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const mobile = useIsMobile();
+  const tsh = useTsh();
+  const id = Number(params.get('id'));
+  const valid = Number.isInteger(id) && id > 0;
+  const q = useQuery({
+    queryKey: ['casino-round', id],
+    queryFn: async () => readDetail(await api.get<unknown>(`/casino/rounds/${id}`)),
+    enabled: valid,
+  });
+  const data = q.data;
+  const round = data?.round;
+  const fields = useMemo<FieldView[]>(() => roundFields().filter((f) => f.detail !== false), []);
+
+  const columns = useMemo<TableColumnsType<RoundTransaction>>(
+    () => [
+      {
+        key: 'kind',
+        title: t('casino.tx.kind'),
+        render: (_, x) => (
+          <Space size={4} wrap>
+            <Tag color={TRANSACTION_KIND_COLOR[x.kind] ?? 'default'} data-testid={`tx-kind-${x.id}`}>
+              {x.kind === 'bet' ? t('casino.txn_kind.bet') : x.kind === 'win' ? t('casino.txn_kind.win') : x.kind === 'rollback' ? t('casino.txn_kind.rollback') : x.kind}
+            </Tag>
+            {x.is_free && <Tag color="purple">{t('casino.tx.free')}</Tag>}
+            {x.tombstone && (
+              <Tooltip title={t('casino.tx.tombstoneHint')}>
+                <Tag color="default">{t('casino.tx.tombstone')}</Tag>
+              </Tooltip>
+            )}
+          </Space>
+        ),
+      },
+      {
+        key: 'amount',
+        title: t('casino.tx.amount'),
+        align: 'right',
+        // A bet takes money from the balance: shown as a debit.
+        render: (_, x) => <SignedTsh cents={x.kind === 'bet' ? -Number(x.amount) : Number(x.amount)} testId={`tx-amount-${x.id}`} />,
+      },
+      { key: 'status', title: t('casino.tx.status'), render: (_, x) => <WalletStatus status={x.status} /> },
+      { key: 'balance_after', title: t('casino.tx.balanceAfter'), align: 'right', render: (_, x) => <span style={{ whiteSpace: 'nowrap' }}>{tsh(x.balance_after)}</span> },
+      {
+        key: 'bill',
+        title: t('casino.tx.bill'),
+        render: (_, x) =>
+          x.bill_serial ? (
+            <Typography.Text copyable style={{ whiteSpace: 'nowrap' }} data-testid={`tx-bill-${x.id}`}>
+              {x.bill_serial}
+            </Typography.Text>
+          ) : (
+            <Tooltip title={t('casino.tx.noBillHint')}>
+              <Typography.Text type="secondary">{t('casino.tx.noBill')}</Typography.Text>
+            </Tooltip>
+          ),
+      },
+      {
+        key: 'uuid',
+        title: t('casino.tx.uuid'),
+        render: (_, x) => (
+          <div style={{ maxWidth: 260 }}>
+            <Typography.Text code ellipsis={{ tooltip: x.transaction_uuid }} style={{ fontSize: 12 }}>
+              {x.transaction_uuid}
+            </Typography.Text>
+            {x.reference_uuid && (
+              <Typography.Text type="secondary" ellipsis={{ tooltip: x.reference_uuid }} style={{ display: 'block', fontSize: 12 }}>
+                {t('casino.tx.reference')}: {x.reference_uuid}
+              </Typography.Text>
+            )}
+          </div>
+        ),
+      },
+      { key: 'time', title: t('casino.tx.time'), render: (_, x) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(x.create_time)}</span> },
+    ],
+    [t, tsh],
+  );
+
+  const title = round ? t('casino.round.title', { ref: String(round.round_ref ?? round.id) }) : t('menu.casino_order_details');
+  const header = (
+    <PageHeader
+      title={<span data-testid="round-title">{title}</span>}
+      description={t('casino.describe.casino_order_details')}
+      extra={
+        <Space wrap>
+          <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
+            {t('casino.round.back')}
+          </Button>
+          <Button icon={<ReloadOutlined />} onClick={() => void q.refetch()} loading={q.isFetching} data-testid="round-refresh">
+            {t('casino.round.refresh')}
+          </Button>
+        </Space>
+      }
+    />
+  );
+
+  if (!valid)
+    return (
+      <>
+        {header}
+        <Alert type="warning" showIcon message={t('casino.round.missingId')} />
+      </>
+    );
+  if (q.isError && !data)
+    return (
+      <>
+        {header}
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      </>
+    );
+
+  return (
+    <div data-testid="round-detail">
+      {header}
+      <Flex vertical gap={16}>
+        <Card size="small" title={t('casino.round.round')} loading={!data}>
+          {round && <RecordView fields={fields} record={round} column={mobile ? 1 : { md: 2, xxl: 3 }} styles={{ label: { verticalAlign: 'top', whiteSpace: 'nowrap' } }} />}
+        </Card>
+        <Card size="small" title={t('casino.round.transactions', { n: data?.transactions.length ?? 0 })} loading={!data}>
+          <Table<RoundTransaction>
+            size="small"
+            rowKey="id"
+            columns={columns}
+            dataSource={data?.transactions ?? []}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('casino.round.noTransactions')} /> }}
+            data-testid="round-transactions"
+          />
+        </Card>
+      </Flex>
+    </div>
+  );
+}
