@@ -5,7 +5,7 @@ import { api } from '../../app/api';
 import { useDialogWidth } from '../../app/dialog';
 import { useMsg } from '../../app/messages';
 import { enumText, LoadError, useApiMutation, useLocale, type Row } from '../../resources';
-import { ISSUE_LISTS, MatchName, RESULT_SIGNS, ResultMark, TICKET_LISTS, useIssue, type MatchRow } from './shared';
+import { ISSUE_LISTS, MatchName, ResultMark, TICKET_LISTS, useIssue, type MatchRow } from './shared';
 
 type Draft = { result: number | null; reason: string };
 
@@ -58,7 +58,7 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
       .catch(() => undefined);
   };
 
-  const options = [0, 1, 2, 3].map((r) => ({ value: r, label: r < 3 ? `${RESULT_SIGNS[r]} · ${enumText('jackpot_result', r, locale)}` : enumText('jackpot_result', r, locale) }));
+  const options = [0, 1, 2, 3].map((r) => ({ value: r, label: enumText('jackpot_result', r, locale) }));
   const set = (position: number, patch: Partial<Draft>) => setDrafts((d) => ({ ...d, [position]: { ...d[position], ...patch } }));
 
   return (
