@@ -10,3 +10,5 @@ export * from './modules/jackpot/schema.js';
 export * from './modules/casino/schema.js';
 export * from './modules/racing/schema.js';
 export * from './modules/casino-sandbox/schema.js';
+export * from './modules/tron/schema.js';
+export * from './modules/tron/sandbox-schema.js';
