@@ -26,6 +26,9 @@ import zhJackpot from '../src/locales/zh-CN/jackpot';
 import enCasino from '../src/locales/en-US/casino';
 import swCasino from '../src/locales/sw-KE/casino';
 import zhCasino from '../src/locales/zh-CN/casino';
+import enTron from '../src/locales/en-US/tron';
+import swTron from '../src/locales/sw-KE/tron';
+import zhTron from '../src/locales/zh-CN/tron';
 import { BETTING_RESOURCES, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
@@ -50,6 +53,7 @@ const FILES = {
   betting: { en: enBetting, sw: swBetting, zh: zhBetting },
   jackpot: { en: enJackpot, sw: swJackpot, zh: zhJackpot },
   casino: { en: enCasino, sw: swCasino, zh: zhCasino },
+  tron: { en: enTron, sw: swTron, zh: zhTron },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();

@@ -42,6 +42,7 @@ export const LAZY_LOCALE_FILES = {
   betting: byLanguage(() => import('./en-US/betting'), () => import('./sw-KE/betting'), () => import('./zh-CN/betting')),
   jackpot: byLanguage(() => import('./en-US/jackpot'), () => import('./sw-KE/jackpot'), () => import('./zh-CN/jackpot')),
   casino: byLanguage(() => import('./en-US/casino'), () => import('./sw-KE/casino'), () => import('./zh-CN/casino')),
+  tron: byLanguage(() => import('./en-US/tron'), () => import('./sw-KE/tron'), () => import('./zh-CN/tron')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
