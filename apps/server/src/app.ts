@@ -44,6 +44,8 @@ import { bettingRoutes } from './modules/betting/routes.js';
 import { feedControls } from './modules/feed/controls.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
 import { jackpotRoutes } from './modules/jackpot/index.js';
+import { tronRoutes } from './modules/tron/index.js';
+import type { TronOptions } from './modules/tron/runtime.js';
 
 export interface BuildOptions {
   database: Database;
@@ -66,6 +68,8 @@ export interface BuildOptions {
    * (main.ts); a test app only runs the jobs it is sent.
    */
   periodicJobs?: boolean;
+  /** TRON (issue 14): the full node the TronWeb client talks to and the wallets' key wrapper (main.ts). */
+  tron?: TronOptions;
 }
 
 export interface DauApp {
@@ -225,6 +229,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     feedControls(scoped, ctx, feed, feedStore);
     bettingRoutes(scoped, ctx);
     await jackpotRoutes(scoped, ctx);
+    await tronRoutes(scoped, ctx, opts.tron);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);

@@ -23,6 +23,14 @@ const schema = z.object({
   DAU_PUBLIC_DOCS: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
+  /** The TRON full node the product talks to through TronWeb; default the sandbox TRON node below. */
+  TRON_FULL_NODE_URL: z.string().url().optional(),
+  /** Port of the sandbox TRON node (modules/tron/sandbox-node.ts), run by the leader when no TRON_FULL_NODE_URL is given. */
+  TRON_SANDBOX_PORT: z.coerce.number().int().min(1).max(65535).default(6019),
+  /** TronGrid API key sent as TRON-PRO-API-KEY to a real node (write-only, never logged). */
+  TRON_API_KEY: z.string().optional(),
+  /** The master key of the wallets' envelope encryption: 32 bytes, base64 (modules/tron/keys.ts). */
+  DAU_MASTER_KEY: z.string().optional(),
 });
 
 export interface Config {
@@ -39,6 +47,9 @@ export interface Config {
   /** The OpenAPI document readable without signing in. */
   publicDocs: boolean;
   logLevel: string;
+  /** NODE_ENV as given (default production). */
+  nodeEnv: string;
+  tron: { fullNodeUrl?: string; sandboxPort: number; apiKey?: string; masterKey?: string };
 }
 
 /** Reads the environment once; a bad value stops the start with a message that names the variable. */
@@ -63,5 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.DAU_TRUST_PROXY === '1',
     publicDocs: e.DAU_PUBLIC_DOCS === '1',
     logLevel: e.LOG_LEVEL,
+    nodeEnv: e.NODE_ENV,
+    tron: { fullNodeUrl: e.TRON_FULL_NODE_URL, sandboxPort: e.TRON_SANDBOX_PORT, apiKey: e.TRON_API_KEY, masterKey: e.DAU_MASTER_KEY },
   };
 }

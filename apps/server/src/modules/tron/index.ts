@@ -1,0 +1,16 @@
+/**
+ * USDT on TRON (issue 14): wallets and keys (./wallets.ts, ./keys.ts), the product's TronWeb client
+ * (./client.ts) and the sandbox TRON node (./sandbox-node.ts). Other modules reach it through the
+ * services exported here. Design: /work/notes/tron-design.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { configureTron, type TronOptions } from './runtime.js';
+
+export async function tronRoutes(app: FastifyInstance, ctx: AppContext, opts: TronOptions = {}) {
+  configureTron(ctx, opts, (msg) => app.log.warn(msg));
+}
+
+export { createTronWeb, sandboxNodeUrl } from './client.js';
+export { tronClient, tronNode, configureTronNode } from './runtime.js';
+export { withPrivateKey, type KeyWrapper, LocalKeyWrapper, masterKeyFromConfig } from './keys.js';

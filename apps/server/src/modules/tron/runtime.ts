@@ -1,0 +1,35 @@
+import type { TronWeb } from 'tronweb';
+import type { AppContext } from '../../platform/context.js';
+import { createTronWeb, sandboxNodeUrl, type TronNodeOptions } from './client.js';
+import { dataFolderMasterKey, LocalKeyWrapper, setKeyWrapper, type KeyWrapper } from './keys.js';
+
+/** What app.ts passes (BuildOptions.tron): the node and the key wrapper of this process. */
+export interface TronOptions {
+  /** TRON_FULL_NODE_URL; default the sandbox TRON node on DEFAULT_SANDBOX_PORT. */
+  fullNodeUrl?: string;
+  apiKey?: string;
+  /** main.ts: from DAU_MASTER_KEY or the data folder (masterKeyFromConfig); default the data folder's key. */
+  keyWrapper?: KeyWrapper;
+}
+
+export const DEFAULT_SANDBOX_PORT = 6019;
+
+let node: TronNodeOptions = { fullNodeUrl: sandboxNodeUrl(DEFAULT_SANDBOX_PORT) };
+
+/** Sets the node and the key wrapper (tronRoutes, when the app is built). One app per process. */
+export function configureTron(ctx: AppContext, opts: TronOptions, log?: (message: string) => void) {
+  node = { fullNodeUrl: opts.fullNodeUrl ?? sandboxNodeUrl(DEFAULT_SANDBOX_PORT), apiKey: opts.apiKey };
+  setKeyWrapper(opts.keyWrapper ?? new LocalKeyWrapper(dataFolderMasterKey(ctx.dataDir, log)));
+}
+
+/** Points the product at another node (tests: a sandbox node on a free port). */
+export function configureTronNode(opts: TronNodeOptions) {
+  node = { ...opts };
+}
+
+export const tronNode = (): TronNodeOptions => node;
+
+/** A fresh TronWeb client on the configured node (cheap: no request is made until a call). */
+export function tronClient(from?: string): TronWeb {
+  return createTronWeb(node, from);
+}
