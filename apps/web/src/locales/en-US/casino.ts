@@ -135,7 +135,6 @@ const casino = {
     },
     provider: {
       title: 'Provider · {{name}}',
-      secretPlaceholder: 'Leave empty to keep the stored secret',
       secretHidden: 'Never shown',
       secretStored: 'Stored',
       secretNone: 'None',

@@ -108,8 +108,8 @@ const casino: Shape<typeof en> = {
     },
     kind: {
       slot: 'Sloti',
-      crash: 'Crash (kuanguka)',
-      roulette: 'Rulet',
+      crash: 'Crash (kizidishi kinachopanda)',
+      roulette: 'Roleti',
     },
     auth_kind: {
       rsa: 'RSA-SHA256 (ufunguo wa umma)',
@@ -134,7 +134,6 @@ const casino: Shape<typeof en> = {
     },
     provider: {
       title: 'Mtoa huduma · {{name}}',
-      secretPlaceholder: 'Acha tupu ili kubakiza siri iliyohifadhiwa',
       secretHidden: 'Haionyeshwi kamwe',
       secretStored: 'Imehifadhiwa',
       secretNone: 'Hakuna',

@@ -134,7 +134,6 @@ const casino: Shape<typeof en> = {
     },
     provider: {
       title: '供应商 · {{name}}',
-      secretPlaceholder: '留空以保留已保存的密钥',
       secretHidden: '永不显示',
       secretStored: '已保存',
       secretNone: '无',

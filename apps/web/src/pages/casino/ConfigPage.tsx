@@ -3,7 +3,7 @@ import { Alert, Divider, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { casinoProviderResource, casinoSettingsResource } from '@dau/contract/ui';
 import { ResourceList, SettingsCard, type FieldView } from '../../resources';
-import { IpList, percentField, SecretInput, SecretState } from './fields';
+import { IpList, percentField, SecretState } from './fields';
 import { usePercent } from './shared';
 
 /**
@@ -38,7 +38,7 @@ export default function ConfigPage() {
       name: { keep: true },
       auth_kind: { options: [{ value: 'rsa', label: t('casino.auth_kind.rsa') }, { value: 'hmac', label: t('casino.auth_kind.hmac') }], help: 'casino.help.auth_kind' },
       public_key: { help: 'casino.help.public_key', placeholder: '-----BEGIN PUBLIC KEY-----' },
-      secret: { input: () => <SecretInput />, help: 'casino.help.secret' },
+      secret: { help: 'casino.help.secret' },
       allowed_ips: { help: 'casino.help.allowed_ips', render: (v) => <IpList value={v} />, placeholder: '203.0.113.7, 198.51.100.0/24' },
       launch_url: { help: 'casino.help.launch_url', placeholder: 'https://' },
       currency: { help: 'casino.help.currency' },

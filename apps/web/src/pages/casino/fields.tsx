@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Input, InputNumber, Space, Tag, type FormRule, type InputNumberProps } from 'antd';
+import { InputNumber, Space, Tag, type FormRule, type InputNumberProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -102,24 +102,6 @@ export function percentField(f: FieldDef, t: TFunction, render: (v: unknown) => 
 }
 
 // ---------------------------------------------------------------------------------------- secrets
-
-/**
- * A write-only secret: the form starts empty whatever is stored (the server never answers it) and a blank
- * input sends nothing, which keeps the stored secret.
- */
-export function SecretInput({ value, onChange, ...rest }: { value?: string; onChange?: (v: string | undefined) => void; [k: string]: unknown }) {
-  const { t } = useTranslation();
-  return (
-    <Input.Password
-      {...rest}
-      value={value ?? ''}
-      autoComplete="new-password"
-      placeholder={t('casino.provider.secretPlaceholder')}
-      onChange={(e) => onChange?.(e.target.value === '' ? undefined : e.target.value)}
-      data-testid="provider-secret"
-    />
-  );
-}
 
 /** Whether a provider has a secret stored, as the list answers it (`has_secret` / `secret_set`), else unknown. */
 export function SecretState({ row }: { row: Row }) {
