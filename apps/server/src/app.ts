@@ -46,6 +46,8 @@ import { statisticsRoutes } from './modules/statistics/routes.js';
 import { jackpotRoutes } from './modules/jackpot/index.js';
 import { tronRoutes } from './modules/tron/index.js';
 import type { TronOptions } from './modules/tron/runtime.js';
+import { casinoRoutes } from './modules/casino/index.js';
+import { racingRoutes } from './modules/racing/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -230,6 +232,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     bettingRoutes(scoped, ctx);
     await jackpotRoutes(scoped, ctx);
     await tronRoutes(scoped, ctx, opts.tron);
+    await casinoRoutes(scoped, ctx);
+    racingRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);

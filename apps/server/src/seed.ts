@@ -3,9 +3,10 @@ import { seedPlatform, type ModuleSeed, type SeedOptions, type SeedResult } from
 import { seedSystemSettings } from './modules/system/seed.js';
 import { seedPaymentConfig } from './modules/money/seed.js';
 import { seedSportsCatalogue } from './modules/sports/seed.js';
+import { seedCasino } from './modules/casino/seed.js';
 
 /** The modules' reference rows, in the order they are seeded (see `ModuleSeed`). */
-export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue];
+export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue, seedCasino];
 
 /**
  * Brings a database up to date on every start (main.ts, tests, benches): the platform's catalogue, roles,

@@ -22,11 +22,11 @@ export function fieldAnswer(f: FieldDef): z.ZodType {
 
 /**
  * The row a resource answers: its declared fields (null when unset) and the row id. Answers are
- * serialised from it, so a column that is not declared never leaves the server.
+ * serialised from it, so a column that is not declared (or is write-only) never leaves the server.
  */
 export function resourceRow(def: Pick<ResourceDef, 'fields'>): z.ZodObject {
   const shape: Record<string, z.ZodType> = { id: z.number() };
-  for (const f of def.fields) shape[f.key] = f.key === 'id' ? z.number() : fieldAnswer(f);
+  for (const f of def.fields) if (!f.writeOnly) shape[f.key] = f.key === 'id' ? z.number() : fieldAnswer(f);
   return z.object(shape);
 }
 

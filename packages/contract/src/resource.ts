@@ -40,6 +40,11 @@ export interface FieldDef {
   labels?: string;
   /** Shown in the detail view (default true); a search-only field (e.g. a date range filter) says false. */
   detail?: boolean;
+  /**
+   * A secret that is written, never read (e.g. a provider's shared secret): never in an answer, an export
+   * or an audit row; on edit an empty value keeps the stored one. Declare it `table: false, detail: false`.
+   */
+  writeOnly?: boolean;
 }
 
 export type ResourceAction = 'create' | 'edit' | 'delete' | 'export';
@@ -77,5 +82,7 @@ export interface ResourceDef {
 export const defineResource = <T extends ResourceDef>(def: T): T => def;
 
 export const fieldLabelKey = (f: FieldDef) => f.label ?? `field.${f.key}`;
-export const inTable = (f: FieldDef) => f.table !== false;
+export const inTable = (f: FieldDef) => f.table !== false && !f.writeOnly;
+/** The fields an answer carries (every field but the write-only ones). */
+export const readableFields = (fields: readonly FieldDef[]) => fields.filter((f) => !f.writeOnly);
 export const isEditable = (f: FieldDef, mode: 'create' | 'edit') => (mode === 'create' ? !!(f.editable || f.createOnly) : !!f.editable && !f.createOnly);

@@ -6,7 +6,10 @@ export * from './money-resources.js';
 export * from './sports-resources.js';
 export * from './betting-resources.js';
 export * from './jackpot-resources.js';
+export * from './casino-resources.js';
 // statistics.ts builds zod answers: the console takes its types only.
 export type { Figures } from './statistics.js';
 // jackpot-api.ts builds zod shapes: the console takes its types only.
 export type { JackpotIssueRow, JackpotMatchRow, JackpotIssueDetail, JackpotQuoteAnswer, JackpotTicketBody, JackpotTicketRow, JackpotTicketDetail, JackpotShareRow } from './jackpot-api.js';
+// casino-api.ts builds zod shapes: the console takes its types only.
+export type { CasinoSessionAnswer, CasinoRoundRow, CasinoTransactionRow, CasinoRoundDetail, CasinoWalletAnswer } from './casino-api.js';

@@ -136,16 +136,26 @@ function querySchema(b: ResourceBinding) {
   return pageQuery.extend(shape);
 }
 
+/** On edit, an empty write-only field means "keep the stored secret": it is not written. */
+function keepEmptySecrets(def: ResourceDef, body: Record<string, unknown>): Record<string, unknown> {
+  for (const f of def.fields) if (f.writeOnly && (body[f.key] === '' || body[f.key] === null)) delete body[f.key];
+  return body;
+}
+
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 export function toApiRow(b: ResourceBinding, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of b.def.fields) {
+    // A write-only field (a secret) never leaves the server: not in answers, exports or audit rows.
+    if (f.writeOnly) continue;
     const col = columnOf(b, f.key);
     let v = row[camel(f.key)] ?? row[col.name];
     if (v instanceof Date) v = v.toISOString();
     else if (isNumericColumn(col) && typeof v === 'string') v = Number(v);
     else if (f.type === 'json' && v !== null && typeof v === 'object') v = JSON.stringify(v);
+    // A text[] column declared as a text field (a list of IPs) answers its items comma-separated.
+    else if (Array.isArray(v)) v = v.join(', ');
     out[f.key] = v ?? null;
   }
   const idCol = (getTableColumns(b.table) as Record<string, PgColumn>).id;
@@ -225,7 +235,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     if (can('edit')) {
       const schema = { tags, summary: `Change the ${what} settings`, body: bodySchema(b, 'edit'), response: { 200: row } };
       r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema }, async (req) => {
-        const body = req.body as Record<string, unknown>;
+        const body = keepEmptySecrets(def, { ...(req.body as Record<string, unknown>) });
         const after = await db.transaction(async (tx) => {
           const before = await loadOne(tx, sid, true);
           if (!before) throw notFound();
@@ -274,7 +284,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       const { labels, ...q } = req.query as Record<string, unknown> & { sort?: string; labels?: string };
       const where = and(whereOf(b, q), b.scope?.(req));
       const order = orderOf(b, q.sort);
-      const fields = def.fields;
+      const fields = def.fields.filter((f) => !f.writeOnly);
       // Headers in the caller's language, values as the background exports write them (DESIGN "Time").
       const keys = fields.map((f) => f.key);
       const zone = await timeZoneOf(db, authOf(req).admin.id);
@@ -333,7 +343,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   if (can('edit')) {
     const schema = { tags, summary: `Change a ${what} row`, params: idParams, body: bodySchema(b, 'edit'), response: { 200: row } };
     r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema }, async (req) => {
-      const body = { ...(req.body as Record<string, unknown>) };
+      const body = keepEmptySecrets(def, { ...(req.body as Record<string, unknown>) });
       const updated = await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
         if (!before) throw notFound();

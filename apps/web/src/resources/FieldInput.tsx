@@ -59,6 +59,10 @@ export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputPr
   }
   const options = fieldOptions(f, locale);
   const placeholder = f.placeholder;
+  // A secret is written, never read back: an empty password input; on edit, empty keeps the stored one.
+  if (f.writeOnly) {
+    return <Input.Password autoComplete="new-password" maxLength={f.maxLength} placeholder={ctx.mode === 'edit' ? t('form.keepSecret') : placeholder} disabled={disabled} {...control} />;
+  }
   if (options) return <Select options={options as never} allowClear={!f.required} showSearch={{ optionFilterProp: 'label' }} placeholder={placeholder ?? t('form.select')} disabled={disabled} {...control} />;
   switch (f.type) {
     case 'switch':
@@ -104,7 +108,7 @@ export function FormFields({ fields, ctx }: { fields: readonly FieldView[]; ctx:
               name={f.key}
               label={t(fieldLabelKey(f))}
               extra={typeof f.help === 'string' ? t(f.help) : f.help}
-              rules={disabled ? [] : fieldRules(f, t, locale)}
+              rules={disabled ? [] : fieldRules(f.writeOnly && ctx.mode === 'edit' ? { ...f, required: false } : f, t, locale)}
               valuePropName={f.type === 'switch' ? 'checked' : 'value'}
               getValueFromEvent={f.type === 'color' ? (c: { toHexString(): string }) => c.toHexString() : undefined}
             >

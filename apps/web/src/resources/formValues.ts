@@ -20,6 +20,8 @@ function prettyJson(v: unknown): string {
 export function toFormValues(fields: readonly FieldView[], mode: FormMode, record?: Row): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of formFields(fields, mode)) {
+    // A secret is never read back: its input starts empty.
+    if (f.writeOnly) continue;
     const v = record ? record[f.key] : f.default;
     if (v === undefined || v === null) continue;
     switch (f.type) {
@@ -53,6 +55,8 @@ export function fromFormValues(fields: readonly FieldView[], mode: FormMode, val
   for (const f of formFields(fields, mode)) {
     if (f.disabled?.({ mode, record })) continue;
     const v = values[f.key];
+    // An empty secret on edit keeps the stored one: not sent.
+    if (f.writeOnly && (v === undefined || v === null || v === '')) continue;
     if (v === undefined || v === null) {
       if (mode === 'edit' && !f.required && (f.type === 'enum' || f.type === 'datetime')) body[f.key] = null;
       continue;

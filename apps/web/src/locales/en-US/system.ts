@@ -338,6 +338,7 @@ const system = {
     last30Days: 'Last 30 days',
     required: 'Please enter {{label}}',
     requiredSelect: 'Please select {{label}}',
+    keepSecret: 'Leave empty to keep the current value',
     minLength: 'At least {{min}} characters',
     maxLength: 'At most {{max}} characters',
     between: 'Enter a number from {{min}} to {{max}}',

@@ -329,6 +329,7 @@ const system: Shape<typeof en> = {
     last30Days: 'Siku 30 zilizopita',
     required: 'Tafadhali weka {{label}}',
     requiredSelect: 'Tafadhali chagua {{label}}',
+    keepSecret: 'Acha wazi ili kubaki na thamani ya sasa',
     minLength: 'Angalau herufi {{min}}',
     maxLength: 'Herufi {{max}} au chache zaidi',
     between: 'Weka namba kati ya {{min}} na {{max}}',

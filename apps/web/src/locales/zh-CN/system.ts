@@ -329,6 +329,7 @@ const system: Shape<typeof en> = {
     last30Days: '最近 30 天',
     required: '请输入{{label}}',
     requiredSelect: '请选择{{label}}',
+    keepSecret: '留空则保留当前值',
     minLength: '至少 {{min}} 个字符',
     maxLength: '最多 {{max}} 个字符',
     between: '请输入 {{min}} 到 {{max}} 之间的数字',

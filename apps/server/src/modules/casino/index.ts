@@ -1,0 +1,24 @@
+/**
+ * Casino (issue 13): the wallet API game providers call, game sessions, rounds (./routes.ts), the
+ * declared screens (./resources.ts). Other modules (the sandbox provider, the simulator, reports) reach
+ * it through the services exported here.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { casinoResources } from './resources.js';
+import { roundRoutes, sessionRoutes, walletRoutes } from './routes.js';
+import { casinoReportRoutes } from './report-routes.js';
+
+export async function casinoRoutes(app: FastifyInstance, ctx: AppContext) {
+  casinoResources(app, ctx);
+  sessionRoutes(app, ctx);
+  roundRoutes(app, ctx);
+  casinoReportRoutes(app, ctx);
+  await walletRoutes(app, ctx);
+}
+
+export { openSession, providerSecretFor, walletCache, sealSecret, openSecret, SESSION_HOURS, type OpenedSession } from './service.js';
+export { signWalletBody, verifySignature } from './signature.js';
+export { walletCall, requestHash } from './wallet.js';
+export { seedCasino, SANDBOX_PROVIDER_CODE, sandboxLaunchUrl } from './seed.js';
+export { ROUND_LIST, WALLET_BODY_LIMIT } from './routes.js';
