@@ -73,6 +73,18 @@ const casinoResource = (page: string): ScreenDef['load'] =>
     }),
   );
 
+/** A TRON screen: its chunk and the TRON texts (src/locales/<lang>/tron.ts). */
+const tron = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('tron')]).then(([m]) => m);
+
+const tronResource = (page: string): ScreenDef['load'] =>
+  tron(() =>
+    import('../pages/tron/resourceScreens').then((m) => {
+      const screen = m.screens[page];
+      if (!screen) throw new Error(`No resource screen for ${page}`);
+      return { default: screen };
+    }),
+  );
+
 const moneyResource = (page: string): ScreenDef['load'] =>
   money(() =>
     import('../pages/money/resourceScreens').then((m) => {
@@ -147,6 +159,9 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   withdraw_list: money(() => import('../pages/money/WithdrawListPage')),
   airtel_transfer: money(() => import('../pages/money/AirtelTransferPage')),
   pay_config: moneyResource('pay_config'),
+  usdt_transaction_record: tronResource('usdt_transaction_record'),
+  tron: tron(() => import('../pages/tron/WalletsPage')),
+  tron_transaction_summary: tronResource('tron_transaction_summary'),
   // Archive
   bill_archive: moneyResource('bill_archive'),
   bill_credit_archive: moneyResource('bill_credit_archive'),

@@ -1,0 +1,326 @@
+import { useMemo, useState } from 'react';
+import { CloudSyncOutlined, DeleteOutlined, PlusOutlined, VerticalAlignBottomOutlined, WalletOutlined } from '@ant-design/icons';
+import { Alert, Button, Descriptions, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../app/api';
+import { useDialogWidth } from '../../app/dialog';
+import { useMsg } from '../../app/messages';
+import { ActionButton, formatDateTime, FormModal, LoadError, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
+import { tronWalletResource } from './defs';
+import { Amount, codeHint, RoleTag, shorten, Stacked, TEXTS, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
+import { difference, toUnits } from './units';
+
+const PAGE = 'tron';
+const BASE = tronWalletResource.api;
+
+/** The wallet routes (T1, apps/server/src/modules/tron routes). */
+export const WALLET_ROUTES = {
+  create: BASE,
+  remove: (id: unknown) => `${BASE}/${String(id)}`,
+  balance: (id: unknown) => `${BASE}/${String(id)}/balance`,
+  reconciliation: (id: unknown) => `${BASE}/${String(id)}/reconciliation`,
+  collect: (id: unknown) => `${BASE}/${String(id)}/collect`,
+  collectAll: `${BASE}/collect_all`,
+  syncAll: `${BASE}/sync_balance`,
+};
+
+const isRemoved = (r: Row) => r.removed === true || r.removed === 1 || r.removed === 'true';
+
+/**
+ * Users › TRON wallets (tron): every address we hold the key of, with its Base58 and hex address and public
+ * key (each with a copy button), the stored TRX and USDT balance and the real-time one asked from the node,
+ * the bettor (deposit) or role, and whether and when it was removed. Create (by role), remove (soft), sync
+ * all balances and collect all / one, each behind its confirmation, with a toast after; a wallet's drawer
+ * holds its reconciliation (on chain against the ledger).
+ */
+export default function WalletsPage() {
+  const { t } = useTranslation();
+  const msg = useMsg();
+  const roles = useOptions('role', WALLET_ROLE);
+  const [creating, setCreating] = useState(false);
+  const [asking, setAsking] = useState<Row | null>(null);
+
+  const def = useMemo(() => {
+    const hints: Record<string, Partial<FieldView>> = {
+      role: { keep: true, options: roles, render: (v) => <RoleTag role={v} /> },
+      bettor_id: { render: (v, row) => <Bettor row={row} bettorId={v} /> },
+      address_base58: { keep: true, ...codeHint(t('tron.wallet.copyBase58')) },
+      address_hex: codeHint(t('tron.wallet.copyHex')),
+      public_key: codeHint(t('tron.wallet.copyKey')),
+      trx_balance: { render: (v, row) => <Amount value={v} asset="TRX" testId={`wallet-trx-${String(row.id)}`} /> },
+      usdt_balance: { keep: true, render: (v, row) => <Amount value={v} asset="USDT" testId={`wallet-usdt-${String(row.id)}`} strong /> },
+      removed: {
+        keep: true,
+        options: [
+          { value: 'false', label: t('tron.wallet.active') },
+          { value: 'true', label: t('tron.wallet.removed') },
+        ],
+        render: (_v, row) =>
+          isRemoved(row) ? (
+            <Stacked top={<Tag color="red" data-testid={`wallet-removed-${String(row.id)}`}>{t('tron.wallet.removed')}</Tag>} bottom={row.removed_at ? formatDateTime(row.removed_at) : undefined} />
+          ) : (
+            <Tag color="green">{t('tron.wallet.active')}</Tag>
+          ),
+      },
+    };
+    return tronView(tronWalletResource, hints);
+  }, [t, roles]);
+
+  const create = useApiMutation((body: Row) => api.post<Row>(WALLET_ROUTES.create, body), { invalidate: TRON_LISTS });
+  const remove = useApiMutation((id: unknown) => api.del<unknown>(WALLET_ROUTES.remove(id)), { invalidate: TRON_LISTS });
+  const collect = useApiMutation((id: unknown) => api.post<unknown>(WALLET_ROUTES.collect(id)), { invalidate: TRON_LISTS });
+  const collectAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.collectAll), { invalidate: TRON_LISTS });
+  const syncAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.syncAll), { invalidate: TRON_LISTS });
+
+  const quick = useMemo<QuickFilter[]>(
+    () => [
+      { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
+      { key: 'active', label: t('tron.wallet.viewActive'), filters: { removed: 'false', role: undefined } },
+      { key: 'removed', label: t('tron.wallet.viewRemoved'), filters: { removed: 'true', role: undefined } },
+      ...(['deposit', 'collection', 'gas'] as const).map((r) => ({ key: r, label: t(TEXTS.role[r]), filters: { role: String(WALLET_ROLE[r]), removed: undefined } })),
+    ],
+    [t],
+  );
+
+  const createFields = useMemo<FieldView[]>(
+    () => [
+      { key: 'role', type: 'number', label: 'tron.field.role', options: roles, editable: true, required: true, default: WALLET_ROLE.collection, help: 'tron.wallet.roleHelp' },
+      { key: 'bettor_id', type: 'number', label: 'tron.field.bettor_id', editable: true, min: 1, help: 'tron.wallet.bettorHelp' },
+    ],
+    [roles],
+  );
+
+  return (
+    <ResourcePage
+      def={def}
+      detailColumns={1}
+      quickFilters={quick}
+      detailTitle={(row) => `${t('menu.tron')} · ${shorten(String(row.address_base58 ?? row.id))}`}
+      detailExtra={(row) => <Reconciliation wallet={row} />}
+      detailActions={(row) => (
+        <Button icon={<WalletOutlined />} onClick={() => setAsking(row)} data-testid={`wallet-realtime-drawer-${String(row.id)}`}>
+          {t('tron.wallet.realtime')}
+        </Button>
+      )}
+      toolbar={() => (
+        <>
+          <ActionButton action="create" page={PAGE} type="primary" icon={<PlusOutlined />} testId="wallet-create" onClick={() => setCreating(true)}>
+            {t('tron.wallet.createTitle')}
+          </ActionButton>
+          <ActionButton action="sync_balance" page={PAGE} icon={<CloudSyncOutlined />} testId="wallet-sync-all" confirm={msg('CONFIRM_SYNC_BALANCES')} onClick={() => syncAll.mutateAsync(undefined)}>
+            {t('tron.wallet.syncAll')}
+          </ActionButton>
+          <ActionButton action="collect_all" page={PAGE} icon={<VerticalAlignBottomOutlined />} testId="wallet-collect-all" confirm={msg('CONFIRM_COLLECT_ALL')} onClick={() => collectAll.mutateAsync(undefined)}>
+            {t('tron.wallet.collectAll')}
+          </ActionButton>
+        </>
+      )}
+      rowActions={(row) => {
+        const id = String(row.id);
+        const removed = isRemoved(row);
+        return (
+          <>
+            <Tooltip title={t('tron.wallet.realtime')}>
+              <Button type="text" size="small" icon={<WalletOutlined />} aria-label={t('tron.wallet.realtime')} data-testid={`wallet-realtime-${id}`} onClick={() => setAsking(row)} />
+            </Tooltip>
+            {!removed && Number(row.role) === WALLET_ROLE.deposit && (
+              <ActionButton
+                action="collect"
+                page={PAGE}
+                type="text"
+                size="small"
+                compact
+                icon={<VerticalAlignBottomOutlined />}
+                testId={`wallet-collect-${id}`}
+                confirm={t('tron.wallet.collectConfirm', { address: shorten(String(row.address_base58 ?? '')) })}
+                onClick={() => collect.mutateAsync(row.id)}
+              >
+                {t('tron.wallet.collect')}
+              </ActionButton>
+            )}
+            {!removed && (
+              <ActionButton
+                action="delete"
+                page={PAGE}
+                type="text"
+                size="small"
+                compact
+                danger
+                icon={<DeleteOutlined />}
+                testId={`wallet-remove-${id}`}
+                confirm={t('tron.wallet.removeConfirm')}
+                onClick={() => remove.mutateAsync(row.id)}
+              >
+                {t('tron.wallet.remove')}
+              </ActionButton>
+            )}
+          </>
+        );
+      }}
+    >
+      <FormModal
+        open={creating}
+        title={t('tron.wallet.createTitle')}
+        fields={createFields}
+        mode="create"
+        maxWidth={520}
+        onSubmit={(body) => create.mutateAsync(body)}
+        onClose={() => setCreating(false)}
+      />
+      <RealtimeBalance wallet={asking} onClose={() => setAsking(null)} />
+    </ResourcePage>
+  );
+}
+
+/** The bettor a deposit address belongs to (phone or ID), or "House wallet". */
+function Bettor({ row, bettorId }: { row: Row; bettorId: unknown }) {
+  const { t } = useTranslation();
+  if (bettorId === null || bettorId === undefined || bettorId === '') return <Typography.Text type="secondary">{t('tron.wallet.noBettor')}</Typography.Text>;
+  const phone = row.phone ?? row.user_name;
+  return <Stacked top={<span data-testid={`wallet-bettor-${String(row.id)}`}>{phone ? String(phone) : `#${String(bettorId)}`}</span>} bottom={phone ? `#${String(bettorId)}` : undefined} />;
+}
+
+interface BalanceAnswer {
+  trx_balance?: number | string;
+  usdt_balance?: number | string;
+  asked_at?: string;
+}
+
+/** Asks the node for a wallet's balance now, beside the stored one. */
+function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const width = useDialogWidth(560);
+  const q = useQuery({
+    queryKey: ['tron-balance', wallet?.id],
+    queryFn: () => api.get<BalanceAnswer>(WALLET_ROUTES.balance(wallet!.id)),
+    enabled: !!wallet,
+    gcTime: 0,
+    staleTime: 0,
+    retry: false,
+  });
+  return (
+    <Modal
+      open={!!wallet}
+      title={t('tron.wallet.realtimeTitle', { address: shorten(String(wallet?.address_base58 ?? '')) })}
+      width={width}
+      onCancel={onClose}
+      destroyOnHidden
+      footer={[
+        <Button key="again" onClick={() => void q.refetch()} loading={q.isFetching} data-testid="realtime-again">
+          {t('action.retry')}
+        </Button>,
+        <Button key="close" type="primary" onClick={onClose}>
+          {t('common.ok')}
+        </Button>,
+      ]}
+    >
+      <Typography.Paragraph type="secondary">{t('tron.wallet.realtimeHint')}</Typography.Paragraph>
+      {q.isError && !q.data ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : !q.data ? (
+        <Skeleton active paragraph={{ rows: 2 }} />
+      ) : (
+        <div data-testid="realtime-balance">
+          <Table
+            size="small"
+            pagination={false}
+            rowKey="asset"
+            dataSource={[
+              { asset: 'USDT', now: q.data.usdt_balance, stored: wallet?.usdt_balance },
+              { asset: 'TRX', now: q.data.trx_balance, stored: wallet?.trx_balance },
+            ]}
+            columns={[
+              { key: 'asset', title: t('tron.reconcile.asset'), dataIndex: 'asset' },
+              { key: 'now', title: t('tron.wallet.onChain'), render: (_, r) => <Amount value={r.now} asset={r.asset} strong testId={`realtime-${r.asset}`} /> },
+              { key: 'stored', title: t('tron.wallet.stored'), render: (_, r) => <Amount value={r.stored} asset={r.asset} /> },
+            ]}
+          />
+          {q.data.asked_at && (
+            <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>
+              {t('tron.wallet.askedAt', { at: formatDateTime(q.data.asked_at) })}
+            </Typography.Text>
+          )}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+interface ReconcileLine {
+  asset: string;
+  on_chain: number | string | null;
+  ledger: number | string | null;
+  difference?: number | string | null;
+}
+
+interface ReconcileAnswer {
+  lines?: ReconcileLine[];
+  pending?: number;
+  checked_at?: string;
+  [k: string]: unknown;
+}
+
+/** The lines of a reconciliation answer: its `lines`, or the flat `{usdt_on_chain, usdt_ledger, ...}` form. */
+function linesOf(a: ReconcileAnswer): ReconcileLine[] {
+  if (Array.isArray(a.lines)) return a.lines;
+  return (['USDT', 'TRX'] as const)
+    .map((asset) => {
+      const k = asset.toLowerCase();
+      return { asset, on_chain: a[`${k}_on_chain`] as ReconcileLine['on_chain'], ledger: a[`${k}_ledger`] as ReconcileLine['ledger'], difference: a[`${k}_difference`] as ReconcileLine['difference'] };
+    })
+    .filter((l) => l.on_chain !== undefined || l.ledger !== undefined);
+}
+
+/** Per wallet: what the chain says it holds against what the ledger says it should hold. */
+function Reconciliation({ wallet }: { wallet: Row }) {
+  const { t } = useTranslation();
+  const q = useQuery({ queryKey: ['tron-reconcile', wallet.id], queryFn: () => api.get<ReconcileAnswer>(WALLET_ROUTES.reconciliation(wallet.id)), retry: false });
+  const lines = q.data ? linesOf(q.data) : [];
+  return (
+    <div style={{ marginTop: 16 }} data-testid="wallet-reconciliation">
+      <Typography.Title level={5}>{t('tron.reconcile.title')}</Typography.Title>
+      <Typography.Paragraph type="secondary">{t('tron.reconcile.hint')}</Typography.Paragraph>
+      {q.isError && !q.data ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : !q.data ? (
+        <Skeleton active paragraph={{ rows: 2 }} />
+      ) : (
+        <>
+          <Table<ReconcileLine>
+            size="small"
+            pagination={false}
+            rowKey="asset"
+            scroll={{ x: 'max-content' }}
+            dataSource={lines}
+            columns={[
+              { key: 'asset', title: t('tron.reconcile.asset'), dataIndex: 'asset' },
+              { key: 'chain', title: t('tron.reconcile.onChain'), render: (_, l) => <Amount value={l.on_chain} asset={l.asset} testId={`reconcile-chain-${l.asset}`} /> },
+              { key: 'ledger', title: t('tron.reconcile.ledger'), render: (_, l) => <Amount value={l.ledger} asset={l.asset} testId={`reconcile-ledger-${l.asset}`} /> },
+              {
+                key: 'diff',
+                title: t('tron.reconcile.difference'),
+                render: (_, l) => {
+                  const d = toUnits(l.difference) ?? difference(l.on_chain, l.ledger);
+                  if (d === null) return '-';
+                  return d === 0n ? (
+                    <Tag color="success" data-testid={`reconcile-${l.asset}`}>{t('tron.reconcile.balanced')}</Tag>
+                  ) : (
+                    <Tooltip title={t('tron.reconcile.mismatch')}>
+                      <span data-testid={`reconcile-${l.asset}`}>
+                        <Tag color="error">{t('tron.reconcile.mismatch')}</Tag>
+                        <Amount value={d} asset={l.asset} />
+                      </span>
+                    </Tooltip>
+                  );
+                },
+              },
+            ]}
+          />
+          {!!q.data.pending && <Alert style={{ marginTop: 8 }} type="warning" showIcon message={t('tron.reconcile.pending', { n: q.data.pending })} />}
+        </>
+      )}
+      <Descriptions size="small" column={1} style={{ marginTop: 8 }} items={wallet.balance_synced_at ? [{ key: 'synced', label: t('tron.field.balance_synced_at'), children: formatDateTime(wallet.balance_synced_at) }] : []} />
+    </div>
+  );
+}

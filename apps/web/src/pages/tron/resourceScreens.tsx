@@ -1,0 +1,156 @@
+import { useMemo, type ComponentType } from 'react';
+import { Alert, Skeleton, Table, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api, type ListAnswer } from '../../app/api';
+import { formatDateTime, LoadError, ResourcePage, type FieldView, type QuickFilter, type Row } from '../../resources';
+import { tronSweepResource, usdtTransferResource } from './defs';
+import { Amount, Code, codeHint, CodeTag, Stacked, SweepStatusTag, SWEEP_STATUS, TRANSFER_STATUS, TEXTS, TransferStatusTag, tronView, useOptions } from './shared';
+
+const KIND_COLOR: Record<string, string> = { collect: 'blue', gas: 'purple', withdrawal: 'cyan' };
+
+/**
+ * Users › TRON collection summary (tron_transaction_summary): the transactions we sent (collections, their
+ * gas top-ups, withdrawals) with number, hash, sender, receiver, amount in its asset, status and remark. A
+ * gas top-up names the sweep it paid for; a sweep's drawer lists its top-ups under it.
+ */
+function SweepScreen() {
+  const { t } = useTranslation();
+  const statuses = useOptions('sweepStatus', SWEEP_STATUS);
+  const def = useMemo(() => {
+    const kinds = Object.entries(TEXTS.kind).map(([value, key]) => ({ value, label: t(key) }));
+    const hints: Record<string, Partial<FieldView>> = {
+      number: {
+        keep: true,
+        render: (v, row) => (
+          <Stacked
+            top={<Typography.Text strong style={{ whiteSpace: 'nowrap' }} data-testid={`sweep-number-${String(row.id)}`}>{row.parent_id ? `↳ ${String(v)}` : String(v ?? '-')}</Typography.Text>}
+            bottom={row.parent_id ? t('tron.sweep.topUpOf', { number: String(row.parent_number ?? `#${String(row.parent_id)}`) }) : undefined}
+          />
+        ),
+      },
+      kind: { options: kinds, render: (v) => <CodeTag group="kind" value={v} colors={KIND_COLOR} /> },
+      tx_hash: codeHint(),
+      from_address: codeHint(),
+      to_address: codeHint(),
+      amount: { keep: true, render: (v, row) => <Amount value={v} asset={String(row.asset ?? 'USDT')} testId={`sweep-amount-${String(row.id)}`} /> },
+      asset: { options: [{ value: 'USDT', label: 'USDT' }, { value: 'TRX', label: 'TRX' }] },
+      status: { keep: true, options: statuses, render: (v) => <SweepStatusTag status={v} /> },
+    };
+    return tronView(tronSweepResource, hints, { fetchDetail: false });
+  }, [t, statuses]);
+  const quick = useMemo<QuickFilter[]>(
+    () => [
+      { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
+      { key: 'collect', label: t('tron.kind.collect'), filters: { kind: 'collect', status: undefined } },
+      { key: 'gas', label: t('tron.kind.gas'), filters: { kind: 'gas', status: undefined } },
+      { key: 'withdrawal', label: t('tron.kind.withdrawal'), filters: { kind: 'withdrawal', status: undefined } },
+      { key: 'unknown', label: t('tron.sweepStatus.unknown'), filters: { kind: undefined, status: String(SWEEP_STATUS.unknown) } },
+    ],
+    [t],
+  );
+  return (
+    <ResourcePage
+      def={def}
+      detailColumns={2}
+      quickFilters={quick}
+      detailTitle={(row) => `${t('menu.tron_transaction_summary')} · ${String(row.number ?? row.id)}`}
+      detailExtra={(row) => (row.kind === 'gas' ? null : <GasTopUps sweep={row} />)}
+    />
+  );
+}
+
+/** The TRX top-ups from the gas wallet that paid a sweep's fees: its children (parent_id), under it. */
+function GasTopUps({ sweep }: { sweep: Row }) {
+  const { t } = useTranslation();
+  const nested = Array.isArray(sweep.gas_top_ups) ? (sweep.gas_top_ups as Row[]) : undefined;
+  const q = useQuery({
+    queryKey: ['tron_transaction_summary', 'top-ups', sweep.id],
+    queryFn: () => api.get<ListAnswer<Row>>(tronSweepResource.api, { parent_id: String(sweep.id), page_size: 50 }),
+    enabled: !nested,
+  });
+  const rows = nested ?? q.data?.items;
+  return (
+    <div style={{ marginTop: 16 }} data-testid="sweep-top-ups">
+      <Typography.Title level={5}>{t('tron.sweep.gasTopUps')}</Typography.Title>
+      {q.isError && !rows ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : !rows ? (
+        <Skeleton active paragraph={{ rows: 2 }} />
+      ) : rows.length === 0 ? (
+        <Alert type="info" showIcon message={t('tron.sweep.noTopUps')} />
+      ) : (
+        <Table<Row>
+          size="small"
+          rowKey={(r) => String(r.id)}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          dataSource={rows}
+          columns={[
+            { key: 'number', title: t('tron.field.number'), render: (_, r) => String(r.number ?? r.id) },
+            { key: 'tx', title: t('tron.field.tx_hash'), render: (_, r) => <Code value={r.tx_hash} /> },
+            { key: 'to', title: t('tron.field.to_address'), render: (_, r) => <Code value={r.to_address} /> },
+            { key: 'amount', title: t('tron.field.amount'), render: (_, r) => <Amount value={r.amount} asset={String(r.asset ?? 'TRX')} /> },
+            { key: 'status', title: t('tron.field.status'), render: (_, r) => <SweepStatusTag status={r.status} /> },
+            { key: 'time', title: t('tron.field.created_at'), render: (_, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</span> },
+          ]}
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * Users › USDT transactions (usdt_transaction_record): every USDT transfer seen on chain to or from our
+ * addresses: amount, block, transaction, timestamp, fingerprint (hash:event, credited at most once),
+ * sender, receiver, status, remark and the bettor it was credited to.
+ */
+function TransferScreen() {
+  const { t } = useTranslation();
+  const statuses = useOptions('transferStatus', TRANSFER_STATUS);
+  const def = useMemo(() => {
+    const directions = Object.entries(TEXTS.direction).map(([value, key]) => ({ value, label: t(key) }));
+    const hints: Record<string, Partial<FieldView>> = {
+      amount: { keep: true, render: (v, row) => <Amount value={v} asset="USDT" testId={`transfer-amount-${String(row.id)}`} strong /> },
+      block_number: { render: (v) => (v === null || v === undefined ? '-' : <span style={{ fontVariantNumeric: 'tabular-nums' }}>{String(v)}</span>) },
+      tx_hash: codeHint(),
+      fingerprint: codeHint(),
+      from_address: codeHint(),
+      to_address: codeHint(),
+      direction: { options: directions, render: (v) => <CodeTag group="direction" value={v} colors={{ in: 'green', out: 'orange' }} /> },
+      status: { keep: true, options: statuses, render: (v) => <TransferStatusTag status={v} /> },
+      bettor_id: { keep: true, render: (v, row) => <CreditedTo row={row} bettorId={v} /> },
+    };
+    return tronView(usdtTransferResource, hints, { fetchDetail: false });
+  }, [t, statuses]);
+  const quick = useMemo<QuickFilter[]>(
+    () => [
+      { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
+      { key: 'in', label: t('tron.direction.in'), filters: { direction: 'in', status: undefined } },
+      { key: 'out', label: t('tron.direction.out'), filters: { direction: 'out', status: undefined } },
+      { key: 'seen', label: t('tron.transferStatus.seen'), filters: { direction: undefined, status: String(TRANSFER_STATUS.seen) } },
+    ],
+    [t],
+  );
+  return <ResourcePage def={def} detailColumns={2} quickFilters={quick} detailTitle={(row) => `${t('menu.usdt_transaction_record')} · ${String(row.fingerprint ?? row.id)}`} />;
+}
+
+/** The bettor a deposit was credited to (phone or ID, and the recharge), or "Not credited". */
+function CreditedTo({ row, bettorId }: { row: Row; bettorId: unknown }) {
+  const { t } = useTranslation();
+  if (bettorId === null || bettorId === undefined || bettorId === '') return <Typography.Text type="secondary">-</Typography.Text>;
+  const who = String(row.phone ?? row.user_name ?? `#${String(bettorId)}`);
+  const credited = row.recharge_id !== null && row.recharge_id !== undefined;
+  return (
+    <Stacked
+      top={<span data-testid={`credited-${String(row.id)}`}>{who}</span>}
+      bottom={credited ? t('tron.transfer.creditedTag', { id: String(row.recharge_id) }) : t('tron.transfer.notCredited')}
+    />
+  );
+}
+
+/** The TRON screens that are one declaration each (with the hints above). */
+export const screens: Record<string, ComponentType> = {
+  tron_transaction_summary: SweepScreen,
+  usdt_transaction_record: TransferScreen,
+};
