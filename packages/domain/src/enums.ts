@@ -143,8 +143,11 @@ export const PICTURE_JUMP_TYPE = { router_push: 1, new_window: 2, current_window
 
 export const SPORT = { football: 1, basketball: 8 } as const;
 
-/** Mobile-money operators (spec §9). */
-export const PAY_TYPE = { tigo: 3, airtel: 4, vodacom: 6, halotel: 7 } as const;
+/**
+ * How money comes in or goes out: the mobile-money operators (spec §9: 3, 4, 6, 7) and USDT on TRON
+ * (issue 14; the spec gives USDT no number, 10 is ours). Recharges and withdrawals carry it as pay_type.
+ */
+export const PAY_TYPE = { tigo: 3, airtel: 4, vodacom: 6, halotel: 7, usdt: 10 } as const;
 
 export const NOTIFY_STATUS = { unviewed: 1, viewed: 2 } as const;
 

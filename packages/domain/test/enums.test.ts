@@ -61,7 +61,7 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   },
   picture_jump_type: { 1: 'router_push', 2: 'new_window', 3: 'current_window' },
   sport: { 1: 'football', 8: 'basketball' },
-  pay_type: { 3: 'tigo', 4: 'airtel', 6: 'vodacom', 7: 'halotel' },
+  pay_type: { 3: 'tigo', 4: 'airtel', 6: 'vodacom', 7: 'halotel', 10: 'usdt' },
   notify_status: { 1: 'unviewed', 2: 'viewed' },
   language_show_status: { 1: 'hidden', 2: 'shown' },
   default_language: { 1: 'not_default', 2: 'default' },
@@ -130,7 +130,7 @@ describe('enumerations of spec §4', () => {
   });
 
   it('lists ids ascending', () => {
-    expect(enumIds('pay_type')).toEqual([3, 4, 6, 7]);
+    expect(enumIds('pay_type')).toEqual([3, 4, 6, 7, 10]);
     expect(enumIds('order_list_status')).toEqual([2, 4, 6, 7, 8]);
     expect(enumIds('selection_outcome')).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(enumIds('log_type')).toHaveLength(16);

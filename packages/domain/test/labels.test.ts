@@ -62,8 +62,8 @@ describe('enumeration labels', () => {
     }
     const values = ENUM_NAMES.reduce((n, name) => n + Object.keys(ENUM_DEFS[name]).length, 0);
     // 192 of the spec and earlier issues + price_change_policy (3) and bonus_base (2) + jackpot (issue 12: 21)
-    // + casino (issue 13: round status 3, volatility 3, game kind 3)
-    expect(values).toBe(227);
+    // + casino (issue 13: round status 3, volatility 3, game kind 3) + pay type USDT (issue 14)
+    expect(values).toBe(228);
     expect(count).toBe(3 * values);
   });
 
@@ -124,6 +124,7 @@ describe('enumeration labels', () => {
       { value: 4, label: 'Airtel Money' },
       { value: 6, label: 'Vodacom M-Pesa' },
       { value: 7, label: 'HaloPesa' },
+      { value: 10, label: 'USDT (TRC-20)' },
     ]);
   });
 });

@@ -93,7 +93,7 @@ const enUS: DomainLabels = {
     },
     picture_jump_type: { router_push: 'In-app page', new_window: 'New window', current_window: 'Current window' },
     sport: { football: 'Football', basketball: 'Basketball' },
-    pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa' },
+    pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa', usdt: 'USDT (TRC-20)' },
     notify_status: { unviewed: 'Unviewed', viewed: 'Viewed' },
     language_show_status: { hidden: 'Hidden', shown: 'Shown' },
     default_language: { not_default: 'Not default', default: 'Default' },

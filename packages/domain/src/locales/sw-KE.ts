@@ -105,7 +105,7 @@ const swKE: DomainLabels = {
     },
     sport: { football: 'Mpira wa miguu', basketball: 'Mpira wa kikapu' },
     // Brand names of the mobile-money services: the same in every language.
-    pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa' },
+    pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa', usdt: 'USDT (TRC-20)' },
     notify_status: { unviewed: 'Haijatazamwa', viewed: 'Imetazamwa' },
     language_show_status: { hidden: 'Imefichwa', shown: 'Inaonyeshwa' },
     default_language: { not_default: 'Si chaguo-msingi', default: 'Chaguo-msingi' },

@@ -95,7 +95,7 @@ const zhCN: DomainLabels = {
     picture_jump_type: { router_push: '应用内页面', new_window: '新窗口打开', current_window: '当前窗口打开' },
     sport: { football: '足球', basketball: '篮球' },
     // Brand names of the mobile-money services: the same in every language.
-    pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa' },
+    pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa', usdt: 'USDT（TRC-20）' },
     notify_status: { unviewed: '未读', viewed: '已读' },
     language_show_status: { hidden: '隐藏', shown: '显示' },
     default_language: { not_default: '非默认', default: '默认' },

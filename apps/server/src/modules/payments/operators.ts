@@ -9,8 +9,9 @@ import { PAY_TYPE, centsToDecimalString, parseTshToCents } from '@dau/domain';
  * time out whether or not the money moved) so that every path of the services runs on a fresh install.
  */
 
-export type PayType = (typeof PAY_TYPE)[keyof typeof PAY_TYPE];
-export const PAY_TYPES: readonly PayType[] = Object.values(PAY_TYPE);
+/** The mobile-money pay types (USDT, pay type 10, moves on chain: modules/tron registers its own adapter). */
+export type PayType = Exclude<(typeof PAY_TYPE)[keyof typeof PAY_TYPE], typeof PAY_TYPE.usdt>;
+export const PAY_TYPES: readonly PayType[] = Object.values(PAY_TYPE).filter((p): p is PayType => p !== PAY_TYPE.usdt);
 export const isPayType = (v: unknown): v is PayType => typeof v === 'number' && (PAY_TYPES as readonly number[]).includes(v);
 
 export interface MoneyRequest {

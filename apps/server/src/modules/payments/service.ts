@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
@@ -77,7 +77,8 @@ export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
     },
     deliver: async (payType, headers, rawBody) => (await receiveCallback(db, payType, headers, rawBody)).status,
     operator(payType) {
-      const op = isPayType(payType) ? runtime.operators.get(payType) : undefined;
+      // The mobile-money operators, and any adapter another module registered (modules/tron: USDT).
+      const op = runtime.operators.get(payType as PayType);
       if (!op) throw badRequest('PARAM_INVALID', [{ field: 'pay_type' }]);
       return op;
     },
@@ -130,6 +131,15 @@ async function loadBettor(ex: Executor, bettorId: number) {
   if (b.disabled === 2) throw new AppError(422, 'ACCOUNT_DISABLED');
   return b;
 }
+
+/** The house clearing account of a pay type (USDT has its own: HOUSE.usdtClearing). */
+const clearingOf = (payType: number) => (payType === PAY_TYPE.usdt ? HOUSE.usdtClearing : HOUSE.clearing(payType));
+
+/**
+ * Checks another module adds to the approval of its pay type's withdrawals (modules/tron: a USDT
+ * withdrawal held for address poisoning is not approved until released). Run in the approval's transaction.
+ */
+export const approvalChecks = new Map<number, (tx: Tx, w: WithdrawalRecord) => Promise<void>>();
 
 /** Moves an amount between two house accounts (no bettor involved): two entries summing to zero. */
 async function houseTransfer(tx: Executor, from: string, to: string, amount: number, billType: number) {
@@ -228,7 +238,7 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
     if (!won) return { ok: true, changed: false };
     await post(tx, {
       bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: BILL_TYPE.user_recharge,
-      cause: { type: 'recharge', id: won.id }, house: HOUSE.clearing(won.payType), remark: `Recharge ${won.serialNumber}`, adminId: outcome.adminId,
+      cause: { type: 'recharge', id: won.id }, house: clearingOf(won.payType), remark: `Recharge ${won.serialNumber}`, adminId: outcome.adminId,
     });
     await tx
       .update(bettors)
@@ -249,6 +259,35 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
     .where(and(eq(recharges.id, r.id), eq(recharges.payStatus, PAY_STATUS.processing)))
     .returning();
   return { ok: true, changed: !!voided };
+}
+
+/**
+ * A recharge whose money has already arrived (USDT on chain, modules/tron): recorded and credited in the
+ * caller's transaction, once. `carrierRef` (the transfer's fingerprint) is the carrier order number, unique
+ * per pay type: a second call with it inserts nothing and answers null. A disabled bettor is credited too
+ * (the money is ours to hold for them).
+ */
+export async function recordReceivedRecharge(
+  tx: Tx,
+  input: { bettorId: number; payType: number; amount: number; carrierRef: string },
+): Promise<RechargeRecord | null> {
+  checkAmount(input.amount);
+  const [b] = await tx
+    .select({ id: bettors.id, phone: bettors.phone, agentId: bettors.agentId, lastRechargeAt: bettors.lastRechargeAt })
+    .from(bettors)
+    .where(eq(bettors.id, input.bettorId));
+  if (!b) throw notFound();
+  const [row] = await tx
+    .insert(recharges)
+    .values({
+      serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount: input.amount, payType: input.payType, phone: b.phone,
+      carrierOrderNumber: input.carrierRef, payStatus: PAY_STATUS.processing, previousRechargeAt: b.lastRechargeAt,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) return null;
+  await settleRecharge(tx, row, { status: 'success' }, () => {});
+  return loadRecharge(tx, row.id);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -385,7 +424,7 @@ async function settleWithdrawal(tx: Tx, w: WithdrawalRecord, outcome: Outcome, l
     if (!won) return { ok: true, changed: false };
     await tx.update(bettors).set({ totalWithdrawal: sql`${bettors.totalWithdrawal} + ${won.amount}` }).where(eq(bettors.id, won.bettorId));
     // The held money has left through the operator: from withdrawals clearing to the operator's account.
-    await houseTransfer(tx, HOUSE.withdrawalsClearing, HOUSE.clearing(won.payType), won.amount, BILL_TYPE.user_withdrawal);
+    await houseTransfer(tx, HOUSE.withdrawalsClearing, clearingOf(won.payType), won.amount, BILL_TYPE.user_withdrawal);
     return { ok: true, changed: true };
   }
   const status = outcome.status === 'failed' ? WITHDRAWAL_STATUS.failed : WITHDRAWAL_STATUS.timed_out;
@@ -447,6 +486,7 @@ export async function approveWithdrawal({ db, jobs }: PaymentsCtx, actor: Actor,
   return db.transaction(async (tx) => {
     const before = await loadScopedWithdrawal(tx, id, actor.scope);
     const cfg = await paymentSettings(tx);
+    await approvalChecks.get(before.payType)?.(tx, before);
     let rows: WithdrawalRecord[];
     if (before.status === WITHDRAWAL_STATUS.pending_review) {
       const large = before.amount > cfg.largeWithdrawal;
