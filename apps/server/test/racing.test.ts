@@ -1,0 +1,312 @@
+/**
+ * Virtual racing (issue 13, bills 13–16) on PGlite and, with TEST_DATABASE_URL, PostgreSQL: races from a
+ * provider (a scripted one, and the sandbox's determinism), bets (bill 13 against the racing house
+ * account), settlement (bill 14 for winners and refunds, once however often it runs), refusals with
+ * nothing written, the racing coin both ways at a configured rate with its rounding, insufficient funds
+ * and coins, the operators' lists and settings with the branch scope; ledger invariants clean.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { BILL_TYPE, RISK_LEVEL } from '@dau/domain';
+import { bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
+import { racingBets, racingCoinMoves, racingRaces } from '../src/modules/racing/schema';
+import type { ProviderRace, RaceOutcome, RacingProvider } from '../src/modules/racing/adapter';
+import { SandboxRacingProvider, RACE_EVERY_SECONDS, RACE_RUN_SECONDS } from '../src/modules/racing/sandbox';
+import {
+  RACE_STATUS, RACING_BET_STATUS, cashFor, checkCoinInvariants, coinBalanceOf, coinsFor, convertFromCoins, convertToCoins, placeRacingBet, syncRaces,
+} from '../src/modules/racing/service';
+import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
+import { grantKeys } from './payments-fixtures';
+import { makeBettor } from './money-helpers';
+
+let t: TestApp;
+let token: string;
+let w: Awaited<ReturnType<typeof makeWorld>>;
+
+const MIN = 60_000;
+const T0 = new Date('2026-06-01T12:00:00Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * MIN);
+
+/** A provider whose races and outcomes the test writes. */
+class ScriptedProvider implements RacingProvider {
+  readonly code = 'scripted';
+  list: ProviderRace[] = [];
+  outcomes = new Map<string, RaceOutcome>();
+  async races(from: Date, to: Date) {
+    return this.list.filter((r) => r.startsAt >= from && r.startsAt < to);
+  }
+  async outcome(ref: string) {
+    return this.outcomes.get(ref) ?? null;
+  }
+}
+const provider = new ScriptedProvider();
+const runners = [
+  { number: 1, name: 'Kilimanjaro Star', odds: '2.50' },
+  { number: 2, name: 'Serengeti Wind', odds: '3.33' },
+  { number: 3, name: 'Zanzibar Spice', odds: '7.00' },
+];
+
+const tx = <T>(fn: (ex: any) => Promise<T>) => t.database.db.transaction(fn);
+const raceId = async (ref: string) => (await t.database.db.select({ id: racingRaces.id }).from(racingRaces).where(eq(racingRaces.raceRef, ref)))[0]!.id;
+const cash = async (id: number) => (await t.database.db.select({ cash: bettors.cashBalance }).from(bettors).where(eq(bettors.id, id)))[0]!.cash;
+const billsOf = (id: number) => t.database.db.select().from(bills).where(and(eq(bills.bettorId, id), eq(bills.causeType, 'racing'))).orderBy(asc(bills.id));
+const houseRacing = async () => Number((await t.database.db.select({ s: sql<string>`coalesce(sum(${houseEntries.amount}), 0)` }).from(houseEntries).where(eq(houseEntries.account, HOUSE.racing)))[0]!.s);
+async function clean() {
+  expect(await checkInvariants(t.database.db)).toEqual([]);
+  expect(await checkCoinInvariants(t.database.db)).toEqual([]);
+}
+async function refused(p: Promise<unknown>, status: number, code: string) {
+  await expect(p).rejects.toMatchObject({ status, code });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login('admin', ADMIN_PASSWORD);
+  w = await makeWorld(t);
+  await grantKeys(t, w.agentRole, ['casino', 'casino_order', 'casino_order:export']);
+  provider.list = [
+    { raceRef: 'R1', startsAt: at(10), runners },
+    { raceRef: 'R2', startsAt: at(13), runners },
+    { raceRef: 'R3', startsAt: at(16), runners },
+    { raceRef: 'FAR', startsAt: at(120), runners },
+  ];
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('races and bets', () => {
+  let alice: number;
+  let bob: number;
+  it('stores the races the provider lists for the next 15 minutes, once', async () => {
+    const first = await syncRaces(t.database.db, provider, T0);
+    expect(first.listed).toBe(2);
+    expect((await syncRaces(t.database.db, provider, T0)).listed).toBe(0);
+    const rows = await t.database.db.select().from(racingRaces).orderBy(asc(racingRaces.startsAt));
+    expect(rows.map((r) => [r.raceRef, r.status])).toEqual([['R1', RACE_STATUS.open], ['R2', RACE_STATUS.open]]);
+    expect((await syncRaces(t.database.db, provider, at(1.5))).listed).toBe(1);
+    expect(rows[0]!.runners).toEqual(runners);
+  });
+
+  it('takes a bet: bill 13 of the stake against the racing house account, at the race’s odds', async () => {
+    alice = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
+    bob = (await makeBettor(t, w.agentB, { cash: 50_00 })).id;
+    const house0 = await houseRacing();
+    const bet = await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: 0, runner: 1, stake: 0 }, T0).catch((e) => e));
+    expect(bet).toMatchObject({ status: 422, code: 'BET_STAKE_TOO_LOW' });
+    const r1 = await raceId('R1');
+    const placed = await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 2, stake: 30_00 }, T0));
+    expect(placed).toMatchObject({ runner: 2, stake: 30_00, odds: '3.33', status: RACING_BET_STATUS.open });
+    await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 3, stake: 10_00 }, T0));
+    await tx((ex) => placeRacingBet(ex, { bettorId: bob, raceId: r1, runner: 1, stake: 50_00 }, T0));
+    expect(await cash(alice)).toBe(60_00);
+    expect(await cash(bob)).toBe(0);
+    const ab = await billsOf(alice);
+    expect(ab.map((b) => [b.type, b.amount, b.causeId])).toEqual([
+      [BILL_TYPE.virtual_racing_bet, -30_00, String(placed.id)],
+      [BILL_TYPE.virtual_racing_bet, -10_00, expect.any(String)],
+    ]);
+    expect(await houseRacing()).toBe(house0 + 90_00);
+    await clean();
+  });
+
+  it('refuses without writing: no money, race started or unknown runner, blocked bettor, racing off', async () => {
+    const r1 = await raceId('R1');
+    const r2 = await raceId('R2');
+    const before = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingBets);
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: bob, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_BALANCE_LOW');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 60_01 }, T0)), 422, 'BET_BALANCE_LOW');
+    // Bets close at the start.
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 1, stake: 1_00 }, at(10))), 422, 'BET_MATCH_CLOSED');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 9, stake: 1_00 }, T0)), 400, 'PARAM_INVALID');
+    await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.no_betting }).where(eq(bettors.id, alice));
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_RISK_BLOCKED');
+    await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.none }).where(eq(bettors.id, alice));
+    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { enabled: false } })).status).toBe(200);
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_MATCH_CLOSED');
+    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { enabled: true } })).status).toBe(200);
+    const after = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingBets);
+    expect(after).toEqual(before);
+    expect(await cash(alice)).toBe(60_00);
+    await clean();
+  });
+
+  it('settles a finished race once: bill 14 for the winner (stake x odds, rounded down), nothing for losers', async () => {
+    // Not known yet: the race runs, nothing is settled.
+    let run = await syncRaces(t.database.db, provider, at(10.5));
+    expect(run).toMatchObject({ started: 1, finished: 0, betsSettled: 0 });
+    provider.outcomes.set('R1', { status: 'finished', order: [2, 1, 3] });
+    run = await syncRaces(t.database.db, provider, at(11.5));
+    expect(run).toMatchObject({ finished: 1, betsSettled: 3 });
+    // 30.00 x 3.33 = 99.90
+    expect(await cash(alice)).toBe(60_00 + 99_90);
+    expect(await cash(bob)).toBe(0);
+    const rows = await t.database.db.select().from(racingBets).where(eq(racingBets.raceId, await raceId('R1'))).orderBy(asc(racingBets.id));
+    expect(rows.map((b) => [b.runner, b.status, b.payout])).toEqual([[2, RACING_BET_STATUS.won, 99_90], [3, RACING_BET_STATUS.lost, 0], [1, RACING_BET_STATUS.lost, 0]]);
+    const win = (await billsOf(alice)).filter((b) => b.type === BILL_TYPE.racing_result_change);
+    expect(win.map((b) => [b.amount, b.causeId])).toEqual([[99_90, String(rows[0]!.id)]]);
+    // Again: nothing moves.
+    expect(await syncRaces(t.database.db, provider, at(12))).toMatchObject({ finished: 0, betsSettled: 0 });
+    expect(await cash(alice)).toBe(60_00 + 99_90);
+    const [race] = await t.database.db.select().from(racingRaces).where(eq(racingRaces.raceRef, 'R1'));
+    expect(race).toMatchObject({ status: RACE_STATUS.finished, result: [2, 1, 3] });
+    await clean();
+  });
+
+  it('refunds the bets of a cancelled race with bill 14', async () => {
+    const r2 = await raceId('R2');
+    await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 3, stake: 20_00 }, at(12)));
+    expect(await cash(alice)).toBe(139_90);
+    provider.outcomes.set('R2', { status: 'cancelled' });
+    expect(await syncRaces(t.database.db, provider, at(14))).toMatchObject({ cancelled: 1, betsSettled: 1 });
+    expect(await cash(alice)).toBe(159_90);
+    const [bet] = await t.database.db.select().from(racingBets).where(eq(racingBets.raceId, r2));
+    expect(bet).toMatchObject({ status: RACING_BET_STATUS.refunded, payout: 20_00 });
+    await clean();
+  });
+
+  it('answers the operators’ lists in the branch, and the bills list shows the racing bills', async () => {
+    const races = await t.call('GET', '/api/v1/racing/races?sort=starts_at', { token });
+    expect(races.status, JSON.stringify(races.body)).toBe(200);
+    expect(races.body.items.map((r: any) => [r.race_ref, r.status, r.winner])).toEqual([['R1', 3, 2], ['R2', 4, null], ['R3', 1, null]]);
+    const all = await t.call('GET', '/api/v1/racing/bets', { token });
+    expect(all.body.total).toBe(4);
+    expect(all.body.items[all.body.items.length - 1]).toMatchObject({ race_ref: 'R1', runner: 2, runner_name: 'Serengeti Wind', stake: 30_00, odds: '3.33', status: 2, payout: 99_90 });
+    const tokenB = await t.login('agent_b');
+    const b = await t.call('GET', '/api/v1/racing/bets', { token: tokenB });
+    expect(b.body.items.map((x: any) => x.bettor_id)).toEqual([bob]);
+    const limited = await t.login('limited');
+    expect((await t.call('GET', '/api/v1/racing/bets', { token: limited })).status).toBe(403);
+    const billList = await t.call('GET', `/api/v1/money/bills?bettor_id=${alice}&type=${BILL_TYPE.racing_result_change}`, { token });
+    expect(billList.status, JSON.stringify(billList.body)).toBe(200);
+    expect(billList.body.items.map((x: any) => x.amount)).toEqual([20_00, 99_90]);
+  });
+});
+
+describe('racing coin', () => {
+  let carol: number;
+  beforeAll(async () => {
+    carol = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
+  });
+
+  it('rounds both ways without giving money away (coinsFor, cashFor)', () => {
+    // 1.5 coins per shilling (150 per cent x 10,000): 10.01 TSh buys 15 coins costing 10.00 TSh.
+    expect(coinsFor(10_01, 150)).toEqual({ coins: 15, cash: 10_00 });
+    expect(cashFor(15, 150)).toEqual({ cash: 10_00, coins: 15 });
+    // 3 coins per cent: 10 coins give 3 cents and take 9 coins (1 stays).
+    expect(cashFor(10, 30_000)).toEqual({ cash: 3, coins: 9 });
+    // 0.3333 coin per cent: 10 cents buy 3 coins costing ceil(3 / 0.3333) = 10 cents; 9 cents buy 2 coins costing 7.
+    expect(coinsFor(10, 3_333)).toEqual({ coins: 3, cash: 10 });
+    expect(coinsFor(9, 3_333)).toEqual({ coins: 2, cash: 7 });
+    for (const rate of [1, 7, 100, 150, 3_333, 10_000, 30_000, 1_000_000]) {
+      for (const c of [1, 99, 100, 12_345, 10_000_000]) {
+        const buy = coinsFor(c, rate);
+        expect(buy.cash).toBeLessThanOrEqual(c);
+        const back = cashFor(buy.coins, rate);
+        expect(back.cash).toBeLessThanOrEqual(buy.cash);
+        expect(back.coins).toBeLessThanOrEqual(buy.coins);
+      }
+    }
+  });
+
+  it('converts balance → coin (bill 15) and coin → balance (bill 16) at the configured rate, each a bill with its house counter-entry', async () => {
+    const set = await t.call('PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 150 } });
+    expect(set.body).toMatchObject({ coin_rate_bps: 150, enabled: true });
+    const house0 = await houseRacing();
+    const to = await tx((ex) => convertToCoins(ex, carol, 10_01));
+    expect(to).toMatchObject({ direction: 1, cashCents: 10_00, coins: 15, coinBalance: 15, cashBalance: 90_00 });
+    expect(await cash(carol)).toBe(90_00);
+    expect(await houseRacing()).toBe(house0 + 10_00);
+    const from = await tx((ex) => convertFromCoins(ex, carol, 7));
+    // 7 coins at 1.5 per shilling: 4.66 TSh (floor), taking 7 coins (ceil(466 x 150 / 10,000) = 7).
+    expect(from).toMatchObject({ direction: 2, cashCents: 4_66, coins: 7, coinBalance: 8, cashBalance: 94_66 });
+    expect(await coinBalanceOf(t.database.db, carol)).toBe(8);
+    const cb = await billsOf(carol);
+    expect(cb.map((b) => [b.type, b.amount])).toEqual([[BILL_TYPE.balance_to_racing_coin, -10_00], [BILL_TYPE.racing_coin_to_balance, 4_66]]);
+    const moves = await t.database.db.select().from(racingCoinMoves).where(eq(racingCoinMoves.bettorId, carol)).orderBy(asc(racingCoinMoves.id));
+    expect(moves.map((m) => [m.direction, m.cashCents, m.coins, m.billId])).toEqual([[1, 10_00, 15, cb[0]!.id], [2, 4_66, 7, cb[1]!.id]]);
+    expect(cb[0]!.causeId).toBe(`coin-${moves[0]!.id}`);
+    expect(await houseRacing()).toBe(house0 + 10_00 - 4_66);
+    await clean();
+  });
+
+  it('refuses more cash than the balance, more coins than held, and amounts that convert to nothing', async () => {
+    const moves0 = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingCoinMoves);
+    await refused(tx((ex) => convertToCoins(ex, carol, 94_67 + 100)), 422, 'INSUFFICIENT_BALANCE');
+    await refused(tx((ex) => convertFromCoins(ex, carol, 9)), 422, 'INSUFFICIENT_BALANCE');
+    // 0.66 TSh buys 0.99 coins: nothing.
+    await refused(tx((ex) => convertToCoins(ex, carol, 66)), 422, 'AMOUNT_INVALID');
+    await refused(tx((ex) => convertToCoins(ex, carol, 0)), 400, 'AMOUNT_INVALID');
+    await refused(tx((ex) => convertFromCoins(ex, carol, -1)), 400, 'AMOUNT_INVALID');
+    expect(await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingCoinMoves)).toEqual(moves0);
+    expect(await coinBalanceOf(t.database.db, carol)).toBe(8);
+    expect(await cash(carol)).toBe(94_66);
+    // All 8 coins back: 5.33 TSh taking 8 coins (ceil(533 x 150 / 10,000) = 7.995 → 8).
+    const all = await tx((ex) => convertFromCoins(ex, carol, 8));
+    expect(all).toMatchObject({ cashCents: 5_33, coins: 8, coinBalance: 0, cashBalance: 99_99 });
+    const list = await t.call('GET', `/api/v1/racing/coin_moves?bettor_id=${carol}`, { token });
+    expect(list.body.items.map((m: any) => [m.direction, m.cash, m.coins])).toEqual([[2, 5_33, 8], [2, 4_66, 7], [1, 10_00, 15]]);
+    const bList = await t.call('GET', `/api/v1/racing/coin_moves?bettor_id=${carol}`, { token: await t.login('agent_b') });
+    expect(bList.body.items).toEqual([]);
+    await clean();
+  });
+
+  it('validates the settings and needs casino_config:edit', async () => {
+    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 0 } })).status).toBe(400);
+    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { other: 1 } })).status).toBe(400);
+    expect((await t.call('PUT', '/api/v1/racing/settings', { token: await t.login('agent_a'), body: { enabled: false } })).status).toBe(403);
+    expect((await t.call('GET', '/api/v1/racing/settings', { token })).body).toMatchObject({ coin_rate_bps: 150, enabled: true });
+  });
+});
+
+describe('sandbox provider', () => {
+  it('runs a race every few minutes, the same in every process, with a result after the run', async () => {
+    const a = new SandboxRacingProvider();
+    const b = new SandboxRacingProvider();
+    const from = new Date('2026-06-01T12:00:00Z');
+    const to = new Date(from.getTime() + 30 * MIN);
+    const races = await a.races(from, to);
+    expect(races).toHaveLength((30 * 60) / RACE_EVERY_SECONDS);
+    expect(await b.races(from, to)).toEqual(races);
+    for (const r of races) {
+      expect(r.runners.length).toBeGreaterThanOrEqual(6);
+      expect(r.runners.length).toBeLessThanOrEqual(8);
+      expect(new Set(r.runners.map((x) => x.name)).size).toBe(r.runners.length);
+      // The book's overround: Σ 1/odds a little above 1.
+      const book = r.runners.reduce((s, x) => s + 1 / Number(x.odds), 0);
+      expect(book).toBeGreaterThan(1.1);
+      expect(book).toBeLessThan(1.3);
+    }
+    const first = races[0]!;
+    expect(await a.outcome(first.raceRef, new Date(first.startsAt.getTime() + RACE_RUN_SECONDS * 1000 - 1))).toBeNull();
+    const out = await a.outcome(first.raceRef, new Date(first.startsAt.getTime() + RACE_RUN_SECONDS * 1000));
+    expect(out).toEqual(await b.outcome(first.raceRef, new Date(first.startsAt.getTime() + 3_600_000)));
+    if (out?.status === 'finished') expect([...out.order].sort()).toEqual(first.runners.map((x) => x.number).sort());
+    expect(await a.outcome('OTHER-1', to)).toBeNull();
+  });
+
+  it('plays through the sandbox: listed, bet on, settled with invariants clean', async () => {
+    const sandbox = new SandboxRacingProvider('test-seed');
+    const now = new Date('2026-07-01T08:00:30Z');
+    await syncRaces(t.database.db, sandbox, now);
+    const open = await t.database.db.select().from(racingRaces).where(and(eq(racingRaces.status, RACE_STATUS.open), sql`${racingRaces.raceRef} like 'SBX-%'`)).orderBy(asc(racingRaces.startsAt));
+    expect(open.length).toBeGreaterThanOrEqual(4);
+    const dave = (await makeBettor(t, w.agentA1, { cash: 1_000_00 })).id;
+    const race = open[0]!;
+    for (const r of race.runners) await tx((ex) => placeRacingBet(ex, { bettorId: dave, raceId: race.id, runner: r.number, stake: 10_00 }, now));
+    const later = new Date(race.startsAt.getTime() + (RACE_RUN_SECONDS + 1) * 1000);
+    await syncRaces(t.database.db, sandbox, later);
+    const [done] = await t.database.db.select().from(racingRaces).where(eq(racingRaces.id, race.id));
+    expect([RACE_STATUS.finished, RACE_STATUS.cancelled]).toContain(done!.status);
+    const bets = await t.database.db.select().from(racingBets).where(eq(racingBets.raceId, race.id));
+    expect(bets.every((b) => b.status !== RACING_BET_STATUS.open)).toBe(true);
+    const paid = bets.reduce((s, b) => s + b.payout, 0);
+    if (done!.status === RACE_STATUS.finished) {
+      const winner = bets.find((b) => b.runner === done!.result![0])!;
+      expect(paid).toBe(Math.floor(10_00 * Number(winner.odds)));
+    } else expect(paid).toBe(race.runners.length * 10_00);
+    expect(await cash(dave)).toBe(1_000_00 - race.runners.length * 10_00 + paid);
+    await clean();
+  });
+});
