@@ -7,12 +7,13 @@
  *   earlier call of its round is answered: a round's calls reach the wallet in the script's order.
  * - A call is sent with a fresh timestamp and signature over the SAME body (same request_uuid and
  *   transaction_uuid) on every attempt. No answer (connection refused or cut, timeout, HTTP 5xx, a body
- *   that is not a wallet answer, RS_ERROR_UNKNOWN) is retried with exponential back-off, forever: the
+ *   that is not a wallet answer, RS_ERROR_UNKNOWN, a refusal of our signature or partner) is retried with exponential back-off, forever: the
  *   provider's retries settle every round exactly once, the wallet's idempotency key making the repeat
  *   harmless. Any other answer (RS_OK or a refusal) is final and recorded.
  * - Simulated failures: a call with `drop_answers` gets its answer thrown away (the call did reach the
  *   wallet: a timeout after the fact) and is retried; a call with `duplicates` is sent once more after its
- *   answer, and the second answer, which must equal the first (status and balance), is recorded next to it.
+ *   answer, and the second answer, which must equal the first (status, and the balance after it for a
+ *   transaction taken), is recorded next to it.
  * - A bet refused for good makes the round's later wins and rollbacks pointless: they are skipped
  *   (state 3); a round/end is still sent so that no round is left open at the wallet.
  *
@@ -20,6 +21,8 @@
  * a process that just lost the lead, is what the wallet's idempotency is for.
  */
 import crypto from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db.js';
 import { casinoSandboxOutbox as outbox } from './schema.js';
@@ -65,24 +68,37 @@ export class WalletClient {
   async send(call: WalletCall, body: string): Promise<CallResult> {
     const secret = await this.opts.secret();
     const ts = Math.floor(Date.now() / 1000);
-    let res: Response;
-    try {
-      res = await fetch(`${this.opts.walletUrl}/wallet/v1/${encodeURIComponent(this.opts.providerCode)}/${call}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-dau-timestamp': String(ts), 'x-dau-signature': signHmac(secret, ts, body) },
-        body,
-        signal: AbortSignal.timeout(this.opts.callTimeoutMs ?? 10_000),
-      });
-    } catch (err) {
-      return { ok: false, error: `no answer: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}` };
-    }
-    let text = '';
-    try {
-      text = await res.text();
-    } catch (err) {
-      return { ok: false, error: `answer cut: ${(err as Error).message}` };
-    }
-    if (res.status !== 200) return { ok: false, error: `HTTP ${res.status}: ${text.slice(0, 200)}` };
+    const url = new URL(`${this.opts.walletUrl}/wallet/v1/${encodeURIComponent(this.opts.providerCode)}/${call}`);
+    // node:http, not fetch: a server-to-server call carries no browser fetch metadata (Sec-Fetch-*),
+    // which the wallet refuses as a browser's.
+    const reply = await new Promise<{ status: number; text: string } | { error: string }>((resolve) => {
+      const req = (url.protocol === 'https:' ? https : http).request(
+        url,
+        {
+          method: 'POST',
+          agent: url.protocol === 'https:' ? undefined : keepAlive,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'x-dau-timestamp': String(ts),
+            'x-dau-signature': signHmac(secret, ts, body),
+          },
+          timeout: this.opts.callTimeoutMs ?? 10_000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', (err) => resolve({ error: `answer cut: ${err.message}` }));
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('error', (err) => resolve({ error: `no answer: ${err.message}` }));
+      req.end(body);
+    });
+    if ('error' in reply) return { ok: false, error: reply.error };
+    const { status, text } = reply;
+    if (status !== 200) return { ok: false, error: `HTTP ${status}: ${text.slice(0, 200)}` };
     let answer: WalletAnswer;
     try {
       answer = JSON.parse(text) as WalletAnswer;
@@ -94,8 +110,15 @@ export class WalletClient {
   }
 }
 
-/** Whether an answer settles the call (anything but "unknown error", which is retried). */
-export const isFinal = (a: WalletAnswer) => a.status !== 'RS_ERROR_UNKNOWN';
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 32 });
+
+/**
+ * Whether an answer settles the call. Retried instead: "unknown error" (the wallet could not tell), and
+ * the refusals of our credentials (bad signature or timestamp, unknown or disabled partner), which are
+ * the provider's configuration, not the round's: a call retried after the operator fixed them goes through.
+ */
+export const RETRIED_STATUSES: readonly string[] = ['RS_ERROR_UNKNOWN', 'RS_ERROR_INVALID_SIGNATURE', 'RS_ERROR_INVALID_PARTNER'];
+export const isFinal = (a: WalletAnswer) => !RETRIED_STATUSES.includes(a.status);
 
 export interface OutboxOptions {
   client: WalletClient;
@@ -269,7 +292,7 @@ export class SandboxOutbox {
     await this.db.transaction(async (tx) => {
       const [done] = await tx
         .update(outbox)
-        .set({ state: OUTBOX_STATE.answered, answerStatus: r.answer.status, answerBalance: balance, answeredAt: new Date(), attempts: sql`${outbox.attempts} + 1`, lastError: null })
+        .set({ state: OUTBOX_STATE.answered, answerStatus: r.answer.status, answerBalance: balance, answeredAt: new Date(), attempts: sql`${outbox.attempts} + 1` })
         .where(and(eq(outbox.id, row.id), eq(outbox.state, OUTBOX_STATE.pending)))
         .returning({ id: outbox.id });
       if (done && row.call === 'transaction/bet' && r.answer.status !== 'RS_OK') {
@@ -300,7 +323,10 @@ export class SandboxOutbox {
     if (!again.ok) return; // a duplicate that got lost is no duplicate
     this.stats.duplicates++;
     const b2 = typeof again.answer.balance === 'number' ? again.answer.balance : null;
-    if (again.answer.status !== status || b2 !== balance) {
+    // A transaction taken answers its stored answer (status and the balance after it); a round/end or a
+    // refusal moved nothing and answers the same status with the balance of now.
+    const stored = row.transactionUuid !== null && status === 'RS_OK';
+    if (again.answer.status !== status || (stored && b2 !== balance)) {
       this.stats.duplicateMismatches++;
       this.opts.log?.(`sandbox game provider: the duplicate of ${row.call} ${row.transactionUuid ?? row.roundRef} answered ${again.answer.status}/${b2}, the first ${status}/${balance}`);
     }

@@ -1,12 +1,12 @@
 /**
  * THE SANDBOX GAME PROVIDER (issue 13): a game server that is NOT part of the operator's product. It stands
  * in for a casino studio or aggregator in demos and tests: its own Fastify instance on its own port
- * (`DAU_CASINO_SANDBOX_PORT`, else the port of its provider's launch URL, else 6010), calling the
+ * (`DAU_CASINO_SANDBOX_PORT`, else the port of its provider's launch URL, else 6019), calling the
  * operator's wallet API over real HTTP with real HMAC signatures, and failing the way real providers fail
  * (./rounds.ts, ./outbox.ts). Started on the leader by main.ts, like the sandbox odds feed.
  *
  * Its routes are the game client's, not the operator's:
- *  - GET  /launch?token=&game=&lang=  the page a launch URL opens: the game "playing" with the bettor's
+ *  - GET  /?token=&game=&lang= (also /launch)  the page a launch URL opens: the game "playing" with the bettor's
  *    balance (HTML; JSON when asked with Accept: application/json).
  *  - POST /play {token, game, rounds?, stake?}  the game client's spin button: plays 1..50 rounds with the
  *    game's configured kind, RTP and volatility (domain playRound) and queues their wallet calls; answers at
@@ -15,19 +15,20 @@
  *  - GET  /health
  */
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { CASINO_GAME_KINDS, type CasinoGameKind, type Volatility } from '@dau/domain';
 import type { Db } from '../../platform/db.js';
 import { providerSecretFor, walletCache } from '../casino/service.js';
+import { SANDBOX_PROVIDER_CODE } from '../casino/seed.js';
 import { casinoSandboxOutbox as outbox } from './schema.js';
 import { OUTBOX_STATE, SandboxOutbox, WalletClient, isFinal, type WalletAnswer } from './outbox.js';
 import { DEFAULT_FAILURE_RATES, cryptoRng, planRound, type FailureRates, type PlannedRound, type SandboxGame } from './rounds.js';
 
 export const SANDBOX_PROVIDER_NAME = 'sandbox game provider';
-/** The provider code of the sandbox in casino_providers (seeded). */
-export const SANDBOX_PROVIDER_CODE = 'sandbox';
-export const DEFAULT_SANDBOX_PORT = 6010;
+export { SANDBOX_PROVIDER_CODE };
+/** Where the seeded launch URL points (DAU_CASINO_SANDBOX_URL, default http://127.0.0.1:6019). */
+export const DEFAULT_SANDBOX_PORT = 6019;
 
 export interface SandboxGameProviderOptions {
   db: Db;
@@ -188,7 +189,7 @@ export async function startSandboxGameProvider(opts: SandboxGameProviderOptions)
 
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.get('/health', async () => ({ status: 'ok', provider: SANDBOX_PROVIDER_NAME }));
-  app.get<{ Querystring: Record<string, string | undefined> }>('/launch', async (req, reply) => {
+  const launch = async (req: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply: FastifyReply) => {
     const token = String(req.query.token ?? '');
     const gameCode = String(req.query.game ?? '');
     const json = String(req.headers.accept ?? '').includes('application/json');
@@ -212,7 +213,9 @@ export async function startSandboxGameProvider(opts: SandboxGameProviderOptions)
     return reply
       .type('text/html; charset=utf-8')
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Dau ${SANDBOX_PROVIDER_NAME}</title></head><body><h1>${title}</h1><p>${line}</p><p><small>Dau ${SANDBOX_PROVIDER_NAME}: not a real casino.</small></p></body></html>`);
-  });
+  };
+  app.get('/', launch);
+  app.get('/launch', launch);
   app.post<{ Body: unknown }>('/play', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     const intOrUndef = (v: unknown) => (v === undefined ? undefined : typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : NaN);
