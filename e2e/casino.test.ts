@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { formatTsh } from '@dau/domain';
@@ -42,18 +43,31 @@ beforeAll(async () => {
   provider = providers[0];
 });
 
-/** A wallet call as a provider makes it: the body signed with HMAC-SHA256 of the shared secret. */
+/**
+ * A wallet call as a provider makes it: the body signed with HMAC-SHA256 of the shared secret, sent with
+ * node:http (fetch adds the browser's `sec-fetch-mode` header, which the wallet refuses as a browser's).
+ */
 async function wallet(call: string, body: Record<string, unknown>): Promise<any> {
   const raw = JSON.stringify({ request_uuid: crypto.randomUUID(), ...body });
   const ts = Math.floor(Date.now() / 1000);
   const signature = crypto.createHmac('sha256', SECRET).update(`${ts}.${raw}`).digest('base64');
-  const res = await fetch(`${e2e.server.baseUrl}/wallet/v1/${encodeURIComponent(provider.code)}/${call}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-dau-timestamp': String(ts), 'x-dau-signature': signature },
-    body: raw,
+  const url = new URL(`/wallet/v1/${encodeURIComponent(provider.code)}/${call}`, e2e.server.baseUrl);
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw), 'x-dau-timestamp': String(ts), 'x-dau-signature': signature } },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: data }));
+      },
+    );
+    req.on('error', reject);
+    req.end(raw);
   });
-  expect(res.status, `${call} answers HTTP 200`).toBe(200);
-  return res.json();
+  expect(status, `${call} answers HTTP 200`).toBe(200);
+  return JSON.parse(text);
 }
 
 async function openScreen(page: Page, route: string, title: string) {
@@ -189,7 +203,9 @@ describe('casino screens', () => {
     const session = expectStatus(await api('POST', '/casino/sessions', { bettor_id: bettor.id, game_id: game.id }), 201, 'session');
     expect(session.launch_url).toContain(session.token);
     const common = { token: session.token, user: String(bettor.id), game_code: GAME_CODE, currency: 'TZS' };
-    const balance0 = (await wallet('user/balance', { token: session.token, game_code: GAME_CODE })).balance as number;
+    const opening = await wallet('user/balance', { token: session.token, game_code: GAME_CODE });
+    expect(opening.status).toBe('RS_OK');
+    const balance0 = opening.balance as number;
     const refs: string[] = [];
     for (let i = 0; i < WINS.length; i++) {
       const round = `e2e-round-${i + 1}-${crypto.randomBytes(4).toString('hex')}`;

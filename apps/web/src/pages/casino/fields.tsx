@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { InputNumber, Space, Tag, type FormRule, type InputNumberProps } from 'antd';
+import { InputNumber, Space, Tag, Typography, type FormRule, type InputNumberProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,9 @@ export function roundFields(): FieldView[] {
     status: { keep: true, render: (v, row) => <RoundStatus value={v} testId={`round-status-${String(row.id)}`} /> },
     net: { render: (v) => <SignedTsh cents={v} /> },
     round_ref: { keep: true },
+    // The names stand for them in the detail (the ids stay filters).
+    provider_id: { detail: false },
+    game_id: { detail: false },
   }).fields.map((f) => ({ ...f }));
 }
 
@@ -57,6 +60,10 @@ export function useCategoryChoices() {
 
 /** A numeric id field as a choice among `options` (the table shows the label); as it is when the choices are unknown. */
 export const asChoice = (options: Option[] | undefined): Partial<FieldView> => (options ? { type: 'enum', options } : {});
+
+/** The same, shown as plain text in the table and the drawer (a provider's name needs no colour). */
+export const asPlainChoice = (options: Option[] | undefined): Partial<FieldView> =>
+  options ? { type: 'enum', options, render: (v) => <>{options.find((o) => String(o.value) === String(v))?.label ?? (v === null || v === undefined ? '-' : String(v))}</> } : {};
 
 /** Game kinds as choices, labelled `casino.kind.<code>`. */
 export const kindOptions = (t: TFunction): Option[] => {
@@ -150,7 +157,7 @@ export const gameReportResource = /* @__PURE__ */ defineResource({
   fields: [
     createdRange,
     { key: 'game_name', type: 'text', sortable: true },
-    { key: 'game_code', type: 'text' },
+    { key: 'game_code', type: 'text', table: false },
     { key: 'kind', type: 'text', labels: KIND_LABELS, table: false },
     { key: 'provider_name', type: 'text', sortable: true },
     { key: 'provider_id', type: 'number', search: 'exact', table: false, detail: false },
@@ -192,6 +199,16 @@ export const userReportResource = /* @__PURE__ */ defineResource({
   ],
 });
 
+/** The actual RTP; in the warning colour when above the theoretical one (the house paid more than the game should). */
+function ActualRtp({ actual, theoretical, percent }: { actual: unknown; theoretical: unknown; percent: (bps: unknown) => string }) {
+  const above = actual !== null && actual !== undefined && theoretical !== null && theoretical !== undefined && Number(actual) > Number(theoretical);
+  return (
+    <Typography.Text type={above ? 'warning' : undefined} strong={above} style={{ whiteSpace: 'nowrap' }}>
+      {percent(actual)}
+    </Typography.Text>
+  );
+}
+
 /** The report declarations with their choices (provider, game) and the RTP columns in %. */
 export function useReportView(def: ResourceView): ResourceView {
   const percent = usePercent();
@@ -202,8 +219,8 @@ export function useReportView(def: ResourceView): ResourceView {
       casinoView(def, {
         provider_id: asChoice(providers),
         game_id: asChoice(games),
-        actual_rtp_bps: { render: (v) => <span data-testid="report-rtp">{percent(v)}</span> },
-        theoretical_rtp_bps: { render: (v) => percent(v) },
+        actual_rtp_bps: { keep: true, render: (v, row) => <ActualRtp actual={v} theoretical={row.theoretical_rtp_bps} percent={percent} /> },
+        theoretical_rtp_bps: { keep: true, render: (v) => percent(v) },
         ggr: { render: (v) => <SignedTsh cents={v} /> },
         game_name: { keep: true },
         phone: { keep: true },

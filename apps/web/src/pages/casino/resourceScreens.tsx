@@ -8,7 +8,7 @@ import { useAccess } from '../../app/access';
 import { useIsMobile } from '../../app/dialog';
 import { hasScreen } from '../../app/screens';
 import { ResourcePage, type FieldView, type Row } from '../../resources';
-import { asChoice, categoryName, gameReportResource, kindOptions, percentField, roundFields, useCategoryChoices, useGameChoices, useProviderChoices, useReportView, userReportResource } from './fields';
+import { asChoice, asPlainChoice, categoryName, gameReportResource, kindOptions, percentField, roundFields, useCategoryChoices, useGameChoices, useProviderChoices, useReportView, userReportResource } from './fields';
 import { ReportTotals } from './ReportTotals';
 import { RtpChart } from './RtpChart';
 import { casinoView, usePercent } from './shared';
@@ -70,13 +70,13 @@ function GameScreen() {
   const def = useMemo(() => {
     const rtp = casinoGameResource.fields.find((f) => f.key === 'rtp_bps')!;
     const hints: Record<string, Partial<FieldView>> = {
-      provider_id: { ...asChoice(providers), help: 'casino.help.provider_id', keep: true },
+      provider_id: { ...asPlainChoice(providers), help: 'casino.help.provider_id' },
       game_code: { help: 'casino.help.game_code' },
       name: { keep: true, render: (_v, row) => <GameName row={row} /> },
       category_id: asChoice(categories),
       image: { help: 'casino.help.image' },
       kind: { options: kindOptions(t) },
-      rtp_bps: percentField(rtp, t, percent, 'casino.help.rtp_bps'),
+      rtp_bps: { ...percentField(rtp, t, percent, 'casino.help.rtp_bps'), keep: true },
       volatility: { help: 'casino.help.volatility' },
       min_bet: { help: 'casino.help.min_bet' },
       max_bet: { help: 'casino.help.max_bet' },
