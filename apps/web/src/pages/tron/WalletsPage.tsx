@@ -8,7 +8,7 @@ import { useDialogWidth } from '../../app/dialog';
 import { useMsg } from '../../app/messages';
 import { ActionButton, formatDateTime, FormModal, LoadError, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
 import { tronWalletResource } from './defs';
-import { Amount, codeHint, RoleTag, shorten, Stacked, TEXTS, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
+import { Amount, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
 import { difference, toUnits } from './units';
 
 const PAGE = 'tron';
@@ -44,11 +44,11 @@ export default function WalletsPage() {
   const def = useMemo(() => {
     const hints: Record<string, Partial<FieldView>> = {
       role: { keep: true, options: roles, render: (v) => <RoleTag role={v} /> },
-      bettor_id: { render: (v, row) => <Bettor row={row} bettorId={v} /> },
+      bettor_id: { label: 'tron.field.bettor', render: (v, row) => <Bettor row={row} bettorId={v} /> },
       address_base58: { keep: true, ...codeHint(t('tron.wallet.copyBase58')) },
       address_hex: codeHint(t('tron.wallet.copyHex')),
       public_key: codeHint(t('tron.wallet.copyKey')),
-      trx_balance: { render: (v, row) => <Amount value={v} asset="TRX" testId={`wallet-trx-${String(row.id)}`} /> },
+      trx_balance: { keep: true, render: (v, row) => <Amount value={v} asset="TRX" testId={`wallet-trx-${String(row.id)}`} /> },
       usdt_balance: { keep: true, render: (v, row) => <Amount value={v} asset="USDT" testId={`wallet-usdt-${String(row.id)}`} strong /> },
       removed: {
         keep: true,
@@ -64,7 +64,7 @@ export default function WalletsPage() {
           ),
       },
     };
-    return tronView(tronWalletResource, hints);
+    return tronView(tronWalletResource, hints, { fetchDetail: false });
   }, [t, roles]);
 
   const create = useApiMutation((body: Row) => api.post<Row>(WALLET_ROUTES.create, body), { invalidate: TRON_LISTS });
@@ -76,9 +76,8 @@ export default function WalletsPage() {
   const quick = useMemo<QuickFilter[]>(
     () => [
       { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
-      { key: 'active', label: t('tron.wallet.viewActive'), filters: { removed: 'false', role: undefined } },
-      { key: 'removed', label: t('tron.wallet.viewRemoved'), filters: { removed: 'true', role: undefined } },
-      ...(['deposit', 'collection', 'gas'] as const).map((r) => ({ key: r, label: t(TEXTS.role[r]), filters: { role: String(WALLET_ROLE[r]), removed: undefined } })),
+      { key: 'active', label: t('tron.wallet.viewActive'), filters: { removed: 'false' } },
+      { key: 'removed', label: t('tron.wallet.viewRemoved'), filters: { removed: 'true' } },
     ],
     [t],
   );

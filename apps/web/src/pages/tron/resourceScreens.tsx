@@ -31,29 +31,18 @@ function SweepScreen() {
       },
       kind: { options: kinds, render: (v) => <CodeTag group="kind" value={v} colors={KIND_COLOR} /> },
       tx_hash: codeHint(),
-      from_address: codeHint(),
-      to_address: codeHint(),
+      from_address: { keep: true, ...codeHint() },
+      to_address: { keep: true, ...codeHint() },
       amount: { keep: true, render: (v, row) => <Amount value={v} asset={String(row.asset ?? 'USDT')} testId={`sweep-amount-${String(row.id)}`} /> },
       asset: { options: [{ value: 'USDT', label: 'USDT' }, { value: 'TRX', label: 'TRX' }] },
       status: { keep: true, options: statuses, render: (v) => <SweepStatusTag status={v} /> },
     };
     return tronView(tronSweepResource, hints, { fetchDetail: false });
   }, [t, statuses]);
-  const quick = useMemo<QuickFilter[]>(
-    () => [
-      { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
-      { key: 'collect', label: t('tron.kind.collect'), filters: { kind: 'collect', status: undefined } },
-      { key: 'gas', label: t('tron.kind.gas'), filters: { kind: 'gas', status: undefined } },
-      { key: 'withdrawal', label: t('tron.kind.withdrawal'), filters: { kind: 'withdrawal', status: undefined } },
-      { key: 'unknown', label: t('tron.sweepStatus.unknown'), filters: { kind: undefined, status: String(SWEEP_STATUS.unknown) } },
-    ],
-    [t],
-  );
   return (
     <ResourcePage
       def={def}
       detailColumns={2}
-      quickFilters={quick}
       detailTitle={(row) => `${t('menu.tron_transaction_summary')} · ${String(row.number ?? row.id)}`}
       detailExtra={(row) => (row.kind === 'gas' ? null : <GasTopUps sweep={row} />)}
     />
@@ -112,23 +101,22 @@ function TransferScreen() {
     const directions = Object.entries(TEXTS.direction).map(([value, key]) => ({ value, label: t(key) }));
     const hints: Record<string, Partial<FieldView>> = {
       amount: { keep: true, render: (v, row) => <Amount value={v} asset="USDT" testId={`transfer-amount-${String(row.id)}`} strong /> },
-      block_number: { render: (v) => (v === null || v === undefined ? '-' : <span style={{ fontVariantNumeric: 'tabular-nums' }}>{String(v)}</span>) },
+      block_number: { keep: true, render: (v) => (v === null || v === undefined ? '-' : <span style={{ fontVariantNumeric: 'tabular-nums' }}>{String(v)}</span>) },
       tx_hash: codeHint(),
       fingerprint: codeHint(),
       from_address: codeHint(),
       to_address: codeHint(),
       direction: { options: directions, render: (v) => <CodeTag group="direction" value={v} colors={{ in: 'green', out: 'orange' }} /> },
       status: { keep: true, options: statuses, render: (v) => <TransferStatusTag status={v} /> },
-      bettor_id: { keep: true, render: (v, row) => <CreditedTo row={row} bettorId={v} /> },
+      bettor_id: { keep: true, label: 'tron.transfer.credited', render: (v, row) => <CreditedTo row={row} bettorId={v} /> },
     };
     return tronView(usdtTransferResource, hints, { fetchDetail: false });
   }, [t, statuses]);
   const quick = useMemo<QuickFilter[]>(
     () => [
       { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
-      { key: 'in', label: t('tron.direction.in'), filters: { direction: 'in', status: undefined } },
-      { key: 'out', label: t('tron.direction.out'), filters: { direction: 'out', status: undefined } },
-      { key: 'seen', label: t('tron.transferStatus.seen'), filters: { direction: undefined, status: String(TRANSFER_STATUS.seen) } },
+      { key: 'in', label: t('tron.direction.in'), filters: { direction: 'in' } },
+      { key: 'out', label: t('tron.direction.out'), filters: { direction: 'out' } },
     ],
     [t],
   );
