@@ -29,7 +29,7 @@ import zhCasino from '../src/locales/zh-CN/casino';
 import enTron from '../src/locales/en-US/tron';
 import swTron from '../src/locales/sw-KE/tron';
 import zhTron from '../src/locales/zh-CN/tron';
-import { BETTING_RESOURCES, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
+import { BETTING_RESOURCES, CASINO_ROUND_FIELDS, CASINO_TRANSACTION_FIELDS, casinoCategoryResource, casinoGameResource, casinoProviderResource, casinoRoundResource, casinoSettingsResource, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -103,5 +103,12 @@ describe('console locales', () => {
     // The jackpot screens label their fields `jackpot.field.<key>` and describe themselves in jackpot.describe (pages/jackpot/shared.tsx).
     const jackpotTexts = JACKPOT_RESOURCES.flatMap((r) => [...r.fields.map((f) => f.label ?? `jackpot.field.${f.key}`), `menu.${r.name}`, `jackpot.describe.${r.name}`]).filter((k) => !all.has(k));
     expect(jackpotTexts).toEqual([]);
+    // The casino screens label their fields `casino.field.<key>` (pages/casino/shared.tsx casinoView); the lists take the menu's titles.
+    const casinoFields = [casinoCategoryResource, casinoGameResource, casinoProviderResource, casinoSettingsResource, casinoRoundResource].flatMap((r) => r.fields);
+    const casinoTexts = [...casinoFields, ...CASINO_ROUND_FIELDS, ...CASINO_TRANSACTION_FIELDS]
+      .map((f) => `casino.field.${f.key}`)
+      .concat([casinoCategoryResource, casinoGameResource, casinoRoundResource].flatMap((r) => [`menu.${r.name}`, `casino.describe.${r.name}`]))
+      .filter((k) => !all.has(k));
+    expect(casinoTexts).toEqual([]);
   });
 });
