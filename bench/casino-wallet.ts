@@ -1,0 +1,192 @@
+/**
+ * The casino wallet API (issue 13) under load on PostgreSQL: bet + win pairs from 200 concurrent
+ * connections, wallet calls per second, p50/p99 latency per call, and the ledger invariants afterwards.
+ *
+ * Setup (not timed): a fresh database dau_bench_cw_<pid> next to BENCH_URL (default the local
+ * postgres://postgres@127.0.0.1:5432/postgres), dropped at the end; migrated and seeded (the sandbox
+ * provider and its games), BENCH_BETTORS (200) funded bettors each with a game session, ANALYZE. The
+ * server is built with `buildApp` and listens in this process; the load comes from a child process
+ * (this file again, BENCH_ROLE=client) so that signing and JSON on the client side do not count as the
+ * server's CPU. Each of BENCH_CONNECTIONS (200) keep-alive connections plays rounds in a loop for
+ * BENCH_SECONDS (20): a signed bet (10 TSh), then a signed win (0–20 TSh) referencing it, each call
+ * timed from request to answer. Every answer must be RS_OK.
+ *
+ * Run: `node --import tsx bench/casino-wallet.ts` (BENCH_SECONDS=8 for a quick run). Prints figures;
+ * never a gate.
+ *
+ * Figures, this machine (2 cores shared by Node, PostgreSQL and several other sessions' builds and tests:
+ * load average 8–12 during the run, so the rates are low and noisy): see the report printed at the end
+ * and docs/architecture.md ("Casino").
+ */
+import { fork } from 'node:child_process';
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const BETTORS = Number(process.env.BENCH_BETTORS ?? CONNECTIONS);
+
+interface ClientJob {
+  port: number;
+  secret: string;
+  players: { user: string; token: string }[];
+  gameCode: string;
+  seconds: number;
+  connections: number;
+}
+interface ClientResult {
+  calls: number;
+  pairs: number;
+  latencies: number[];
+  refusals: Record<string, number>;
+  elapsedMs: number;
+  clientCpuMs: number;
+}
+
+if (process.env.BENCH_ROLE === 'client') {
+  process.once('message', (job: ClientJob) => {
+    void runClient(job).then((r) => process.send!(r, () => process.exit(0)));
+  });
+} else {
+  await runServer();
+}
+
+async function runClient(job: ClientJob): Promise<ClientResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
+  const latencies: number[] = [];
+  const refusals: Record<string, number> = {};
+  let calls = 0;
+  let pairs = 0;
+  const cpu0 = process.cpuUsage();
+  const call = (path: string, body: Record<string, unknown>) =>
+    new Promise<{ status: string }>((resolve, reject) => {
+      const raw = JSON.stringify(body);
+      const ts = Math.floor(Date.now() / 1000);
+      const sig = crypto.createHmac('sha256', job.secret).update(`${ts}.${raw}`).digest('base64');
+      const t0 = performance.now();
+      const req = http.request(
+        { host: '127.0.0.1', port: job.port, path: `/wallet/v1/sandbox/${path}`, method: 'POST', agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw), 'x-dau-timestamp': String(ts), 'x-dau-signature': sig } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d) => (text += d));
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            calls += 1;
+            try {
+              resolve(JSON.parse(text) as { status: string });
+            } catch (e) {
+              reject(e as Error);
+            }
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(raw);
+    });
+  const deadline = Date.now() + job.seconds * 1000;
+  const started = performance.now();
+  let n = 0;
+  const loop = async (i: number) => {
+    const p = job.players[i % job.players.length]!;
+    while (Date.now() < deadline) {
+      const k = `${process.pid}-${i}-${++n}`;
+      const bet = { request_uuid: `q${k}`, token: p.token, user: p.user, game_code: job.gameCode, round: `R${k}`, transaction_uuid: `b${k}`, currency: 'TZS', amount: 10_00 };
+      const a = await call('transaction/bet', bet);
+      if (a.status !== 'RS_OK') {
+        refusals[a.status] = (refusals[a.status] ?? 0) + 1;
+        continue;
+      }
+      const w = await call('transaction/win', { ...bet, request_uuid: `qw${k}`, transaction_uuid: `w${k}`, reference_transaction_uuid: bet.transaction_uuid, amount: (n % 3) * 10_00 });
+      if (w.status !== 'RS_OK') refusals[w.status] = (refusals[w.status] ?? 0) + 1;
+      else pairs += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: job.connections }, (_, i) => loop(i)));
+  const cpu = process.cpuUsage(cpu0);
+  agent.destroy();
+  return { calls, pairs, latencies, refusals, elapsedMs: performance.now() - started, clientCpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+async function runServer() {
+  const { eq, sql } = await import('drizzle-orm');
+  const { ACCOUNT_KIND, BILL_TYPE } = await import('@dau/domain');
+  const { buildApp } = await import('../apps/server/src/app.js');
+  const { openPostgres } = await import('../apps/server/src/platform/db.js');
+  const { seed } = await import('../apps/server/src/seed.js');
+  const { bettors } = await import('../apps/server/src/modules/money/schema.js');
+  const { HOUSE, checkInvariants, post } = await import('../apps/server/src/modules/money/ledger.js');
+  const { casinoGames, casinoProviders } = await import('../apps/server/src/modules/casino/schema.js');
+  const { openSession, providerSecretFor } = await import('../apps/server/src/modules/casino/index.js');
+  const { pct, scratchDatabase } = await import('./support.js');
+
+  const name = `dau_bench_cw_${process.pid}`;
+  const scratch = scratchDatabase(name);
+  await scratch.admin(`DROP DATABASE IF EXISTS ${name}`);
+  await scratch.admin(`CREATE DATABASE ${name}`);
+  const database = await openPostgres(scratch.url());
+  let closeApp: () => Promise<void> = async () => {};
+  try {
+    await database.migrate();
+    await seed(database.db, { adminPassword: 'Bench#2026pass', demo: false });
+    const db = database.db;
+    const [{ id: agentId }] = (await database.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows as { id: number }[];
+    const [g] = await db
+      .select({ game: casinoGames })
+      .from(casinoGames)
+      .innerJoin(casinoProviders, eq(casinoProviders.id, casinoGames.providerId))
+      .where(eq(casinoProviders.code, 'sandbox'));
+    const game = g!.game;
+    const players: { user: string; token: string; id: number }[] = [];
+    for (let i = 0; i < BETTORS; i++) {
+      const [b] = await db.insert(bettors).values({ phone: `25570${String(1_000_000 + i)}`, name: `Bench ${i}`, agentId, invitationCode: `CW${i}` }).returning();
+      await db.transaction((tx) =>
+        post(tx, { bettorId: b!.id, account: ACCOUNT_KIND.cash, amount: 100_000_000_00, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: `bench-${b!.id}` }, house: HOUSE.clearing(6) }),
+      );
+      const s = await openSession(db, b!.id, game.id);
+      players.push({ user: String(b!.id), token: s.token, id: b!.id });
+    }
+    await database.exec('ANALYZE');
+    const built = await buildApp({ database, logger: false });
+    closeApp = () => built.app.close();
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (built.app.server.address() as { port: number }).port;
+    const secret = (await providerSecretFor(db, 'sandbox'))!;
+    const sumOf = async () => {
+      const r = await database.query(
+        `SELECT (SELECT sum(cash_balance) FROM bettors) AS balances, (SELECT coalesce(sum(amount), 0) FROM house_entries WHERE account = 'casino') AS casino`,
+      );
+      return Number(r.rows[0].balances) + Number(r.rows[0].casino);
+    };
+    const before = await sumOf();
+    const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
+    console.log(`casino wallet bench: ${CONNECTIONS} connections, ${BETTORS} bettors, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
+
+    const cpu0 = process.cpuUsage();
+    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'client' }, execArgv: ['--import', 'tsx'] });
+    const result = await new Promise<ClientResult>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as ClientResult));
+      child.once('error', reject);
+      child.send({ port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, connections: CONNECTIONS } satisfies ClientJob);
+    });
+    const cpu = process.cpuUsage(cpu0);
+    const serverCpuMs = (cpu.user + cpu.system) / 1000;
+    const secs = result.elapsedMs / 1000;
+    console.log(
+      `calls ${result.calls} in ${secs.toFixed(1)} s: ${(result.calls / secs).toFixed(0)} wallet calls/s (${(result.pairs / secs).toFixed(0)} bet+win pairs/s); ` +
+        `latency p50 ${pct(result.latencies, 50)!.toFixed(1)} ms, p99 ${pct(result.latencies, 99)!.toFixed(1)} ms, max ${Math.max(...result.latencies).toFixed(1)} ms`,
+    );
+    console.log(`server CPU ${(serverCpuMs / result.calls).toFixed(2)} ms/call (Node, this process), client CPU ${(result.clientCpuMs / result.calls).toFixed(2)} ms/call; refusals ${JSON.stringify(result.refusals)}`);
+    const after = await sumOf();
+    const problems = await checkInvariants(db);
+    const txns = await database.query(`SELECT count(*) AS n, count(bill_id) AS billed FROM casino_transactions`);
+    console.log(`after: ${txns.rows[0].n} transactions (${txns.rows[0].billed} with a bill); balances + casino house ${before === after ? 'unchanged' : `CHANGED ${before} -> ${after}`}; invariants ${problems.length ? problems.slice(0, 5).join('; ') : 'clean'}`);
+    void sql;
+  } finally {
+    await closeApp();
+    await database.close();
+    await scratch.admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
