@@ -7,6 +7,7 @@ import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 import { leadership, startupLock } from './platform/leader.js';
+import { runSandboxGameProvider } from './modules/casino-sandbox/index.js';
 
 const t0 = Date.now();
 const config = loadConfig();
@@ -56,6 +57,15 @@ const simulation = config.simulator
     })
   : null;
 
+// The SANDBOX game provider (its own HTTP server, calling our wallet API): on its own leader, with the
+// simulator unless DAU_CASINO_SANDBOX says otherwise.
+const sandboxGames = runSandboxGameProvider(database, ctx.db, {
+  walletUrl: `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`,
+  simulator: config.simulator,
+  log: (msg, err) => app.log.warn({ err }, msg),
+  info: (msg) => app.log.info(msg),
+});
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -65,6 +75,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await simulation?.stop();
+    await sandboxGames?.stop();
     await app.close();
     await database.close();
   } finally {

@@ -49,7 +49,10 @@ export interface SandboxGameProviderOptions {
   callTimeoutMs?: number;
   concurrency?: number;
   rng?: () => number;
+  /** Problems (a call refused, a failed read). */
   log?: (msg: string, err?: unknown) => void;
+  /** The start line. */
+  info?: (msg: string) => void;
 }
 
 export interface SandboxGameProvider {
@@ -240,7 +243,7 @@ export async function startSandboxGameProvider(opts: SandboxGameProviderOptions)
   const address = await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
   const port = Number(new URL(address).port);
   queue.start();
-  log(`listening on ${address}, calling the wallet at ${opts.walletUrl} as provider '${code}'`);
+  opts.info?.(`${SANDBOX_PROVIDER_NAME}: listening on ${address}, calling the wallet at ${opts.walletUrl} as provider '${code}'`);
   return {
     app,
     url: address,
