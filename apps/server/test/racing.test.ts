@@ -19,6 +19,8 @@ import {
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
+import { simulateRacing } from '../src/simulator/racing';
+import { Rng } from '../src/simulator/rng';
 
 let t: TestApp;
 let token: string;
@@ -307,6 +309,27 @@ describe('sandbox provider', () => {
       expect(paid).toBe(Math.floor(10_00 * Number(winner.odds)));
     } else expect(paid).toBe(race.runners.length * 10_00);
     expect(await cash(dave)).toBe(1_000_00 - race.runners.length * 10_00 + paid);
+    await clean();
+  });
+});
+
+describe('simulator', () => {
+  it('gives a fresh install an hour of settled races and bets through the services, then bets on the open races', async () => {
+    // A fresh install as far as racing goes: no race yet (the bets' bills stay; settled bets only).
+    const db = t.database.db;
+    await db.execute(sql`DELETE FROM racing_races`);
+    const rich = (await makeBettor(t, w.agentB1, { cash: 1_000_000_00 })).id;
+    await simulateRacing(t.ctx, new Rng(7));
+    const races = await db.select().from(racingRaces);
+    expect(races.length).toBeGreaterThanOrEqual(20);
+    const past = races.filter((r) => r.startsAt.getTime() < Date.now() - 2 * 60_000);
+    expect(past.every((r) => r.status === RACE_STATUS.finished || r.status === RACE_STATUS.cancelled)).toBe(true);
+    const placed = await db.select().from(racingBets).where(eq(racingBets.bettorId, rich));
+    expect(placed.length).toBeGreaterThan(0);
+    // History is dated as it happened: bets before their race's start.
+    const byId = new Map(races.map((r) => [r.id, r]));
+    for (const b of placed) expect(b.createdAt.getTime()).toBeLessThan(byId.get(b.raceId)!.startsAt.getTime());
+    expect(placed.some((b) => b.createdAt.getTime() < Date.now() - 30 * 60_000)).toBe(true);
     await clean();
   });
 });

@@ -7,6 +7,7 @@ import { Rng } from './rng.js';
 import { demoPhone } from './demo-money.js';
 import { jackpotDue, simulateJackpot } from './jackpot.js';
 import { casinoDue, simulateCasino } from './casino.js';
+import { simulateRacing } from './racing.js';
 
 export interface SimulatorOptions {
   /** Ticks per minute at speed 1 (default 12: one every 5 s). */
@@ -32,6 +33,7 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
       const roll = rng.next();
       if (jackpotDue(roll)) await simulateJackpot(ctx, rng);
       else if (casinoDue(roll)) await simulateCasino(ctx, rng);
+      else if (roll >= 0.7 && roll < 0.78) await simulateRacing(ctx, rng);
       else if (roll < 0.1) await registration(ctx, rng);
       else if (roll < 0.6) await simulateBets(ctx, rng);
       else if (opts.activities?.length) await rng.pick(opts.activities)(ctx, rng);

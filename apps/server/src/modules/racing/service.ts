@@ -49,6 +49,11 @@ export const RACE_GIVE_UP_MS = 60 * 60_000;
 
 export type RacingSettings = typeof racingSettings.$inferSelect;
 
+/** Demo history only (the simulator's first run): the bets and bills are dated `now` as given, not the clock's. */
+export interface Backfill {
+  backfill?: boolean;
+}
+
 /** The settings row (created with its defaults the first time). */
 export async function racingSettingsOf(ex: Executor): Promise<RacingSettings> {
   const [row] = await ex.select().from(racingSettings).where(eq(racingSettings.id, 1));
@@ -76,7 +81,7 @@ export interface SyncResult {
  * ahead), closes betting on races that started, and settles those whose outcome is known (a race still
  * without one RACE_GIVE_UP_MS after its start is cancelled and its bets refunded).
  */
-export async function syncRaces(db: Db, provider: RacingProvider & { listedAt?(now: Date): Promise<ProviderRace[]> }, now: Date = new Date()): Promise<SyncResult> {
+export async function syncRaces(db: Db, provider: RacingProvider & { listedAt?(now: Date): Promise<ProviderRace[]> }, now: Date = new Date(), opts: Backfill = {}): Promise<SyncResult> {
   const out: SyncResult = { listed: 0, started: 0, finished: 0, cancelled: 0, betsSettled: 0 };
   const listed = provider.listedAt ? await provider.listedAt(now) : await provider.races(new Date(now.getTime() - 10 * 60_000), new Date(now.getTime() + 15 * 60_000));
   if (listed.length) {
@@ -102,7 +107,7 @@ export async function syncRaces(db: Db, provider: RacingProvider & { listedAt?(n
     const outcome = await provider.outcome(race.raceRef, now);
     const giveUp = !outcome && now.getTime() - race.startsAt.getTime() > RACE_GIVE_UP_MS;
     if (!outcome && !giveUp) continue;
-    const settled = await db.transaction((tx) => settleRace(tx, race.id, outcome ?? { status: 'cancelled' }, now));
+    const settled = await db.transaction((tx) => settleRace(tx, race.id, outcome ?? { status: 'cancelled' }, now, opts));
     if (settled === null) continue;
     if (outcome?.status === 'finished') out.finished += 1;
     else out.cancelled += 1;
@@ -115,7 +120,7 @@ export async function syncRaces(db: Db, provider: RacingProvider & { listedAt?(n
  * Records a race's outcome and settles its open bets, inside the caller's transaction. Answers the number
  * of bets settled, or null when the race was already decided (nothing moved).
  */
-export async function settleRace(ex: Executor, raceId: number, outcome: NonNullable<RaceOutcome>, now: Date = new Date()): Promise<number | null> {
+export async function settleRace(ex: Executor, raceId: number, outcome: NonNullable<RaceOutcome>, now: Date = new Date(), opts: Backfill = {}): Promise<number | null> {
   const finished = outcome.status === 'finished';
   const [race] = await ex
     .update(racingRaces)
@@ -140,6 +145,7 @@ export async function settleRace(ex: Executor, raceId: number, outcome: NonNulla
       await post(ex, {
         bettorId: bet.bettorId, account: ACCOUNT_KIND.cash, amount: payout, type: BILL_TYPE.racing_result_change, cause: { type: 'racing', id: bet.id },
         house: HOUSE.racing, remark: `racing ${race.raceRef} runner ${bet.runner} ${status === RACING_BET_STATUS.won ? 'won' : 'refunded (race cancelled)'}`,
+        ...(opts.backfill ? { at: now } : {}),
       });
     }
   }
@@ -167,7 +173,7 @@ export interface RacingBetInput {
  * (racing off, race not open or started), 400 PARAM_INVALID (runner), 422 BET_STAKE_TOO_LOW/HIGH,
  * BET_USER_BLOCKED, BET_RISK_BLOCKED, BET_BALANCE_LOW; nothing is written then.
  */
-export async function placeRacingBet(ex: Executor, input: RacingBetInput, now: Date = new Date()): Promise<typeof racingBets.$inferSelect> {
+export async function placeRacingBet(ex: Executor, input: RacingBetInput, now: Date = new Date(), opts: Backfill = {}): Promise<typeof racingBets.$inferSelect> {
   if (!Number.isSafeInteger(input.stake) || input.stake < RACING_MIN_STAKE) throw refuse('BET_STAKE_TOO_LOW', 422, { min: RACING_MIN_STAKE / 100 });
   if (input.stake > RACING_MAX_STAKE) throw refuse('BET_STAKE_TOO_HIGH', 422, { max: RACING_MAX_STAKE / 100 });
   const settings = await racingSettingsOf(ex);
@@ -184,11 +190,12 @@ export async function placeRacingBet(ex: Executor, input: RacingBetInput, now: D
   if (bettor.cashBalance < input.stake) throw refuse('BET_BALANCE_LOW');
   const [bet] = await ex
     .insert(racingBets)
-    .values({ raceId: race.id, bettorId: bettor.id, agentId: bettor.agentId, runner: runner.number, stake: input.stake, odds: runner.odds, status: RACING_BET_STATUS.open })
+    .values({ raceId: race.id, bettorId: bettor.id, agentId: bettor.agentId, runner: runner.number, stake: input.stake, odds: runner.odds, status: RACING_BET_STATUS.open, ...(opts.backfill ? { createdAt: now } : {}) })
     .returning();
   await post(ex, {
     bettorId: bettor.id, account: ACCOUNT_KIND.cash, amount: -input.stake, type: BILL_TYPE.virtual_racing_bet, cause: { type: 'racing', id: bet!.id },
     house: HOUSE.racing, remark: `racing ${race.raceRef} runner ${runner.number} ${runner.name} @ ${runner.odds}`,
+    ...(opts.backfill ? { at: now } : {}),
   });
   await ex.update(bettors).set({ totalBets: sql`${bettors.totalBets} + ${input.stake}`, betsNum: sql`${bettors.betsNum} + 1` }).where(eq(bettors.id, bettor.id));
   return bet!;
