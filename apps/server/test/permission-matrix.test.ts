@@ -179,6 +179,17 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/jackpot/cs/tickets/:id': { need: 'cs_jackpot_bet', url: `/api/v1/jackpot/cs/tickets/${MISSING}` },
   'GET /api/v1/jackpot/shares': { need: 'super_list' },
   'GET /api/v1/jackpot/shares/:code': { need: 'super_list', url: '/api/v1/jackpot/shares/NOSUCHCODE' },
+  // Casino (issue 13): the wallet API is public to the admin layer (each call authenticates its provider
+  // and answers 200 with a wallet status, refusing admin tokens); sessions and rounds are the branch's.
+  ...Object.fromEntries(
+    ['user/balance', 'transaction/bet', 'transaction/win', 'transaction/rollback', 'round/end'].map((call) => [
+      `POST /wallet/v1/:provider/${call}`,
+      { need: PUBLIC, url: `/wallet/v1/sandbox/${call}`, body: INVALID },
+    ]),
+  ),
+  'POST /api/v1/casino/sessions': { need: 'casino_list', body: INVALID },
+  'GET /api/v1/casino/rounds': { need: 'casino_order' },
+  'GET /api/v1/casino/rounds/:id': { need: 'casino_order:detail', url: `/api/v1/casino/rounds/${MISSING}` },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
@@ -206,6 +217,11 @@ for (const [api, page, kind, actions] of [
   ['/betting/string_rewards', 'string_rewards', 'list', ['create', 'edit', 'delete']],
   // Jackpot (issue 12)
   ['/jackpot/bet_types', 'jackpot_bet_type', 'list', ['create', 'edit', 'delete']],
+  // Casino (issue 13)
+  ['/casino/categories', 'casino_classification', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/casino/games', 'casino_list', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/casino/providers', 'casino_config', 'list', ['edit']],
+  ['/casino/settings', 'casino_config', 'singleton', ['edit']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);
