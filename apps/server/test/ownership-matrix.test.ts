@@ -23,6 +23,8 @@ import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
+import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';
+import { openSession, providerSecretFor, signWalletBody } from '../src/modules/casino/index.js';
 
 const BETTOR_KEYS = [
   'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
@@ -34,7 +36,9 @@ const JACKPOT_KEYS = [
   'jackpot_bet', 'jackpot_bet:create', 'jackpot_identifier', 'jackpot_identifier:get_matches', 'jackpot_identifier:open_bets',
   'jackpot_identifier:bet_status', 'jackpot_identifier:change_result', 'jackpot_identifier:settle', 'jackpot_identifier:delete',
 ];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS];
+/** Casino (issue 13): opening a game session for a bettor. */
+const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
+const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -47,6 +51,7 @@ const REFUSED_SELF = [403, 422] as const;
 interface Target {
   url: string;
   body?: unknown;
+  headers?: Record<string, string>;
   /** Reads the state the call would change. */
   probe?: () => Promise<unknown>;
 }
@@ -353,6 +358,40 @@ const CASES: RouteCase[] = [
       return { url: `/api/v1/jackpot/issues/${id}/settle`, body: { fingerprint: preview.body.fingerprint }, probe: issueProbe(id) };
     },
   },
+  // Casino (issue 13): a game session for a bettor of the caller's branch only.
+  {
+    route: 'POST /api/v1/casino/sessions',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      const [game] = await db().select({ id: casinoGames.id }).from(casinoGames).limit(1);
+      return {
+        url: '/api/v1/casino/sessions',
+        body: { bettor_id: bettorId, game_id: game!.id },
+        probe: async () => (await db().select({ n: count() }).from(casinoSessions).where(eq(casinoSessions.bettorId, bettorId)))[0],
+      };
+    },
+  },
+  // The wallet API refuses any admin credential: a correctly signed bet sent with an admin token moves nothing (200, RS_ERROR_INVALID_PARTNER).
+  {
+    route: 'POST /wallet/v1/:provider/transaction/bet',
+    cells: { super: [200], own: [200] },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      const [game] = await db().select().from(casinoGames).limit(1);
+      const s = await openSession(db(), bettorId, game!.id);
+      const uuid = uniq('matrix-bet-');
+      const body = { request_uuid: uuid, token: s.token, user: String(bettorId), game_code: game!.gameCode, round: uuid, transaction_uuid: uuid, currency: 'TZS', amount: 10_00 };
+      const ts = Math.floor(Date.now() / 1000);
+      const signature = signWalletBody({ authKind: 'hmac', secret: (await providerSecretFor(db(), 'sandbox'))! }, ts, JSON.stringify(body));
+      return {
+        url: '/wallet/v1/sandbox/transaction/bet',
+        body,
+        headers: { 'x-dau-timestamp': String(ts), 'x-dau-signature': signature },
+        probe: async () => ({ ...(await bettorProbe(bettorId)()), txns: (await db().select({ n: count() }).from(casinoTransactions).where(eq(casinoTransactions.transactionUuid, uuid)))[0] }),
+      };
+    },
+  },
   {
     route: 'DELETE /api/v1/jackpot/issues/:id',
     cells: { super: 202, own: [403] },
@@ -377,7 +416,7 @@ async function lastLogId() {
 }
 
 async function call(who: Who, method: string, target: Target) {
-  return t.call(method, target.url, { token: who === 'super' ? tokens.super : tokens.agent, body: target.body });
+  return t.call(method, target.url, { token: who === 'super' ? tokens.super : tokens.agent, body: target.body, headers: target.headers });
 }
 
 beforeAll(async () => {
