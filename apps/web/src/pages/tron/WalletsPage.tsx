@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { CloudSyncOutlined, DeleteOutlined, PlusOutlined, VerticalAlignBottomOutlined, WalletOutlined } from '@ant-design/icons';
-import { Alert, Button, Descriptions, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
@@ -25,6 +25,13 @@ export const WALLET_ROUTES = {
   syncAll: `${BASE}/sync_balance`,
 };
 
+/** How many wallets a collect all queued, when the answer says (a number, or { wallets | count | queued }). */
+function countOf(a: unknown): number | null {
+  if (typeof a === 'number') return a;
+  if (a && typeof a === 'object') for (const k of ['wallets', 'count', 'queued']) if (typeof (a as Row)[k] === 'number') return (a as Row)[k] as number;
+  return null;
+}
+
 const isRemoved = (r: Row) => r.removed === true || r.removed === 1 || r.removed === 'true';
 
 /**
@@ -37,6 +44,7 @@ const isRemoved = (r: Row) => r.removed === true || r.removed === 1 || r.removed
 export default function WalletsPage() {
   const { t } = useTranslation();
   const msg = useMsg();
+  const { message } = App.useApp();
   const roles = useOptions('role', WALLET_ROLE);
   const [creating, setCreating] = useState(false);
   const [asking, setAsking] = useState<Row | null>(null);
@@ -70,8 +78,20 @@ export default function WalletsPage() {
   const create = useApiMutation((body: Row) => api.post<Row>(WALLET_ROUTES.create, body), { invalidate: TRON_LISTS });
   const remove = useApiMutation((id: unknown) => api.del<unknown>(WALLET_ROUTES.remove(id)), { invalidate: TRON_LISTS });
   const collect = useApiMutation((id: unknown) => api.post<unknown>(WALLET_ROUTES.collect(id)), { invalidate: TRON_LISTS });
-  const collectAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.collectAll), { invalidate: TRON_LISTS });
-  const syncAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.syncAll), { invalidate: TRON_LISTS });
+  // "Successful operation", and what was started (the work runs as jobs).
+  const collectAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.collectAll), {
+    invalidate: TRON_LISTS,
+    success: false,
+    onSuccess: (a) => {
+      const n = countOf(a);
+      void message.success(n === null ? msg('SUCCESS') : `${msg('SUCCESS')} · ${t('tron.wallet.collectAllDone', { n })}`);
+    },
+  });
+  const syncAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.syncAll), {
+    invalidate: TRON_LISTS,
+    success: false,
+    onSuccess: () => void message.success(`${msg('SUCCESS')} · ${t('tron.wallet.syncStarted')}`),
+  });
 
   const quick = useMemo<QuickFilter[]>(
     () => [

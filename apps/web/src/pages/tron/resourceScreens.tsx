@@ -25,7 +25,7 @@ function SweepScreen() {
         render: (v, row) => (
           <Stacked
             top={<Typography.Text strong style={{ whiteSpace: 'nowrap' }} data-testid={`sweep-number-${String(row.id)}`}>{row.parent_id ? `↳ ${String(v)}` : String(v ?? '-')}</Typography.Text>}
-            bottom={row.parent_id ? t('tron.sweep.topUpOf', { number: String(row.parent_number ?? `#${String(row.parent_id)}`) }) : undefined}
+            bottom={row.parent_id ? t('tron.sweep.topUpOf', { number: String(row.parent_number ?? `#${String(row.parent_id)}`) }) : row.withdrawal_serial ? String(row.withdrawal_serial) : undefined}
           />
         ),
       },
@@ -81,7 +81,7 @@ function GasTopUps({ sweep }: { sweep: Row }) {
             { key: 'to', title: t('tron.field.to_address'), render: (_, r) => <Code value={r.to_address} /> },
             { key: 'amount', title: t('tron.field.amount'), render: (_, r) => <Amount value={r.amount} asset={String(r.asset ?? 'TRX')} /> },
             { key: 'status', title: t('tron.field.status'), render: (_, r) => <SweepStatusTag status={r.status} /> },
-            { key: 'time', title: t('tron.field.created_at'), render: (_, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</span> },
+            { key: 'time', title: t('tron.field.create_time'), render: (_, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.create_time ?? r.created_at)}</span> },
           ]}
         />
       )}
@@ -127,12 +127,18 @@ function TransferScreen() {
 function CreditedTo({ row, bettorId }: { row: Row; bettorId: unknown }) {
   const { t } = useTranslation();
   if (bettorId === null || bettorId === undefined || bettorId === '') return <Typography.Text type="secondary">-</Typography.Text>;
-  const who = String(row.phone ?? row.user_name ?? `#${String(bettorId)}`);
-  const credited = row.recharge_id !== null && row.recharge_id !== undefined;
+  const name = row.user_name ?? row.phone;
+  const recharge = row.recharge_serial ?? row.recharge_id;
+  const credited = recharge !== null && recharge !== undefined;
   return (
     <Stacked
-      top={<span data-testid={`credited-${String(row.id)}`}>{who}</span>}
-      bottom={credited ? t('tron.transfer.creditedTag', { id: String(row.recharge_id) }) : t('tron.transfer.notCredited')}
+      top={
+        <span data-testid={`credited-${String(row.id)}`}>
+          {name ? `${String(name)} ` : ''}
+          <Typography.Text type="secondary">#{String(bettorId)}</Typography.Text>
+        </span>
+      }
+      bottom={credited ? t('tron.transfer.creditedTag', { id: String(recharge) }) : t('tron.transfer.notCredited')}
     />
   );
 }
