@@ -184,6 +184,19 @@ describe('races and bets', () => {
     expect(billList.status, JSON.stringify(billList.body)).toBe(200);
     expect(billList.body.items.map((x: any) => x.amount)).toEqual([20_00, 99_90]);
   });
+  it('answers racing turnover, payouts and GGR over a period in the branch (statistics)', async () => {
+    const q = `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
+    const all = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    // R1: alice 30.00 on the winner (paid 99.90) and 10.00 lost, bob 50.00 lost; R2's 20.00 refunded (not turnover).
+    expect(all.body).toEqual({ turnover: 90_00, settled_stake: 90_00, payouts: 99_90, ggr: -9_90, open_stakes: 0, bets: 3, bettors: 2, coins_bought_cash: 0, coins_sold_cash: 0 });
+    const b = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token: await t.login('agent_b') });
+    expect(b.status).toBe(403);
+    await grantKeys(t, w.agentRole, ['history_statistics']);
+    const b2 = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token: await t.login('agent_b') });
+    expect(b2.body).toMatchObject({ turnover: 50_00, payouts: 0, ggr: 50_00, bets: 1, bettors: 1 });
+    expect((await t.call('GET', `/api/v1/racing/statistics?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`, { token })).status).toBe(400);
+  });
 });
 
 describe('racing coin', () => {

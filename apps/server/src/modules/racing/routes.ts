@@ -8,24 +8,27 @@
  *   filtered by race, bettor, phone, status, time; export type racing_bet (casino_order:export);
  * - GET /api/v1/racing/coin_moves (casino_order): coin conversions (bills 15 and 16), scoped; export type
  *   racing_coin_move;
- * - GET/PUT /api/v1/racing/settings (casino_config, edit): racing on/off and the coin rate, audited.
+ * - GET/PUT /api/v1/racing/settings (casino_config, edit): racing on/off and the coin rate, audited;
+ * - GET /api/v1/racing/statistics (history_statistics): racing turnover, payouts, GGR over a period, scoped.
  *
  * The bettor's side (bills 13–16) shows in the bill lists through the ledger.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { LOG_TYPE } from '@dau/domain';
-import { answerRow } from '@dau/contract';
+import { answerRow, dateTime } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { writeAudit } from '../../platform/audit.js';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { authOf } from '../../platform/access.js';
+import { badRequest } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
 import { ofBettorPhone } from '../money/bills-routes.js';
 import { racingBets, racingCoinMoves, racingRaces, racingSettings, type RacingRunner } from './schema.js';
-import { racingSettingsOf } from './service.js';
+import { COIN_DIRECTION, RACING_BET_STATUS, racingSettingsOf } from './service.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -174,12 +177,87 @@ const racingSettingsBody = z
 
 const settingsAnswer = (s: Awaited<ReturnType<typeof racingSettingsOf>>) => ({ enabled: s.enabled, coin_rate_bps: s.coinRateBps, updated_at: s.updatedAt.toISOString() });
 
+// ------------------------------------------------------------------------------------------- statistics
+
+const statsQuery = z.object({ from: dateTime(), to: dateTime() });
+
+export const racingStatsAnswer = z.object({
+  /** Stakes of the bets placed in the period, refunded bets left out. */
+  turnover: z.number().int(),
+  /** Stakes of those bets already decided (won or lost). */
+  settled_stake: z.number().int(),
+  /** What the won bets paid. */
+  payouts: z.number().int(),
+  /** settled_stake − payouts: what the house kept of the decided bets. */
+  ggr: z.number().int(),
+  /** Stakes of bets not decided yet. */
+  open_stakes: z.number().int(),
+  bets: z.number().int(),
+  bettors: z.number().int(),
+  /** Cash converted into racing coins (bill 15) and back (bill 16) in the period. */
+  coins_bought_cash: z.number().int(),
+  coins_sold_cash: z.number().int(),
+});
+
+/**
+ * Racing figures over [from, to) in the admin's branch, for the statistics screens (the statistics
+ * module sums sports only; racing answers its own figures here). Bets count in the period they were
+ * placed in.
+ */
+export async function racingStatistics(ex: Executor, scope: Scope, from: Date, to: Date): Promise<z.infer<typeof racingStatsAnswer>> {
+  const b = racingBets;
+  const decided = sql`${b.status} IN (${RACING_BET_STATUS.won}, ${RACING_BET_STATUS.lost})`;
+  const [row] = await ex
+    .select({
+      turnover: sql<string>`coalesce(sum(${b.stake}) FILTER (WHERE ${b.status} <> ${RACING_BET_STATUS.refunded}), 0)::bigint`,
+      settled: sql<string>`coalesce(sum(${b.stake}) FILTER (WHERE ${decided}), 0)::bigint`,
+      payouts: sql<string>`coalesce(sum(${b.payout}) FILTER (WHERE ${b.status} = ${RACING_BET_STATUS.won}), 0)::bigint`,
+      open: sql<string>`coalesce(sum(${b.stake}) FILTER (WHERE ${b.status} = ${RACING_BET_STATUS.open}), 0)::bigint`,
+      bets: sql<string>`count(*) FILTER (WHERE ${b.status} <> ${RACING_BET_STATUS.refunded})`,
+      bettors: sql<string>`count(DISTINCT ${b.bettorId}) FILTER (WHERE ${b.status} <> ${RACING_BET_STATUS.refunded})`,
+    })
+    .from(b)
+    .where(and(gte(b.createdAt, from), lt(b.createdAt, to), scopeCondition(scope, b.agentId)));
+  const m = racingCoinMoves;
+  const [coins] = await ex
+    .select({
+      bought: sql<string>`coalesce(sum(${m.cashCents}) FILTER (WHERE ${m.direction} = ${COIN_DIRECTION.toCoins}), 0)::bigint`,
+      sold: sql<string>`coalesce(sum(${m.cashCents}) FILTER (WHERE ${m.direction} = ${COIN_DIRECTION.fromCoins}), 0)::bigint`,
+    })
+    .from(m)
+    .innerJoin(bettors, eq(bettors.id, m.bettorId))
+    .where(and(gte(m.createdAt, from), lt(m.createdAt, to), scopeCondition(scope, bettors.agentId)));
+  const n = (v: unknown) => Number(v ?? 0);
+  const settled = n(row?.settled);
+  const payouts = n(row?.payouts);
+  return {
+    turnover: n(row?.turnover), settled_stake: settled, payouts, ggr: settled - payouts, open_stakes: n(row?.open), bets: n(row?.bets), bettors: n(row?.bettors),
+    coins_bought_cash: n(coins?.bought), coins_sold_cash: n(coins?.sold),
+  };
+}
+
 export function registerRacingRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   registerList(app, db, raceList);
   registerList(app, db, racingBetList);
   registerList(app, db, coinMoveList);
   const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/v1/racing/statistics',
+    {
+      config: { access: { page: 'history_statistics' } },
+      schema: {
+        tags: ['history_statistics'], summary: "Virtual racing figures over [from, to) in the caller's branch: turnover, settled stake, payouts, GGR, open stakes, bets, bettors, coin conversions",
+        querystring: statsQuery, response: { 200: racingStatsAnswer },
+      },
+    },
+    async (req) => {
+      const from = new Date(req.query.from);
+      const to = new Date(req.query.to);
+      if (!(from < to)) throw badRequest('PARAM_INVALID', [{ field: 'to', message: 'must be after from' }]);
+      return racingStatistics(db, await scopeOf(db, authOf(req)), from, to);
+    },
+  );
   r.get(
     '/api/v1/racing/settings',
     { config: { access: { page: 'casino_config' } }, schema: { tags: ['casino_config'], summary: 'Virtual racing settings: on/off and the racing coin rate', response: { 200: racingSettingsAnswer } } },
