@@ -166,4 +166,4 @@ export function planRound(input: PlanInput): PlannedRound {
 }
 
 /** A random source for the planner when no seed is given. */
-export const cryptoRng = () => crypto.randomInt(0, 2 ** 48) / 2 ** 48;
+export const cryptoRng = () => crypto.randomBytes(6).readUIntBE(0, 6) / 2 ** 48;
