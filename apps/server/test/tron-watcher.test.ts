@@ -10,6 +10,8 @@ import { createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { FakeChain, insertWallet, randomHex } from './support/tron-fake-chain.js';
 
+process.env.DAU_TRON_WATCHER = '0'; // this file drives the watcher itself
+
 let t: TestApp;
 let w: Awaited<ReturnType<typeof makeWorld>>;
 let chain: FakeChain;

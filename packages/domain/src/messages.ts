@@ -550,6 +550,26 @@ export const MESSAGES = {
     'sw-KE': 'Muamala huu hausubiri usuluhishi: tayari umekamilishwa, au matokeo yake hayana shaka. Onyesha upya orodha.',
     'zh-CN': '该交易无需对账：它已处理完毕，或其结果并无疑问。请刷新列表。',
   },
+  TRON_ADDRESS_INVALID: {
+    'en-US': 'This is not a valid TRON address (Base58, starting with T)',
+    'sw-KE': 'Hii si anwani sahihi ya TRON (Base58, inayoanza na T)',
+    'zh-CN': '这不是有效的 TRON 地址（Base58 格式，以 T 开头）',
+  },
+  WITHDRAWAL_HELD: {
+    'en-US': 'This USDT withdrawal is held: {warning}. Check the address with the bettor and release the hold before approving.',
+    'sw-KE': 'Utoaji huu wa USDT umezuiliwa: {warning}. Hakiki anwani na mchezaji kisha ondoa kizuizi kabla ya kuidhinisha.',
+    'zh-CN': '该 USDT 提现已被暂扣：{warning}。请与投注者核实地址并解除暂扣后再审批。',
+  },
+  WITHDRAWAL_NOT_HELD: {
+    'en-US': 'This withdrawal is not held. Refresh the list.',
+    'sw-KE': 'Utoaji huu haujazuiliwa. Onyesha upya orodha.',
+    'zh-CN': '该提现未被暂扣，请刷新列表。',
+  },
+  NO_HOT_WALLET: {
+    'en-US': 'There is no collection (hot) wallet, or no gas wallet, to carry this out. Create one on the Tron wallet screen first.',
+    'sw-KE': 'Hakuna pochi ya ukusanyaji (hot), au pochi ya gesi, ya kufanya hili. Unda moja kwanza kwenye skrini ya pochi za Tron.',
+    'zh-CN': '没有可用于此操作的归集（热）钱包或燃料钱包，请先在 Tron 钱包页面创建。',
+  },
   RECONCILE_REFERENCE_REQUIRED: {
     'en-US': "Please enter the reference of the operator's statement line (at most {max} characters)",
     'sw-KE': 'Tafadhali weka kumbukumbu ya mstari wa taarifa ya mtoa huduma (herufi zisizozidi {max})',

@@ -2,6 +2,18 @@ import crypto from 'node:crypto';
 import { tronWallets, TRON_WALLET_ROLE } from '../../src/modules/tron/schema.js';
 import { toBase58, toHexAddress, type ChainBlock, type ChainReader, type ChainTransfer, type ChainTxInfo } from '../../src/modules/tron/chain-reader.js';
 import type { Executor } from '../../src/platform/db.js';
+import type { ChainSender, SignedTx } from '../../src/modules/tron/chain-sender.js';
+
+/** Energy and bandwidth of a USDT transfer, paid in TRX by its sender (sun). */
+export const FAKE_USDT_FEE = 14_000_000;
+export const FAKE_TRX_FEE = 1_000_000;
+
+interface FakeSigned {
+  kind: 'usdt' | 'trx';
+  from: string;
+  to: string;
+  amount: bigint;
+}
 
 export const USDT_HEX = toHexAddress('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
 
@@ -11,7 +23,14 @@ export const randomHex = () => `41${crypto.randomBytes(20).toString('hex')}`;
  * A chain in memory for the watcher's tests and bench: blocks of TRC-20 transfers, a head that moves when
  * told, solidification 19 blocks below the head, reorganisations of the top blocks, a node that fails.
  */
-export class FakeChain implements ChainReader {
+export class FakeChain implements ChainReader, ChainSender {
+  /** TRX (sun) and USDT of addresses the chain tracks; an address it does not track (an outside sender) has no limit. */
+  trx = new Map<string, bigint>();
+  usdt = new Map<string, bigint>();
+  faults = { neverConfirm: 0, outOfEnergy: 0, broadcastError: 0 };
+  broadcasts: string[] = [];
+  signatures = 0;
+  private pendingTrx: { txHash: string; from: string; to: string; amount: bigint }[] = [];
   blocks = new Map<number, ChainBlock>();
   headNumber = 0;
   solidLag = 19;
@@ -34,7 +53,33 @@ export class FakeChain implements ChainReader {
   mine(count = 1) {
     for (let i = 0; i < count; i++) {
       const n = ++this.headNumber;
+      for (const t of this.pendingTrx.splice(0)) {
+        const has = this.trx.get(t.from);
+        const ok = has === undefined || has >= t.amount + BigInt(FAKE_TRX_FEE);
+        if (ok) {
+          if (has !== undefined) this.trx.set(t.from, has - t.amount - BigInt(FAKE_TRX_FEE));
+          this.trx.set(t.to, (this.trx.get(t.to) ?? 0n) + t.amount);
+        }
+        this.txs.set(t.txHash, { blockNumber: n, success: ok, result: ok ? 'SUCCESS' : 'FAILED' });
+      }
       const transfers = this.pending.splice(0);
+      for (const t of transfers) {
+        if (!t.success) continue;
+        const tokens = this.usdt.get(t.from);
+        const gas = this.trx.get(t.from);
+        if (gas !== undefined && gas < BigInt(FAKE_USDT_FEE)) {
+          t.success = false;
+          this.trx.set(t.from, 0n);
+          continue;
+        }
+        if (tokens !== undefined && tokens < t.amount) {
+          t.success = false;
+          continue;
+        }
+        if (gas !== undefined) this.trx.set(t.from, gas - BigInt(FAKE_USDT_FEE));
+        if (tokens !== undefined) this.usdt.set(t.from, tokens - t.amount);
+        this.usdt.set(t.to, (this.usdt.get(t.to) ?? 0n) + t.amount);
+      }
       this.blocks.set(n, { number: n, hash: `b${n}-${++this.hashSeq}`, time: new Date(1_700_000_000_000 + n * 3000), transfers });
       for (const t of transfers) this.txs.set(t.txHash, { blockNumber: n, success: t.success, result: t.success ? 'SUCCESS' : 'OUT_OF_ENERGY' });
     }
@@ -76,6 +121,47 @@ export class FakeChain implements ChainReader {
   async tx(hash: string) {
     this.check();
     return this.txs.get(hash) ?? null;
+  }
+  async balances(addressHex: string) {
+    this.check();
+    return { trx: this.trx.get(addressHex) ?? 0n, token: this.usdt.get(addressHex) ?? 0n };
+  }
+  /** Starts tracking an address's balances (our wallets). */
+  fund(addressHex: string, o: { trx?: bigint | number; usdt?: bigint | number } = {}) {
+    this.trx.set(addressHex, BigInt(o.trx ?? 0));
+    this.usdt.set(addressHex, BigInt(o.usdt ?? 0));
+  }
+
+  // ChainSender: signatures are random ids (the fake checks no key), broadcasts queue for the next block.
+  async signUsdt(_ex: Executor, from: { addressBase58: string }, toBase58: string, units: number): Promise<SignedTx> {
+    this.signatures++;
+    const signed: FakeSigned = { kind: 'usdt', from: toHexAddress(from.addressBase58), to: toHexAddress(toBase58), amount: BigInt(units) };
+    return { txHash: crypto.randomBytes(32).toString('hex'), signed };
+  }
+  async signTrx(_ex: Executor, from: { addressBase58: string }, toBase58: string, sun: number): Promise<SignedTx> {
+    this.signatures++;
+    const signed: FakeSigned = { kind: 'trx', from: toHexAddress(from.addressBase58), to: toHexAddress(toBase58), amount: BigInt(sun) };
+    return { txHash: crypto.randomBytes(32).toString('hex'), signed };
+  }
+  async broadcast(tx: SignedTx) {
+    if (this.faults.broadcastError > 0) {
+      this.faults.broadcastError--;
+      throw new Error('fake node: broadcast timed out');
+    }
+    if (this.broadcasts.includes(tx.txHash)) return;
+    this.broadcasts.push(tx.txHash);
+    if (this.faults.neverConfirm > 0) {
+      this.faults.neverConfirm--;
+      return;
+    }
+    const s = tx.signed as FakeSigned;
+    if (s.kind === 'trx') {
+      this.pendingTrx.push({ txHash: tx.txHash, from: s.from, to: s.to, amount: s.amount });
+      return;
+    }
+    const fail = this.faults.outOfEnergy > 0;
+    if (fail) this.faults.outOfEnergy--;
+    this.pending.push({ txHash: tx.txHash, eventIndex: 0, contract: USDT_HEX, from: s.from, to: s.to, amount: s.amount, success: !fail });
   }
 }
 

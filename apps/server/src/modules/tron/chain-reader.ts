@@ -45,6 +45,8 @@ export interface ChainReader {
   block(n: number): Promise<ChainBlock | null>;
   /** A transaction's inclusion and result; null when the node does not know it. */
   tx(hash: string): Promise<ChainTxInfo | null>;
+  /** An address's TRX (sun) and TRC-20 balance of `contractHex` (units), as the node has them now. */
+  balances(addressHex: string, contractHex: string): Promise<{ trx: bigint; token: bigint }>;
 }
 
 const TRANSFER_SELECTOR = 'a9059cbb';
@@ -134,6 +136,15 @@ export class HttpChainReader implements ChainReader {
       });
     }
     return { number: n, hash: b.blockID, time: new Date(Number(b.block_header?.raw_data?.timestamp ?? 0)), transfers };
+  }
+
+  async balances(addressHex: string, contractHex: string) {
+    const acct = await this.call<{ balance?: number }>('/wallet/getaccount', { address: addressHex });
+    const c = await this.call<{ constant_result?: string[] }>('/wallet/triggerconstantcontract', {
+      owner_address: addressHex, contract_address: contractHex, function_selector: 'balanceOf(address)', parameter: addressHex.slice(2).padStart(64, '0'),
+    });
+    const word = c.constant_result?.[0];
+    return { trx: BigInt(acct.balance ?? 0), token: word ? BigInt(`0x${word.slice(0, 64) || '0'}`) : 0n };
   }
 
   async tx(hash: string): Promise<ChainTxInfo | null> {

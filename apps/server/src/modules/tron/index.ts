@@ -6,9 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { configureTron, type TronOptions } from './runtime.js';
+import { tronFlowRoutes } from './flows-routes.js';
 
 export async function tronRoutes(app: FastifyInstance, ctx: AppContext, opts: TronOptions = {}) {
   configureTron(ctx, opts, (msg) => app.log.warn(msg));
+  tronFlowRoutes(app, ctx); // T2: watcher jobs, sweeps, USDT withdrawals, lists, reconciliation
 }
 
 export { createTronWeb, sandboxNodeUrl } from './client.js';
