@@ -84,6 +84,9 @@ export function RtpChart({ gameId, range, height = 300 }: { gameId: number; rang
     const labels = s.points.map((p) => (p.at ? inZone(p.at).format('MM-DD HH:mm') : String(p.rounds)));
     const pct = (bps: number | null) => (bps === null ? null : bps / 100);
     const fmt = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+    const focus = [s.rtp_bps, ...s.points.map((p) => p.actual_bps).filter((v): v is number => v !== null)].map((v) => v / 100);
+    const yMin = Math.max(0, Math.floor((Math.min(...focus) - 20) / 10) * 10);
+    const yMax = Math.ceil((Math.max(...focus) + 20) / 10) * 10;
     const names = { actual: t('casino.rtp.actual'), band: t('casino.rtp.band'), theoretical: t('casino.rtp.theoretical'), low: t('casino.rtp.low'), high: t('casino.rtp.high'), rounds: t('casino.rtp.rounds') };
     return {
       grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
@@ -103,20 +106,21 @@ export function RtpChart({ gameId, range, height = 300 }: { gameId: number; rang
           ].join('');
         },
       },
-      xAxis: { type: 'category', data: labels, boundaryGap: false },
-      yAxis: { type: 'value', scale: true, axisLabel: { formatter: (v: number) => `${fmt.format(v)} %` } },
+      xAxis: { type: 'category', data: labels },
+      // The band is very wide over few rounds: the axis shows the actual and theoretical RTP with some
+      // room around them, and the band is cut at the edges (anything on screen is inside it then).
+      yAxis: { type: 'value', min: yMin, max: yMax, axisLabel: { formatter: (v: number) => `${fmt.format(v)} %` } },
       series: [
-        // The band: `low` (invisible) with `high - low` stacked on it and filled.
-        { name: names.low, type: 'line', stack: 'band', data: s.points.map((p) => pct(p.low_bps)), lineStyle: { opacity: 0 }, symbol: 'none', silent: true, tooltip: { show: false } },
+        // The band: a transparent bar up to `low` with `high - low` stacked on it, bars touching (one per check).
+        { name: names.low, type: 'bar', stack: 'band', barCategoryGap: '0%', data: s.points.map((p) => pct(p.low_bps)), itemStyle: { color: 'transparent' }, silent: true, tooltip: { show: false } },
         {
           name: names.band,
-          type: 'line',
+          type: 'bar',
           stack: 'band',
+          barCategoryGap: '0%',
           data: s.points.map((p) => pct(p.high_bps - p.low_bps)),
-          lineStyle: { opacity: 0 },
-          areaStyle: { color: COLORS.band, opacity: 0.22 },
-          itemStyle: { color: COLORS.band },
-          symbol: 'none',
+          itemStyle: { color: COLORS.band, opacity: 0.25 },
+          emphasis: { disabled: true },
         },
         {
           name: names.theoretical,
@@ -124,7 +128,9 @@ export function RtpChart({ gameId, range, height = 300 }: { gameId: number; rang
           data: s.points.map(() => pct(s.rtp_bps)),
           lineStyle: { type: 'dashed', width: 1.5, color: COLORS.theoretical },
           itemStyle: { color: COLORS.theoretical },
-          symbol: 'none',
+          // One check: no line to draw, a marker instead.
+          symbol: s.points.length === 1 ? 'diamond' : 'none',
+          symbolSize: 10,
         },
         {
           name: names.actual,
@@ -132,8 +138,10 @@ export function RtpChart({ gameId, range, height = 300 }: { gameId: number; rang
           data: s.points.map((p) => ({ value: pct(p.actual_bps), itemStyle: { color: p.inside ? COLORS.actual : COLORS.outside } })),
           lineStyle: { width: 2, color: COLORS.actual },
           itemStyle: { color: COLORS.actual },
-          symbolSize: 6,
+          symbol: 'circle',
+          symbolSize: 8,
           connectNulls: true,
+          z: 3,
         },
       ],
     };

@@ -223,6 +223,7 @@ export function useReportView(def: ResourceView): ResourceView {
         theoretical_rtp_bps: { keep: true, render: (v) => percent(v) },
         ggr: { render: (v) => <SignedTsh cents={v} /> },
         game_name: { keep: true },
+        rounds: { keep: true },
         phone: { keep: true },
       }),
     [def, providers, games, percent],
