@@ -105,6 +105,7 @@ const tron = {
       syncAll: 'Sync all balances',
       syncStarted: 'Balance sync started: the stored balances update as it runs.',
       collectAll: 'Collect all',
+      collectAllStarted: 'Collection of the deposit addresses started: follow it in the collection summary.',
       collectAllDone: 'Collection started for {{n}} wallet(s).',
       collect: 'Collect',
       collectConfirm: 'Collect the USDT of {{address}} into the collection wallet? TRX is topped up from the gas wallet if it lacks fees.',
@@ -124,7 +125,8 @@ const tron = {
       difference: 'Difference',
       balanced: 'Balanced',
       mismatch: 'Mismatch',
-      pending: '{{n}} transaction(s) still pending',
+      nodeError: 'The node did not answer: the on-chain balance is unknown.',
+      aboveCeiling: 'Above the hot-wallet ceiling: move the surplus to cold storage',
     },
     sweep: {
       gasTopUps: 'Gas top-ups of this sweep',

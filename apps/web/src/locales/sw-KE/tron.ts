@@ -103,6 +103,7 @@ const tron: Shape<typeof en> = {
       syncAll: 'Sawazisha salio zote',
       syncStarted: 'Usawazishaji wa salio umeanza: salio zilizohifadhiwa zitasasishwa unapoendelea.',
       collectAll: 'Kusanya zote',
+      collectAllStarted: 'Ukusanyaji wa anwani za kuweka pesa umeanza: ufuatilie kwenye muhtasari wa ukusanyaji.',
       collectAllDone: 'Ukusanyaji umeanza kwa pochi {{n}}.',
       collect: 'Kusanya',
       collectConfirm: 'Kusanya USDT ya {{address}} kwenda pochi ya ukusanyaji? TRX itaongezwa kutoka pochi ya gesi ikikosa ada.',
@@ -122,7 +123,8 @@ const tron: Shape<typeof en> = {
       difference: 'Tofauti',
       balanced: 'Imelingana',
       mismatch: 'Hailingani',
-      pending: 'Miamala {{n}} bado inasubiri',
+      nodeError: 'Nodi haikujibu: salio la kwenye mnyororo halijulikani.',
+      aboveCeiling: 'Juu ya kikomo cha pochi ya hot: hamishia ziada kwenye hifadhi baridi',
     },
     sweep: {
       gasTopUps: 'Nyongeza za gesi za ukusanyaji huu',

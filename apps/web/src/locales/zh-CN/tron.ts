@@ -103,6 +103,7 @@ const tron: Shape<typeof en> = {
       syncAll: '同步全部余额',
       syncStarted: '余额同步已开始：存储余额将随之更新。',
       collectAll: '一键归集',
+      collectAllStarted: '已开始归集充值地址：可在归集汇总中查看进度。',
       collectAllDone: '已为 {{n}} 个钱包开始归集。',
       collect: '归集',
       collectConfirm: '确定将 {{address}} 的 USDT 归集到归集钱包吗？手续费不足时将从燃料钱包补充 TRX。',
@@ -122,7 +123,8 @@ const tron: Shape<typeof en> = {
       difference: '差额',
       balanced: '一致',
       mismatch: '不一致',
-      pending: '仍有 {{n}} 笔交易待确认',
+      nodeError: '节点未响应：链上余额未知。',
+      aboveCeiling: '超过热钱包上限：请将超出部分转入冷钱包',
     },
     sweep: {
       gasTopUps: '本次归集的燃料补充',

@@ -1,15 +1,16 @@
 import { useMemo, useState } from 'react';
 import { CloudSyncOutlined, DeleteOutlined, PlusOutlined, VerticalAlignBottomOutlined, WalletOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Descriptions, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Drawer, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
+import { useDialogWidth, useIsMobile } from '../../app/dialog';
 import { useMsg } from '../../app/messages';
-import { ActionButton, formatDateTime, FormModal, LoadError, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
+import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
 import { tronWalletResource } from './defs';
-import { Amount, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
+import { Amount, Code, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
 import { difference, toUnits } from './units';
+import { AuditOutlined } from '@ant-design/icons';
 
 const PAGE = 'tron';
 const BASE = tronWalletResource.api;
@@ -19,16 +20,16 @@ export const WALLET_ROUTES = {
   create: BASE,
   remove: (id: unknown) => `${BASE}/${String(id)}`,
   balance: (id: unknown) => `${BASE}/${String(id)}/balance`,
-  reconciliation: (id: unknown) => `${BASE}/${String(id)}/reconciliation`,
+  reconciliation: '/tron/reconciliation',
   collect: (id: unknown) => `${BASE}/${String(id)}/collect`,
-  collectAll: `${BASE}/collect_all`,
+  collectAll: '/tron/collect_all',
   syncAll: `${BASE}/sync_balance`,
 };
 
 /** How many wallets a collect all queued, when the answer says (a number, or { wallets | count | queued }). */
 function countOf(a: unknown): number | null {
   if (typeof a === 'number') return a;
-  if (a && typeof a === 'object') for (const k of ['wallets', 'count', 'queued']) if (typeof (a as Row)[k] === 'number') return (a as Row)[k] as number;
+  if (a && typeof a === 'object') for (const k of ['wallets', 'count']) if (typeof (a as Row)[k] === 'number') return (a as Row)[k] as number;
   return null;
 }
 
@@ -48,6 +49,7 @@ export default function WalletsPage() {
   const roles = useOptions('role', WALLET_ROLE);
   const [creating, setCreating] = useState(false);
   const [asking, setAsking] = useState<Row | null>(null);
+  const [reconciling, setReconciling] = useState(false);
 
   const def = useMemo(() => {
     const hints: Record<string, Partial<FieldView>> = {
@@ -84,7 +86,7 @@ export default function WalletsPage() {
     success: false,
     onSuccess: (a) => {
       const n = countOf(a);
-      void message.success(n === null ? msg('SUCCESS') : `${msg('SUCCESS')} · ${t('tron.wallet.collectAllDone', { n })}`);
+      void message.success(`${msg('SUCCESS')} · ${n === null ? t('tron.wallet.collectAllStarted') : t('tron.wallet.collectAllDone', { n })}`);
     },
   });
   const syncAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.syncAll), {
@@ -133,6 +135,9 @@ export default function WalletsPage() {
           <ActionButton action="collect_all" page={PAGE} icon={<VerticalAlignBottomOutlined />} testId="wallet-collect-all" confirm={msg('CONFIRM_COLLECT_ALL')} onClick={() => collectAll.mutateAsync(undefined)}>
             {t('tron.wallet.collectAll')}
           </ActionButton>
+          <Button icon={<AuditOutlined />} onClick={() => setReconciling(true)} data-testid="wallet-reconcile-all">
+            {t('tron.reconcile.title')}
+          </Button>
         </>
       )}
       rowActions={(row) => {
@@ -188,6 +193,7 @@ export default function WalletsPage() {
         onClose={() => setCreating(false)}
       />
       <RealtimeBalance wallet={asking} onClose={() => setAsking(null)} />
+      <ReconcileAll open={reconciling} onClose={() => setReconciling(false)} />
     </ResourcePage>
   );
 }
@@ -266,36 +272,69 @@ function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): v
   );
 }
 
-interface ReconcileLine {
-  asset: string;
-  on_chain: number | string | null;
-  ledger: number | string | null;
-  difference?: number | string | null;
+/** One wallet of GET /tron/reconciliation (USDT units and sun; chain values null when the node did not answer). */
+export interface ReconcileRow {
+  wallet_id: number;
+  role: number;
+  address: string;
+  bettor_id: number | null;
+  removed: boolean;
+  expected_usdt: number;
+  chain_usdt: number | null;
+  stored_usdt: number;
+  chain_trx: number | null;
+  difference: number | null;
+  balance_synced_at: string | null;
+  above_ceiling: boolean;
+  surplus: number;
+  node_error: string | null;
 }
 
 interface ReconcileAnswer {
-  lines?: ReconcileLine[];
-  pending?: number;
-  checked_at?: string;
-  [k: string]: unknown;
+  rows: ReconcileRow[];
+  total: number;
+  ceiling: number;
 }
 
-/** The lines of a reconciliation answer: its `lines`, or the flat `{usdt_on_chain, usdt_ledger, ...}` form. */
-function linesOf(a: ReconcileAnswer): ReconcileLine[] {
-  if (Array.isArray(a.lines)) return a.lines;
-  return (['USDT', 'TRX'] as const)
-    .map((asset) => {
-      const k = asset.toLowerCase();
-      return { asset, on_chain: a[`${k}_on_chain`] as ReconcileLine['on_chain'], ledger: a[`${k}_ledger`] as ReconcileLine['ledger'], difference: a[`${k}_difference`] as ReconcileLine['difference'] };
-    })
-    .filter((l) => l.on_chain !== undefined || l.ledger !== undefined);
+/** The difference on chain − ledger: "Balanced", or "Mismatch" and the amount. */
+function DifferenceMark({ row }: { row: ReconcileRow }) {
+  const { t } = useTranslation();
+  const d = toUnits(row.difference) ?? difference(row.chain_usdt, row.expected_usdt);
+  if (d === null) return <Typography.Text type="secondary">-</Typography.Text>;
+  return d === 0n ? (
+    <Tag color="success" data-testid={`reconcile-${row.wallet_id}`}>
+      {t('tron.reconcile.balanced')}
+    </Tag>
+  ) : (
+    <span data-testid={`reconcile-${row.wallet_id}`} style={{ whiteSpace: 'nowrap' }}>
+      <Tag color="error">{t('tron.reconcile.mismatch')}</Tag>
+      <Amount value={d} asset="USDT" />
+    </span>
+  );
 }
 
-/** Per wallet: what the chain says it holds against what the ledger says it should hold. */
+/** Flags of a reconciled wallet: the node's error, the hot wallet above its ceiling. */
+function ReconcileNotes({ row }: { row: ReconcileRow }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {row.node_error && <Alert style={{ marginTop: 8 }} type="warning" showIcon message={t('tron.reconcile.nodeError')} description={row.node_error} />}
+      {row.above_ceiling && (
+        <Alert style={{ marginTop: 8 }} type="warning" showIcon message={t('tron.reconcile.aboveCeiling')} description={<Amount value={row.surplus} asset="USDT" />} data-testid={`reconcile-ceiling-${row.wallet_id}`} />
+      )}
+    </>
+  );
+}
+
+/** Per wallet: what the chain says it holds (asked now) against what the ledger says it should hold. */
 function Reconciliation({ wallet }: { wallet: Row }) {
   const { t } = useTranslation();
-  const q = useQuery({ queryKey: ['tron-reconcile', wallet.id], queryFn: () => api.get<ReconcileAnswer>(WALLET_ROUTES.reconciliation(wallet.id)), retry: false });
-  const lines = q.data ? linesOf(q.data) : [];
+  const q = useQuery({
+    queryKey: ['tron-reconcile', wallet.id],
+    queryFn: () => api.get<ReconcileAnswer>(WALLET_ROUTES.reconciliation, { wallet_id: String(wallet.id) }),
+    retry: false,
+  });
+  const row = q.data?.rows[0];
   return (
     <div style={{ marginTop: 16 }} data-testid="wallet-reconciliation">
       <Typography.Title level={5}>{t('tron.reconcile.title')}</Typography.Title>
@@ -304,42 +343,69 @@ function Reconciliation({ wallet }: { wallet: Row }) {
         <LoadError error={q.error} onRetry={() => void q.refetch()} />
       ) : !q.data ? (
         <Skeleton active paragraph={{ rows: 2 }} />
+      ) : !row ? (
+        <NoData />
       ) : (
         <>
-          <Table<ReconcileLine>
+          <Table
             size="small"
             pagination={false}
             rowKey="asset"
             scroll={{ x: 'max-content' }}
-            dataSource={lines}
+            dataSource={[
+              { asset: 'USDT', chain: row.chain_usdt, ledger: row.expected_usdt as number | null, stored: row.stored_usdt },
+              { asset: 'TRX', chain: row.chain_trx, ledger: null, stored: wallet.trx_balance },
+            ]}
             columns={[
               { key: 'asset', title: t('tron.reconcile.asset'), dataIndex: 'asset' },
-              { key: 'chain', title: t('tron.reconcile.onChain'), render: (_, l) => <Amount value={l.on_chain} asset={l.asset} testId={`reconcile-chain-${l.asset}`} /> },
+              { key: 'chain', title: t('tron.reconcile.onChain'), render: (_, l) => <Amount value={l.chain} asset={l.asset} testId={`reconcile-chain-${l.asset}`} /> },
               { key: 'ledger', title: t('tron.reconcile.ledger'), render: (_, l) => <Amount value={l.ledger} asset={l.asset} testId={`reconcile-ledger-${l.asset}`} /> },
-              {
-                key: 'diff',
-                title: t('tron.reconcile.difference'),
-                render: (_, l) => {
-                  const d = toUnits(l.difference) ?? difference(l.on_chain, l.ledger);
-                  if (d === null) return '-';
-                  return d === 0n ? (
-                    <Tag color="success" data-testid={`reconcile-${l.asset}`}>{t('tron.reconcile.balanced')}</Tag>
-                  ) : (
-                    <Tooltip title={t('tron.reconcile.mismatch')}>
-                      <span data-testid={`reconcile-${l.asset}`}>
-                        <Tag color="error">{t('tron.reconcile.mismatch')}</Tag>
-                        <Amount value={d} asset={l.asset} />
-                      </span>
-                    </Tooltip>
-                  );
-                },
-              },
+              { key: 'stored', title: t('tron.wallet.stored'), render: (_, l) => <Amount value={l.stored} asset={l.asset} /> },
+              { key: 'diff', title: t('tron.reconcile.difference'), render: (_, l) => (l.asset === 'USDT' ? <DifferenceMark row={row} /> : '-') },
             ]}
           />
-          {!!q.data.pending && <Alert style={{ marginTop: 8 }} type="warning" showIcon message={t('tron.reconcile.pending', { n: q.data.pending })} />}
+          <ReconcileNotes row={row} />
         </>
       )}
-      <Descriptions size="small" column={1} style={{ marginTop: 8 }} items={wallet.balance_synced_at ? [{ key: 'synced', label: t('tron.field.balance_synced_at'), children: formatDateTime(wallet.balance_synced_at) }] : []} />
     </div>
+  );
+}
+
+/** Every wallet's reconciliation (paged, the node asked for each row of the page). */
+function ReconcileAll({ open, onClose }: { open: boolean; onClose(): void }) {
+  const { t } = useTranslation();
+  const mobile = useIsMobile();
+  const [page, setPage] = useState(1);
+  const q = useQuery({
+    queryKey: ['tron-reconcile', 'all', page],
+    queryFn: () => api.get<ReconcileAnswer>(WALLET_ROUTES.reconciliation, { page, size: 20 }),
+    enabled: open,
+    retry: false,
+  });
+  return (
+    <Drawer open={open} onClose={onClose} size={mobile ? '100%' : 'large'} title={t('tron.reconcile.title')} destroyOnHidden data-testid="reconcile-all">
+      <Typography.Paragraph type="secondary">{t('tron.reconcile.hint')}</Typography.Paragraph>
+      {q.isError && !q.data ? (
+        <LoadError error={q.error} onRetry={() => void q.refetch()} />
+      ) : (
+        <Table<ReconcileRow>
+          size="small"
+          rowKey="wallet_id"
+          loading={q.isFetching}
+          scroll={{ x: 'max-content' }}
+          dataSource={q.data?.rows ?? []}
+          locale={{ emptyText: <NoData /> }}
+          pagination={{ current: page, pageSize: 20, total: q.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+          expandable={{ rowExpandable: (r) => !!r.node_error || r.above_ceiling, expandedRowRender: (r) => <ReconcileNotes row={r} /> }}
+          columns={[
+            { key: 'wallet', title: t('tron.field.address'), render: (_, r) => <Stacked top={<Code value={r.address} />} bottom={<RoleTag role={r.role} />} /> },
+            { key: 'chain', title: t('tron.reconcile.onChain'), render: (_, r) => <Amount value={r.chain_usdt} asset="USDT" /> },
+            { key: 'ledger', title: t('tron.reconcile.ledger'), render: (_, r) => <Amount value={r.expected_usdt} asset="USDT" /> },
+            { key: 'diff', title: t('tron.reconcile.difference'), render: (_, r) => <DifferenceMark row={r} /> },
+            { key: 'trx', title: t('tron.field.trx_balance'), render: (_, r) => <Amount value={r.chain_trx} asset="TRX" /> },
+          ]}
+        />
+      )}
+    </Drawer>
   );
 }
