@@ -21,6 +21,9 @@ import { openSession } from '../src/modules/casino/service.js';
 import { casinoSandboxOutbox } from '../src/modules/casino-sandbox/schema.js';
 import { startSandboxGameProvider, type SandboxGameProvider } from '../src/modules/casino-sandbox/server.js';
 import { NO_FAILURES, planRound, type FailureRates } from '../src/modules/casino-sandbox/rounds.js';
+import { HISTORY_ROUNDS, HISTORY_SESSIONS, casinoDue, simulateCasino } from '../src/simulator/casino.js';
+import { Rng } from '../src/simulator/rng.js';
+import { casinoRounds } from '../src/modules/casino/schema.js';
 
 const FUNDS = 5_000_000_00;
 const RATES: FailureRates = { duplicate: 0.3, timeout: 0.3, rollback: 0.15, lateWin: 0.15, outOfOrder: 0.1 };
@@ -172,5 +175,49 @@ describe('sandbox game provider against the wallet (over HTTP, every failure kin
     expect((await checkSandboxRounds(db)).problems).toEqual([]);
     const after = await db.select({ cash: bettors.cashBalance }).from(bettors).where(sql`${bettors.id} in ${players.map((p) => p.id)}`);
     expect(after.reduce((s, r) => s + r.cash, 0)).toBe(cash);
+  });
+});
+
+describe('simulator: a fresh install gets casino history through the sandbox provider', () => {
+  let t: TestApp;
+  let sandbox: SandboxGameProvider;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const walletUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const db = t.database.db;
+    const [root] = await db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
+    for (let i = 0; i < 5; i++) await makeBettor(t, root!.id, { cash: 1_000_000_00 });
+    sandbox = await startSandboxGameProvider({ db, walletUrl, port: 0, lateMs: 100, backoffMs: 20, maxBackoffMs: 200 });
+    // The seeded provider's launch URL points at this sandbox (main.ts listens where it points).
+    await db.update(casinoProviders).set({ launchUrl: sandbox.url }).where(eq(casinoProviders.code, 'sandbox'));
+  });
+
+  afterAll(async () => {
+    await sandbox?.stop();
+    await t?.close();
+  });
+
+  it('plays the history at the first casino tick, then a light rate', { timeout: 600_000 }, async () => {
+    const db = t.database.db;
+    expect(casinoDue(0.1)).toBe(true); // before the history: any tick
+    await simulateCasino(t.ctx, new Rng(7));
+    expect(casinoDue(0.1)).toBe(false);
+    expect(casinoDue(0.8)).toBe(true);
+    await waitFor('the history settled', async () => (await db.select({ n: sql<number>`count(*)::int` }).from(casinoSandboxOutbox).where(eq(casinoSandboxOutbox.state, 1)))[0]!.n === 0, {
+      intervalMs: 200,
+    });
+    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(casinoRounds);
+    expect(n).toBeGreaterThan(HISTORY_SESSIONS * HISTORY_ROUNDS * 0.8); // out-of-order rounds never reach the wallet
+    const report = await checkSandboxRounds(db);
+    expect(report.problems).toEqual([]);
+    expect(report.rounds).toBe(HISTORY_SESSIONS * HISTORY_ROUNDS);
+    // A second tick plays one short session, not the history again.
+    await simulateCasino(t.ctx, new Rng(8));
+    const [{ rows }] = await db.select({ rows: sql<number>`count(DISTINCT round_ref)::int` }).from(casinoSandboxOutbox);
+    expect(rows).toBeGreaterThan(HISTORY_SESSIONS * HISTORY_ROUNDS);
+    expect(rows).toBeLessThanOrEqual(HISTORY_SESSIONS * HISTORY_ROUNDS + 6);
+    expect(await checkInvariants(db)).toEqual([]);
   });
 });
