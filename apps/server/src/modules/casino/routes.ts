@@ -50,12 +50,15 @@ export async function walletRoutes(app: FastifyInstance, ctx: AppContext) {
           config: { access: { public: true } },
           // The shapes document the call; the handler reads the raw body itself (invalid fields answer RS_ERROR_WRONG_SYNTAX).
           attachValidation: true,
+          validatorCompiler: () => () => true,
           schema: {
             tags: ['casino wallet'],
             summary: `Wallet API for game providers: ${call} (signed with ${CASINO_TIMESTAMP_HEADER} and ${CASINO_SIGNATURE_HEADER})`,
             params: z.object({ provider: z.string().max(64) }),
             body: casinoWalletBodies[call],
-            response: { 200: casinoWalletAnswer, 400: casinoWalletAnswer },
+            // A body that is not JSON answers 400 with RS_ERROR_WRONG_SYNTAX in the same shape (undeclared: the
+            // platform's own 4xx answers, e.g. a malformed URL, keep their { code, message } shape).
+            response: { 200: casinoWalletAnswer },
           },
         },
         (req, reply) => handleWallet(ctx, call, req, reply),
@@ -86,6 +89,7 @@ async function handleWallet(ctx: AppContext, call: CasinoWalletCall, req: Fastif
     return partnerRefusal('RS_ERROR_INVALID_PARTNER', body);
   }
   const code = (req.params as { provider: string }).provider;
+  if (typeof code !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(code)) return partnerRefusal('RS_ERROR_INVALID_PARTNER', body);
   const { row: provider, secret } = await walletCache.provider(ctx.db, code);
   if (!provider || !provider.enabled || !ipAllowed(provider.allowedIps, req.ip)) return partnerRefusal('RS_ERROR_INVALID_PARTNER', body);
   const ts = req.headers[CASINO_TIMESTAMP_HEADER];
