@@ -142,6 +142,11 @@ describe('casino_game report', () => {
     expect(pick(all.body.items, ['rounds', 'players', 'turnover'])).toEqual([{ rounds: 2, players: 2, turnover: 11_500 }]);
     expect((await t.call('GET', `/api/v1/casino/reports/games?sort=nope`, { token })).status).toBe(400);
     expect((await t.call('GET', `/api/v1/casino/reports/games?created_at_from=yesterday`, { token })).status).toBe(400);
+    expect((await t.call('GET', `/api/v1/casino/reports/games?provider_id=-1`, { token })).status).toBe(400);
+    expect((await t.call('GET', `/api/v1/casino/reports/bettors/totals?game_id=99999999999`, { token })).status).toBe(400);
+    const odd = await t.call('GET', `/api/v1/casino/reports/bettors?phone=${encodeURIComponent("0'; drop table bettors;--")}`, { token });
+    expect(odd.status).toBe(200);
+    expect(odd.body.items).toEqual([]);
   });
 });
 
@@ -274,6 +279,7 @@ describe('RTP watch', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.game).toMatchObject({ id: hot, rtp_bps: 9600, volatility: 1 });
     expect(r.body.inside).toBe(false);
+    expect(r.body.confidence_bps).toBe(9990);
     expect(r.body.points.map((p: any) => p.rounds)).toEqual([200, 200, 2200, 3200, 3200, 3200]);
     for (const p of r.body.points) expect(p.low_bps).toBeLessThan(p.high_bps);
     const limited = await t.call('GET', `/api/v1/casino/games/${hot}/rtp?limit=2`, { token: tokenA });

@@ -18,9 +18,9 @@ import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
 import { parseListQuery, registerList, scopeOf } from '../../platform/listing.js';
-import { casinoGames, casinoRtpChecks } from './schema.js';
+import { casinoGames, casinoRtpChecks, casinoSettings } from './schema.js';
 import { casinoTotals, gameReport, reportFilters, reportTotals, userReport, type ReportFilters } from './reports.js';
-import { defineRtpWatchJob } from './rtp-watch.js';
+import { DEFAULT_CONFIDENCE_BPS, defineRtpWatchJob } from './rtp-watch.js';
 
 const gameParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const rtpQuery = z.object({
@@ -37,6 +37,8 @@ export const rtpSeriesAnswer = z.object({
   game: answerRow({ id: 'number', name: 'string', game_code: 'string', provider_id: 'number', rtp_bps: 'number', volatility: 'number', enabled: 'boolean' }),
   /** The latest check's verdict; null before the first check. */
   inside: z.boolean().nullable(),
+  /** The band's confidence now (casino settings; bps, 9990 = 99.9 %). */
+  confidence_bps: z.number().int(),
   points: z.array(rtpPoint),
 });
 
@@ -83,7 +85,9 @@ export function casinoReportRoutes(app: FastifyInstance, ctx: AppContext) {
         .limit(q.limit ?? 500);
       rows.reverse();
       const [latest] = await db.select({ inside: c.inside }).from(c).where(eq(c.gameId, game.id)).orderBy(desc(c.checkedAt), desc(c.id)).limit(1);
+      const [settings] = await db.select({ confidence: casinoSettings.rtpAlertConfidence }).from(casinoSettings).limit(1);
       return {
+        confidence_bps: settings?.confidence ?? DEFAULT_CONFIDENCE_BPS,
         game: { id: game.id, name: game.name, game_code: game.gameCode, provider_id: game.providerId, rtp_bps: game.rtpBps, volatility: game.volatility, enabled: game.enabled },
         inside: latest ? latest.inside : null,
         points: rows.map((x) => ({

@@ -19,10 +19,10 @@
  */
 import { and, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { answerRow } from '@dau/contract';
+import { answerRow, queryId } from '@dau/contract';
 import { CASINO_ROUND_STATUS } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
-import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalText, scopeCondition, type Scope } from '../../platform/listing.js';
 import { bettors } from '../money/schema.js';
 import { ofBettorPhone } from '../money/bills-routes.js';
 import { casinoGames, casinoProviders, casinoRounds } from './schema.js';
@@ -33,8 +33,8 @@ const ROUND_ROLLED_BACK = CASINO_ROUND_STATUS.rolled_back;
 export const reportFilters = z.object({
   created_at_from: isoDate,
   created_at_to: isoDate,
-  provider_id: optionalInt,
-  game_id: optionalInt,
+  provider_id: queryId().optional(),
+  game_id: queryId().optional(),
   phone: optionalText,
 });
 export type ReportFilters = z.infer<typeof reportFilters>;

@@ -31,7 +31,7 @@ export const RTP_MIN_ROUNDS = 100;
 /** Checks are kept this long. */
 export const RTP_KEEP_DAYS = 90;
 /** Default confidence of the band when the settings row is missing (bps). */
-const DEFAULT_CONFIDENCE_BPS = 9990;
+export const DEFAULT_CONFIDENCE_BPS = 9990;
 const DAY_MS = 86_400_000;
 
 export interface RtpWatchOptions {
