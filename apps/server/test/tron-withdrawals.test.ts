@@ -11,6 +11,7 @@ import { toBase58 } from '../src/modules/tron/chain-reader.js';
 import { tronSettingsOf } from '../src/modules/tron/deposits.js';
 import { followUpWithdrawals, requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { AppError } from '../src/platform/errors.js';
+import { admins } from '../src/platform/schema.js';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeWorld, type TestApp } from './helpers.js';
 import { PAYMENT_KEYS, balanceOf, billsOf, grantKeys, makePayer } from './payments-fixtures.js';
 import { FakeChain, insertWallet, randomHex } from './support/tron-fake-chain.js';
@@ -32,7 +33,8 @@ beforeAll(async () => {
   t = await createTestApp();
   w = await makeWorld(t);
   await grantKeys(t, w.agentRole, PAYMENT_KEYS);
-  await makeAdmin(t, 'checker', (await db().execute(sql`select role_id from admins where account = 'admin'`)).rows[0].role_id as number, w.rootId);
+  const [superAdmin] = await db().select({ roleId: admins.roleId }).from(admins).where(eq(admins.account, 'admin'));
+  await makeAdmin(t, 'checker', superAdmin.roleId!, w.rootId);
   root = await t.login('admin', ADMIN_PASSWORD);
   second = await t.login('checker');
   agentA = await t.login('agent_a');
@@ -92,7 +94,7 @@ describe('USDT withdrawals', () => {
     await runDisbursement(db(), x.id);
     expect(chain.signatures).toBe(1);
     expect(await billsOf(t, b.id, BILL_TYPE.amount_rolled_back)).toHaveLength(0);
-    const usdtClearing = await db().execute(sql`select coalesce(sum(amount), 0)::bigint as s from house_entries where account = ${HOUSE.usdtClearing} and bill_type = ${BILL_TYPE.user_withdrawal}`);
+    const usdtClearing = (await db().execute(sql`select coalesce(sum(amount), 0)::bigint as s from house_entries where account = ${HOUSE.usdtClearing} and bill_type = ${BILL_TYPE.user_withdrawal}`)) as unknown as { rows: { s: string }[] };
     expect(Number(usdtClearing.rows[0].s)).toBeGreaterThanOrEqual(26_000_00);
     expect(await checkInvariants(db())).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { aliasedTable, and, eq, or, sql } from 'drizzle-orm';
-import { answerRow } from '@dau/contract';
+import { answerRow, rawText } from '@dau/contract';
 import { bettors, recharges, withdrawals } from '../money/schema.js';
 import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type ExportColumn } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
@@ -22,7 +22,7 @@ export const transferFilters = z.object({
   bettor_id: optionalInt,
   wallet_id: optionalInt,
   tx_hash: optionalText,
-  fingerprint: optionalText,
+  fingerprint: rawText(100).optional(),
   /** Sender or receiver (Base58). */
   address: optionalText,
   direction: z.enum(['in', 'out']).optional(),
