@@ -213,10 +213,22 @@ export class SandboxOutbox {
     });
   }
 
+  /** Forgets settled calls after a week (the book of a long-running demo stays small). */
+  private async prune() {
+    await this.db
+      .delete(outbox)
+      .where(and(eq(outbox.providerCode, this.code), sql`${outbox.state} <> ${OUTBOX_STATE.pending}`, lte(outbox.answeredAt, sql`now() - interval '7 days'`)));
+  }
+
   private async run() {
     const concurrency = this.opts.concurrency ?? 8;
     const active = new Set<Promise<void>>();
+    let pruned = 0;
     while (this.running) {
+      if (Date.now() - pruned > 3_600_000) {
+        pruned = Date.now();
+        await this.prune().catch((err) => this.opts.log?.('sandbox game provider: pruning the outbox failed', err));
+      }
       let due: OutboxRow[] = [];
       try {
         due = await this.due(concurrency * 2);
