@@ -190,6 +190,18 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/casino/sessions': { need: 'casino_list', body: INVALID },
   'GET /api/v1/casino/rounds': { need: 'casino_order' },
   'GET /api/v1/casino/rounds/:id': { need: 'casino_order:detail', url: `/api/v1/casino/rounds/${MISSING}` },
+  // Casino reports and the RTP chart; virtual racing (lists under casino_order, settings under casino_config, figures under history_statistics).
+  'GET /api/v1/casino/reports/games': { need: 'casino_game' },
+  'GET /api/v1/casino/reports/games/totals': { need: 'casino_game' },
+  'GET /api/v1/casino/reports/bettors': { need: 'casino_user' },
+  'GET /api/v1/casino/reports/bettors/totals': { need: 'casino_user' },
+  'GET /api/v1/casino/games/:id/rtp': { need: 'casino_game', url: `/api/v1/casino/games/${MISSING}/rtp` },
+  'GET /api/v1/racing/races': { need: 'casino_order' },
+  'GET /api/v1/racing/bets': { need: 'casino_order' },
+  'GET /api/v1/racing/coin_moves': { need: 'casino_order' },
+  'GET /api/v1/racing/statistics': { need: 'history_statistics', url: '/api/v1/racing/statistics?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z' },
+  'GET /api/v1/racing/settings': { need: 'casino_config' },
+  'PUT /api/v1/racing/settings': { need: 'casino_config:edit', body: INVALID },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
