@@ -123,14 +123,18 @@ export async function walletCall(c: WalletCallContext, call: CasinoWalletCall, b
         if (game.maxBet > 0 && amount > game.maxBet) throw new Refuse('RS_ERROR_LIMIT');
         if (settings && settings.maxBet > 0 && amount > settings.maxBet) throw new Refuse('RS_ERROR_LIMIT');
       }
-      const balance = await db.transaction((tx) => bet(tx, provider.id, session.bettorId, game.id, String(b.round), uuid!, hash, amount));
+      const args = [provider.id, session.bettorId, game.id, String(b.round), uuid!, hash, amount] as const;
+      // One statement when everything goes well; any doubt (a refusal, a replay, a race) takes the full path.
+      const fast = amount > 0 ? await fastPath(() => bet(db, ...args, true)) : undefined;
+      const balance = fast ?? (await db.transaction((tx) => bet(tx, ...args)));
       return answer('RS_OK', balance);
     }
 
     if (call === 'transaction/win') {
       const amount = Number(b.amount);
       const free = b.is_free === true;
-      const balance = await db.transaction((tx) => win(tx, provider.id, session.bettorId, String(b.round), uuid!, String(b.reference_transaction_uuid), hash, amount, free));
+      const args = [provider.id, session.bettorId, String(b.round), uuid!, String(b.reference_transaction_uuid), hash, amount, free] as const;
+      const balance = (await fastPath(() => fastWin(db, ...args))) ?? (await db.transaction((tx) => win(tx, ...args)));
       return answer('RS_OK', balance);
     }
 
@@ -189,7 +193,26 @@ function movement(bettorId: number, amount: number, type: number, house: string,
       INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT ${txn}, ${house}, ${-amount}, ${type} FROM u)`;
 }
 
-async function bet(tx: Executor, providerId: number, bettorId: number, gameId: number, roundRef: string, uuid: string, hash: string, amount: number): Promise<number> {
+/**
+ * The fast path's failure signal: its statement ends with `1 / (number of transaction rows it inserted)`,
+ * a division by zero when anything refused (no round, no debit, the uuid already answered). The error
+ * rolls the whole statement back (it runs alone, outside a transaction) and the full path decides.
+ * Deadlocks and serialisation failures also fall back: nothing was written.
+ */
+const FALLBACK_CODES = new Set(['22012', '40P01', '40001']);
+async function fastPath(run: () => Promise<number>): Promise<number | undefined> {
+  try {
+    return await run();
+  } catch (e) {
+    const err = e as { code?: string; cause?: { code?: string } };
+    if (FALLBACK_CODES.has(err.code ?? err.cause?.code ?? '')) return undefined;
+    throw e;
+  }
+}
+
+async function bet(
+  tx: Executor, providerId: number, bettorId: number, gameId: number, roundRef: string, uuid: string, hash: string, amount: number, fast = false,
+): Promise<number> {
   // The round (created, or its bet total raised if it is this bettor's), the debit refusing a bettor who
   // may not bet, and the transaction row last: a conflict there means this uuid was already answered.
   const round = sql`r AS (
@@ -206,7 +229,7 @@ async function bet(tx: Executor, providerId: number, bettorId: number, gameId: n
             INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, request_hash, status, balance_after, bill_id)
             SELECT ${providerId}, ${uuid}, r.id, 'bet', ${amount}, ${hash}, 'RS_OK', bl.balance_after, bl.id FROM r, bl
             ON CONFLICT (provider_id, transaction_uuid) DO NOTHING RETURNING id)
-          SELECT (SELECT id FROM r) AS round_id, (SELECT balance_after FROM bl) AS balance, (SELECT id FROM t) AS txn_id`
+          SELECT (SELECT id FROM r) AS round_id, (SELECT balance_after FROM bl) AS balance, (SELECT id FROM t) AS txn_id${fast ? sql`, 1 / (SELECT count(*) FROM t)::int AS ok` : sql``}`
       : sql`WITH ${round},
           u AS (SELECT cash_balance FROM bettors WHERE id = ${bettorId}${guard}),
           t AS (
@@ -278,6 +301,36 @@ async function win(
   return Number(row.balance);
 }
 
+/**
+ * A win in one statement: the referenced bet's row is locked (FOR UPDATE re-reads it after any wait, so a
+ * rollback that committed meanwhile, which marks the bet, is seen), then the round's win total, the
+ * credit, the bill and the transaction row. Lock order bet → round → bettor, as the rollback's.
+ */
+async function fastWin(ex: Executor, providerId: number, bettorId: number, roundRef: string, uuid: string, refUuid: string, hash: string, amount: number, free: boolean): Promise<number> {
+  const locked = sql`b AS (
+      SELECT round_id FROM casino_transactions
+      WHERE provider_id = ${providerId} AND transaction_uuid = ${refUuid} AND kind = 'bet' AND NOT tombstone AND reference_uuid IS NULL
+        AND round_id = (SELECT id FROM casino_rounds WHERE provider_id = ${providerId} AND round_ref = ${roundRef} AND bettor_id = ${bettorId})
+      FOR UPDATE),
+    rr AS (UPDATE casino_rounds SET win_total = win_total + ${amount}, updated_at = now() WHERE id = (SELECT round_id FROM b) RETURNING id)`;
+  const q =
+    amount > 0
+      ? sql`WITH ${locked}, ${movement(bettorId, amount, free ? BILL_TYPE.casino_award : BILL_TYPE.casino_win, free ? HOUSE.bonuses : HOUSE.casino, sql`SELECT id FROM rr`, sql` AND EXISTS (SELECT 1 FROM rr)`)},
+          t AS (
+            INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, reference_uuid, request_hash, status, balance_after, bill_id)
+            SELECT ${providerId}, ${uuid}, rr.id, 'win', ${amount}, ${refUuid}, ${hash}, 'RS_OK', bl.balance_after, bl.id FROM bl, rr
+            ON CONFLICT (provider_id, transaction_uuid) DO NOTHING RETURNING id)
+          SELECT (SELECT balance_after FROM bl) AS balance, 1 / (SELECT count(*) FROM t)::int AS ok`
+      : sql`WITH ${locked}, u AS (SELECT cash_balance FROM bettors WHERE id = ${bettorId} AND EXISTS (SELECT 1 FROM rr)),
+          t AS (
+            INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, reference_uuid, request_hash, status, balance_after)
+            SELECT ${providerId}, ${uuid}, rr.id, 'win', 0, ${refUuid}, ${hash}, 'RS_OK', u.cash_balance FROM u, rr
+            ON CONFLICT (provider_id, transaction_uuid) DO NOTHING RETURNING id)
+          SELECT (SELECT cash_balance FROM u) AS balance, 1 / (SELECT count(*) FROM t)::int AS ok`;
+  const [row] = await rowsOf<{ balance: string }>(ex, q);
+  return Number(row!.balance);
+}
+
 async function rollback(tx: Executor, providerId: number, bettorId: number, uuid: string, refUuid: string, hash: string): Promise<number> {
   // An unknown bet: record the tombstone (the bet's uuid as a refused placeholder, and this rollback).
   const [ph] = await rowsOf<{ ph: string | null; t: string | null; balance: string | null }>(
@@ -298,10 +351,10 @@ async function rollback(tx: Executor, providerId: number, bettorId: number, uuid
     if (ph.t == null) throw new Replay();
     return Number(ph.balance);
   }
-  // The bet is known (or already a placeholder): lock its round.
+  // The bet is known (or already a placeholder): lock it, then its round (the order wins take).
   const [bet] = await rowsOf<{ round_id: string | null; tombstone: boolean }>(
     tx,
-    sql`SELECT round_id, tombstone FROM casino_transactions WHERE provider_id = ${providerId} AND transaction_uuid = ${refUuid} AND kind = 'bet'`,
+    sql`SELECT round_id, tombstone FROM casino_transactions WHERE provider_id = ${providerId} AND transaction_uuid = ${refUuid} AND kind = 'bet' FOR UPDATE`,
   );
   if (!bet) throw new Refuse('RS_ERROR_TRANSACTION_DOES_NOT_EXIST'); // the uuid is a win's or a rollback's
   if (bet.tombstone || bet.round_id == null) {
@@ -318,8 +371,10 @@ async function rollback(tx: Executor, providerId: number, bettorId: number, uuid
   if (state?.rolled) return storeNoop(tx, providerId, uuid, refUuid, hash, bettorId, Number(r.id));
   if (state?.won) throw new Refuse('RS_ERROR_ROLLBACK_AFTER_WIN');
   const amount = Number(r.bet_amount ?? 0);
+  // The round's totals, and the bet marked with the rollback that undid it (a win locking the bet sees it).
   const roundUpdate = sql`rr AS (UPDATE casino_rounds SET bet_total = bet_total - ${amount}, status = CASE WHEN bet_total - ${amount} <= 0 THEN 3 ELSE status END, updated_at = now()
-                                 WHERE id = ${Number(r.id)})`;
+                                 WHERE id = ${Number(r.id)}),
+    mk AS (UPDATE casino_transactions SET reference_uuid = ${uuid} WHERE provider_id = ${providerId} AND transaction_uuid = ${refUuid} AND kind = 'bet')`;
   const q =
     amount > 0
       ? sql`WITH ${movement(bettorId, amount, BILL_TYPE.casino_bet, HOUSE.casino, sql`${Number(r.id)}::bigint`)}, ${roundUpdate},
