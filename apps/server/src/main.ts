@@ -31,6 +31,7 @@ const { app, ctx, feed } = await buildApp({
   publicDocs: config.publicDocs,
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
+  tron: { fullNodeUrl: config.tron.fullNodeUrl, apiKey: config.tron.apiKey },
   onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
   // Sweeps, cashout checks and abnormal bet alerts: offered by every process, run once among them.
   periodicJobs: true,
