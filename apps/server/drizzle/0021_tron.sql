@@ -131,7 +131,7 @@ CREATE INDEX "tron_transfers_created" ON "tron_transfers" USING btree ("created_
 CREATE INDEX "tron_transfers_wallet" ON "tron_transfers" USING btree ("wallet_id");--> statement-breakpoint
 CREATE INDEX "tron_transfers_tx" ON "tron_transfers" USING btree ("tx_hash");--> statement-breakpoint
 CREATE INDEX "tron_transfers_seen" ON "tron_transfers" USING btree ("block_number") WHERE "tron_transfers"."status" = 1;--> statement-breakpoint
-CREATE UNIQUE INDEX "tron_wallets_bettor" ON "tron_wallets" USING btree ("bettor_id") WHERE "tron_wallets"."bettor_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "tron_wallets_bettor" ON "tron_wallets" USING btree ("bettor_id") WHERE "tron_wallets"."bettor_id" is not null and "tron_wallets"."removed" = false;--> statement-breakpoint
 CREATE UNIQUE INDEX "tron_wallets_address_base58" ON "tron_wallets" USING btree ("address_base58");--> statement-breakpoint
 CREATE UNIQUE INDEX "tron_wallets_address_hex" ON "tron_wallets" USING btree ("address_hex");--> statement-breakpoint
 CREATE INDEX "tron_wallets_created" ON "tron_wallets" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint

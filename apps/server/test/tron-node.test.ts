@@ -20,7 +20,7 @@ afterAll(async () => {
   await database.dispose();
 });
 
-const post = async (path: string, body: unknown) => (await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+const post = async (path: string, body: unknown): Promise<any> => (await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 
 describe('sandbox TRON node through TronWeb', () => {
   it('balance, TRC-20 balanceOf, transfer, confirmation after 19 blocks', async () => {

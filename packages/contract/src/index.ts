@@ -13,3 +13,4 @@ export * from './statistics.js';
 export * from './api.js';
 export * from './input.js';
 export * from './answers.js';
+export * from './tron-resources.js';

@@ -585,6 +585,11 @@ export const MESSAGES = {
     'sw-KE': 'Mtoa huduma wa pesa kwa simu hakujibu. Tafadhali jaribu tena baada ya muda mfupi.',
     'zh-CN': '移动支付运营商未响应，请稍后重试。',
   },
+  TRON_NODE_UNAVAILABLE: {
+    'en-US': 'The TRON node did not answer. Please try again in a moment.',
+    'sw-KE': 'Nodi ya TRON haikujibu. Tafadhali jaribu tena baada ya muda mfupi.',
+    'zh-CN': 'TRON 节点未响应，请稍后重试。',
+  },
   CALLBACK_SIGNATURE_INVALID: {
     'en-US': 'The callback signature is missing, wrong or expired',
     'sw-KE': 'Sahihi ya taarifa ya malipo haipo, si sahihi au imepitwa na wakati',

@@ -6,13 +6,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { configureTron, type TronOptions } from './runtime.js';
+import { walletRoutes } from './wallets.js';
 import { tronFlowRoutes } from './flows-routes.js';
 
 export async function tronRoutes(app: FastifyInstance, ctx: AppContext, opts: TronOptions = {}) {
   configureTron(ctx, opts, (msg) => app.log.warn(msg));
+  walletRoutes(app, ctx);
   tronFlowRoutes(app, ctx); // T2: watcher jobs, sweeps, USDT withdrawals, lists, reconciliation
 }
 
 export { createTronWeb, sandboxNodeUrl } from './client.js';
 export { tronClient, tronNode, configureTronNode } from './runtime.js';
+export {
+  depositAddressFor, sendUsdt, sendTrx, prepareTransfer, broadcastSigned, TronBroadcastError, houseWallet, tronSettingsOf, refreshBalance,
+  usdtBalanceOf, createWallet, ensureHouseWallets, syncAllBalances, TRON_WALLET_LIST,
+} from './wallets.js';
 export { withPrivateKey, type KeyWrapper, LocalKeyWrapper, masterKeyFromConfig } from './keys.js';

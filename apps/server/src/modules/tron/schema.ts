@@ -48,7 +48,7 @@ export const tronWallets = pgTable(
     createdBy: integer('created_by'),
   },
   (t) => [
-    uniqueIndex('tron_wallets_bettor').on(t.bettorId).where(sql`${t.bettorId} is not null`),
+    uniqueIndex('tron_wallets_bettor').on(t.bettorId).where(sql`${t.bettorId} is not null and ${t.removed} = false`),
     uniqueIndex('tron_wallets_address_base58').on(t.addressBase58),
     uniqueIndex('tron_wallets_address_hex').on(t.addressHex),
     index('tron_wallets_created').on(t.createdAt.desc(), t.id.desc()),

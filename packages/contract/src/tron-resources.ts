@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { FieldDef } from './resource.js';
+
+/**
+ * USDT on TRON (issue 14; design /work/notes/tron-design.md) as server and console read it.
+ * Amounts on chain are integers: TRX in sun (1 TRX = 1,000,000 sun), USDT in 6-decimal units
+ * (1 USDT = 1,000,000). A wallet answer never carries key material (no ciphertext, IV, tag or wrapped key).
+ *
+ * Page `tron` (wallets): apps/server/src/modules/tron/wallets.ts. T2 adds the transfer
+ * (usdt_transaction_record) and sweep (tron_transaction_summary) lists below.
+ */
+
+/** TRON_WALLET_ROLE: 1 deposit (one per bettor), 2 collection / hot, 3 gas. Labels: `tron.role.<id>`. */
+export const TRON_WALLET_ROLES = { deposit: 1, collection: 2, gas: 3 } as const;
+export type TronWalletRole = (typeof TRON_WALLET_ROLES)[keyof typeof TRON_WALLET_ROLES];
+
+/** The `tron` wallet list: its columns and filters (row keys of GET /api/v1/tron/wallets). */
+export const TRON_WALLET_FIELDS: readonly FieldDef[] = [
+  { key: 'id', type: 'number', sortable: true, width: 70 },
+  { key: 'role', type: 'number', search: 'exact', labels: 'tron.role' },
+  { key: 'bettor_id', type: 'number', search: 'exact' },
+  { key: 'bettor_phone', type: 'text', search: 'like' },
+  { key: 'address_base58', type: 'text', search: 'exact' },
+  { key: 'address_hex', type: 'text', table: false },
+  { key: 'public_key', type: 'text', table: false },
+  { key: 'trx_balance', type: 'number', sortable: true },
+  { key: 'usdt_balance', type: 'number', sortable: true },
+  { key: 'balance_synced_at', type: 'datetime' },
+  { key: 'removed', type: 'switch', search: 'exact' },
+  { key: 'removed_at', type: 'datetime' },
+  { key: 'create_time', type: 'datetime', sortable: true },
+];
+
+/** GET /api/v1/tron/wallets filters. `address` matches Base58 or hex; `removed` 0/1 (default: both). */
+export const tronWalletFilters = z.object({
+  id: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  role: z.coerce.number().int().min(1).max(3).optional(),
+  bettor_id: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  phone: z.string().trim().max(32).optional(),
+  address: z.string().trim().max(64).optional(),
+  removed: z.coerce.number().int().min(0).max(1).optional(),
+});
+
+const str = z.string();
+const num = z.number();
+
+/** One wallet as the `tron` page shows it (list and detail). */
+export const tronWalletAnswer = z.object({
+  id: num,
+  role: num,
+  bettor_id: num.nullable(),
+  bettor_phone: str.nullable(),
+  agent_id: num.nullable(),
+  address_base58: str,
+  address_hex: str,
+  public_key: str,
+  trx_balance: num,
+  usdt_balance: num,
+  balance_synced_at: str.nullable(),
+  removed: z.boolean(),
+  removed_at: str.nullable(),
+  create_time: str,
+  created_by: num.nullable(),
+});
+export type TronWalletAnswer = z.infer<typeof tronWalletAnswer>;
+
+/** POST /api/v1/tron/wallets: a collection/hot or gas wallet, or a bettor's deposit wallet. */
+export const tronWalletCreate = z.object({
+  role: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  /** Required with role 1 (deposit): the bettor's existing wallet is answered when there is one. */
+  bettor_id: z.number().int().min(1).max(2_147_483_647).optional(),
+});
+
+/** GET /api/v1/tron/wallets/:id/balance: asked from the node now (and stored). */
+export const tronLiveBalanceAnswer = z.object({
+  id: num,
+  address_base58: str,
+  trx_balance: num,
+  usdt_balance: num,
+  /** The same, solidified (19 blocks deep). */
+  trx_balance_confirmed: num,
+  usdt_balance_confirmed: num,
+  balance_synced_at: str,
+});
+
+/** POST /api/v1/tron/wallets/sync and DELETE /api/v1/tron/wallets/:id take `{ confirm: true }` (spec §8). */
+export const tronConfirmBody = z.object({ confirm: z.literal(true) });
+export const tronSyncAnswer = z.object({ queued: z.boolean(), wallets: num });
