@@ -443,6 +443,27 @@ describe('operator routes', () => {
     expect((await t.call('GET', `/api/v1/casino/rounds/${their!.id}`, { token })).status).toBe(200);
   });
 
+  it('exports the rounds of the asker\'s branch through the background exports', async () => {
+    const { asyncOperations } = await import('../src/modules/money/schema');
+    const exported = async (tok: string) => {
+      const r = await t.call('POST', '/api/v1/exports', { token: tok, body: { type: 'casino_order', format: 1, params: {} } });
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      for (const until = Date.now() + 20_000; ; ) {
+        const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, r.body.id));
+        if (row && row.status !== 1) return row;
+        if (Date.now() > until) throw new Error('export still running');
+        await new Promise((res) => setTimeout(res, 50));
+      }
+    };
+    await grantKeys(t, w.agentRole, ['casino_order', 'casino_order:export']);
+    const all = await t.database.db.select({ agentId: casinoRounds.agentId }).from(casinoRounds);
+    expect((await exported(token)).rowCount).toBe(all.length);
+    const mine = all.filter((r) => r.agentId === w.agentA || r.agentId === w.agentA1).length;
+    const run = await exported(await t.login('agent_a'));
+    expect(run).toMatchObject({ status: 2, rowCount: mine });
+    expect(mine).toBeLessThan(all.length);
+  });
+
   it('never answers, exports or audits a provider\'s secret; an empty secret on edit keeps it', async () => {
     const [prov] = await t.database.db.select().from(casinoProviders).where(eq(casinoProviders.code, 'sandbox'));
     const list = await t.call('GET', '/api/v1/casino/providers', { token });
