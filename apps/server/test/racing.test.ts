@@ -14,7 +14,7 @@ import { racingBets, racingCoinMoves, racingRaces } from '../src/modules/racing/
 import type { ProviderRace, RaceOutcome, RacingProvider } from '../src/modules/racing/adapter';
 import { SandboxRacingProvider, RACE_EVERY_SECONDS, RACE_RUN_SECONDS } from '../src/modules/racing/sandbox';
 import {
-  RACE_STATUS, RACING_BET_STATUS, cashFor, checkCoinInvariants, coinBalanceOf, coinsFor, convertFromCoins, convertToCoins, placeRacingBet, syncRaces,
+  RACE_STATUS, RACING_BET_STATUS, cashFor, checkCoinInvariants, coinBalanceOf, coinsFor, convertFromCoins, convertToCoins, placeRacingBet, settleRace, syncRaces,
 } from '../src/modules/racing/service';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
@@ -343,6 +343,26 @@ describe('simulator', () => {
     const byId = new Map(races.map((r) => [r.id, r]));
     for (const b of placed) expect(b.createdAt.getTime()).toBeLessThan(byId.get(b.raceId)!.startsAt.getTime());
     expect(placed.some((b) => b.createdAt.getTime() < Date.now() - 30 * 60_000)).toBe(true);
+    await clean();
+  });
+});
+
+describe('concurrency (PostgreSQL)', () => {
+  it('never leaves a bet open on a settled race when bets and the settlement race each other', async () => {
+    if (t.database.kind !== 'pg') return;
+    const db = t.database.db;
+    const players = await Promise.all(Array.from({ length: 6 }, () => makeBettor(t, w.agentA, { cash: 100_00 })));
+    for (let round = 0; round < 5; round++) {
+      const [race] = await db.insert(racingRaces).values({ raceRef: `CC-${round}`, startsAt: new Date(Date.now() + 3_600_000), runners, status: RACE_STATUS.open }).returning();
+      const bets = players.flatMap((p, i) => [0, 1].map((k) => tx((ex) => placeRacingBet(ex, { bettorId: p.id, raceId: race!.id, runner: ((i + k) % 3) + 1, stake: 1_00 })).then(() => 'placed', (e) => e.code)));
+      const settle = tx((ex) => settleRace(ex, race!.id, { status: 'finished', order: [1, 2, 3] }));
+      const outcomes = await Promise.all([...bets, settle]);
+      for (const o of outcomes.slice(0, -1)) expect(['placed', 'BET_MATCH_CLOSED']).toContain(o);
+      const open = await db.select().from(racingBets).where(and(eq(racingBets.raceId, race!.id), eq(racingBets.status, RACING_BET_STATUS.open)));
+      expect(open).toEqual([]);
+      const placed = outcomes.slice(0, -1).filter((o) => o === 'placed').length;
+      expect(await db.select().from(racingBets).where(eq(racingBets.raceId, race!.id))).toHaveLength(placed);
+    }
     await clean();
   });
 });

@@ -178,7 +178,9 @@ export async function placeRacingBet(ex: Executor, input: RacingBetInput, now: D
   if (input.stake > RACING_MAX_STAKE) throw refuse('BET_STAKE_TOO_HIGH', 422, { max: RACING_MAX_STAKE / 100 });
   const settings = await racingSettingsOf(ex);
   if (!settings.enabled) throw refuse('BET_MATCH_CLOSED');
-  const [race] = await ex.select().from(racingRaces).where(eq(racingRaces.id, input.raceId));
+  // Shared lock on the race until the bet commits: its settlement (an UPDATE of the race) waits for the bet,
+  // then sees it among the open bets; a bet after the settlement reads the race as decided and is refused.
+  const [race] = await ex.select().from(racingRaces).where(eq(racingRaces.id, input.raceId)).for('share');
   if (!race) throw notFound();
   if (race.status !== RACE_STATUS.open || race.startsAt.getTime() <= now.getTime()) throw refuse('BET_MATCH_CLOSED');
   const runner = race.runners.find((r) => r.number === input.runner);
