@@ -163,6 +163,7 @@ export const CASINO_TRANSACTION_FIELDS: readonly FieldDef[] = [
   /** 'bet', 'win', 'rollback' (labels casino.txn_kind.<code>). */
   { key: 'kind', type: 'text', labels: 'casino.txn_kind' },
   { key: 'amount', type: 'money' },
+  /** A win's or rollback's bet; on a bet, the rollback that undid it. */
   { key: 'reference_uuid', type: 'text' },
   /** The wallet's answer status (RS_OK, RS_ERROR_...). */
   { key: 'status', type: 'text' },

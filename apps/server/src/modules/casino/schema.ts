@@ -158,7 +158,7 @@ export const casinoTransactions = pgTable(
     /** 'bet', 'win', 'rollback'. */
     kind: text('kind').notNull(),
     amount: cents('amount').notNull().default(0),
-    /** The bet a win or rollback refers to. */
+    /** The bet a win or rollback refers to; on a bet, the rollback that undid it (set by the rollback). */
     referenceUuid: text('reference_uuid'),
     /** Hash of the call's content: the same uuid with other content is a duplicate. */
     requestHash: text('request_hash').notNull(),

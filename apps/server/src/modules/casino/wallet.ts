@@ -18,7 +18,13 @@
  * Ordering. Every call that moves money on a round locks the round row (the bet's upsert, the win's and
  * the rollback's SELECT ... FOR UPDATE) and then the bettor's row (the ledger's guarded UPDATE), in that
  * order: wins and rollbacks of one round are serialised, and "rollback after win" / "win after rollback"
- * are decided on committed facts.
+ * are decided on committed facts. A rollback also locks the bet first and marks it (reference_uuid = the
+ * rollback's uuid); the one-statement win locks the bet too (bet → round → bettor, the same order), so it
+ * re-reads the mark after any wait.
+ *
+ * Hot path. A bet or a win that goes well is one autocommit statement (round, debit or credit, bill, house
+ * entry, transaction row: one round trip, one commit). Anything else (a refusal, a replay, a race) makes
+ * that statement fail on purpose and roll back, and the transactional path above decides the answer.
  *
  * Money (one statement per movement: the bettor's guarded UPDATE, the bill and the house counter-entry,
  * as ledger.post does): bet → bill 23 negative against HOUSE.casino; win → 24 positive against
