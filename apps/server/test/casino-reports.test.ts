@@ -287,4 +287,16 @@ describe('RTP watch', () => {
     expect((await t.call('GET', '/api/v1/casino/games/999999/rtp', { token })).status).toBe(404);
     expect((await t.call('GET', `/api/v1/casino/games/${hot}/rtp`, { token: await t.login('limited') })).status).toBe(403);
   });
+
+  it('alerts once when two runs of the watch meet the same transition (PostgreSQL)', async () => {
+    if (t.database.kind !== 'pg') return;
+    const twin = await game(ids.p2, 'twin', 'Twin Slot', 9600, 1);
+    await rounds(twin, ids.b1, w.agentA, 300, 100, 200);
+    const before = (await alerts()).length;
+    const [x, y] = await Promise.all([watchRtp(t.ctx, { windowDays: 1 }), watchRtp(t.ctx, { windowDays: 1 })]);
+    const flags = [x, y].map((run) => run.find((c) => c.gameId === twin)!.alerted);
+    expect(flags.filter(Boolean)).toHaveLength(1);
+    expect((await alerts()).length - before).toBe(6);
+    expect(await t.database.db.select().from(casinoRtpChecks).where(eq(casinoRtpChecks.gameId, twin))).toHaveLength(2);
+  });
 });
