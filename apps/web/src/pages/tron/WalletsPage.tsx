@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { CloudSyncOutlined, DeleteOutlined, PlusOutlined, VerticalAlignBottomOutlined, WalletOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Drawer, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api, request } from '../../app/api';
 import { useDialogWidth, useIsMobile } from '../../app/dialog';
 import { useMsg } from '../../app/messages';
 import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
@@ -18,12 +18,14 @@ const BASE = tronWalletResource.api;
 /** The wallet routes (T1, apps/server/src/modules/tron routes). */
 export const WALLET_ROUTES = {
   create: BASE,
+  /** DELETE with `{ confirm: true }` (spec §8). */
   remove: (id: unknown) => `${BASE}/${String(id)}`,
   balance: (id: unknown) => `${BASE}/${String(id)}/balance`,
   reconciliation: '/tron/reconciliation',
   collect: (id: unknown) => `${BASE}/${String(id)}/collect`,
   collectAll: '/tron/collect_all',
-  syncAll: `${BASE}/sync_balance`,
+  /** POST with `{ confirm: true }` (spec §8): answers `{ queued, wallets }`. */
+  syncAll: `${BASE}/sync`,
 };
 
 /** How many wallets a collect all queued, when the answer says (a number, or { wallets | count | queued }). */
@@ -55,6 +57,7 @@ export default function WalletsPage() {
     const hints: Record<string, Partial<FieldView>> = {
       role: { keep: true, options: roles, render: (v) => <RoleTag role={v} /> },
       bettor_id: { label: 'tron.field.bettor', render: (v, row) => <Bettor row={row} bettorId={v} /> },
+      address: { label: 'tron.wallet.addressFilter' },
       address_base58: { keep: true, ...codeHint(t('tron.wallet.copyBase58')) },
       address_hex: codeHint(t('tron.wallet.copyHex')),
       public_key: codeHint(t('tron.wallet.copyKey')),
@@ -63,8 +66,8 @@ export default function WalletsPage() {
       removed: {
         keep: true,
         options: [
-          { value: 'false', label: t('tron.wallet.active') },
-          { value: 'true', label: t('tron.wallet.removed') },
+          { value: 0, label: t('tron.wallet.active') },
+          { value: 1, label: t('tron.wallet.removed') },
         ],
         render: (_v, row) =>
           isRemoved(row) ? (
@@ -78,7 +81,7 @@ export default function WalletsPage() {
   }, [t, roles]);
 
   const create = useApiMutation((body: Row) => api.post<Row>(WALLET_ROUTES.create, body), { invalidate: TRON_LISTS });
-  const remove = useApiMutation((id: unknown) => api.del<unknown>(WALLET_ROUTES.remove(id)), { invalidate: TRON_LISTS });
+  const remove = useApiMutation((id: unknown) => request<unknown>('DELETE', WALLET_ROUTES.remove(id), { body: { confirm: true } }), { invalidate: TRON_LISTS });
   const collect = useApiMutation((id: unknown) => api.post<unknown>(WALLET_ROUTES.collect(id)), { invalidate: TRON_LISTS });
   // "Successful operation", and what was started (the work runs as jobs).
   const collectAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.collectAll), {
@@ -89,7 +92,7 @@ export default function WalletsPage() {
       void message.success(`${msg('SUCCESS')} · ${n === null ? t('tron.wallet.collectAllStarted') : t('tron.wallet.collectAllDone', { n })}`);
     },
   });
-  const syncAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.syncAll), {
+  const syncAll = useApiMutation(() => api.post<unknown>(WALLET_ROUTES.syncAll, { confirm: true }), {
     invalidate: TRON_LISTS,
     success: false,
     onSuccess: () => void message.success(`${msg('SUCCESS')} · ${t('tron.wallet.syncStarted')}`),
@@ -98,8 +101,8 @@ export default function WalletsPage() {
   const quick = useMemo<QuickFilter[]>(
     () => [
       { key: 'all', label: t('tron.wallet.viewAll'), filters: {} },
-      { key: 'active', label: t('tron.wallet.viewActive'), filters: { removed: 'false' } },
-      { key: 'removed', label: t('tron.wallet.viewRemoved'), filters: { removed: 'true' } },
+      { key: 'active', label: t('tron.wallet.viewActive'), filters: { removed: '0' } },
+      { key: 'removed', label: t('tron.wallet.viewRemoved'), filters: { removed: '1' } },
     ],
     [t],
   );
@@ -202,23 +205,32 @@ export default function WalletsPage() {
 function Bettor({ row, bettorId }: { row: Row; bettorId: unknown }) {
   const { t } = useTranslation();
   if (bettorId === null || bettorId === undefined || bettorId === '') return <Typography.Text type="secondary">{t('tron.wallet.noBettor')}</Typography.Text>;
-  const phone = row.phone ?? row.user_name;
+  const phone = row.bettor_phone ?? row.phone;
   return <Stacked top={<span data-testid={`wallet-bettor-${String(row.id)}`}>{phone ? String(phone) : `#${String(bettorId)}`}</span>} bottom={phone ? `#${String(bettorId)}` : undefined} />;
 }
 
+/** GET /tron/wallets/:id/balance (tronLiveBalanceAnswer): now, and solidified 19 blocks deep. */
 interface BalanceAnswer {
   trx_balance?: number | string;
   usdt_balance?: number | string;
-  asked_at?: string;
+  trx_balance_confirmed?: number | string;
+  usdt_balance_confirmed?: number | string;
+  balance_synced_at?: string;
 }
 
 /** Asks the node for a wallet's balance now, beside the stored one. */
 function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): void }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const width = useDialogWidth(560);
   const q = useQuery({
     queryKey: ['tron-balance', wallet?.id],
-    queryFn: () => api.get<BalanceAnswer>(WALLET_ROUTES.balance(wallet!.id)),
+    queryFn: async () => {
+      const answer = await api.get<BalanceAnswer>(WALLET_ROUTES.balance(wallet!.id));
+      // The node's answer is stored as the wallet's balance: the list shows it too.
+      void client.invalidateQueries({ queryKey: ['tron'] });
+      return answer;
+    },
     enabled: !!wallet,
     gcTime: 0,
     staleTime: 0,
@@ -252,18 +264,19 @@ function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): v
             pagination={false}
             rowKey="asset"
             dataSource={[
-              { asset: 'USDT', now: q.data.usdt_balance, stored: wallet?.usdt_balance },
-              { asset: 'TRX', now: q.data.trx_balance, stored: wallet?.trx_balance },
+              { asset: 'USDT', now: q.data.usdt_balance, solid: q.data.usdt_balance_confirmed, stored: wallet?.usdt_balance },
+              { asset: 'TRX', now: q.data.trx_balance, solid: q.data.trx_balance_confirmed, stored: wallet?.trx_balance },
             ]}
             columns={[
               { key: 'asset', title: t('tron.reconcile.asset'), dataIndex: 'asset' },
               { key: 'now', title: t('tron.wallet.onChain'), render: (_, r) => <Amount value={r.now} asset={r.asset} strong testId={`realtime-${r.asset}`} /> },
+              { key: 'solid', title: t('tron.wallet.solidified'), render: (_, r) => <Amount value={r.solid} asset={r.asset} testId={`realtime-solid-${r.asset}`} /> },
               { key: 'stored', title: t('tron.wallet.stored'), render: (_, r) => <Amount value={r.stored} asset={r.asset} /> },
             ]}
           />
-          {q.data.asked_at && (
+          {q.data.balance_synced_at && (
             <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>
-              {t('tron.wallet.askedAt', { at: formatDateTime(q.data.asked_at) })}
+              {t('tron.wallet.askedAt', { at: formatDateTime(q.data.balance_synced_at) })}
             </Typography.Text>
           )}
         </div>

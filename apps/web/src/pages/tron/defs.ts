@@ -1,11 +1,15 @@
 import type { FieldDef, ResourceDef } from '@dau/contract';
 
 /**
- * PROVISIONAL: the TRON declarations as the design names them, until packages/contract/src/tron-resources.ts
- * (T1) lands; then this file re-exports the contract's.
+ * The TRON lists as the console declares them. The row keys and filters mirror the server's:
+ * packages/contract/src/tron-resources.ts (TRON_WALLET_FIELDS, tronWalletFilters: zod, kept out of the
+ * console's bundle) for the wallets and
+ * apps/server/src/modules/tron/lists.ts for the transfers and sweeps; the filter-only fields (`phone`,
+ * `address`) are the server's filter names.
  */
 const createdRange: FieldDef = { key: 'created_at', type: 'datetime', search: 'range', table: false, detail: false };
 
+/** GET /tron/wallets (apps/server/src/modules/tron/wallets.ts). */
 export const tronWalletResource: ResourceDef = {
   name: 'tron',
   page: 'tron',
@@ -17,16 +21,17 @@ export const tronWalletResource: ResourceDef = {
     { key: 'id', type: 'number', sortable: true, width: 70 },
     { key: 'role', type: 'number', search: 'exact' },
     { key: 'bettor_id', type: 'number', search: 'exact' },
-    { key: 'address_base58', type: 'text', search: 'exact' },
+    { key: 'phone', type: 'text', search: 'like', table: false, detail: false },
+    { key: 'address', type: 'text', search: 'exact', table: false, detail: false },
+    { key: 'address_base58', type: 'text' },
     { key: 'address_hex', type: 'text', table: false },
     { key: 'public_key', type: 'text', table: false },
-    { key: 'trx_balance', type: 'number' },
+    { key: 'trx_balance', type: 'number', sortable: true },
     { key: 'usdt_balance', type: 'number', sortable: true },
     { key: 'balance_synced_at', type: 'datetime', table: false },
-    { key: 'removed', type: 'switch', search: 'exact' },
+    { key: 'removed', type: 'number', search: 'exact' },
     { key: 'removed_at', type: 'datetime', table: false },
-    createdRange,
-    { key: 'created_at', type: 'datetime', sortable: true },
+    { key: 'create_time', type: 'datetime', sortable: true },
   ],
 };
 
