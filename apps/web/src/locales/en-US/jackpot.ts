@@ -93,7 +93,7 @@ const jackpot = {
       pool_rate_bps: 'The part of every stake that goes into the prize pool, in basis points: 5000 = 50 %. The rest is the house\'s.',
       bet_amount: 'The price of one line. A ticket\'s stake is its lines × this amount.',
       incentives: 'A house-funded boost added to the period\'s pool for each line sold (0 = none).',
-      init_jackpot: 'The smallest pool an period starts with: when the amount carried over is below it, the house tops it up to this seed.',
+      init_jackpot: 'The smallest pool a period starts with: when the amount carried over is below it, the house tops it up to this seed.',
       max_add_balance:
         'At most this is added to the bettor\'s balance for one winning ticket (0 = no cap). The rest, after tax, is recorded on the ticket as held and paid out manually.',
       max_range_odds: 'Get matches offers only matches whose highest 1X2 price is at most this, so lopsided matches stay out (0 = no filter).',

@@ -288,7 +288,7 @@ export default function BetPage() {
                 {!bettor && <Alert type="info" showIcon message={t('jackpot.bet.chooseBettor')} style={{ marginBottom: 8 }} />}
                 {refusal && <Alert type="warning" showIcon message={refusal} style={{ marginBottom: 8 }} data-testid="bet-refusal" />}
                 {quote.isError && <Alert type="error" showIcon message={t('jackpot.bet.quoteFailed')} style={{ marginBottom: 8 }} />}
-                <Space wrap>
+                <Space wrap style={{ marginTop: 8 }}>
                   <Button type="primary" disabled={!bettor || !complete || !q?.ok || quote.isFetching || !can(PAGE, 'create')} onClick={() => setConfirming(true)} data-testid="bet-submit">
                     {t('jackpot.bet.submit')}
                   </Button>

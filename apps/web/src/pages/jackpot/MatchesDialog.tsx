@@ -158,6 +158,8 @@ export function MatchesDialog({ issue, onClose }: { issue: Row | null; onClose()
           data-testid="matches-candidates"
           rowSelection={{
             selectedRowKeys: chosen,
+            // Exactly 13 are ticked one by one: no "select all".
+            hideSelectAll: true,
             preserveSelectedRowKeys: true,
             onChange: (keys) => setChosen(keys.map(String)),
             getCheckboxProps: (c) => ({ disabled: count >= MATCHES && !chosen.includes(c.event_id), 'aria-label': `${c.home_team} – ${c.away_team}` }) as never,
