@@ -7,10 +7,27 @@ import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 import { leadership, startupLock } from './platform/leader.js';
+import { masterKeyFromConfig, setKeyWrapper } from './modules/tron/keys.js';
+import { sandboxNodeUrl } from './modules/tron/client.js';
+import { SandboxTronNode } from './modules/tron/sandbox-node.js';
+import { fundHouseWalletsInSandbox } from './modules/tron/seed.js';
 import { runSandboxGameProvider } from './modules/casino-sandbox/index.js';
 
 const t0 = Date.now();
 const config = loadConfig();
+// The TRON wallets' master key: DAU_MASTER_KEY, or the embedded demo's data-folder key; production on
+// PostgreSQL without DAU_MASTER_KEY stops here (modules/tron/keys.ts).
+let keyWrapper;
+try {
+  keyWrapper = masterKeyFromConfig({
+    masterKey: config.tron.masterKey, databaseKind: config.databaseUrl ? 'pg' : 'pglite', nodeEnv: config.nodeEnv, dataDir: config.dataDir,
+    log: (message) => console.warn(message),
+  });
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+setKeyWrapper(keyWrapper);
 const database = await openDatabase(config);
 // Several processes may start together on one PostgreSQL: one at a time migrates and seeds.
 const seeded = await startupLock(database, async () => {
@@ -31,11 +48,31 @@ const { app, ctx, feed } = await buildApp({
   publicDocs: config.publicDocs,
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
-  tron: { fullNodeUrl: config.tron.fullNodeUrl, apiKey: config.tron.apiKey },
   onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
   // Sweeps, cashout checks and abnormal bet alerts: offered by every process, run once among them.
   periodicJobs: true,
+  tron: { fullNodeUrl: config.tron.fullNodeUrl ?? sandboxNodeUrl(config.tron.sandboxPort), apiKey: config.tron.apiKey, keyWrapper },
 });
+
+// Without TRON_FULL_NODE_URL the product talks to the SANDBOX TRON node: the leader serves it on
+// TRON_SANDBOX_PORT (a block every 3 s) and funds the house wallets once.
+let tronNode: SandboxTronNode | null = null;
+const tronSandbox = config.tron.fullNodeUrl
+  ? null
+  : leadership(database, 'tron-sandbox', {
+      onLead: async () => {
+        const node = new SandboxTronNode(database.db, { log: (msg, err) => app.log.warn({ err }, msg) });
+        await node.listen(config.tron.sandboxPort, { autoMine: true });
+        tronNode = node;
+        app.log.info(`this process runs the sandbox TRON node on ${node.url}`);
+        await fundHouseWalletsInSandbox(database.db, node).catch((err) => app.log.warn({ err }, 'sandbox TRON node: funding the house wallets failed'));
+      },
+      onLose: async () => {
+        await tronNode?.close();
+        tronNode = null;
+      },
+      log: (msg, err) => app.log.warn({ err }, msg),
+    });
 
 // The demo simulator and the SANDBOX odds provider (invented odds, with alive checks) run in one process
 // at a time: the leader. When it dies another process takes over within seconds.
@@ -76,6 +113,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await simulation?.stop();
+    await tronSandbox?.stop();
     await sandboxGames?.stop();
     await app.close();
     await database.close();

@@ -4,9 +4,10 @@ import { seedSystemSettings } from './modules/system/seed.js';
 import { seedPaymentConfig } from './modules/money/seed.js';
 import { seedSportsCatalogue } from './modules/sports/seed.js';
 import { seedCasino } from './modules/casino/seed.js';
+import { tronSeed } from './modules/tron/seed.js';
 
 /** The modules' reference rows, in the order they are seeded (see `ModuleSeed`). */
-export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue, seedCasino];
+export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue, seedCasino, tronSeed];
 
 /**
  * Brings a database up to date on every start (main.ts, tests, benches): the platform's catalogue, roles,

@@ -198,6 +198,8 @@ export function setKeyWrapper(wrapper: KeyWrapper) {
   keyWrapper = wrapper;
 }
 
+export const hasKeyWrapper = () => keyWrapper !== null;
+
 export function currentKeyWrapper(): KeyWrapper {
   if (!keyWrapper) throw new KeyMaterialError('No master key configured for the TRON wallets');
   return keyWrapper;

@@ -153,7 +153,13 @@ export class SandboxTronNode {
     await this.init();
     const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
     this.routes(app);
-    const address = await app.listen({ port, host: '127.0.0.1' });
+    let address: string;
+    try {
+      address = await app.listen({ port, host: '127.0.0.1' });
+    } catch (err) {
+      await app.close();
+      throw err;
+    }
     this.app = app;
     this.url = address.replace('localhost', '127.0.0.1');
     if (opts.autoMine) this.startMining();

@@ -274,14 +274,17 @@ export async function syncAllBalances(db: Db) {
   if (failed) throw new Error(`tron balance sync: ${failed} of ${rows.length} wallets not answered`);
 }
 
-/** The house wallets (collection/hot and gas), created once when missing. */
+/** The house wallets (collection/hot and gas), created once when missing (one process at a time). */
 export async function ensureHouseWallets(db: Db) {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(7301401)`);
-    await tronSettingsOf(tx);
-    if (!(await houseWallet(tx, 2))) await createWallet(tx, { role: TRON_WALLET_ROLE.collection });
-    if (!(await houseWallet(tx, 3))) await createWallet(tx, { role: TRON_WALLET_ROLE.gas });
-  });
+  await db.transaction(async (tx) => ensureHouseWalletsIn(tx));
+}
+
+/** The same inside the caller's transaction (the seed's). */
+export async function ensureHouseWalletsIn(tx: Executor) {
+  await tx.execute(sql`select pg_advisory_xact_lock(7301401)`);
+  await tronSettingsOf(tx);
+  if (!(await houseWallet(tx, 2))) await createWallet(tx, { role: TRON_WALLET_ROLE.collection });
+  if (!(await houseWallet(tx, 3))) await createWallet(tx, { role: TRON_WALLET_ROLE.gas });
 }
 
 // ─── Routes ────────────────────────────────────────────────────────────────
