@@ -25,7 +25,7 @@
  *   baseline in the same run: 3,161 one-row autocommit INSERTs/s.
  *   Afterwards every run: balances + casino house account unchanged, ledger invariants clean, no refusal.
  * With 200 connections the latency is the queue (Little's law: 200 in flight / ~250 calls/s ≈ 0.8 s);
- * 20 connections: 256 calls/s, p50 47 ms. The goal (2,000 calls/s, p99 < 50 ms) is NOT met here. What
+ * fewer connections: 20 → 256 calls/s, p50 47 ms (first version); 50 → 328 calls/s, p50 134 ms. The goal (2,000 calls/s, p99 < 50 ms) is NOT met here. What
  * limits it, from a CPU profile and pg_stat_activity samples: the Node process is idle half of the time
  * and its busiest native frame is writev (socket writes to the client and to PostgreSQL, ~1 ms per call
  * on this sandboxed, overloaded machine); PostgreSQL backends wait on LWLock:WALWrite / IO:WALSync (one
@@ -33,7 +33,6 @@
  * CPU for a statement that writes five rows in five tables with their indexes (bettors, the partitioned
  * bills, house_entries, casino_rounds, casino_transactions). A larger pool (50) was slower (160 calls/s).
  * Not tried: named prepared statements for the two hot statements, fewer indexes on bills.
- */
  */
 import { fork } from 'node:child_process';
 import crypto from 'node:crypto';
