@@ -3,10 +3,11 @@ import type { Locator, Page } from 'playwright-core';
 import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, rowWithText, settled, toastAfter, until } from './support/ui';
+import { formatAsset } from '../apps/web/src/pages/tron/units';
 
 /**
- * Issue 14 in the browser: an operator creates the collection, gas and a bettor's deposit wallet (each with
- * the spec's toast), copies an address, sees a USDT deposit sent by an outside sender on the sandbox TRON
+ * Issue 14 in the browser: an operator finds the house wallets (collection/hot and gas, made and funded on
+ * the sandbox chain at start), creates a bettor's deposit wallet (the spec's toast), copies an address, sees a USDT deposit sent by an outside sender on the sandbox TRON
  * node arrive in the USDT records and be credited to the bettor once its block is solidified, reads the
  * deposit wallet's real-time balance and reconciliation, syncs all balances and collects all behind the
  * spec's confirmations, follows the sweep (and its gas top-up) to success in the collection summary, removes
@@ -23,8 +24,6 @@ const e2e = useE2e({ server: { demo: false, simulator: false, env: { DAU_SANDBOX
 let adminToken = '';
 let bettor: { id: number; phone: string };
 const DEPOSIT = 25_500_000; // 25.50 USDT (6 decimals)
-/** TRX for the gas wallet: 1,000 TRX in sun. */
-const GAS_TRX = 1_000_000_000;
 
 const api = <T = any>(method: string, p: string, body?: unknown, token = adminToken) => e2e.server.api<T>(method, p, body, token);
 
@@ -141,8 +140,13 @@ describe('TRON screens', () => {
 
     // ----------------------------------------------------------------------------------- wallets
     await openScreen(page, 'tron', 'TRON wallets');
-    const collection = await createWallet(page, 'Collection (hot)');
-    const gas = await createWallet(page, 'Gas');
+    // The house wallets: made at start, funded by the sandbox chain's faucet.
+    const house = (await wallets()).filter((w) => !w.removed).sort((a, b) => a.id - b.id);
+    const collection = house.find((w) => w.role === 2);
+    const gas = house.find((w) => w.role === 3);
+    expect(collection && gas, 'the house wallets').toBeTruthy();
+    expect(await rowWithText(page, collection.address_base58.slice(0, 6)).innerText()).toContain('Collection (hot)');
+    expect(await rowWithText(page, gas.address_base58.slice(0, 6)).innerText()).toContain('Gas');
     const deposit = await createWallet(page, 'Deposit', bettor.id);
     expect(deposit.bettor_id).toBe(bettor.id);
     for (const w of [collection, gas, deposit]) {
@@ -156,7 +160,6 @@ describe('TRON screens', () => {
     await toastAfter(page, 'Copied successfully', () => depositRow.locator('.ant-typography-copy').first().click());
 
     // ------------------------------------------------------------------ a deposit from outside
-    await node('/sandbox/deposit', { to: gas.address_base58, amount: GAS_TRX, asset: 'TRX' });
     await node('/sandbox/deposit', { to: deposit.address_base58, amount: DEPOSIT });
     await openScreen(page, 'usdt_transaction_record', 'USDT transactions');
     const record = rowWithText(page, '25.50 USDT');
@@ -195,6 +198,8 @@ describe('TRON screens', () => {
     await confirmed(page, page.getByTestId('wallet-sync-all'), 'Sync the balances of all wallets?', 'Successful operation');
     await reloadUntil(page, async () => (await page.getByTestId(`wallet-usdt-${deposit.id}`).innerText()) === '25.50 USDT', 'the stored balance synced');
     await shots(page, 'tron-05-wallets');
+    // What the collection wallet holds on chain before the collection (the sandbox's float).
+    const collectedInto = Number(expectStatus(await api('GET', `/tron/wallets/${collection.id}/balance`), 200, 'hot balance').usdt_balance);
     await confirmed(page, page.getByTestId('wallet-collect-all'), 'Collect the balances of all wallets?', 'Successful operation');
 
     await openScreen(page, 'tron_transaction_summary', 'TRON collection summary');
@@ -208,13 +213,23 @@ describe('TRON screens', () => {
     const sweepText = await sweepDrawer.innerText();
     expect(sweepText).toContain(deposit.address_base58);
     expect(sweepText).toContain(collection.address_base58);
+    // The deposit address had no TRX for the energy: the gas wallet topped it up first, shown under the sweep.
+    const topUps = sweepDrawer.getByTestId('sweep-top-ups').locator('tbody tr.ant-table-row');
+    expect(await topUps.count()).toBe(1);
+    expect(await topUps.first().innerText()).toMatch(/TRX[\s\S]*Success/);
     await shots(page, 'tron-06-sweep-drawer');
     await page.keyboard.press('Escape');
     await shots(page, 'tron-07-sweeps');
 
-    // The collection wallet now holds it; the deposit wallet is empty.
+    // The collection wallet now holds it too; the deposit wallet is empty.
     await openScreen(page, 'tron', 'TRON wallets');
-    await reloadUntil(page, async () => (await page.getByTestId(`wallet-usdt-${collection.id}`).innerText()) === '25.50 USDT', 'the collection wallet holding the deposit');
+    await reloadUntil(
+      page,
+      async () =>
+        (await page.getByTestId(`wallet-usdt-${deposit.id}`).innerText()) === '0.00 USDT' &&
+        (await page.getByTestId(`wallet-usdt-${collection.id}`).innerText()) === formatAsset(collectedInto + DEPOSIT, 'USDT'),
+      'the deposit moved into the collection wallet',
+    );
 
     // -------------------------------------------------------------------- remove (soft)
     const spare = await createWallet(page, 'Collection (hot)');
