@@ -8,6 +8,7 @@ import { demoPhone } from './demo-money.js';
 import { jackpotDue, simulateJackpot } from './jackpot.js';
 import { casinoDue, simulateCasino } from './casino.js';
 import { simulateRacing } from './racing.js';
+import { simulateTron, tronDue } from './tron.js';
 
 export interface SimulatorOptions {
   /** Ticks per minute at speed 1 (default 12: one every 5 s). */
@@ -34,6 +35,7 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
       if (jackpotDue(roll)) await simulateJackpot(ctx, rng);
       else if (casinoDue(roll)) await simulateCasino(ctx, rng);
       else if (roll >= 0.7 && roll < 0.78) await simulateRacing(ctx, rng);
+      else if (tronDue(roll)) await simulateTron(ctx, rng);
       else if (roll < 0.1) await registration(ctx, rng);
       else if (roll < 0.6) await simulateBets(ctx, rng);
       else if (opts.activities?.length) await rng.pick(opts.activities)(ctx, rng);
