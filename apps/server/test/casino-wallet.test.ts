@@ -201,6 +201,27 @@ describe('idempotency', () => {
   });
 });
 
+describe('races', () => {
+  it('a win racing the rollback of its bet: either the win is paid and the rollback refused, or the rollback is done and the win refused', async () => {
+    const p = await player(1_000_00);
+    const seen = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const before = await cashOf(t, p.id);
+      const bet = betBody(p, { round: uid('wr'), amount: 10_00 });
+      expect((await c.call('transaction/bet', bet)).body.status).toBe('RS_OK');
+      const win = winBody(p, bet.transaction_uuid, { round: bet.round, amount: 30_00 });
+      const rb = rollbackBody(p, bet.transaction_uuid, { round: bet.round });
+      const [w1, r1] = await Promise.all([c.call('transaction/win', win), c.call('transaction/rollback', rb)]);
+      const outcome = `${w1.body.status}/${r1.body.status}`;
+      seen.add(outcome);
+      if (outcome === 'RS_OK/RS_ERROR_ROLLBACK_AFTER_WIN') expect(await cashOf(t, p.id)).toBe(before - 10_00 + 30_00);
+      else if (outcome === 'RS_ERROR_TRANSACTION_ROLLED_BACK/RS_OK') expect(await cashOf(t, p.id)).toBe(before);
+      else throw new Error(`unexpected outcome ${outcome}`);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('orderings', () => {
   it('records a rollback of an unknown bet (tombstone): the late bet and its wins are refused', async () => {
     const p = await player(100_00);
