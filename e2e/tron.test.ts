@@ -193,6 +193,14 @@ describe('TRON screens', () => {
     expect(await drawer.getByTestId('reconcile-chain-USDT').innerText()).toBe('25.50 USDT');
     await shots(page, 'tron-04-wallet-drawer');
     await page.keyboard.press('Escape');
+    // Every wallet at once: the deposit wallet balanced (on chain = what its confirmed transfers say).
+    await page.getByTestId('wallet-reconcile-all').click();
+    const all = page.getByTestId('reconcile-all');
+    await all.getByTestId(`reconcile-${deposit.id}`).waitFor();
+    await settled(page);
+    expect(await all.getByTestId(`reconcile-${deposit.id}`).innerText()).toBe('Balanced');
+    await shots(page, 'tron-04b-reconciliation');
+    await page.keyboard.press('Escape');
 
     // --------------------------------------------------- sync all and collect all, confirmed
     await confirmed(page, page.getByTestId('wallet-sync-all'), 'Sync the balances of all wallets?', 'Successful operation');

@@ -87,6 +87,7 @@ const tron = {
       active: 'Active',
       removed: 'Removed',
       removedOn: 'Removed {{at}}',
+      state: 'State',
       addressFilter: 'Address (Base58 or hex)',
       copy: 'Copy',
       copyBase58: 'Copy the Base58 address',

@@ -85,6 +85,7 @@ const tron: Shape<typeof en> = {
       active: 'Inatumika',
       removed: 'Imeondolewa',
       removedOn: 'Iliondolewa {{at}}',
+      state: 'Hali',
       addressFilter: 'Anwani (Base58 au hex)',
       copy: 'Nakili',
       copyBase58: 'Nakili anwani ya Base58',

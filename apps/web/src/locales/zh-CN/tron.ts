@@ -85,6 +85,7 @@ const tron: Shape<typeof en> = {
       active: '使用中',
       removed: '已删除',
       removedOn: '删除于 {{at}}',
+      state: '状态',
       addressFilter: '地址（Base58 或十六进制）',
       copy: '复制',
       copyBase58: '复制 Base58 地址',

@@ -65,6 +65,7 @@ export default function WalletsPage() {
       usdt_balance: { keep: true, render: (v, row) => <Amount value={v} asset="USDT" testId={`wallet-usdt-${String(row.id)}`} strong /> },
       removed: {
         keep: true,
+        label: 'tron.wallet.state',
         options: [
           { value: 0, label: t('tron.wallet.active') },
           { value: 1, label: t('tron.wallet.removed') },
@@ -409,9 +410,13 @@ function ReconcileAll({ open, onClose }: { open: boolean; onClose(): void }) {
           dataSource={q.data?.rows ?? []}
           locale={{ emptyText: <NoData /> }}
           pagination={{ current: page, pageSize: 20, total: q.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
-          expandable={{ rowExpandable: (r) => !!r.node_error || r.above_ceiling, expandedRowRender: (r) => <ReconcileNotes row={r} /> }}
+          expandable={
+            q.data?.rows.some((r) => !!r.node_error || r.above_ceiling)
+              ? { rowExpandable: (r) => !!r.node_error || r.above_ceiling, expandedRowRender: (r) => <ReconcileNotes row={r} /> }
+              : undefined
+          }
           columns={[
-            { key: 'wallet', title: t('tron.field.address'), render: (_, r) => <Stacked top={<Code value={r.address} />} bottom={<RoleTag role={r.role} />} /> },
+            { key: 'wallet', title: t('tron.field.address_base58'), render: (_, r) => <Stacked top={<Code value={r.address} />} bottom={<RoleTag role={r.role} />} /> },
             { key: 'chain', title: t('tron.reconcile.onChain'), render: (_, r) => <Amount value={r.chain_usdt} asset="USDT" /> },
             { key: 'ledger', title: t('tron.reconcile.ledger'), render: (_, r) => <Amount value={r.expected_usdt} asset="USDT" /> },
             { key: 'diff', title: t('tron.reconcile.difference'), render: (_, r) => <DifferenceMark row={r} /> },
