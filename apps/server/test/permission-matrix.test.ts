@@ -202,6 +202,13 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/racing/statistics': { need: 'history_statistics', url: '/api/v1/racing/statistics?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z' },
   'GET /api/v1/racing/settings': { need: 'casino_config' },
   'PUT /api/v1/racing/settings': { need: 'casino_config:edit', body: INVALID },
+  // TRON wallets (issue 14): the page `tron` and its buttons.
+  'GET /api/v1/tron/wallets': { need: 'tron' },
+  'GET /api/v1/tron/wallets/:id': { need: 'tron', url: `/api/v1/tron/wallets/${MISSING}` },
+  'GET /api/v1/tron/wallets/:id/balance': { need: 'tron', url: `/api/v1/tron/wallets/${MISSING}/balance` },
+  'POST /api/v1/tron/wallets': { need: 'tron:create', body: INVALID },
+  'DELETE /api/v1/tron/wallets/:id': { need: 'tron:delete', url: `/api/v1/tron/wallets/${MISSING}`, body: INVALID },
+  'POST /api/v1/tron/wallets/sync': { need: 'tron:sync_balance', body: INVALID },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
