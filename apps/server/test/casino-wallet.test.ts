@@ -326,9 +326,15 @@ describe('refusals (each changes nothing)', () => {
     await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_LIMIT');
     await t.database.db.update(casinoSettings).set({ casinoEnabled: true }).where(eq(casinoSettings.id, 1));
     forget();
-    // A free bet of zero is taken without a bill.
+    // A free bet (a free spin) is taken without touching the balance, whatever its amount; its win is an award (25).
+    const cash = await cashOf(t, p.id);
     const free = betBody(p, { amount: 0, is_free: true, round: 'free-1' });
-    expect((await c.call('transaction/bet', free)).body.status).toBe('RS_OK');
+    expect((await c.call('transaction/bet', free)).body).toMatchObject({ status: 'RS_OK', balance: cash });
+    const free2 = betBody(p, { amount: 5_00, is_free: true, round: 'free-2' });
+    expect((await c.call('transaction/bet', free2)).body).toMatchObject({ status: 'RS_OK', balance: cash });
+    expect(await casinoBills(t, p.id)).toEqual([]);
+    // Its rollback gives nothing back (nothing was taken).
+    expect((await c.call('transaction/rollback', rollbackBody(p, free2.transaction_uuid, { round: 'free-2' }))).body).toMatchObject({ status: 'RS_OK', balance: cash });
     expect(await casinoBills(t, p.id)).toEqual([]);
   });
 

@@ -124,14 +124,17 @@ export async function walletCall(c: WalletCallContext, call: CasinoWalletCall, b
       const amount = Number(b.amount);
       const free = b.is_free === true;
       if (settings && !settings.casinoEnabled) throw new Refuse('RS_ERROR_LIMIT');
-      if (!free || amount > 0) {
+      if (!free) {
         if (amount < Math.max(1, game.minBet)) throw new Refuse('RS_ERROR_LIMIT');
         if (game.maxBet > 0 && amount > game.maxBet) throw new Refuse('RS_ERROR_LIMIT');
         if (settings && settings.maxBet > 0 && amount > settings.maxBet) throw new Refuse('RS_ERROR_LIMIT');
       }
-      const args = [provider.id, session.bettorId, game.id, String(b.round), uuid!, hash, amount] as const;
+      // A free bet (a free spin the operator granted) takes nothing from the balance: recorded with amount 0,
+      // so that neither the round's turnover nor a rollback counts money that never moved.
+      const debit = free ? 0 : amount;
+      const args = [provider.id, session.bettorId, game.id, String(b.round), uuid!, hash, debit] as const;
       // One statement when everything goes well; any doubt (a refusal, a replay, a race) takes the full path.
-      const fast = amount > 0 ? await fastPath(() => bet(db, ...args, true)) : undefined;
+      const fast = debit > 0 ? await fastPath(() => bet(db, ...args, true)) : undefined;
       const balance = fast ?? (await db.transaction((tx) => bet(tx, ...args)));
       return answer('RS_OK', balance);
     }
