@@ -25,6 +25,8 @@ import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';
 import { openSession, providerSecretFor, signWalletBody } from '../src/modules/casino/index.js';
+import { depositAddressFor } from '../src/modules/tron/wallets.js';
+import { tronWallets } from '../src/modules/tron/schema.js';
 
 const BETTOR_KEYS = [
   'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
@@ -38,7 +40,9 @@ const JACKPOT_KEYS = [
 ];
 /** Casino (issue 13): opening a game session for a bettor. */
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS];
+/** TRON (issue 14): a bettor's deposit wallet, created and removed. */
+const TRON_KEYS = ['tron', 'tron:create', 'tron:delete'];
+const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -389,6 +393,31 @@ const CASES: RouteCase[] = [
         body,
         headers: { 'x-dau-timestamp': String(ts), 'x-dau-signature': signature },
         probe: async () => ({ ...(await bettorProbe(bettorId)()), txns: (await db().select({ n: count() }).from(casinoTransactions).where(eq(casinoTransactions.transactionUuid, uuid)))[0] }),
+      };
+    },
+  },
+  // TRON (issue 14): a deposit wallet for a bettor of the caller's branch only; its soft removal likewise.
+  {
+    route: 'POST /api/v1/tron/wallets',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      return {
+        url: '/api/v1/tron/wallets',
+        body: { role: 1, bettor_id: bettorId },
+        probe: async () => (await db().select({ n: count() }).from(tronWallets).where(eq(tronWallets.bettorId, bettorId)))[0],
+      };
+    },
+  },
+  {
+    route: 'DELETE /api/v1/tron/wallets/:id',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const { walletId } = await depositAddressFor(db(), await freshBettor(sideOf(who)));
+      return {
+        url: `/api/v1/tron/wallets/${walletId}`,
+        body: { confirm: true },
+        probe: async () => (await db().select({ removed: tronWallets.removed }).from(tronWallets).where(eq(tronWallets.id, walletId)))[0],
       };
     },
   },
