@@ -93,6 +93,23 @@ describe('tron watcher', () => {
     expect(await checkInvariants(db())).toEqual([]);
   });
 
+  it('several deposits of one bettor in one block: one bill each, their balances in sequence', async () => {
+    const { bettor, wallet } = await depositor();
+    for (const units of [1_000_000n, 2_000_000n, 3_000_000n]) chain.transfer({ to: wallet.addressHex, amount: units });
+    chain.mine(20);
+    await scanChain(db());
+    const bs = await db().select().from(bills).where(and(eq(bills.bettorId, bettor.id), eq(bills.type, BILL_TYPE.user_recharge))).orderBy(bills.id);
+    expect(bs.map((b) => Number(b.amount)).sort()).toEqual([2_600_00, 5_200_00, 7_800_00]);
+    let balance = 0;
+    for (const b of bs) {
+      expect(Number(b.balanceBefore)).toBe(balance);
+      balance += Number(b.amount);
+      expect(Number(b.balanceAfter)).toBe(balance);
+    }
+    expect(await rechargesOf(bettor.id)).toHaveLength(3);
+    expect(await checkInvariants(db())).toEqual([]);
+  });
+
   it('two scanners at once apply each block once', async () => {
     const { bettor, wallet } = await depositor();
     for (let i = 0; i < 10; i++) {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
-import { bettors, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
+import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -288,6 +288,70 @@ export async function recordReceivedRecharge(
   if (!row) return null;
   await settleRecharge(tx, row, { status: 'success' }, () => {});
   return loadRecharge(tx, row.id);
+}
+
+/**
+ * Many received recharges at once (the chain watcher's block: up to thousands of deposits), in the caller's
+ * transaction, with the same effect as recordReceivedRecharge for each: one recharge per carrier reference
+ * (the unique key: references already recorded are skipped), paid, the bettor's balance and totals moved
+ * once per bettor, one bill per recharge with its balance before and after (several for one bettor in
+ * order), the journal's counter-entry on the pay type's clearing account. Set-based: a handful of
+ * statements for the whole batch. Answers the recharges made, by carrier reference.
+ */
+export async function recordReceivedRecharges(
+  tx: Tx,
+  items: { bettorId: number; payType: number; amount: number; carrierRef: string }[],
+): Promise<Map<string, { id: number; serialNumber: string; amount: number }>> {
+  const out = new Map<string, { id: number; serialNumber: string; amount: number }>();
+  if (!items.length) return out;
+  for (const it of items) checkAmount(it.amount);
+  const found = await tx
+    .select({ id: bettors.id, phone: bettors.phone, agentId: bettors.agentId, lastRechargeAt: bettors.lastRechargeAt })
+    .from(bettors)
+    .where(inArray(bettors.id, [...new Set(items.map((i) => i.bettorId))]));
+  const byId = new Map(found.map((b) => [b.id, b]));
+  const made: (typeof recharges.$inferSelect)[] = [];
+  for (let i = 0; i < items.length; i += 1000) {
+    const rows = items.slice(i, i + 1000).flatMap((it) => {
+      const b = byId.get(it.bettorId);
+      return b
+        ? [{
+            serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount: it.amount, payType: it.payType, phone: b.phone,
+            carrierOrderNumber: it.carrierRef, payStatus: PAY_STATUS.paid, paidAt: sql`now()`, previousRechargeAt: b.lastRechargeAt,
+          }]
+        : [];
+    });
+    if (rows.length) made.push(...(await tx.insert(recharges).values(rows as never).onConflictDoNothing().returning()));
+  }
+  if (!made.length) return out;
+  const perBettor = new Map<number, (typeof made)[number][]>();
+  for (const r of made) perBettor.set(r.bettorId, [...(perBettor.get(r.bettorId) ?? []), r]);
+  const deltas = [...perBettor].map(([id, rs]) => sql`(${id}::int, ${rs.reduce((a, r) => a + Number(r.amount), 0)}::bigint)`);
+  const moved = (await tx.execute(sql`
+    UPDATE bettors b SET cash_balance = b.cash_balance + d.amount, total_recharge = b.total_recharge + d.amount,
+      last_recharge_at = greatest(coalesce(b.last_recharge_at, now()), now()), updated_at = now()
+    FROM (VALUES ${sql.join(deltas, sql`, `)}) AS d(id, amount) WHERE b.id = d.id
+    RETURNING b.id, b.cash_balance AS balance, b.agent_id`)) as unknown as { rows: { id: number; balance: string | number; agent_id: number }[] };
+  const billRows: (typeof bills.$inferInsert)[] = [];
+  const entries: (typeof houseEntries.$inferInsert)[] = [];
+  for (const m of moved.rows) {
+    const rs = perBettor.get(Number(m.id))!;
+    let before = Number(m.balance) - rs.reduce((a, r) => a + Number(r.amount), 0);
+    for (const r of rs) {
+      const txnId = newTxnId();
+      const amount = Number(r.amount);
+      billRows.push({
+        serialNumber: newSerial('B'), bettorId: r.bettorId, agentId: m.agent_id, accountKind: ACCOUNT_KIND.cash, type: BILL_TYPE.user_recharge, amount,
+        balanceBefore: before, balanceAfter: before + amount, causeType: 'recharge', causeId: String(r.id), adminId: null, remark: `Recharge ${r.serialNumber}`, txnId,
+      });
+      entries.push({ txnId, account: clearingOf(r.payType), amount: -amount, billType: BILL_TYPE.user_recharge });
+      before += amount;
+      out.set(r.carrierOrderNumber!, { id: r.id, serialNumber: r.serialNumber, amount });
+    }
+  }
+  for (let i = 0; i < billRows.length; i += 1000) await tx.insert(bills).values(billRows.slice(i, i + 1000));
+  for (let i = 0; i < entries.length; i += 1000) await tx.insert(houseEntries).values(entries.slice(i, i + 1000));
+  return out;
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
 import type { Db, Executor, Tx } from '../../platform/db.js';
-import { recordReceivedRecharge } from '../payments/service.js';
+import { recordReceivedRecharges } from '../payments/service.js';
 import { tronSettings, tronTransfers, tronWallets, TRON_TRANSFER_STATUS, TRON_WALLET_ROLE } from './schema.js';
 import { toBase58, type ChainBlock, type ChainTransfer } from './chain-reader.js';
 
@@ -12,7 +12,8 @@ import { toBase58, type ChainBlock, type ChainTransfer } from './chain-reader.js
  *  - tron_transfers.fingerprint is unique: the row is inserted (or moved from seen/reorganised to confirmed)
  *    by ONE statement, and only the statement that did it credits, in the same transaction;
  *  - the recharge's carrier order number is the fingerprint, unique per pay type: a second credit could
- *    not insert its recharge even if the first guard were bypassed;
+ *    not insert its recharge even if the first guard were bypassed (payments' recordReceivedRecharges
+ *    credits a whole block in a few set-based statements);
  *  - the watcher's position advances in that same transaction (watcher.ts), so a crash loses the whole
  *    block's work or none of it.
  * A failed transaction (OUT_OF_ENERGY, REVERT…) is recorded as failed and never credited; a transfer seen
@@ -148,24 +149,33 @@ export async function confirmBlock(tx: Tx, block: ChainBlock, relevant: Relevant
       .returning({ id: tronTransfers.id, fingerprint: tronTransfers.fingerprint });
     const mine = new Map([...moved, ...inserted].map((x) => [x.fingerprint, x.id]));
     res.recorded = mine.size;
+    const credits: { bettorId: number; payType: number; amount: number; carrierRef: string }[] = [];
+    const dust: number[] = [];
     for (const r of confirmed) {
-      const id = mine.get(fingerprintOf(r.t));
+      const fp = fingerprintOf(r.t);
+      const id = mine.get(fp);
       if (id === undefined) continue;
       const creditable = r.direction === 'in' && !r.internal && r.wallet.role === TRON_WALLET_ROLE.deposit && r.wallet.bettorId !== null;
       if (!creditable) continue;
       const cents = usdtToCents(r.t.amount, settings.usdtRateTsh);
-      if (cents <= 0) {
-        await tx.update(tronTransfers).set({ remark: 'Below one cent at the rate: not credited' }).where(eq(tronTransfers.id, id));
-        continue;
+      if (cents <= 0) dust.push(id);
+      else credits.push({ bettorId: r.wallet.bettorId!, payType: PAY_TYPE.usdt, amount: cents, carrierRef: fp });
+    }
+    if (dust.length) await tx.update(tronTransfers).set({ remark: 'Below one cent at the rate: not credited' }).where(inArray(tronTransfers.id, dust));
+    // The whole block's credits in a few statements (payments: one recharge, bill and journal entry each).
+    const made = await recordReceivedRecharges(tx, credits);
+    if (made.size) {
+      const rate = (settings.usdtRateTsh / 100).toFixed(2);
+      const values = [...made].map(
+        ([fp, r]) => sql`(${fp}, ${r.id}::bigint, ${`Credited TSh ${(r.amount / 100).toFixed(2)} at ${rate} per USDT (${r.serialNumber})`})`,
+      );
+      for (let i = 0; i < values.length; i += 1000) {
+        await tx.execute(sql`
+          UPDATE tron_transfers t SET recharge_id = d.rid, remark = d.remark
+          FROM (VALUES ${sql.join(values.slice(i, i + 1000), sql`, `)}) AS d(fp, rid, remark) WHERE t.fingerprint = d.fp`);
       }
-      const recharge = await recordReceivedRecharge(tx, { bettorId: r.wallet.bettorId!, payType: PAY_TYPE.usdt, amount: cents, carrierRef: fingerprintOf(r.t) });
-      if (!recharge) continue;
-      await tx
-        .update(tronTransfers)
-        .set({ rechargeId: recharge.id, remark: `Credited TSh ${(cents / 100).toFixed(2)} at ${(settings.usdtRateTsh / 100).toFixed(2)} per USDT (${recharge.serialNumber})` })
-        .where(eq(tronTransfers.id, id));
-      res.credited++;
-      res.creditedCents += cents;
+      res.credited = made.size;
+      res.creditedCents = [...made.values()].reduce((a, r) => a + r.amount, 0);
     }
   }
   // Seen in this block before, but not in it now: the block was reorganised. Never credited from here.
