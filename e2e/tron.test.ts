@@ -214,6 +214,8 @@ describe('TRON screens', () => {
     const sweep = rowWithText(page, 'Collection');
     await reloadUntil(page, async () => (await sweep.count()) > 0 && (await sweep.first().innerText()).includes('Success'), 'the collection succeeded');
     expect(await sweep.first().innerText()).toContain('25.50 USDT');
+    // Its gas top-up shows under it in the list.
+    await until(async () => /↳\s*[\d.,]+ TRX/.test(await sweep.first().innerText()), 'the gas top-up under the collect sweep');
     await sweep.first().click();
     const sweepDrawer = page.getByTestId('resource-detail');
     await sweepDrawer.getByTestId('sweep-top-ups').waitFor();

@@ -25,7 +25,15 @@ function SweepScreen() {
         render: (v, row) => (
           <Stacked
             top={<Typography.Text strong style={{ whiteSpace: 'nowrap' }} data-testid={`sweep-number-${String(row.id)}`}>{row.parent_id ? `↳ ${String(v)}` : String(v ?? '-')}</Typography.Text>}
-            bottom={row.parent_id ? t('tron.sweep.topUpOf', { number: String(row.parent_number ?? `#${String(row.parent_id)}`) }) : row.withdrawal_serial ? String(row.withdrawal_serial) : undefined}
+            bottom={
+              row.parent_id
+                ? t('tron.sweep.topUpOf', { number: String(row.parent_number ?? `#${String(row.parent_id)}`) })
+                : row.kind === 'collect'
+                  ? <TopUpsLine sweepId={row.id} />
+                  : row.withdrawal_serial
+                    ? String(row.withdrawal_serial)
+                    : undefined
+            }
           />
         ),
       },
@@ -49,15 +57,36 @@ function SweepScreen() {
   );
 }
 
+/** A sweep's gas top-ups (GET /tron/sweeps?parent_id=), shared by the list's line and the drawer. */
+const useTopUps = (sweepId: unknown, enabled = true) =>
+  useQuery({
+    queryKey: ['tron_transaction_summary', 'top-ups', sweepId],
+    queryFn: () => api.get<ListAnswer<Row>>(tronSweepResource.api, { parent_id: String(sweepId), page_size: 50 }),
+    enabled,
+    staleTime: 5_000,
+  });
+
+/** Under a collect sweep in the list: its gas top-ups, one line each ("↳ 30.00 TRX · Success"). */
+function TopUpsLine({ sweepId }: { sweepId: unknown }) {
+  const q = useTopUps(sweepId);
+  const rows = q.data?.items ?? [];
+  if (!rows.length) return null;
+  return (
+    <span data-testid={`sweep-top-up-line-${String(sweepId)}`}>
+      {rows.map((r) => (
+        <span key={String(r.id)} style={{ display: 'block' }}>
+          ↳ <Amount value={r.amount} asset={String(r.asset ?? 'TRX')} /> <SweepStatusTag status={r.status} />
+        </span>
+      ))}
+    </span>
+  );
+}
+
 /** The TRX top-ups from the gas wallet that paid a sweep's fees: its children (parent_id), under it. */
 function GasTopUps({ sweep }: { sweep: Row }) {
   const { t } = useTranslation();
   const nested = Array.isArray(sweep.gas_top_ups) ? (sweep.gas_top_ups as Row[]) : undefined;
-  const q = useQuery({
-    queryKey: ['tron_transaction_summary', 'top-ups', sweep.id],
-    queryFn: () => api.get<ListAnswer<Row>>(tronSweepResource.api, { parent_id: String(sweep.id), page_size: 50 }),
-    enabled: !nested,
-  });
+  const q = useTopUps(sweep.id, !nested);
   const rows = nested ?? q.data?.items;
   return (
     <div style={{ marginTop: 16 }} data-testid="sweep-top-ups">
