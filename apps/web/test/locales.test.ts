@@ -26,6 +26,7 @@ import zhJackpot from '../src/locales/zh-CN/jackpot';
 import enCasino from '../src/locales/en-US/casino';
 import swCasino from '../src/locales/sw-KE/casino';
 import zhCasino from '../src/locales/zh-CN/casino';
+import { tronSweepResource, tronWalletResource, usdtTransferResource } from '../src/pages/tron/defs';
 import enTron from '../src/locales/en-US/tron';
 import swTron from '../src/locales/sw-KE/tron';
 import zhTron from '../src/locales/zh-CN/tron';
@@ -110,5 +111,10 @@ describe('console locales', () => {
       .concat([casinoCategoryResource, casinoGameResource, casinoRoundResource].flatMap((r) => [`menu.${r.name}`, `casino.describe.${r.name}`]))
       .filter((k) => !all.has(k));
     expect(casinoTexts).toEqual([]);
+    // The TRON screens label their fields `tron.field.<key>` (pages/tron/shared.tsx tronView) and describe themselves in tron.describe.
+    const tronTexts = [tronWalletResource, tronSweepResource, usdtTransferResource]
+      .flatMap((r) => [...r.fields.map((f) => f.label ?? `tron.field.${f.key}`), `menu.${r.name}`, `tron.describe.${r.name}`])
+      .filter((k) => !all.has(k));
+    expect(tronTexts).toEqual([]);
   });
 });
