@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { formatTsh } from '@dau/domain';
+import { ASYNC_OPERATION_STATUS, formatTsh } from '@dau/domain';
 import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, rowWithText, settled, toastAfter, until } from './support/ui';
@@ -281,6 +281,24 @@ describe('casino screens', () => {
     expect(gameRow).toContain(rtpText);
     expect(gameRow).toContain('96.5 %');
     await shots(page, 'casino-07-game-revenue');
+    // Export: a background job of the list as filtered, one row (the game).
+    await page.getByTestId('export-async').click();
+    const queued = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/exports'));
+    await page.getByTestId('export-async-csv').click();
+    const answer = await queued;
+    expect(answer.status(), 'export queued').toBe(202);
+    const job = (await answer.json()) as { id: number };
+    await page.getByTestId('export-started').waitFor({ state: 'visible' });
+    const done = await until(async () => {
+      const op = (expectStatus(await api('GET', '/system/async_operations?page_size=50'), 200, 'export jobs').items as any[]).find((o) => o.id === job.id);
+      return op && op.status === ASYNC_OPERATION_STATUS.completed ? op : null;
+    }, 'the export job done');
+    expect(done.row_count).toBe(1);
+    // The live notice that the file is ready stays until closed.
+    const notice = page.getByTestId('notice-toast').filter({ hasText: `#${job.id}` });
+    await notice.waitFor();
+    await notice.getByTestId('notice-close').click();
+    await notice.waitFor({ state: 'hidden' });
 
     // Per bettor.
     await openScreen(page, `casino_user?phone=${bettor.phone}`, 'Casino user statistics');

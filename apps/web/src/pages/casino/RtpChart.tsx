@@ -89,6 +89,8 @@ export function RtpChart({ gameId, range, height = 300 }: { gameId: number; rang
     const yMax = Math.ceil((Math.max(...focus) + 20) / 10) * 10;
     const names = { actual: t('casino.rtp.actual'), band: t('casino.rtp.band'), theoretical: t('casino.rtp.theoretical'), low: t('casino.rtp.low'), high: t('casino.rtp.high'), rounds: t('casino.rtp.rounds') };
     return {
+      // Drawn at once: a reading, not a show (and a screenshot right after shows every series).
+      animation: false,
       grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
       legend: { top: 0, type: 'scroll', data: [names.actual, names.band, names.theoretical] },
       tooltip: {

@@ -224,6 +224,7 @@ export function useReportView(def: ResourceView): ResourceView {
         ggr: { render: (v) => <SignedTsh cents={v} /> },
         game_name: { keep: true },
         rounds: { keep: true },
+        provider_name: { keep: true },
         phone: { keep: true },
       }),
     [def, providers, games, percent],
