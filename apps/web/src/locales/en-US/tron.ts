@@ -86,7 +86,6 @@ const tron = {
     wallet: {
       active: 'Active',
       removed: 'Removed',
-      removedOn: 'Removed {{at}}',
       state: 'State',
       addressFilter: 'Address (Base58 or hex)',
       copy: 'Copy',
@@ -97,7 +96,6 @@ const tron = {
       createTitle: 'Create a wallet',
       roleHelp: 'Deposit addresses are normally made for a bettor on their first request; create collection and gas wallets here.',
       bettorHelp: 'Required for a deposit address: the ID of the bettor it belongs to (one per bettor: their existing address is answered if they have one). Leave empty for collection and gas wallets.',
-      created: 'Wallet created: {{address}}',
       realtime: 'Real-time balance',
       realtimeTitle: 'Real-time balance · {{address}}',
       realtimeHint: 'Asked from the node now; the stored balance is from the last sync.',
@@ -117,7 +115,6 @@ const tron = {
       viewAll: 'All',
       viewActive: 'Active',
       viewRemoved: 'Removed',
-      actions: 'Wallet actions',
     },
     reconcile: {
       title: 'Reconciliation',
@@ -135,7 +132,6 @@ const tron = {
       gasTopUps: 'Gas top-ups of this sweep',
       noTopUps: 'No gas top-up was needed.',
       topUpOf: 'Gas top-up of {{number}}',
-      topUps: '{{n}} gas top-up(s)',
     },
     transfer: {
       credited: 'Credited to',

@@ -84,7 +84,6 @@ const tron: Shape<typeof en> = {
     wallet: {
       active: 'Inatumika',
       removed: 'Imeondolewa',
-      removedOn: 'Iliondolewa {{at}}',
       state: 'Hali',
       addressFilter: 'Anwani (Base58 au hex)',
       copy: 'Nakili',
@@ -95,7 +94,6 @@ const tron: Shape<typeof en> = {
       createTitle: 'Unda pochi',
       roleHelp: 'Kwa kawaida anwani ya kuweka pesa huundwa kwa mbashiri anapoiomba mara ya kwanza; unda hapa pochi za ukusanyaji na za gesi.',
       bettorHelp: 'Inahitajika kwa anwani ya kuweka pesa: kitambulisho cha mbashiri anayeimiliki (moja kwa kila mbashiri: anwani aliyonayo hurudishwa kama ipo). Acha wazi kwa pochi za ukusanyaji na za gesi.',
-      created: 'Pochi imeundwa: {{address}}',
       realtime: 'Salio la wakati huu',
       realtimeTitle: 'Salio la wakati huu · {{address}}',
       realtimeHint: 'Limeulizwa kwa nodi sasa hivi; salio lililohifadhiwa ni la usawazishaji wa mwisho.',
@@ -115,7 +113,6 @@ const tron: Shape<typeof en> = {
       viewAll: 'Zote',
       viewActive: 'Zinazotumika',
       viewRemoved: 'Zilizoondolewa',
-      actions: 'Vitendo vya pochi',
     },
     reconcile: {
       title: 'Upatanisho',
@@ -133,7 +130,6 @@ const tron: Shape<typeof en> = {
       gasTopUps: 'Nyongeza za gesi za ukusanyaji huu',
       noTopUps: 'Hakuna nyongeza ya gesi iliyohitajika.',
       topUpOf: 'Nyongeza ya gesi ya {{number}}',
-      topUps: 'Nyongeza {{n}} za gesi',
     },
     transfer: {
       credited: 'Imewekwa kwa',

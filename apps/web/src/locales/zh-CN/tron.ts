@@ -84,7 +84,6 @@ const tron: Shape<typeof en> = {
     wallet: {
       active: '使用中',
       removed: '已删除',
-      removedOn: '删除于 {{at}}',
       state: '状态',
       addressFilter: '地址（Base58 或十六进制）',
       copy: '复制',
@@ -95,7 +94,6 @@ const tron: Shape<typeof en> = {
       createTitle: '创建钱包',
       roleHelp: '充值地址通常在投注用户首次请求时为其创建；归集钱包和燃料钱包在这里创建。',
       bettorHelp: '创建充值地址时必填：所属投注用户的 ID（每个用户一个：已有地址时直接返回该地址）。创建归集钱包和燃料钱包时留空。',
-      created: '钱包已创建：{{address}}',
       realtime: '实时余额',
       realtimeTitle: '实时余额 · {{address}}',
       realtimeHint: '刚刚向节点查询；存储余额来自最近一次同步。',
@@ -115,7 +113,6 @@ const tron: Shape<typeof en> = {
       viewAll: '全部',
       viewActive: '使用中',
       viewRemoved: '已删除',
-      actions: '钱包操作',
     },
     reconcile: {
       title: '对账',
@@ -133,7 +130,6 @@ const tron: Shape<typeof en> = {
       gasTopUps: '本次归集的燃料补充',
       noTopUps: '无需补充燃料。',
       topUpOf: '{{number}} 的燃料补充',
-      topUps: '{{n}} 笔燃料补充',
     },
     transfer: {
       credited: '入账用户',
