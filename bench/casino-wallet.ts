@@ -32,7 +32,8 @@
  * commit per call, which a wallet must keep: a synchronous commit before the provider hears RS_OK) and on
  * CPU for a statement that writes five rows in five tables with their indexes (bettors, the partitioned
  * bills, house_entries, casino_rounds, casino_transactions). A larger pool (50) was slower (160 calls/s).
- * Not tried: named prepared statements for the two hot statements, fewer indexes on bills.
+ * Tried and dropped: the two hot statements as named prepared statements on the pg pool (195 calls/s in
+ * the same conditions: no visible gain, so not kept). Not tried: fewer indexes on bills.
  */
 import { fork } from 'node:child_process';
 import crypto from 'node:crypto';
