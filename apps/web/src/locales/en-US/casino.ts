@@ -180,6 +180,7 @@ const casino = {
       outside: 'Outside the band',
       confidence: 'Band at {{value}} confidence',
       left: 'The actual RTP was outside the band at {{n}} checks.',
+      none: 'No RTP check yet: the watch checks every enabled game with completed rounds every 5 minutes.',
       reading:
         'The band is where the actual RTP may be, given the theoretical RTP, the volatility and the rounds played; it narrows as rounds add up. An actual RTP outside it points to a broken or tampered game, or a player exploiting a bug.',
     },

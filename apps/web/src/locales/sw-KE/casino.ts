@@ -179,6 +179,7 @@ const casino: Shape<typeof en> = {
       outside: 'Nje ya ukanda',
       confidence: 'Ukanda kwa uhakika wa {{value}}',
       left: 'RTP halisi ilikuwa nje ya ukanda katika ukaguzi {{n}}.',
+      none: 'Bado hakuna ukaguzi wa RTP: ufuatiliaji hukagua kila mchezo uliowezeshwa wenye mizunguko iliyokamilika kila dakika 5.',
       reading:
         'Ukanda ni mahali RTP halisi inaweza kuwa, kutokana na RTP ya kinadharia, mabadiliko na mizunguko iliyochezwa; unapungua kadiri mizunguko inavyoongezeka. RTP halisi nje yake huashiria mchezo ulioharibika au uliochezewa, au mchezaji anayetumia hitilafu.',
     },

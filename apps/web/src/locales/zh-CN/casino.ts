@@ -179,6 +179,7 @@ const casino: Shape<typeof en> = {
       outside: '超出区间',
       confidence: '区间置信度 {{value}}',
       left: '实际 RTP 在 {{n}} 次检查中超出区间。',
+      none: '尚无 RTP 检查：监控每 5 分钟检查一次所有已启用且有已完成局的游戏。',
       reading: '区间是根据理论 RTP、波动性和已玩局数推算的实际 RTP 可能范围，随局数增加而收窄。实际 RTP 超出区间，意味着游戏可能损坏或被篡改，或有玩家在利用漏洞。',
     },
   },

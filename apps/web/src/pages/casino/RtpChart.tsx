@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
-import { Alert, Descriptions, Flex, Skeleton, Tag, Typography } from 'antd';
+import { Alert, Descriptions, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { inZone } from '../../app/timeZone';
 import { useTimeZone } from '../../app/zone';
-import { LoadError, NoData, useLocale } from '../../resources';
+import { LoadError, useLocale } from '../../resources';
 import { Chart } from '../statistics/Chart';
 import { useCount, usePercent } from './shared';
 
@@ -181,7 +181,7 @@ export function RtpChart({ gameId, range, height = 300 }: { gameId: number; rang
         <Chart option={option} height={height} testId="rtp-chart" label={t('casino.rtp.title')} />
       ) : (
         <div style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid="rtp-empty">
-          <NoData />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('casino.rtp.none')} />
         </div>
       )}
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
