@@ -209,6 +209,13 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/tron/wallets': { need: 'tron:create', body: INVALID },
   'DELETE /api/v1/tron/wallets/:id': { need: 'tron:delete', url: `/api/v1/tron/wallets/${MISSING}`, body: INVALID },
   'POST /api/v1/tron/wallets/sync': { need: 'tron:sync_balance', body: INVALID },
+  // TRON money flows (issue 14, T2): the lists, the reconciliation view, collect / collect all, the poisoning hold's release.
+  'GET /api/v1/tron/transfers': { need: 'usdt_transaction_record' },
+  'GET /api/v1/tron/sweeps': { need: 'tron_transaction_summary' },
+  'GET /api/v1/tron/reconciliation': { need: 'tron', url: `/api/v1/tron/reconciliation?wallet_id=${MISSING}` },
+  'POST /api/v1/tron/wallets/:id/collect': { need: 'tron:collect', url: `/api/v1/tron/wallets/${MISSING}/collect` },
+  'POST /api/v1/tron/collect_all': { need: 'tron:collect_all' },
+  'POST /api/v1/tron/withdrawals/:id/release': { need: 'withdraw_list:approve', url: `/api/v1/tron/withdrawals/${MISSING}/release`, body: INVALID },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
