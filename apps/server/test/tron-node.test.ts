@@ -20,6 +20,7 @@ afterAll(async () => {
   await database.dispose();
 });
 
+const get = async (path: string): Promise<any> => (await fetch(url + path)).json();
 const post = async (path: string, body: unknown): Promise<any> => (await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 
 describe('sandbox TRON node through TronWeb', () => {
@@ -164,12 +165,12 @@ describe('sandbox TRON node through TronWeb', () => {
     const before: any = await tw.trx.getUnconfirmedTransactionInfo(signed.txID);
     expect(before.receipt.result).toBe('SUCCESS');
     const oldBlock: any = await tw.trx.getBlockByNumber(before.blockNumber);
-    const events = async () => (await (await fetch(`${url}/v1/accounts/${b.address.base58}/transactions/trc20`)).json()).data;
+    const events = async () => (await get(`/v1/accounts/${b.address.base58}/transactions/trc20`)).data;
     expect(await events()).toHaveLength(1);
-    const head = (await (await fetch(url + '/sandbox/state')).json()).head;
+    const head = (await get('/sandbox/state')).head;
     const solidBlock: any = await tw.trx.getBlockByNumber(head - SOLIDIFY_DEPTH);
     await post('/sandbox/faults', { reorg: 5 });
-    expect((await (await fetch(url + '/sandbox/state')).json()).head).toBe(head);
+    expect((await get('/sandbox/state')).head).toBe(head);
     expect(await tw.trx.getUnconfirmedTransactionInfo(signed.txID)).toEqual({});
     expect(await usdtOf(b.address.base58)).toBe(0);
     expect(await usdtOf(a.address.base58)).toBe(50_000_000);
@@ -180,7 +181,7 @@ describe('sandbox TRON node through TronWeb', () => {
   });
 
   it('a lagging node answers an older head', async () => {
-    const head = (await (await fetch(url + '/sandbox/state')).json()).head;
+    const head = (await get('/sandbox/state')).head;
     await post('/sandbox/faults', { lag: 4 });
     expect(((await tw.trx.getCurrentBlock()) as any).block_header.raw_data.number).toBe(head - 4);
     await expect(tw.trx.getBlockByNumber(head)).rejects.toThrow(/not found/i);
@@ -193,7 +194,7 @@ describe('sandbox TRON node through TronWeb', () => {
     const b = await TronWeb.createAccount();
     const { signed } = await transfer(a, b.address.base58, 3_000_000);
     const mined = (await post('/sandbox/mine', { blocks: 1 })).head;
-    const r = await (await fetch(`${url}/v1/contracts/${SANDBOX_USDT_CONTRACT}/events?event_name=Transfer&block_number=${mined}`)).json();
+    const r = await get(`/v1/contracts/${SANDBOX_USDT_CONTRACT}/events?event_name=Transfer&block_number=${mined}`);
     const ev = r.data.find((e: any) => e.transaction_id === signed.txID);
     expect(ev).toMatchObject({ block_number: mined, event_index: 0, event_name: 'Transfer' });
     expect(TronWeb.address.fromHex('41' + ev.result.to.slice(2))).toBe(b.address.base58);
