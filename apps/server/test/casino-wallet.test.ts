@@ -399,7 +399,11 @@ describe('authentication', () => {
     await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER', { provider: 'nobody' });
     await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER', { headers: { authorization: `Bearer ${token}` } });
     await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER', { headers: { cookie: 'session=abc' } });
-    await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER', { headers: { 'sec-fetch-mode': 'cors' } });
+    await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER', { headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' } });
+    await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER', { headers: { origin: 'https://console.example' } });
+    // Node's own fetch sends Sec-Fetch-Mode: a provider written with it is not a browser.
+    const node = await c.call('user/balance', { request_uuid: 'node-fetch', token: p.token, game_code: game.gameCode }, { headers: { 'sec-fetch-mode': 'cors' } });
+    expect(node.body.status).toBe('RS_OK');
     await t.database.db.update(casinoProviders).set({ allowedIps: ['10.20.0.0/16', '192.0.2.7'] }).where(eq(casinoProviders.code, 'sandbox'));
     forget();
     await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_PARTNER');

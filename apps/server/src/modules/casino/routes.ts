@@ -84,8 +84,9 @@ async function handleWallet(ctx: AppContext, call: CasinoWalletCall, req: Fastif
   } catch {
     body = undefined;
   }
-  // Never to browsers, never with an admin's credentials: an admin token, a cookie or a browser's fetch metadata.
-  if (req.headers.authorization !== undefined || req.headers.cookie !== undefined || req.headers['sec-fetch-mode'] !== undefined) {
+  // Never to browsers, never with an admin's credentials: an admin token, a cookie, or what only a browser
+  // sends (Sec-Fetch-Site, Origin). Not Sec-Fetch-Mode: Node's own fetch sends it, and providers use it.
+  if (req.headers.authorization !== undefined || req.headers.cookie !== undefined || req.headers['sec-fetch-site'] !== undefined || req.headers.origin !== undefined) {
     return partnerRefusal('RS_ERROR_INVALID_PARTNER', body);
   }
   const code = (req.params as { provider: string }).provider;
