@@ -49,17 +49,16 @@ beforeAll(async () => {
  * import fails); the page is then reloaded, which fetches the new build's.
  */
 async function openScreen(page: Page, route: string, title: string) {
-  await page.goto(`/#/customer/${route}`);
   const failedImports = () => logOf(page).consoleErrors.filter((e) => e.includes('Failed to fetch dynamically imported module')).length;
-  let seen = failedImports();
-  await until(async () => {
-    if (failedImports() > seen) {
-      seen = failedImports();
-      await page.reload();
-    }
-    return (await page.getByTestId('page-title').innerText({ timeout: 5_000 })) === title;
-  }, `the ${route} screen`);
-  await settled(page);
+  let before = failedImports();
+  await page.goto(`/#/customer/${route}`);
+  for (let attempt = 0; ; attempt++) {
+    await until(async () => (await page.getByTestId('page-title').innerText({ timeout: 5_000 })) === title, `the ${route} screen`);
+    await settled(page);
+    if (failedImports() === before || attempt >= 3) break;
+    before = failedImports();
+    await page.reload();
+  }
 }
 
 async function shot(page: Page, name: string) {
