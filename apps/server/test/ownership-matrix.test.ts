@@ -26,7 +26,17 @@ import { feedEvents } from '../src/modules/feed/schema.js';
 import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';
 import { openSession, providerSecretFor, signWalletBody } from '../src/modules/casino/index.js';
 import { depositAddressFor } from '../src/modules/tron/wallets.js';
-import { tronWallets } from '../src/modules/tron/schema.js';
+import { tronSweeps, tronWallets } from '../src/modules/tron/schema.js';
+import { COLLECT_JOB } from '../src/modules/tron/sweeps.js';
+import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
+import { insertWallet } from './support/tron-fake-chain.js';
+
+/** The collection (hot) wallet a collect and a USDT withdrawal need (made once; no real key: nothing is signed here). */
+let matrixHot: string | null = null;
+async function hotWalletForMatrix() {
+  matrixHot ??= (await insertWallet(db(), { role: 2 })).addressBase58;
+  return matrixHot;
+}
 
 const BETTOR_KEYS = [
   'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
@@ -40,8 +50,8 @@ const JACKPOT_KEYS = [
 ];
 /** Casino (issue 13): opening a game session for a bettor. */
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
-/** TRON (issue 14): a bettor's deposit wallet, created and removed. */
-const TRON_KEYS = ['tron', 'tron:create', 'tron:delete'];
+/** TRON (issue 14): a bettor's deposit wallet, created, removed and collected; a held USDT withdrawal released. */
+const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
 const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
@@ -418,6 +428,32 @@ const CASES: RouteCase[] = [
         url: `/api/v1/tron/wallets/${walletId}`,
         body: { confirm: true },
         probe: async () => (await db().select({ removed: tronWallets.removed }).from(tronWallets).where(eq(tronWallets.id, walletId)))[0],
+      };
+    },
+  },
+  {
+    route: 'POST /api/v1/tron/wallets/:id/collect',
+    cells: { super: 202, own: 202, other: REFUSED },
+    target: async (who) => {
+      await hotWalletForMatrix();
+      const { walletId } = await depositAddressFor(db(), await freshBettor(sideOf(who)));
+      return {
+        url: `/api/v1/tron/wallets/${walletId}/collect`,
+        probe: async () => (await db().execute(sql`select count(*)::int as n from pgboss.job where name = ${COLLECT_JOB} and data->>'walletId' = ${String(walletId)}`) as unknown as { rows: unknown[] }).rows[0],
+      };
+    },
+  },
+  {
+    route: 'POST /api/v1/tron/withdrawals/:id/release',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const hot = await hotWalletForMatrix();
+      // A USDT withdrawal to one of our own addresses: held for review.
+      const { withdrawal, sweep } = await requestUsdtWithdrawal(db(), { bettorId: await freshBettor(sideOf(who)), amount: 10_000_00, toAddress: hot });
+      return {
+        url: `/api/v1/tron/withdrawals/${withdrawal.id}/release`,
+        body: { remark: 'Checked with the bettor' },
+        probe: async () => (await db().select({ remark: tronSweeps.remark }).from(tronSweeps).where(eq(tronSweeps.id, sweep.id)))[0],
       };
     },
   },
