@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { SandboxTronNode } from '../src/modules/tron/sandbox-node.js';
+import { configureTronNode } from '../src/modules/tron/runtime.js';
+import { depositAddressFor } from '../src/modules/tron/wallets.js';
+import { COLLECT_JOB, advanceOpenSweeps } from '../src/modules/tron/sweeps.js';
+import { and, eq, sql } from 'drizzle-orm';
 import { BILL_TYPE, PAY_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
 import { paymentConfig, withdrawals } from '../src/modules/money/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger.js';
 import { DISBURSE_JOB, runDisbursement } from '../src/modules/payments/service.js';
-import { tronSettings, tronSweeps, tronTransfers, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from '../src/modules/tron/schema.js';
-import { setChainReader } from '../src/modules/tron/watcher.js';
+import { tronSettings, tronSweeps, tronTransfers, tronWallets, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from '../src/modules/tron/schema.js';
+import { scanChain, setChainReader } from '../src/modules/tron/watcher.js';
 import { setChainSender } from '../src/modules/tron/chain-sender.js';
-import { toBase58 } from '../src/modules/tron/chain-reader.js';
+import { HttpChainReader, toBase58, toHexAddress } from '../src/modules/tron/chain-reader.js';
 import { tronSettingsOf } from '../src/modules/tron/deposits.js';
 import { followUpWithdrawals, requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { AppError } from '../src/platform/errors.js';
@@ -214,5 +218,97 @@ describe('address poisoning', () => {
     expect(own.sweep.remark).toMatch(/^HELD: .*our own wallets/);
     const plain = await asked(26_000_00, outside());
     expect(plain.sweep.remark).not.toMatch(/^HELD/);
+  });
+});
+
+describe('against the sandbox TRON node, with real keys and signatures (TronWeb)', () => {
+  let node: SandboxTronNode;
+  let realHot: { id: number; address_base58: string; address_hex: string };
+
+  beforeAll(async () => {
+    node = new SandboxTronNode(db());
+    const url = await node.listen(0);
+    configureTronNode({ fullNodeUrl: url });
+    setChainReader(db(), null);
+    setChainSender(db(), null);
+    // The fake hot wallet of the tests above has no real key: the house's hot wallet is a real one now.
+    await db().update(tronWallets).set({ removed: true }).where(eq(tronWallets.id, hot.id));
+    const made = await t.call('POST', '/api/v1/tron/wallets', { token: root, body: { role: 2 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    realHot = made.body;
+    const gasWallet = await t.call('POST', '/api/v1/tron/wallets', { token: root, body: { role: 3 } });
+    expect(gasWallet.status).toBe(201);
+    expect((await node.deposit(realHot.address_base58, 500_000_000)).result).toBe(true);
+    expect((await node.deposit(realHot.address_base58, 200_000_000, 'TRX')).result).toBe(true);
+    expect((await node.deposit(gasWallet.body.address_base58, 500_000_000, 'TRX')).result).toBe(true);
+    await node.mine(1);
+  });
+  afterAll(async () => {
+    await node?.close();
+  });
+  beforeEach(() => {
+    // The node, not the in-memory chain of the file's beforeEach.
+    setChainReader(db(), null);
+    setChainSender(db(), null);
+  });
+
+  const usdtOf = async (address: string) => {
+    const reader = new HttpChainReader(node.url);
+    return Number((await reader.balances(toHexAddress(address), node.usdtHex)).token);
+  };
+
+  it('pays a USDT withdrawal: signed by the hot wallet, broadcast, confirmed by the follow-up', async () => {
+    const dest = outside();
+    const { b, withdrawal: x } = await asked(26_000_00, dest);
+    expect((await approve(root, x.id)).status).toBe(200);
+    await disbursed();
+    const s = await sweepOf(x.id);
+    expect(s.txHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(s.fromAddress).toBe(realHot.address_base58);
+    await node.mine(1);
+    await followUpWithdrawals(db());
+    expect((await withdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.disbursing); // not at the depth yet
+    await node.mine(20);
+    await followUpWithdrawals(db());
+    expect((await withdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.paid);
+    expect(await usdtOf(dest)).toBe(10_000_000);
+    expect(Number((await balanceOf(t, b.id)).cashBalance)).toBe(100_000_00 - 26_000_00);
+    expect(await checkInvariants(db())).toEqual([]);
+  });
+
+  it('a transfer that runs out of energy on the node is refunded', async () => {
+    const { b, withdrawal: x } = await asked(26_000_00, outside());
+    await node.setFaults({ outOfEnergy: 1 });
+    await approve(root, x.id);
+    await disbursed();
+    await node.mine(21);
+    await followUpWithdrawals(db());
+    expect((await withdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.failed);
+    expect(Number((await balanceOf(t, b.id)).cashBalance)).toBe(100_000_00);
+  });
+
+  it('collects a deposit address with a gas top-up, all signed for real', async () => {
+    const b = await makePayer(t, w.agentA, 0);
+    const { walletId, addressBase58 } = await depositAddressFor(db(), b.id);
+    expect((await node.deposit(addressBase58, 20_000_000)).result).toBe(true);
+    await node.mine(1);
+    const before = await usdtOf(realHot.address_base58);
+    expect((await t.call('POST', `/api/v1/tron/wallets/${walletId}/collect`, { token: root })).status).toBe(202);
+    await t.ctx.jobs.drain([COLLECT_JOB]);
+    const [c] = await db().select().from(tronSweeps).where(and(eq(tronSweeps.fromAddress, addressBase58), eq(tronSweeps.kind, 'collect')));
+    const [g] = await db().select().from(tronSweeps).where(eq(tronSweeps.parentId, c.id));
+    expect(g).toMatchObject({ kind: 'gas', asset: 'TRX' });
+    await node.mine(21);
+    await advanceOpenSweeps(db()); // gas confirmed: the USDT goes
+    await node.mine(21);
+    await advanceOpenSweeps(db());
+    const [done] = await db().select().from(tronSweeps).where(eq(tronSweeps.id, c.id));
+    expect(done.status, done.remark ?? '').toBe(TRON_SWEEP_STATUS.success);
+    expect(await usdtOf(addressBase58)).toBe(0);
+    expect((await usdtOf(realHot.address_base58)) - before).toBe(20_000_000);
+    // The watcher records the deposit (credited) and the collect (ours to ours, not credited).
+    await scanChain(db());
+    const rows = await db().select().from(tronTransfers).where(eq(tronTransfers.walletId, walletId));
+    expect(rows.some((r) => r.rechargeId !== null && r.amount === 20_000_000)).toBe(true);
   });
 });
