@@ -11,6 +11,7 @@ import { makeBettor } from './money-helpers.js';
 import { admins, systemLogs } from '../src/platform/schema.js';
 import { SandboxTronNode, SOLIDIFY_DEPTH } from '../src/modules/tron/sandbox-node.js';
 import { MASTER_KEY_FILE, withPrivateKey } from '../src/modules/tron/keys.js';
+import { configureTronNode } from '../src/modules/tron/runtime.js';
 import { depositAddressFor, houseWallet, sendTrx, sendUsdt, ensureHouseWallets } from '../src/modules/tron/wallets.js';
 import { tronWallets } from '../src/modules/tron/schema.js';
 
@@ -178,6 +179,19 @@ describe('TRON wallets', () => {
     expect(((await tw.trx.getTransactionInfo(usdtTx)) as any).receipt.result).toBe('SUCCESS');
     // More than the wallet holds: refused by the node before anything is sent.
     await expect(sendTrx(database.db, depB, dep!.addressBase58, 1_000_000)).rejects.toThrow(/balance is not sufficient/);
+  });
+
+  it('a node that does not answer: 503 with the message, nothing stored', async () => {
+    const before = (await t.call('GET', `/api/v1/tron/wallets/${hotId}`, { token: superToken })).body;
+    configureTronNode({ fullNodeUrl: 'http://127.0.0.1:9' });
+    try {
+      const r = await t.call('GET', `/api/v1/tron/wallets/${hotId}/balance`, { token: superToken });
+      expect(r.status).toBe(503);
+      expect(r.body.code).toBe('TRON_NODE_UNAVAILABLE');
+    } finally {
+      configureTronNode({ fullNodeUrl: node.url });
+    }
+    expect((await t.call('GET', `/api/v1/tron/wallets/${hotId}`, { token: superToken })).body).toEqual(before);
   });
 
   it('sync of every balance runs as a job and needs the confirmation', async () => {
