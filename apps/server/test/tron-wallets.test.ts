@@ -227,6 +227,26 @@ describe('TRON wallets', () => {
     expect(fresh.walletId).not.toBe(depA);
   });
 
+  it('a sealed key moved to another wallet row does not open (bound to its address)', async () => {
+    const [a] = await database.db.select().from(tronWallets).where(eq(tronWallets.id, depA));
+    const victim = await depositAddressFor(database.db, (await makeBettor(t, ids.agentA)).id);
+    const [own] = await database.db.select().from(tronWallets).where(eq(tronWallets.id, victim.walletId));
+    await database.db
+      .update(tronWallets)
+      .set({ keyCiphertext: a!.keyCiphertext, keyIv: a!.keyIv, keyTag: a!.keyTag, dataKeyWrapped: a!.dataKeyWrapped })
+      .where(eq(tronWallets.id, victim.walletId));
+    let called = false;
+    await expect(withPrivateKey(database.db, victim.walletId, () => (called = true))).rejects.toThrow(/does not decrypt/);
+    expect(called).toBe(false);
+    await expect(sendTrx(database.db, victim.walletId, a!.addressBase58, 1)).rejects.toThrow();
+    // Put its own key back: it opens again.
+    await database.db
+      .update(tronWallets)
+      .set({ keyCiphertext: own!.keyCiphertext, keyIv: own!.keyIv, keyTag: own!.keyTag, dataKeyWrapped: own!.dataKeyWrapped })
+      .where(eq(tronWallets.id, victim.walletId));
+    expect(await withPrivateKey(database.db, victim.walletId, (pk) => TronWeb.address.fromPrivateKey(pk))).toBe(victim.addressBase58);
+  });
+
   it('key-leak search: no answer, log line or audit row contains a private key or the master key', async () => {
     const rows = await database.db.select({ id: tronWallets.id }).from(tronWallets);
     expect(rows.length).toBeGreaterThanOrEqual(5);
