@@ -26,7 +26,7 @@ const schema = z.object({
   /** The TRON full node the product talks to through TronWeb; default the sandbox TRON node below. */
   TRON_FULL_NODE_URL: z.string().url().optional(),
   /** Port of the sandbox TRON node (modules/tron/sandbox-node.ts), run by the leader when no TRON_FULL_NODE_URL is given. */
-  TRON_SANDBOX_PORT: z.coerce.number().int().min(1).max(65535).default(6019),
+  TRON_SANDBOX_PORT: z.coerce.number().int().min(1).max(65535).default(6029),
   /** TronGrid API key sent as TRON-PRO-API-KEY to a real node (write-only, never logged). */
   TRON_API_KEY: z.string().optional(),
   /** The master key of the wallets' envelope encryption: 32 bytes, base64 (modules/tron/keys.ts). */

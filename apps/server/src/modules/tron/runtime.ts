@@ -12,7 +12,7 @@ export interface TronOptions {
   keyWrapper?: KeyWrapper;
 }
 
-export const DEFAULT_SANDBOX_PORT = 6019;
+export const DEFAULT_SANDBOX_PORT = 6029;
 
 let node: TronNodeOptions = { fullNodeUrl: sandboxNodeUrl(DEFAULT_SANDBOX_PORT) };
 let nodeGiven = false;
