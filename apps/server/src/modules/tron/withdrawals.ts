@@ -4,13 +4,13 @@ import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STA
 import type { Db, Executor, Tx } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
-import { scopeCondition, type Scope } from '../../platform/listing.js';
+import { scopeCondition } from '../../platform/listing.js';
 import { bettors, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, post } from '../money/ledger.js';
 import type { MobileMoneyOperator, PayType } from '../payments/operators.js';
 import { approvalChecks, paymentSettings, paymentsOf, requeryWithdrawal, type Actor } from '../payments/service.js';
 import { tronSweeps, tronTransfers, tronWallets, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from './schema.js';
-import { isTronAddress, toHexAddress } from './chain-reader.js';
+import { isTronAddress } from './chain-reader.js';
 import { chainSenderOf, rememberSigned, signedOf } from './chain-sender.js';
 import { centsToUsdt, tronSettingsOf } from './deposits.js';
 import { chainReaderOf } from './watcher.js';
