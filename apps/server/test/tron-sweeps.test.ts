@@ -227,4 +227,19 @@ describe('permissions, scope and the reconciliation view', () => {
     expect((await t.call('GET', `/api/v1/tron/transfers?status=9`, { token: root })).status).toBe(400);
     await db().update(tronSettings).set({ hotWalletCeiling: 100_000_000_000 }).where(and(eq(tronSettings.id, 1)));
   });
+
+  it('both lists export in the background with the asker\'s scope; without the export button, 403', async () => {
+    const wallet = await funded(9_000_000, 40_000_000, w.agentA);
+    chain.mine(20);
+    await scanChain(db());
+    for (const type of ['usdt_transaction_record', 'tron_transaction_summary']) {
+      expect((await t.call('POST', '/api/v1/exports', { token: agentA, body: { type, format: 1 } })).status).toBe(403);
+      const r = await t.call('POST', '/api/v1/exports', { token: root, body: { type, format: 1, params: type === 'usdt_transaction_record' ? { wallet_id: String(wallet.id) } : {} } });
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+    }
+    await t.ctx.jobs.drain(['exports.run']);
+    const ops = (await db().execute(sql`select type, status, row_count from async_operations where type in ('usdt_transaction_record', 'tron_transaction_summary')`)) as unknown as { rows: { type: string; status: number; row_count: number }[] };
+    expect(ops.rows.map((o) => [o.type, o.status]).sort()).toEqual([['tron_transaction_summary', 2], ['usdt_transaction_record', 2]]);
+    expect(ops.rows.find((o) => o.type === 'usdt_transaction_record')!.row_count).toBe(1);
+  });
 });
