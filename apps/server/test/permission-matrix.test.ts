@@ -215,6 +215,7 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/tron/reconciliation': { need: 'tron', url: `/api/v1/tron/reconciliation?wallet_id=${MISSING}` },
   'POST /api/v1/tron/wallets/:id/collect': { need: 'tron:collect', url: `/api/v1/tron/wallets/${MISSING}/collect` },
   'POST /api/v1/tron/collect_all': { need: 'tron:collect_all' },
+  'GET /api/v1/tron/withdrawals/:id': { need: 'withdraw_list', url: `/api/v1/tron/withdrawals/${MISSING}` },
   'POST /api/v1/tron/withdrawals/:id/release': { need: 'withdraw_list:approve', url: `/api/v1/tron/withdrawals/${MISSING}/release`, body: INVALID },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },

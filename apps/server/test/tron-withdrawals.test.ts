@@ -200,6 +200,10 @@ describe('address poisoning', () => {
     });
     const { b, withdrawal: x, sweep } = await asked(26_000_00, dest);
     expect(sweep.remark).toMatch(/^HELD: .*recent counterparty/);
+    const view = await t.call('GET', `/api/v1/tron/withdrawals/${x.id}`, { token: agentA });
+    expect(view.body).toMatchObject({ to_address: dest, usdt_amount: 10_000_000, held: true, tx_hash: null });
+    expect(view.body.warning).toMatch(/recent counterparty/);
+    expect((await t.call('GET', `/api/v1/tron/withdrawals/${x.id}`, { token: agentB })).status).toBe(404);
     const refused = await approve(root, x.id);
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('WITHDRAWAL_HELD');
@@ -209,6 +213,7 @@ describe('address poisoning', () => {
     const released = await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: agentA, body: { remark: 'Confirmed with the bettor by phone' } });
     expect(released.status).toBe(200);
     expect((await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: agentA, body: { remark: 'again' } })).status).toBe(409);
+    expect((await t.call('GET', `/api/v1/tron/withdrawals/${x.id}`, { token: agentA })).body).toMatchObject({ held: false, warning: null });
     expect((await approve(root, x.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
     expect(b.id).toBeGreaterThan(0);
   });

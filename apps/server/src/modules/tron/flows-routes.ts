@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Actor } from '../payments/service.js';
 import { tronWallets, TRON_WALLET_ROLE } from './schema.js';
 import { WATCH_JOB, WATCH_SECONDS, scanChain } from './watcher.js';
-import { followUpWithdrawals, registerUsdtPayments, releaseHold, hotWallet } from './withdrawals.js';
+import { followUpWithdrawals, registerUsdtPayments, releaseHold, hotWallet, usdtWithdrawalView } from './withdrawals.js';
 import { COLLECT_ALL_JOB, COLLECT_JOB, SWEEPS_JOB, SWEEPS_SECONDS, advanceOpenSweeps, collectAll, runCollect } from './sweeps.js';
 import { reconciliation } from './reconcile.js';
 import { tronSweepListSpec, usdtTransferListSpec } from './lists.js';
@@ -116,6 +116,26 @@ export function tronFlowRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (req) => reconciliation(db, (await actor(req)).scope, req.query),
+  );
+
+  r.get(
+    '/api/v1/tron/withdrawals/:id',
+    {
+      config: { access: { page: 'withdraw_list' } },
+      schema: {
+        tags: ['withdraw_list'],
+        summary: 'A USDT withdrawal as the review needs it: destination address, USDT amount, address-poisoning hold and warning, its transaction',
+        params: bigIdParams,
+        response: {
+          200: z.object({
+            withdrawal_id: z.number(), serial_number: z.string(), status: z.number(), amount: z.number(), to_address: z.string(), from_address: z.string().nullable(),
+            usdt_amount: z.number(), held: z.boolean(), warning: z.string().nullable(), remark: z.string().nullable(), sweep_id: z.number(),
+            sweep_number: z.string(), sweep_status: z.number(), tx_hash: z.string().nullable(),
+          }),
+        },
+      },
+    },
+    async (req) => usdtWithdrawalView(db, (await actor(req)).scope, req.params.id),
   );
 
   r.post(

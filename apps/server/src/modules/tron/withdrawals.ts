@@ -162,6 +162,23 @@ export async function releaseHold(db: Db, actor: Actor & { req: FastifyRequest |
   });
 }
 
+/** What the withdrawal review shows of a USDT withdrawal: its destination, USDT amount and any hold. */
+export async function usdtWithdrawalView(db: Db, scope: Actor['scope'], withdrawalId: number) {
+  const [row] = await db
+    .select({ w: withdrawals, s: tronSweeps })
+    .from(withdrawals)
+    .innerJoin(tronSweeps, and(eq(tronSweeps.withdrawalId, withdrawals.id), eq(tronSweeps.kind, 'withdrawal')))
+    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.payType, PAY_TYPE.usdt), scopeCondition(scope, withdrawals.agentId)));
+  if (!row) throw notFound();
+  const held = !!row.s.remark?.startsWith(HELD_PREFIX);
+  return {
+    withdrawal_id: row.w.id, serial_number: row.w.serialNumber, status: row.w.status, amount: Number(row.w.amount),
+    to_address: row.s.toAddress, from_address: row.s.fromAddress || null, usdt_amount: Number(row.s.amount), held,
+    warning: held ? row.s.remark!.slice(HELD_PREFIX.length) : null, remark: row.s.remark, sweep_id: row.s.id, sweep_number: row.s.number,
+    sweep_status: row.s.status, tx_hash: row.s.txHash,
+  };
+}
+
 /**
  * The USDT adapter of the payments module: the disburse job's `disburse` signs and broadcasts (once per
  * withdrawal: a stored transaction id is never replaced); `queryStatus` asks the chain.
