@@ -37,10 +37,19 @@ export function setChainReader(db: Db, reader: ChainReader | null) {
   else readers.delete(db);
 }
 
+/**
+ * Where a new install's watcher starts: block 1 (the sandbox chain, which starts with the install), or
+ * TRON_WATCH_FROM_BLOCK on a real network (its history before our first address is of no interest).
+ */
+const firstBlock = () => {
+  const n = Number(process.env.TRON_WATCH_FROM_BLOCK);
+  return Number.isSafeInteger(n) && n > 0 ? n : 1;
+};
+
 export async function watcherPosition(db: Db, key = STATE_KEY): Promise<number> {
   const [row] = await db.select().from(tronChainState).where(eq(tronChainState.key, key));
   if (row) return row.lastBlock;
-  await db.insert(tronChainState).values({ key, lastBlock: 0 }).onConflictDoNothing();
+  await db.insert(tronChainState).values({ key, lastBlock: firstBlock() - 1 }).onConflictDoNothing();
   const [again] = await db.select().from(tronChainState).where(eq(tronChainState.key, key));
   return again.lastBlock;
 }
