@@ -70,10 +70,21 @@ async function wallet(call: string, body: Record<string, unknown>): Promise<any>
   return JSON.parse(text);
 }
 
+/**
+ * Opens a screen and waits for it; reloads it when its chunk failed to load (another build of the console
+ * replaced the files while this page was open: a shared checkout).
+ */
 async function openScreen(page: Page, route: string, title: string) {
+  const failedImports = () => logOf(page).consoleErrors.filter((e) => e.includes('Failed to fetch dynamically imported module')).length;
+  let before = failedImports();
   await page.goto(`/#/customer/${route}`);
-  await until(async () => (await page.getByTestId('page-title').innerText()) === title, `the ${route} screen`);
-  await settled(page);
+  for (let attempt = 0; ; attempt++) {
+    await until(async () => (await page.getByTestId('page-title').innerText({ timeout: 5_000 })) === title, `the ${route} screen`);
+    await settled(page);
+    if (failedImports() === before || attempt >= 3) break;
+    before = failedImports();
+    await page.reload();
+  }
 }
 
 async function shot(page: Page, name: string) {
