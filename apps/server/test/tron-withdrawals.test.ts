@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxTronNode } from '../src/modules/tron/sandbox-node.js';
+import { simulateTron } from '../src/simulator/tron.js';
+import { Rng } from '../src/simulator/rng.js';
 import { configureTronNode } from '../src/modules/tron/runtime.js';
 import { depositAddressFor } from '../src/modules/tron/wallets.js';
 import { COLLECT_JOB, advanceOpenSweeps } from '../src/modules/tron/sweeps.js';
@@ -290,6 +292,17 @@ describe('against the sandbox TRON node, with real keys and signatures (TronWeb)
     await followUpWithdrawals(db());
     expect((await withdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.failed);
     expect(Number((await balanceOf(t, b.id)).cashBalance)).toBe(100_000_00);
+  });
+
+  it('the simulator deposits USDT through the sandbox node; the watcher credits it', async () => {
+    const rng = new Rng(14);
+    for (let i = 0; i < 12; i++) await simulateTron(t.ctx, rng);
+    await node.mine(21);
+    const run = await scanChain(db());
+    expect(run.credited).toBeGreaterThan(0);
+    const credited = (await db().execute(sql`select count(*)::int as n from recharges where pay_type = ${PAY_TYPE.usdt}`)) as unknown as { rows: { n: number }[] };
+    expect(credited.rows[0].n).toBeGreaterThan(0);
+    expect(await checkInvariants(db())).toEqual([]);
   });
 
   it('collects a deposit address with a gas top-up, all signed for real', async () => {
