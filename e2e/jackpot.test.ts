@@ -100,11 +100,13 @@ async function choose(page: Page, select: Locator, option: string | RegExp, type
  */
 async function typeDateTime(page: Page, input: Locator, value: string) {
   const open = page.locator('.ant-picker-dropdown:visible');
+  let confirmed = false;
   await until(async () => {
-    if ((await input.inputValue()) === value && (await open.count()) === 0) return true;
+    if (confirmed && (await input.inputValue()) === value) return true;
     await input.click();
     await input.fill(value);
     await open.locator('.ant-picker-ok button').click({ timeout: 3_000 });
+    confirmed = true;
     return false;
   }, `the date ${value}`);
 }
@@ -360,6 +362,28 @@ async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
   await openScreen(page, 'jackpot_bet', 'Place jackpot bet');
   await shot(page, 'jackpot-12-place-390');
   await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Deleting a period refunds every ticket and cannot be undone: the dialog says so and wants a reason.
+  const doomed = expectStatus(
+    await api('POST', '/jackpot/issues', { bet_type_id: betType.id, identifier_prefix: 'DEL', start_time: new Date(Date.now() + 3_600_000).toISOString() }),
+    201,
+    'a period to delete',
+  ).issue;
+  // (made through the API: the list is reloaded to show it)
+  await openScreen(page, 'jackpot_identifier', 'Jackpot periods');
+  await page.reload();
+  await rowWithText(page, doomed.identifier).waitFor();
+  await issueAction(page, doomed.id, 'issue-delete');
+  const del = dialog(page, `Delete ${doomed.identifier}`);
+  await del.waitFor();
+  expect(await del.getByTestId('issue-delete-warning').innerText()).toContain('refunds every ticket of this round and cannot be undone');
+  await del.getByTestId('issue-delete-confirm').click();
+  await until(async () => (await del.innerText()).includes('Please give a reason'), 'the reason required');
+  await del.getByTestId('issue-delete-reason').fill('E2E: created by mistake');
+  await shots(page, 'jackpot-09b-delete');
+  await toastAfter(page, 'Successful', () => del.getByTestId('issue-delete-confirm').click());
+  await del.waitFor({ state: 'hidden' });
+  await until(async () => expectStatus(await api('GET', `/jackpot/issues/${doomed.id}`), 200, 'deleted').issue.settle_status === 4, 'the period deleted');
 
   // --------------------------------------------------------------------------------- languages
   for (const [lng, title, text, column] of [

@@ -12,7 +12,7 @@ const jackpot = {
       jackpot_bet: 'Place a jackpot ticket for a bettor, as the app would: the lines and the stake are shown before anything is paid.',
       jackpot_bet_list: 'Jackpot tickets of your branch with their picks, hits and prizes.',
       cs_jackpot_bet_list: "Jackpot tickets, read-only: open one to read each match's pick and result.",
-      cs_jackpot_bet: "A caller's jackpot tickets, found by phone number or serial number. Read-only.",
+      cs_jackpot_bet: "One jackpot ticket, read-only, with each match's pick and result: open it from the CS ticket list or type its ID.",
       super_list: 'Bet slips bettors shared: who shared, how many copies were made and the stake they brought.',
     },
     field: {

@@ -10,7 +10,7 @@ const jackpot: Shape<typeof en> = {
       jackpot_bet: 'Weka tiketi ya jackpot kwa niaba ya mbashiri, kama programu ingefanya: mistari na dau huonyeshwa kabla ya kulipa chochote.',
       jackpot_bet_list: 'Tiketi za jackpot za tawi lako pamoja na machaguo, mapatio na zawadi.',
       cs_jackpot_bet_list: 'Tiketi za jackpot, kusoma tu: fungua moja usome chaguo na matokeo ya kila mechi.',
-      cs_jackpot_bet: 'Tiketi za jackpot za mpigaji simu, zinazopatikana kwa namba ya simu au namba ya mfululizo. Kusoma tu.',
+      cs_jackpot_bet: "Tiketi moja ya jackpot, kusoma tu, pamoja na chaguo na matokeo ya kila mechi: ifungue kutoka orodha ya tiketi ya huduma kwa wateja au andika kitambulisho chake.",
       super_list: 'Tiketi ambazo wabashiri walishiriki: nani alishiriki, nakala ngapi zilifanywa na dau lililoletwa nazo.',
     },
     field: {

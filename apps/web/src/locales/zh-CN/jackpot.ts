@@ -10,7 +10,7 @@ const jackpot: Shape<typeof en> = {
       jackpot_bet: '代投注者下一张奖池投注单，与 App 相同：付款前先显示注数和投注金额。',
       jackpot_bet_list: '本分支的奖池投注单，含选择、命中和奖金。',
       cs_jackpot_bet_list: '奖池投注单（只读）：打开一张可查看每场比赛的选择和赛果。',
-      cs_jackpot_bet: '按手机号或流水号查找来电用户的奖池投注单。只读。',
+      cs_jackpot_bet: "单张奖池投注单（只读），含每场比赛的选择与赛果：可从客服投注单列表打开，或输入其 ID。",
       super_list: '投注者分享的投注单：分享人、被复制的份数及复制带来的投注额。',
     },
     field: {

@@ -213,7 +213,7 @@ export default function IssuePage() {
         issue={open?.kind === 'delete' ? open.row : null}
         onClose={close}
         onDelete={(reason) => remove.mutateAsync({ reason }).then(close)}
-        reasonMessage={msg('REASON_REQUIRED')}
+        reasonMessage={msg('JACKPOT_REASON_REQUIRED')}
         statusLabel={open ? enumText('jackpot_settle_status', open.row.settle_status, locale) : ''}
       />
     </ResourcePage>

@@ -96,7 +96,7 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
           data-testid="results-common-reason"
         />
       </Flex>
-      {tried && missingReason.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={msg('REASON_REQUIRED')} data-testid="results-reason-missing" />}
+      {tried && missingReason.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={msg('JACKPOT_REASON_REQUIRED')} data-testid="results-reason-missing" />}
       {q.isError && !q.data ? (
         <LoadError error={q.error} onRetry={() => void q.refetch()} />
       ) : !q.data ? (
