@@ -69,7 +69,7 @@ const casino: Shape<typeof en> = {
       games: '所玩游戏数',
       turnover: '投注额',
       payouts: '派彩额',
-      ggr: '毛博彩收入（GGR）',
+      ggr: '毛利（GGR）',
       actual_rtp_bps: '实际 RTP',
       theoretical_rtp_bps: '理论 RTP',
       last_played: '最后游戏时间',
