@@ -18,10 +18,11 @@ import { dialog, field, rowByKey, rowWithText, settled, toastAfter, until } from
  * bettor. The test itself is the game provider: it opens a game session for the bettor (POST
  * /casino/sessions) and calls the wallet API over HTTP (POST /wallet/v1/<provider>/...) signed with the
  * HMAC secret the operator typed in the browser: four completed rounds (one with a zero win) and one
- * rolled back. The RTP chart needs a check of the RTP watch (a periodic job every 5 minutes): the test
+ * rolled back. The RTP chart needs a check of the RTP watch (a periodic job, every 5 s in this test): the test
  * waits for the first check that has seen the rounds.
  */
-const e2e = useE2e({ server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1' } } });
+// The RTP watch checks every 5 s here instead of every 5 minutes, so the chart's first check comes soon.
+const e2e = useE2e({ server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1', DAU_RTP_WATCH_SECONDS: '5' } } });
 let adminToken = '';
 let bettor: { id: number; phone: string };
 let provider: { id: number; code: string; name: string };

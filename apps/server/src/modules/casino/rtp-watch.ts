@@ -24,8 +24,8 @@ import { createNotices, publishNotices, type NoticeEvent } from '../notices/serv
 import { casinoGames, casinoProviders, casinoRounds, casinoRtpChecks, casinoSettings } from './schema.js';
 
 export const RTP_WATCH_JOB = 'casino.rtp-watch';
-/** Seconds between two checks. */
-export const RTP_WATCH_SECONDS = 300;
+/** Seconds between two checks (DAU_RTP_WATCH_SECONDS, default 300; the browser test shortens it). */
+export const RTP_WATCH_SECONDS = Math.max(1, Math.floor(Number(process.env.DAU_RTP_WATCH_SECONDS)) || 300);
 /** Fewer completed rounds than this: the check is stored, the verdict is inside. */
 export const RTP_MIN_ROUNDS = 100;
 /** Checks are kept this long. */
