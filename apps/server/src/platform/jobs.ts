@@ -16,6 +16,7 @@
  */
 import PgBoss from 'pg-boss';
 import type { Database, Executor } from './db.js';
+import { startupLock } from './leader.js';
 
 export interface JobOptions {
   /** Retries after the first attempt (default 10), with exponential back-off from `retryDelaySeconds` (default 2). */
@@ -137,16 +138,22 @@ export class Jobs {
   async start() {
     if (this.started) return;
     this.started = true;
-    await this.boss.start();
+    // Processes starting together on one fresh PostgreSQL would create the same queues at once and
+    // deadlock on pg-boss's queue table (seen in the two-process test): one at a time, as for migrations.
+    await startupLock(this.database, async () => {
+      await this.boss.start();
+      for (const [name, { opts }] of this.defs) {
+        await this.boss.createQueue(name, {
+          name,
+          policy: opts.policy ?? 'standard',
+          retryLimit: opts.retryLimit ?? 10,
+          retryDelay: opts.retryDelaySeconds ?? 2,
+          retryBackoff: true,
+          expireInSeconds: opts.expireInSeconds ?? this.expireInSeconds,
+        } as PgBoss.Queue);
+      }
+    });
     for (const [name, { handler, opts }] of this.defs) {
-      await this.boss.createQueue(name, {
-        name,
-        policy: opts.policy ?? 'standard',
-        retryLimit: opts.retryLimit ?? 10,
-        retryDelay: opts.retryDelaySeconds ?? 2,
-        retryBackoff: true,
-        expireInSeconds: opts.expireInSeconds ?? this.expireInSeconds,
-      } as PgBoss.Queue);
       const ids: string[] = [];
       for (let i = 0; i < Math.max(1, opts.workers ?? 1); i++) {
         ids.push(
