@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { ASYNC_OPERATION_STATUS, formatTsh } from '@dau/domain';
-import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
+import { logOf, missingKeys, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, rowWithText, settled, toastAfter, until } from './support/ui';
+import { choose, openScreen, shot, shots } from './support/screens';
 
 /**
  * Issue 13 in the browser: an operator sets a provider's shared secret (write-only: the form never shows
@@ -69,55 +70,6 @@ async function wallet(call: string, body: Record<string, unknown>): Promise<any>
   });
   expect(status, `${call} answers HTTP 200`).toBe(200);
   return JSON.parse(text);
-}
-
-/**
- * Opens a screen and waits for it; reloads it when its chunk failed to load (another build of the console
- * replaced the files while this page was open: a shared checkout).
- */
-async function openScreen(page: Page, route: string, title: string) {
-  const failedImports = () => logOf(page).consoleErrors.filter((e) => e.includes('Failed to fetch dynamically imported module')).length;
-  let before = failedImports();
-  await page.goto(`/#/customer/${route}`);
-  for (let attempt = 0; ; attempt++) {
-    await until(async () => (await page.getByTestId('page-title').innerText({ timeout: 5_000 })) === title, `the ${route} screen`);
-    await settled(page);
-    if (failedImports() === before || attempt >= 3) break;
-    before = failedImports();
-    await page.reload();
-  }
-}
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.mouse.move(1, 1);
-  await screenshot(page, name);
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  const dark = () => page.evaluate(() => localStorage.getItem('theme') === '2');
-  if ((await dark()) !== (theme === 'dark')) await page.getByTestId('theme-toggle').evaluate((el) => (el as HTMLElement).click());
-  await until(async () => (await dark()) === (theme === 'dark'), `the ${theme} theme`);
-}
-
-/** Screenshots in both themes, back to light. */
-async function shots(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    await shot(page, `${name}-${theme}`);
-  }
-  await setTheme(page, 'light');
-}
-
-/** Chooses an option of an antd Select (again until it shows the choice: the dropdown opens with an animation). */
-async function choose(page: Page, select: Locator, option: string | RegExp) {
-  const want = typeof option === 'string' ? new RegExp(option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : option;
-  await until(async () => {
-    if (want.test(await select.innerText())) return true;
-    await select.click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: want }).first().click({ timeout: 5_000 });
-    return want.test(await select.innerText());
-  }, `option ${String(option)} chosen`);
 }
 
 /** The form item labelled exactly `label`. */

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
+import { logOf, missingKeys, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, rowWithText, settled, toastAfter, until } from './support/ui';
+import { choose, openScreen, shot, shots } from './support/screens';
 import { formatAsset } from '../apps/web/src/pages/tron/units';
 
 /**
@@ -65,43 +66,6 @@ beforeAll(async () => {
   const order = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 1_000_00, legs: 1 }), 201, 'sandbox bettor');
   bettor = { id: order.bettor_id, phone: order.phone };
 });
-
-async function openScreen(page: Page, route: string, title: string) {
-  await page.goto(`/#/customer/${route}`);
-  await until(async () => (await page.getByTestId('page-title').innerText()) === title, `the ${route} screen`);
-  await settled(page);
-}
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.mouse.move(1, 1);
-  await screenshot(page, name);
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  const dark = () => page.evaluate(() => localStorage.getItem('theme') === '2');
-  if ((await dark()) !== (theme === 'dark')) await page.getByTestId('theme-toggle').evaluate((el) => (el as HTMLElement).click());
-  await until(async () => (await dark()) === (theme === 'dark'), `the ${theme} theme`);
-}
-
-/** Screenshots in both themes, back to light. */
-async function shots(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    await shot(page, `${name}-${theme}`);
-  }
-  await setTheme(page, 'light');
-}
-
-/** Chooses an option of an antd Select (again until it shows the choice: the dropdown opens with an animation). */
-async function choose(page: Page, select: Locator, option: string) {
-  await until(async () => {
-    if ((await select.innerText()).includes(option)) return true;
-    await select.click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click({ timeout: 5_000 });
-    return (await select.innerText()).includes(option);
-  }, `option ${option} chosen`);
-}
 
 /** The wallets as the server lists them (to read the addresses it made). */
 async function wallets(): Promise<any[]> {
