@@ -23,7 +23,7 @@
  * UPDATE, every order planned in memory, then `applyPlans` (bettors locked in id order and updated once
  * with their summed delta; each bill's before / after computed in posting order so the chain holds).
  */
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, ORDER_STATUS, OUTCOME_STATUS, SELECTION_OUTCOME,
   inviterRewardCents, settleOrder, settlementForStatus, statusForSettlement, type AccountKind, type LegSettlement, type OutcomeStatus,
@@ -31,7 +31,7 @@ import {
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
+import { HOUSE, insertHouseEntries, newTxnId, postBatch } from '../money/ledger.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
 import type { CancelRecord, OutcomeSettlement } from '../feed/engine.js';
 import { orderEvents, orderLines, orders } from './schema.js';
@@ -230,8 +230,6 @@ function planOrder(
   };
 }
 
-type Rows<T> = { rows: T[] };
-const rowsOf = async <T>(ex: Executor, q: SQL) => ((await ex.execute(q)) as unknown as Rows<T>).rows;
 /** A set of rows as one parameter (works the same on node-postgres and PGlite). */
 const recordset = (rows: unknown[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`;
 
@@ -258,78 +256,28 @@ async function applyPlans(tx: Executor, plans: Plan[]): Promise<void> {
     FROM ${recordset(plans.map((p) => ({ order_id: p.order.id, admin_id: p.adminId, ...p.event })))} AS v(order_id bigint, kind text, source text,
       admin_id integer, reason text, before jsonb, after jsonb)`);
 
-  const bills = plans.flatMap((p) => p.bills.map((b) => ({ ...b, plan: p })));
-  for (const b of bills) {
-    if (!Number.isSafeInteger(b.amount) || b.amount === 0) throw new AppError(400, 'AMOUNT_INVALID');
-    if (b.allowNegative && !(b.account === ACCOUNT_KIND.cash ? b.type === BILL_TYPE.amount_rolled_back : b.type === CREDIT_BILL_TYPE.credit_refund)) {
-      throw new AppError(400, 'AMOUNT_INVALID');
-    }
-  }
-  const house: { txn_id: string; account: string; amount: number; bill_type: number }[] = [];
-  if (bills.length) {
-    const delta = new Map<number, { cash: number; credit: number }>();
-    for (const b of bills) {
-      const d = delta.get(b.bettorId) ?? { cash: 0, credit: 0 };
-      if (b.account === ACCOUNT_KIND.cash) d.cash += b.amount;
-      else d.credit += b.amount;
-      delta.set(b.bettorId, d);
-    }
-    const ids = [...delta.keys()].sort((a, b) => a - b);
-    // Row locks in id order: concurrent chunks sharing bettors wait for each other, never deadlock.
-    if (ids.length > 1) await tx.execute(sql`SELECT id FROM bettors WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) ORDER BY id FOR UPDATE`);
-    const updated = await rowsOf<{ id: number; cash: string | number; credit: string | number; agent_id: number }>(
-      tx,
-      sql`UPDATE bettors b SET cash_balance = b.cash_balance + v.cash, credit_balance = b.credit_balance + v.credit, updated_at = now()
-          FROM ${recordset(ids.map((id) => ({ id, ...delta.get(id) })))} AS v(id integer, cash bigint, credit bigint)
-          WHERE b.id = v.id RETURNING b.id, b.cash_balance AS cash, b.credit_balance AS credit, b.agent_id`,
-    );
-    if (updated.length !== ids.length) throw new AppError(404, 'NOT_FOUND');
-    // Balances before this batch, then each bill in posting order.
-    const running = new Map(
-      updated.map((r) => {
-        const d = delta.get(Number(r.id))!;
-        return [Number(r.id), { agentId: r.agent_id, [ACCOUNT_KIND.cash]: Number(r.cash) - d.cash, [ACCOUNT_KIND.credit]: Number(r.credit) - d.credit }];
+  // Bills through the ledger's set-based poster; a correction (allowNegative) may leave a debt, with its own type.
+  const house = await postBatch(
+    tx,
+    plans.flatMap((p) =>
+      p.bills.map((b) => {
+        if (b.allowNegative && !(b.account === ACCOUNT_KIND.cash ? b.type === BILL_TYPE.amount_rolled_back : b.type === CREDIT_BILL_TYPE.credit_refund)) {
+          throw new AppError(400, 'AMOUNT_INVALID');
+        }
+        return {
+          bettorId: b.bettorId, account: b.account, amount: b.amount, type: b.type, house: b.house, causeId: String(p.order.id),
+          adminId: p.adminId, remark: b.remark, txnId: p.txnId, debtType: b.allowNegative ? b.type : undefined,
+        };
       }),
-    );
-    const rows = bills.map((b) => {
-      const r = running.get(b.bettorId)! as { agentId: number } & Record<number, number>;
-      const beforeBalance = r[b.account];
-      const afterBalance = beforeBalance + b.amount;
-      if (afterBalance < 0 && b.amount < 0 && !b.allowNegative) throw new AppError(422, 'INSUFFICIENT_BALANCE');
-      r[b.account] = afterBalance;
-      house.push({ txn_id: b.plan.txnId, account: b.house, amount: -b.amount, bill_type: b.type });
-      return {
-        serial_number: newSerial(b.account === ACCOUNT_KIND.cash ? 'B' : 'C'),
-        bettor_id: b.bettorId,
-        agent_id: r.agentId,
-        account_kind: b.account,
-        type: b.type,
-        amount: b.amount,
-        balance_before: beforeBalance,
-        balance_after: afterBalance,
-        cause_id: String(b.plan.order.id),
-        admin_id: b.plan.adminId,
-        remark: b.remark,
-        txn_id: b.plan.txnId,
-      };
-    });
-    // One INSERT ... SELECT over the set in posting order: ids are taken in that order, so the chain holds.
-    await tx.execute(sql`
-      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, admin_id, remark, txn_id)
-      SELECT v.serial_number, v.bettor_id, v.agent_id, v.account_kind, v.type, v.amount, v.balance_before, v.balance_after, 'order', v.cause_id, v.admin_id, v.remark, v.txn_id
-      FROM ${recordset(rows)} AS v(serial_number text, bettor_id integer, agent_id integer, account_kind smallint, type smallint, amount bigint,
-        balance_before bigint, balance_after bigint, cause_id text, admin_id integer, remark text, txn_id text)`);
-  }
+    ),
+    'order',
+  );
   for (const p of plans) {
     for (const t of p.transfers) {
       house.push({ txn_id: p.txnId, account: t.from, amount: -t.amount, bill_type: t.billType }, { txn_id: p.txnId, account: t.to, amount: t.amount, bill_type: t.billType });
     }
   }
-  if (house.length) {
-    await tx.execute(sql`
-      INSERT INTO house_entries (txn_id, account, amount, bill_type)
-      SELECT v.txn_id, v.account, v.amount, v.bill_type FROM ${recordset(house)} AS v(txn_id text, account text, amount bigint, bill_type smallint)`);
-  }
+  await insertHouseEntries(tx, house);
 
   // Statistics: the sum of what one upsert per order would have added, in key order.
   const hours = new Map<number, Plan['hour']>();

@@ -39,7 +39,7 @@ import {
 import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
+import { HOUSE, insertHouseEntries, newTxnId, postBatch, type HouseEntryRow } from '../money/ledger.js';
 import { loadSettings } from '../betting/settings.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements } from './schema.js';
 import { refreshFeedResults } from './service.js';
@@ -341,15 +341,6 @@ export async function startSettlement(tx: Executor, ctx: Pick<AppContext, 'jobs'
   return { version: plan.version, kind: plan.kind, plan, settlementId: row.id };
 }
 
-/** House entries of one journal transaction (pairs summing to zero). */
-async function houseEntries(tx: Executor, entries: { txn_id: string; account: string; amount: number; bill_type: number }[]) {
-  const rows = entries.filter((e) => e.amount !== 0);
-  if (!rows.length) return;
-  await tx.execute(sql`
-    INSERT INTO house_entries (txn_id, account, amount, bill_type)
-    SELECT v.txn_id, v.account, v.amount, v.bill_type FROM ${recordset(rows)} AS v(txn_id text, account text, amount bigint, bill_type smallint)`);
-}
-
 const transfer = (txnId: string, from: string, to: string, amount: number, billType: number) => [
   { txn_id: txnId, account: from, amount: -amount, bill_type: billType },
   { txn_id: txnId, account: to, amount, bill_type: billType },
@@ -363,7 +354,7 @@ const transfer = (txnId: string, from: string, to: string, amount: number, billT
  */
 async function fundPool(tx: Executor, issue: IssueRow, plan: StoredPlan) {
   const txnId = newTxnId();
-  const entries: Parameters<typeof houseEntries>[1] = [];
+  const entries: HouseEntryRow[] = [];
   const bill = BILL_TYPE.jackpot_result_change;
   if (plan.kind === 'settle' && plan.pool) {
     const p = plan.pool;
@@ -373,7 +364,7 @@ async function fundPool(tx: Executor, issue: IssueRow, plan: StoredPlan) {
   }
   const funded = (plan.plan?.houseFunded ?? 0) - plan.previous.houseFunded;
   if (funded) entries.push(...transfer(txnId, HOUSE.bonuses, HOUSE.jackpotPool, funded, bill));
-  await houseEntries(tx, entries);
+  await insertHouseEntries(tx, entries);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,57 +384,17 @@ interface PlannedBill {
   correction: boolean;
 }
 
-async function postBills(tx: Executor, bills: PlannedBill[], transfers: Parameters<typeof houseEntries>[1], adminId: number | null) {
-  const house = [...transfers];
-  if (bills.length) {
-    for (const b of bills) if (!Number.isSafeInteger(b.amount) || b.amount === 0) throw new AppError(400, 'AMOUNT_INVALID');
-    const delta = new Map<number, { cash: number; credit: number }>();
-    for (const b of bills) {
-      const d = delta.get(b.bettorId) ?? { cash: 0, credit: 0 };
-      if (b.account === ACCOUNT_KIND.cash) d.cash += b.amount;
-      else d.credit += b.amount;
-      delta.set(b.bettorId, d);
-    }
-    const ids = [...delta.keys()].sort((a, b) => a - b);
-    if (ids.length > 1) await tx.execute(sql`SELECT id FROM bettors WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) ORDER BY id FOR UPDATE`);
-    const updated = await rowsOf<{ id: number; cash: string | number; credit: string | number; agent_id: number }>(
-      tx,
-      sql`UPDATE bettors b SET cash_balance = b.cash_balance + v.cash, credit_balance = b.credit_balance + v.credit, updated_at = now()
-          FROM ${recordset(ids.map((id) => ({ id, ...delta.get(id) })))} AS v(id integer, cash bigint, credit bigint)
-          WHERE b.id = v.id RETURNING b.id, b.cash_balance AS cash, b.credit_balance AS credit, b.agent_id`,
-    );
-    if (updated.length !== ids.length) throw notFound();
-    const running = new Map(
-      updated.map((r) => {
-        const d = delta.get(Number(r.id))!;
-        return [Number(r.id), { agentId: r.agent_id, [ACCOUNT_KIND.cash]: Number(r.cash) - d.cash, [ACCOUNT_KIND.credit]: Number(r.credit) - d.credit } as { agentId: number } & Record<number, number>];
-      }),
-    );
-    const rows = bills.map((b) => {
-      const r = running.get(b.bettorId)!;
-      const beforeBalance = r[b.account];
-      const afterBalance = beforeBalance + b.amount;
-      let type = b.type;
-      if (afterBalance < 0 && b.amount < 0) {
-        if (!b.correction || b.account !== ACCOUNT_KIND.cash) throw new AppError(422, 'INSUFFICIENT_BALANCE');
-        // A prize taken back after it was spent: a debt, booked as sports resettlements book it.
-        type = BILL_TYPE.amount_rolled_back;
-      }
-      r[b.account] = afterBalance;
-      house.push({ txn_id: b.txnId, account: b.house, amount: -b.amount, bill_type: type });
-      return {
-        serial_number: newSerial(b.account === ACCOUNT_KIND.cash ? 'B' : 'C'),
-        bettor_id: b.bettorId, agent_id: r.agentId, account_kind: b.account, type, amount: b.amount,
-        balance_before: beforeBalance, balance_after: afterBalance, cause_id: b.causeId, admin_id: adminId, remark: b.remark, txn_id: b.txnId,
-      };
-    });
-    await tx.execute(sql`
-      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, admin_id, remark, txn_id)
-      SELECT v.serial_number, v.bettor_id, v.agent_id, v.account_kind, v.type, v.amount, v.balance_before, v.balance_after, 'jackpot', v.cause_id, v.admin_id, v.remark, v.txn_id
-      FROM ${recordset(rows)} AS v(serial_number text, bettor_id integer, agent_id integer, account_kind smallint, type smallint, amount bigint,
-        balance_before bigint, balance_after bigint, cause_id text, admin_id integer, remark text, txn_id text)`);
-  }
-  await houseEntries(tx, house);
+async function postBills(tx: Executor, bills: PlannedBill[], transfers: HouseEntryRow[], adminId: number | null) {
+  // A prize taken back after it was spent may leave a debt on cash, booked as sports resettlements book it.
+  const house = await postBatch(
+    tx,
+    bills.map((b) => ({
+      bettorId: b.bettorId, account: b.account, amount: b.amount, type: b.type, house: b.house, causeId: b.causeId, adminId, remark: b.remark,
+      txnId: b.txnId, debtType: b.correction && b.account === ACCOUNT_KIND.cash ? BILL_TYPE.amount_rolled_back : undefined,
+    })),
+    'jackpot',
+  );
+  await insertHouseEntries(tx, [...transfers, ...house]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -486,7 +437,7 @@ async function payChunk(tx: Executor, rec: SettlementRecord, after: number, size
   if (!rows.length) return null;
   const plan = rec.plan;
   const bills: PlannedBill[] = [];
-  const transfers: Parameters<typeof houseEntries>[1] = [];
+  const transfers: HouseEntryRow[] = [];
   const updates: Record<string, number | null>[] = [];
   const remark = (t: TicketMoneyRow, what: string) => `jackpot ${rec.identifier} ticket ${t.id}: ${what} (version ${rec.version})`;
   if (plan.kind === 'delete' || plan.kind === 'void') {

@@ -171,3 +171,113 @@ export async function checkInvariants(ex: Executor): Promise<string[]> {
   for (const r of unbalanced) problems.push(`journal transaction ${r.txn_id} sums to ${r.total}`);
   return problems;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Set-based posting: many bills at once (settling thousands of orders or jackpot tickets in one
+// transaction), with the same checks as `post`.
+
+/** One bill of a batch (amount in cents: positive credits the bettor). */
+export interface BatchBill {
+  bettorId: number;
+  account: number;
+  amount: number;
+  type: number;
+  /** The house account taking the other side. */
+  house: string;
+  causeId: string;
+  adminId: number | null;
+  remark: string;
+  txnId: string;
+  /**
+   * A correction: when this debit takes the balance below zero, it is booked with this type, the one
+   * that may leave a debt (BILL_TYPE.amount_rolled_back on cash, CREDIT_BILL_TYPE.credit_refund on
+   * credit; anything else is refused). Without it such a debit is refused (422 INSUFFICIENT_BALANCE).
+   */
+  debtType?: number;
+}
+
+/** A house-journal row (its amount opposite to the bettor's side). */
+export interface HouseEntryRow {
+  txn_id: string;
+  account: string;
+  amount: number;
+  bill_type: number;
+}
+
+type Rows<T> = { rows: T[] };
+const recordset = (rows: unknown[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`;
+
+/**
+ * Posts `list` in one go: bettors locked in id order (concurrent batches sharing bettors wait, never
+ * deadlock) and updated once with their summed delta, each bill's before / after computed in posting
+ * order so a bettor's bills chain, one INSERT of the bills in that order. Answers the house-side rows for
+ * the caller to write with its own transfers (`insertHouseEntries`).
+ */
+export async function postBatch(tx: Executor, list: readonly BatchBill[], causeType: Cause['type']): Promise<HouseEntryRow[]> {
+  for (const b of list) {
+    if (!Number.isSafeInteger(b.amount) || b.amount === 0) throw new AppError(400, 'AMOUNT_INVALID');
+    if (b.debtType !== undefined && b.debtType !== (b.account === ACCOUNT_KIND.cash ? ROLLBACK_TYPE : CREDIT_ROLLBACK_TYPE)) throw new AppError(400, 'AMOUNT_INVALID');
+  }
+  const house: HouseEntryRow[] = [];
+  if (!list.length) return house;
+  const delta = new Map<number, { cash: number; credit: number }>();
+  for (const b of list) {
+    const d = delta.get(b.bettorId) ?? { cash: 0, credit: 0 };
+    if (b.account === ACCOUNT_KIND.cash) d.cash += b.amount;
+    else d.credit += b.amount;
+    delta.set(b.bettorId, d);
+  }
+  const ids = [...delta.keys()].sort((a, b) => a - b);
+  if (ids.length > 1) await tx.execute(sql`SELECT id FROM bettors WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) ORDER BY id FOR UPDATE`);
+  const updated = (
+    (await tx.execute(sql`UPDATE bettors b SET cash_balance = b.cash_balance + v.cash, credit_balance = b.credit_balance + v.credit, updated_at = now()
+          FROM ${recordset(ids.map((id) => ({ id, ...delta.get(id) })))} AS v(id integer, cash bigint, credit bigint)
+          WHERE b.id = v.id RETURNING b.id, b.cash_balance AS cash, b.credit_balance AS credit, b.agent_id`)) as unknown as Rows<{
+      id: number;
+      cash: string | number;
+      credit: string | number;
+      agent_id: number;
+    }>
+  ).rows;
+  if (updated.length !== ids.length) throw new AppError(404, 'NOT_FOUND');
+  // Balances before this batch, then each bill in posting order.
+  const running = new Map(
+    updated.map((r) => {
+      const d = delta.get(Number(r.id))!;
+      return [Number(r.id), { agentId: r.agent_id, [ACCOUNT_KIND.cash]: Number(r.cash) - d.cash, [ACCOUNT_KIND.credit]: Number(r.credit) - d.credit } as { agentId: number } & Record<number, number>];
+    }),
+  );
+  const rows = list.map((b) => {
+    const r = running.get(b.bettorId)!;
+    const balanceBefore = r[b.account];
+    const balanceAfter = balanceBefore + b.amount;
+    let type = b.type;
+    if (balanceAfter < 0 && b.amount < 0) {
+      if (b.debtType === undefined) throw new AppError(422, 'INSUFFICIENT_BALANCE');
+      type = b.debtType;
+    }
+    r[b.account] = balanceAfter;
+    house.push({ txn_id: b.txnId, account: b.house, amount: -b.amount, bill_type: type });
+    return {
+      serial_number: newSerial(b.account === ACCOUNT_KIND.cash ? 'B' : 'C'),
+      bettor_id: b.bettorId, agent_id: r.agentId, account_kind: b.account, type, amount: b.amount,
+      balance_before: balanceBefore, balance_after: balanceAfter, cause_id: b.causeId, admin_id: b.adminId, remark: b.remark, txn_id: b.txnId,
+    };
+  });
+  // One INSERT ... SELECT over the set in posting order: ids are taken in that order, so the chain holds.
+  await tx.execute(sql`
+    INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, admin_id, remark, txn_id)
+    SELECT v.serial_number, v.bettor_id, v.agent_id, v.account_kind, v.type, v.amount, v.balance_before, v.balance_after, ${causeType}, v.cause_id, v.admin_id, v.remark, v.txn_id
+    FROM ${recordset(rows)} AS v(serial_number text, bettor_id integer, agent_id integer, account_kind smallint, type smallint, amount bigint,
+      balance_before bigint, balance_after bigint, cause_id text, admin_id integer, remark text, txn_id text)`);
+  return house;
+}
+
+/** House-journal rows in one INSERT (zero amounts skipped). */
+export async function insertHouseEntries(tx: Executor, entries: readonly HouseEntryRow[]): Promise<void> {
+  const rows = entries.filter((e) => e.amount !== 0);
+  if (!rows.length) return;
+  await tx.execute(sql`
+    INSERT INTO house_entries (txn_id, account, amount, bill_type)
+    SELECT v.txn_id, v.account, v.amount, v.bill_type FROM ${recordset(rows)} AS v(txn_id text, account text, amount bigint, bill_type smallint)`);
+}
