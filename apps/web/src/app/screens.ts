@@ -1,98 +1,48 @@
 import type { ComponentType } from 'react';
-import { loadTexts } from '../locales';
+import { loadTexts, type LazyArea } from '../locales';
 
 /**
  * The route registry: which catalogue pages (packages/contract/src/menu.ts) the console has a screen for.
  * `/customer/:page` renders SCREENS[page] lazily when the admin may see the page; the menu shows only pages
  * that are both held by the admin and present here. Each entry is its own chunk.
  *
- * To add a screen: create the component (default export) and add `page_path: () => import('...')` below.
+ * To add a screen: create the component (default export) and add `page_path: () => import('...')` below;
+ * an area with texts of its own wraps it in `withTexts(area, …)`, a declared resource screen is `declared(…)`.
  */
 export interface ScreenDef {
   path: string;
   load: () => Promise<{ default: ComponentType }>;
 }
 
-const resource = (page: string): ScreenDef['load'] => () =>
-  import('../pages/system/resourceScreens').then((m) => {
+type ScreenModule = { screens: Record<string, ComponentType> };
+
+/** A screen with texts of its own area (src/locales/<lang>/<area>.ts): its chunk and its texts load together. */
+const withTexts = (area: LazyArea, load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts(area)]).then(([m]) => m);
+
+/** One screen of an area's declared resource screens (a `screens` map in the area's resourceScreens.tsx). */
+const declared = (load: () => Promise<ScreenModule>, page: string): ScreenDef['load'] => () =>
+  load().then((m) => {
     const screen = m.screens[page];
     if (!screen) throw new Error(`No resource screen for ${page}`);
     return { default: screen };
   });
 
-/** A sports catalogue screen (its texts are in system.ts, loaded at start). */
-const sportsResource = (page: string): ScreenDef['load'] => () =>
-  import('../pages/sports/resourceScreens').then((m) => {
-    const screen = m.screens[page];
-    if (!screen) throw new Error(`No resource screen for ${page}`);
-    return { default: screen };
-  });
-
-/** A sports screen with texts of its own (src/locales/<lang>/sports.ts), loaded with its chunk. */
-const sports = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('sports')]).then(([m]) => m);
-
-/** A statistics screen: its chunk and the statistics texts (src/locales/<lang>/statistics.ts). */
-const statistics = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('statistics')]).then(([m]) => m);
-
-/** A money screen: its chunk and the money texts (src/locales/<lang>/money.ts), loaded together. */
-const money = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('money')]).then(([m]) => m);
-
-/** A betting engine screen: its chunk and the betting texts (src/locales/<lang>/betting.ts). */
-const betting = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('betting')]).then(([m]) => m);
-
-const bettingResource = (page: string): ScreenDef['load'] =>
-  betting(() =>
-    import('../pages/betting/resourceScreens').then((m) => {
-      const screen = m.screens[page];
-      if (!screen) throw new Error(`No resource screen for ${page}`);
-      return { default: screen };
-    }),
-  );
-
-/** A jackpot screen: its chunk and the jackpot texts (src/locales/<lang>/jackpot.ts). */
-const jackpot = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('jackpot')]).then(([m]) => m);
-
-const jackpotResource = (page: string): ScreenDef['load'] =>
-  jackpot(() =>
-    import('../pages/jackpot/resourceScreens').then((m) => {
-      const screen = m.screens[page];
-      if (!screen) throw new Error(`No resource screen for ${page}`);
-      return { default: screen };
-    }),
-  );
-
-/** A casino screen: its chunk and the casino texts (src/locales/<lang>/casino.ts). */
-const casino = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('casino')]).then(([m]) => m);
-
-const casinoResource = (page: string): ScreenDef['load'] =>
-  casino(() =>
-    import('../pages/casino/resourceScreens').then((m) => {
-      const screen = m.screens[page];
-      if (!screen) throw new Error(`No resource screen for ${page}`);
-      return { default: screen };
-    }),
-  );
-
-/** A TRON screen: its chunk and the TRON texts (src/locales/<lang>/tron.ts). */
-const tron = (load: ScreenDef['load']): ScreenDef['load'] => () => Promise.all([load(), loadTexts('tron')]).then(([m]) => m);
-
-const tronResource = (page: string): ScreenDef['load'] =>
-  tron(() =>
-    import('../pages/tron/resourceScreens').then((m) => {
-      const screen = m.screens[page];
-      if (!screen) throw new Error(`No resource screen for ${page}`);
-      return { default: screen };
-    }),
-  );
-
-const moneyResource = (page: string): ScreenDef['load'] =>
-  money(() =>
-    import('../pages/money/resourceScreens').then((m) => {
-      const screen = m.screens[page];
-      if (!screen) throw new Error(`No resource screen for ${page}`);
-      return { default: screen };
-    }),
-  );
+/** The system screens' texts are in system.ts, loaded at start. */
+const resource = (page: string) => declared(() => import('../pages/system/resourceScreens'), page);
+/** Sports catalogue screens: their texts are in system.ts too. */
+const sportsResource = (page: string) => declared(() => import('../pages/sports/resourceScreens'), page);
+const sports = (load: ScreenDef['load']) => withTexts('sports', load);
+const statistics = (load: ScreenDef['load']) => withTexts('statistics', load);
+const money = (load: ScreenDef['load']) => withTexts('money', load);
+const betting = (load: ScreenDef['load']) => withTexts('betting', load);
+const jackpot = (load: ScreenDef['load']) => withTexts('jackpot', load);
+const casino = (load: ScreenDef['load']) => withTexts('casino', load);
+const tron = (load: ScreenDef['load']) => withTexts('tron', load);
+const bettingResource = (page: string) => betting(declared(() => import('../pages/betting/resourceScreens'), page));
+const jackpotResource = (page: string) => jackpot(declared(() => import('../pages/jackpot/resourceScreens'), page));
+const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
+const tronResource = (page: string) => tron(declared(() => import('../pages/tron/resourceScreens'), page));
+const moneyResource = (page: string) => money(declared(() => import('../pages/money/resourceScreens'), page));
 
 export const SCREENS: Record<string, ScreenDef['load']> = {
   // Statistics (the landing page first)
