@@ -9,3 +9,4 @@ export * from './constants';
 export * from './betting';
 export * from './jackpot';
 export * from './casino';
+export * from './phone';
