@@ -7,6 +7,7 @@ export * from './sports-resources.js';
 export * from './betting-resources.js';
 export * from './jackpot-resources.js';
 export * from './jackpot-api.js';
+export * from './promotions-api.js';
 export * from './casino-resources.js';
 export * from './casino-api.js';
 export * from './statistics.js';

@@ -61,6 +61,7 @@ const menu = {
     tron: 'TRON wallets',
     tron_transaction_summary: 'TRON collection summary',
     activity_qualification: 'Activity participation',
+    activity_campaign: 'Promotion campaigns',
     online_statistical: 'Online user statistics',
     // messaging
     message_board: 'User messages',

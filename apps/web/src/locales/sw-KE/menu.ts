@@ -62,6 +62,7 @@ const menu: Shape<typeof en> = {
     tron: 'Pochi za TRON',
     tron_transaction_summary: 'Muhtasari wa ukusanyaji wa TRON',
     activity_qualification: 'Ushiriki wa promosheni',
+    activity_campaign: 'Kampeni za promosheni',
     online_statistical: 'Takwimu za watumiaji mtandaoni',
     // messaging
     message_board: 'Ujumbe wa watumiaji',

@@ -62,6 +62,7 @@ const menu: Shape<typeof en> = {
     tron: 'TRON钱包',
     tron_transaction_summary: 'TRON归集汇总',
     activity_qualification: '活动参与名单',
+    activity_campaign: '促销活动',
     online_statistical: '用户在线统计',
     // 消息中心
     message_board: '用户留言',
