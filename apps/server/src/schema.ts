@@ -12,3 +12,4 @@ export * from './modules/racing/schema.js';
 export * from './modules/casino-sandbox/schema.js';
 export * from './modules/tron/schema.js';
 export * from './modules/tron/sandbox-schema.js';
+export * from './modules/operations/schema.js';
