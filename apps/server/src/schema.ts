@@ -13,3 +13,5 @@ export * from './modules/casino-sandbox/schema.js';
 export * from './modules/tron/schema.js';
 export * from './modules/tron/sandbox-schema.js';
 export * from './modules/operations/schema.js';
+export * from './modules/sms/schema.js';
+export * from './modules/promotions/schema.js';
