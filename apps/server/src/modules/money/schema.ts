@@ -132,6 +132,8 @@ export const recharges = pgTable(
     agentId: integer('agent_id').notNull(),
     amount: cents('amount').notNull(),
     payType: smallint('pay_type').notNull(),
+    /** Domain RECHARGE_CHANNEL: 1 app request (bill 4), 2 USSD push (bill 11), 3 on chain (USDT, bill 4). */
+    channel: smallint('channel').notNull().default(1),
     phone: text('phone').notNull(),
     carrierOrderNumber: text('carrier_order_number'),
     payStatus: smallint('pay_status').notNull().default(1),
@@ -268,9 +270,19 @@ export const activityQualifications = pgTable(
     reviewedBy: integer('reviewed_by'),
     createdAt: ts('created_at').notNull().defaultNow(),
     qualifiedAt: ts('qualified_at'),
+    /** Promotions (issue 17): the campaign the row qualifies for (null: a row of the old seed / by hand). */
+    campaignId: integer('campaign_id'),
+    /** The campaign's period the row belongs to ('all', or e.g. 'invitee:42'): one row per (campaign, bettor, period). */
+    periodKey: text('period_key'),
+    /** The amount the reward is computed from (deposit, stakes), cents. */
+    qualifyingAmount: cents('qualifying_amount'),
+    /** The award's bill (cash bill or credit bill 101) once approved. */
+    billId: bigint('bill_id', { mode: 'number' }),
+    approvedAt: ts('approved_at'),
   },
   (t) => [
-    uniqueIndex('activity_qualifications_once').on(t.bettorId, t.activity),
+    uniqueIndex('activity_qualifications_once').on(t.bettorId, t.activity).where(sql`${t.campaignId} is null`),
+    uniqueIndex('activity_qualifications_campaign_once').on(t.campaignId, t.bettorId, t.periodKey).where(sql`${t.campaignId} is not null`),
     index('activity_qualifications_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
     index('activity_qualifications_created').on(t.createdAt.desc().nullsFirst()),
   ],
