@@ -15,6 +15,8 @@ export function fieldAnswer(f: FieldDef): z.ZodType {
       return z.number().nullable();
     case 'switch':
       return z.boolean().nullable();
+    case 'images':
+      return z.array(z.string()).nullable();
     default:
       return z.string().nullable();
   }

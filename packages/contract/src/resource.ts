@@ -5,8 +5,13 @@
  */
 import type { MessageCode } from '@dau/domain';
 
+/**
+ * `image`: one picture, a text column holding its address (an upload's `/uploads/<sha256>.<ext>` or an
+ * https URL); the console shows an upload with a preview. `images`: an ordered list of up to `max`
+ * (default 10) such addresses, a jsonb column holding a JSON array of strings; answered as an array.
+ */
 export type FieldType =
-  | 'text' | 'textarea' | 'number' | 'money' | 'odds' | 'enum' | 'datetime' | 'image' | 'switch' | 'color' | 'json';
+  | 'text' | 'textarea' | 'number' | 'money' | 'odds' | 'enum' | 'datetime' | 'image' | 'images' | 'switch' | 'color' | 'json';
 
 export type SearchMode = 'exact' | 'like' | 'range';
 
@@ -77,6 +82,23 @@ export interface ResourceDef {
    * console shows `message` (a domain message code). The server checks its own rule. Console only.
    */
   requiredFilters?: { anyOf: readonly string[]; message: MessageCode };
+}
+
+/** The path POST /api/v1/file/add answers for an uploaded picture: the sha256 of its content and its sniffed type. */
+export const UPLOAD_PATH = /^\/uploads\/[0-9a-f]{64}\.(png|jpg|gif|webp)$/;
+/** The most pictures an `images` field holds when its declaration sets no `max`. */
+export const IMAGES_MAX = 10;
+export const imagesMax = (f: FieldDef) => f.max ?? IMAGES_MAX;
+
+/** A picture's address an image field accepts: one of our uploads, or an https URL (no other scheme, no spaces or quotes). */
+export function isImageRef(v: string): boolean {
+  if (UPLOAD_PATH.test(v)) return true;
+  if (!/^https:\/\/[^\s"'<>\\]+$/.test(v) || v.length > 500) return false;
+  try {
+    return new URL(v).protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 export const defineResource = <T extends ResourceDef>(def: T): T => def;

@@ -7,7 +7,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { getTableColumns } from 'drizzle-orm';
 import type { FieldDef, ResourceDef } from '@dau/contract';
 import {
-  bigIdParams, bigintMoney, csvAnswer, dateTime, decimal, idParams as serialIdParams, int16, int32, isEditable, okAnswer, pageAnswer, queryInt32, rawText,
+  bigIdParams, bigintMoney, csvAnswer, dateTime, decimal, idParams as serialIdParams, imagesMax, int16, int32, isEditable, isImageRef, okAnswer, pageAnswer, queryInt32, rawText,
   resourceRow, text, INT32_MAX,
 } from '@dau/contract';
 import { isEnumValue, LOG_TYPE } from '@dau/domain';
@@ -99,6 +99,11 @@ function valueSchema(f: FieldDef, col: PgColumn): z.ZodTypeAny {
       return dateTime();
     case 'json':
       return f.required ? rawText(f.maxLength ?? 10_000).min(1) : rawText(f.maxLength ?? 10_000);
+    case 'images':
+      // Each address is checked against the stored list by checkPictures (uploads or https only).
+      return f.required ? z.array(text(500).min(1)).min(1).max(imagesMax(f)) : z.array(text(500).min(1)).max(imagesMax(f));
+    case 'image':
+      return f.required ? text(f.maxLength ?? 500).min(1) : text(f.maxLength ?? 500);
     default:
       return f.required ? text(f.maxLength ?? 10_000).min(1) : text(f.maxLength ?? 10_000);
   }
@@ -142,6 +147,28 @@ function keepEmptySecrets(def: ResourceDef, body: Record<string, unknown>): Reco
   return body;
 }
 
+/**
+ * Picture fields take our uploads (`/uploads/<sha256>.<ext>`) or https URLs, nothing else (no javascript:,
+ * data: or http: addresses reaching an <img>). A value already stored is kept as it is (rows written before
+ * pictures were checked, e.g. seeded icon names), so an edit that does not touch the picture still saves.
+ */
+function checkPictures(def: ResourceDef, body: Record<string, unknown>, before?: Record<string, unknown>) {
+  const bad: { field: string; message: string }[] = [];
+  for (const f of def.fields) {
+    const v = body[f.key];
+    if (f.type === 'image' && typeof v === 'string' && v !== '' && v !== before?.[f.key] && !isImageRef(v)) {
+      bad.push({ field: f.key, message: 'not an uploaded picture or an https address' });
+    }
+    if (f.type === 'images' && Array.isArray(v)) {
+      const kept = Array.isArray(before?.[f.key]) ? (before[f.key] as unknown[]) : [];
+      v.forEach((item, i) => {
+        if (typeof item === 'string' && !kept.includes(item) && !isImageRef(item)) bad.push({ field: `${f.key}.${i}`, message: 'not an uploaded picture or an https address' });
+      });
+    }
+  }
+  if (bad.length) throw badRequest('PARAM_INVALID', bad);
+}
+
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 export function toApiRow(b: ResourceBinding, row: Record<string, unknown>): Record<string, unknown> {
@@ -155,7 +182,7 @@ export function toApiRow(b: ResourceBinding, row: Record<string, unknown>): Reco
     else if (isNumericColumn(col) && typeof v === 'string') v = Number(v);
     else if (f.type === 'json' && v !== null && typeof v === 'object') v = JSON.stringify(v);
     // A text[] column declared as a text field (a list of IPs) answers its items comma-separated.
-    else if (Array.isArray(v)) v = v.join(', ');
+    else if (Array.isArray(v) && f.type !== 'images') v = v.join(', ');
     out[f.key] = v ?? null;
   }
   const idCol = (getTableColumns(b.table) as Record<string, PgColumn>).id;
@@ -239,6 +266,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
         const after = await db.transaction(async (tx) => {
           const before = await loadOne(tx, sid, true);
           if (!before) throw notFound();
+          checkPictures(def, body, toApiRow(b, before));
           await b.prepare?.(body, { mode: 'edit', req, ex: tx, before });
           const rows = (await tx
             .update(b.table)
@@ -328,6 +356,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema }, async (req, reply) => {
       const body = { ...(req.body as Record<string, unknown>) };
       for (const f of def.fields) if (isEditable(f, 'create') && body[f.key] === undefined && f.default !== undefined) body[f.key] = f.default;
+      checkPictures(def, body);
       const created = await db.transaction(async (tx) => {
         await b.prepare?.(body, { mode: 'create', req, ex: tx });
         const rows = (await tx.insert(b.table).values(toColumnValues(b, body) as never).returning()) as Record<string, unknown>[];
@@ -347,6 +376,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
       const updated = await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
         if (!before) throw notFound();
+        checkPictures(def, body, toApiRow(b, before));
         await b.prepare?.(body, { mode: 'edit', req, ex: tx, before: toApiRow(b, before) });
         const set = toColumnValues(b, body);
         if ('updatedAt' in getTableColumns(b.table)) set.updatedAt = new Date();

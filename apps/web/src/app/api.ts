@@ -41,18 +41,18 @@ export interface RequestOptions {
 export async function request<T>(
   method: string,
   path: string,
-  opts: { query?: Query; body?: unknown; raw?: boolean } & RequestOptions = {},
+  opts: { query?: Query; body?: unknown; raw?: boolean; form?: FormData } & RequestOptions = {},
 ): Promise<T> {
   const headers: Record<string, string> = { ...opts.headers, 'x-locale': storage.get('language') ?? 'en-US' };
   const token = storage.get('token');
   if (token) headers.authorization = `Bearer ${token}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.body !== undefined && !opts.form) headers['content-type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(`/api/v1${path}${toQueryString(opts.query)}`, {
       method,
       headers,
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      body: opts.form ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
     });
   } catch {
     throw new ApiFailure(0, 'NETWORK', 'Failed to load...');
@@ -88,6 +88,8 @@ export const api = {
   post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body: body ?? {} }),
   put: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', path, { ...opts, body: body ?? {} }),
   del: <T>(path: string) => request<T>('DELETE', path),
+  /** Sends a multipart form (a file upload); the browser sets its content type and boundary. */
+  upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
   /** Downloads a file answer (exports) with the session's token. */
   async download(path: string, query: Query | undefined, filename: string) {
     const res = await request<Response>('GET', path, { query, raw: true });

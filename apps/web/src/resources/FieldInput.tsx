@@ -2,12 +2,13 @@ import { cloneElement, isValidElement } from 'react';
 import { Col, ColorPicker, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Switch, type FormRule } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { fieldLabelKey } from '@dau/contract/ui';
+import { fieldLabelKey, imagesMax } from '@dau/contract/ui';
 import { message } from '@dau/domain';
 import { DATETIME_FORMAT } from './datetime';
 import { formFields } from './formValues';
 import { fieldOptions, useLocale } from './locale';
 import { TshInput, tshRule } from './TshInput';
+import { ImageUpload } from './ImageUpload';
 import type { FieldContext, FieldView } from './types';
 
 const isJson = (v: string) => {
@@ -28,7 +29,7 @@ export function fieldRules(f: FieldView, t: TFunction, locale: string): FormRule
     // Only `required` (+ message) for non-text values: any other key makes the validator expect a string.
     rules.push(f.type === 'text' || f.type === 'textarea' ? { required: true, whitespace: true, message: text } : { required: true, message: text });
   }
-  if (f.maxLength !== undefined && f.type !== 'number') rules.push({ type: 'string', max: f.maxLength, message: t('form.maxLength', { max: f.maxLength }) });
+  if (f.maxLength !== undefined && f.type !== 'number' && f.type !== 'images') rules.push({ type: 'string', max: f.maxLength, message: t('form.maxLength', { max: f.maxLength }) });
   if (f.type === 'money') rules.push(tshRule(t, locale, { min: f.min, max: f.max }));
   else if (f.type === 'number' || f.type === 'odds') {
     if (f.min !== undefined && f.max !== undefined) rules.push({ type: 'number', min: f.min, max: f.max, message: t('form.between', { min: f.min, max: f.max }) });
@@ -82,14 +83,16 @@ export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputPr
     case 'textarea':
       return <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={f.maxLength} showCount={!!f.maxLength} placeholder={placeholder} disabled={disabled} {...control} />;
     case 'image':
-      return <Input allowClear placeholder={placeholder ?? 'https://'} maxLength={f.maxLength} disabled={disabled} {...control} />;
+      return <ImageUpload label={t(fieldLabelKey(f))} disabled={disabled} {...control} />;
+    case 'images':
+      return <ImageUpload multiple max={imagesMax(f)} label={t(fieldLabelKey(f))} disabled={disabled} {...control} />;
     default:
       return <Input allowClear maxLength={f.maxLength} placeholder={placeholder} disabled={disabled} {...control} />;
   }
 }
 
 /** Wide inputs take the whole row of the form's grid. */
-const isWide = (f: FieldView) => f.type === 'json' || f.type === 'textarea';
+const isWide = (f: FieldView) => f.type === 'json' || f.type === 'textarea' || f.type === 'images';
 
 /** The Form.Items of the fields a mode may set, on a two-column grid (one column on phones, or for a lone field). */
 export function FormFields({ fields, ctx }: { fields: readonly FieldView[]; ctx: FieldContext }) {

@@ -7,7 +7,7 @@ import { formatDateTime } from './datetime';
 import type { FieldView, Row } from './types';
 
 
-const isBlank = (v: unknown) => v === null || v === undefined || v === '';
+const isBlank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 export const Blank = () => <Typography.Text type="secondary">-</Typography.Text>;
 
@@ -56,6 +56,20 @@ export function FieldValue({ field, value, row, variant = 'table' }: Props) {
       return value ? <Badge status="success" text={t('form.yes')} /> : <Badge status="default" text={t('form.no')} />;
     case 'image':
       return <Image src={String(value)} width={variant === 'table' ? 40 : 96} alt={t(fieldLabelKey(field))} />;
+    case 'images': {
+      const list = Array.isArray(value) ? (value as unknown[]).map(String) : [];
+      if (!list.length) return <Blank />;
+      // The table shows the first picture and how many there are; the detail view all of them, in order.
+      const shown = variant === 'table' ? list.slice(0, 1) : list;
+      return (
+        <Image.PreviewGroup items={list}>
+          <Space size={6} wrap>
+            {shown.map((src, i) => <Image key={`${src}-${i}`} src={src} width={variant === 'table' ? 40 : 96} alt={`${t(fieldLabelKey(field))} ${i + 1}`} />)}
+            {variant === 'table' && list.length > 1 && <Typography.Text type="secondary">+{list.length - 1}</Typography.Text>}
+          </Space>
+        </Image.PreviewGroup>
+      );
+    }
     case 'color':
       return (
         <Space size={6}>

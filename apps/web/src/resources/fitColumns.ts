@@ -26,6 +26,7 @@ export function columnWidth(f: FieldView): number {
     case 'odds':
     case 'switch':
     case 'image':
+    case 'images':
     case 'color':
       return 100;
     default:

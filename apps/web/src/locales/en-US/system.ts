@@ -126,6 +126,7 @@ const system = {
     user_phone: 'User phone',
     carrier_order_number: 'Carrier order number',
     pay_type: 'Operator',
+    recharge_channel: 'Channel',
     pay_status: 'Payment status',
     stuck: 'Stuck',
     fail_reason: 'Failure reason',
@@ -346,6 +347,13 @@ const system = {
     atMost: 'Enter a number less than or equal to {{max}}',
     moreFilters: 'More filters ({{n}})',
     fewerFilters: 'Fewer filters',
+  },
+  upload: {
+    choose: 'Upload',
+    uploading: 'Uploading…',
+    remove: 'Remove',
+    earlier: 'Move earlier',
+    failed: 'The picture could not be uploaded',
   },
   action: {
     search: 'Search',

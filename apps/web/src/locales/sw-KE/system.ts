@@ -117,6 +117,7 @@ const system: Shape<typeof en> = {
     user_phone: 'Simu ya mtumiaji',
     carrier_order_number: 'Namba ya oda ya mtoa huduma',
     pay_type: 'Mtoa huduma',
+    recharge_channel: 'Njia ya kuweka',
     pay_status: 'Hali ya malipo',
     stuck: 'Imekwama',
     fail_reason: 'Sababu ya kushindwa',
@@ -337,6 +338,13 @@ const system: Shape<typeof en> = {
     atMost: 'Weka namba ndogo kuliko au sawa na {{max}}',
     moreFilters: 'Vichujio zaidi ({{n}})',
     fewerFilters: 'Vichujio vichache',
+  },
+  upload: {
+    choose: 'Pakia',
+    uploading: 'Inapakia…',
+    remove: 'Ondoa',
+    earlier: 'Sogeza mbele',
+    failed: 'Picha haikuweza kupakiwa',
   },
   action: {
     search: 'Tafuta',

@@ -117,6 +117,7 @@ const system: Shape<typeof en> = {
     user_phone: '用户手机号',
     carrier_order_number: '运营商订单号',
     pay_type: '支付渠道',
+    recharge_channel: '充值渠道',
     pay_status: '支付状态',
     stuck: '卡单',
     fail_reason: '失败原因',
@@ -337,6 +338,13 @@ const system: Shape<typeof en> = {
     atMost: '请输入小于或等于 {{max}} 的数字',
     moreFilters: '更多筛选（{{n}}）',
     fewerFilters: '收起筛选',
+  },
+  upload: {
+    choose: '上传',
+    uploading: '上传中…',
+    remove: '删除',
+    earlier: '前移',
+    failed: '图片上传失败',
   },
   action: {
     search: '查询',
