@@ -48,6 +48,7 @@ import { tronRoutes } from './modules/tron/index.js';
 import type { TronOptions } from './modules/tron/runtime.js';
 import { casinoRoutes } from './modules/casino/index.js';
 import { racingRoutes } from './modules/racing/index.js';
+import { messagingRoutes } from './modules/messaging/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -234,6 +235,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await tronRoutes(scoped, ctx, opts.tron);
     await casinoRoutes(scoped, ctx);
     racingRoutes(scoped, ctx);
+    messagingRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);

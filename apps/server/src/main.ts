@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
+import { simulateMessaging } from './simulator/messaging.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 import { leadership, startupLock } from './platform/leader.js';
 import { masterKeyFromConfig, setKeyWrapper } from './modules/tron/keys.js';
@@ -82,7 +83,7 @@ const simulation = config.simulator
   ? leadership(database, 'simulation', {
       onLead: () => {
         app.log.info('this process runs the simulator and the sandbox odds feed');
-        simulator = startSimulator(ctx, { activities: [simulatePayments], log: (msg, err) => app.log.warn({ err }, msg) });
+        simulator = startSimulator(ctx, { activities: [simulatePayments, simulateMessaging], log: (msg, err) => app.log.warn({ err }, msg) });
         sandboxFeed = startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) });
       },
       onLose: async () => {

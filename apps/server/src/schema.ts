@@ -19,3 +19,4 @@ export * from './modules/shop/schema.js';
 export * from './modules/visitors/schema.js';
 export * from './modules/files/schema.js';
 export * from './modules/content/schema.js';
+export * from './modules/messaging/schema.js';

@@ -111,12 +111,12 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
     icon: 'MessageOutlined',
     pages: [
       { path: 'message_board', buttons: ['reply', 'delete', 'clear'] },
-      { path: 'message_list', buttons: ['delete'] },
+      { path: 'message_list', buttons: ['send', 'delete'] },
       { path: 'no_send_sms', buttons: ['create', 'delete'] },
       { path: 'sms_send', buttons: ['send'] },
       { path: 'push_device', buttons: ['push'] },
       { path: 'precision_push_device', buttons: ['push'] },
-      { path: 'app_config', buttons: ['edit'] },
+      { path: 'app_config', buttons: ['create', 'edit', 'delete'] },
     ],
   },
   {

@@ -10,3 +10,4 @@ export * from './betting';
 export * from './jackpot';
 export * from './casino';
 export * from './phone';
+export * from './messaging';

@@ -46,7 +46,7 @@ const bettorFilters = z.object({
 });
 type BettorFilters = z.infer<typeof bettorFilters>;
 
-function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
+export function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
   return and(
     scopeCondition(scope, bettors.agentId),
     q.id ? eq(bettors.id, q.id) : undefined,
