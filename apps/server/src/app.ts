@@ -15,6 +15,7 @@ import { answerSerializer, frameworkErrors, installErrorHandler } from './platfo
 import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
 import { Jobs } from './platform/jobs.js';
+import { installMetrics } from './platform/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { revokedSessionSocketChannel } from './modules/auth/sessions.js';
@@ -48,6 +49,7 @@ import { tronRoutes } from './modules/tron/index.js';
 import type { TronOptions } from './modules/tron/runtime.js';
 import { casinoRoutes } from './modules/casino/index.js';
 import { racingRoutes } from './modules/racing/index.js';
+import { operationsRoutes } from './modules/operations/index.js';
 import { messagingRoutes } from './modules/messaging/index.js';
 
 export interface BuildOptions {
@@ -172,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   declareDocsAccess(app, !!opts.publicDocs);
   const routes = installAccessControl(app, db, { bus });
   installAuditTrail(app, db);
+  installMetrics(app, { database: opts.database, sockets: () => sockets.size });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -239,6 +242,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);
+    operationsRoutes(scoped, ctx, opts.database);
     sockets.install(scoped);
   });
 

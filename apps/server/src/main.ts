@@ -8,6 +8,7 @@ import { simulatePayments } from './modules/payments/simulate.js';
 import { simulateMessaging } from './simulator/messaging.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 import { leadership, startupLock } from './platform/leader.js';
+import { serveMetricsPort } from './platform/metrics.js';
 import { masterKeyFromConfig, setKeyWrapper } from './modules/tron/keys.js';
 import { sandboxNodeUrl } from './modules/tron/client.js';
 import { SandboxTronNode } from './modules/tron/sandbox-node.js';
@@ -126,6 +127,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+// DAU_METRICS_PORT: the Prometheus metrics on a listener of their own (platform/metrics.ts).
+if (process.env.DAU_METRICS_PORT) await serveMetricsPort(Number(process.env.DAU_METRICS_PORT), process.env.DAU_METRICS_HOST ?? config.host);
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
 const lines = [
   '',

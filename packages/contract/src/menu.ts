@@ -165,7 +165,7 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'mysql_lock', buttons: ['release'] },
       { path: 'mysql_time_consuming' },
       { path: 'async_operations', buttons: ['download', 'delete'] },
-      { path: 'script', buttons: ['run'] },
+      { path: 'script', buttons: ['run', 'approve'] },
       { path: 'server_list', buttons: CRUD },
       { path: 'telegram_bot_binding', buttons: ['delete'] },
       { path: 'image_config', buttons: ['edit'] },
