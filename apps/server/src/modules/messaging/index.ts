@@ -19,5 +19,5 @@ export function messagingRoutes(app: FastifyInstance, ctx: AppContext) {
 /** Resolves when no delivery job is waiting or running (tests, benches). */
 export const drainMessaging = (ctx: Pick<AppContext, 'jobs'>) => ctx.jobs.drain([DELIVER_JOB]);
 
-export { postBoardMessage, inbox, markMessageRead, checkAppVersion, createSend, resolvePhones, branchCondition, DELIVER_JOB, MESSAGE_CHUNK, type InboxPage } from './service.js';
+export { postBoardMessage, inbox, markMessageRead, checkAppVersion, createSend, resolvePhones, branchCondition, DELIVER_JOB, messageChunk, type InboxPage } from './service.js';
 export { seedDemoAppVersions } from './seed.js';

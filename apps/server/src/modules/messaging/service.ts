@@ -6,7 +6,7 @@
  * Reach of a send: every send carries `scope_admin_id`, the root of the branch it may reach (null: every
  * bettor, the super admin's sends). A broadcast reaches, when read, the bettors of that subtree who
  * registered before it was sent: nothing is written per bettor until one reads it. A targeted send writes
- * its recipients in chunks of MESSAGE_CHUNK bettors, each chunk one transaction that locks the message row,
+ * its recipients in chunks of `messageChunk()` bettors, each chunk one transaction that locks the message row,
  * inserts `INSERT … SELECT … ON CONFLICT DO NOTHING` from the bettor id after the stored cursor, counts and
  * moves the cursor: a job retried after a crash resumes at the cursor and writes nobody twice.
  */
@@ -24,8 +24,8 @@ import { bettorWhere } from '../money/bettors-routes.js';
 import { appVersions, boardMessages, messageReads, messageRecipients, messages } from './schema.js';
 
 export const DELIVER_JOB = 'messaging.deliver';
-/** Recipients written per transaction of a targeted send. */
-export const MESSAGE_CHUNK = Number(process.env.DAU_MESSAGE_CHUNK ?? 5_000);
+/** Recipients written per transaction of a targeted send (DAU_MESSAGE_CHUNK, default 5,000). */
+export const messageChunk = () => Math.max(1, Number(process.env.DAU_MESSAGE_CHUNK) || 5_000);
 /** A job run writes chunks for at most this long, then queues the rest as the next job. */
 const RUN_BUDGET_MS = 20_000;
 
@@ -180,6 +180,7 @@ async function deliverStep(tx: Tx, jobs: Jobs, messageId: number, requeue: boole
     return 'done';
   }
   const where = targetCondition(m);
+  const chunk = messageChunk();
   const set: Partial<typeof messages.$inferInsert> = {};
   if (m.status === 'scheduled' || !m.sentAt) Object.assign(set, { status: 'sending', sentAt: m.sentAt ?? now });
   if (m.deliverCursor === 0 && m.audience !== 'bettors' && m.recipientCount === 0) {
@@ -189,13 +190,13 @@ async function deliverStep(tx: Tx, jobs: Jobs, messageId: number, requeue: boole
   const [r] = rowsOf<{ n: number; last: number | null; inserted: number }>(
     await tx.execute(sql`
       WITH chunk AS (
-        SELECT ${bettors.id} AS id FROM ${bettors} WHERE ${where} AND ${bettors.id} > ${m.deliverCursor} ORDER BY ${bettors.id} LIMIT ${MESSAGE_CHUNK}
+        SELECT ${bettors.id} AS id FROM ${bettors} WHERE ${where} AND ${bettors.id} > ${m.deliverCursor} ORDER BY ${bettors.id} LIMIT ${chunk}
       ), ins AS (
         INSERT INTO ${messageRecipients} (message_id, bettor_id) SELECT ${messageId}, id FROM chunk ON CONFLICT DO NOTHING RETURNING 1
       )
       SELECT (SELECT count(*)::int FROM chunk) AS n, (SELECT max(id) FROM chunk) AS last, (SELECT count(*)::int FROM ins) AS inserted`),
   );
-  const done = Number(r!.n) < MESSAGE_CHUNK;
+  const done = Number(r!.n) < chunk;
   await tx
     .update(messages)
     .set({
