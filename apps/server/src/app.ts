@@ -51,6 +51,8 @@ import { casinoRoutes } from './modules/casino/index.js';
 import { racingRoutes } from './modules/racing/index.js';
 import { operationsRoutes } from './modules/operations/index.js';
 import { messagingRoutes } from './modules/messaging/index.js';
+import { shopRoutes } from './modules/shop/index.js';
+import { visitorRoutes } from './modules/visitors/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -239,6 +241,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await casinoRoutes(scoped, ctx);
     racingRoutes(scoped, ctx);
     messagingRoutes(scoped, ctx);
+    shopRoutes(scoped, ctx);
+    visitorRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);
