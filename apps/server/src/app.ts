@@ -48,6 +48,7 @@ import { jackpotRoutes } from './modules/jackpot/index.js';
 import { tronRoutes } from './modules/tron/index.js';
 import type { TronOptions } from './modules/tron/runtime.js';
 import { casinoRoutes } from './modules/casino/index.js';
+import { promotionsRoutes } from './modules/promotions/index.js';
 import { racingRoutes } from './modules/racing/index.js';
 import { operationsRoutes } from './modules/operations/index.js';
 import { messagingRoutes } from './modules/messaging/index.js';
@@ -239,6 +240,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await jackpotRoutes(scoped, ctx);
     await tronRoutes(scoped, ctx, opts.tron);
     await casinoRoutes(scoped, ctx);
+    await promotionsRoutes(scoped, ctx);
     racingRoutes(scoped, ctx);
     messagingRoutes(scoped, ctx);
     shopRoutes(scoped, ctx);

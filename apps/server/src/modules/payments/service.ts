@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
+import { promotionEvent } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
@@ -240,6 +241,7 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
       bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: BILL_TYPE.user_recharge,
       cause: { type: 'recharge', id: won.id }, house: clearingOf(won.payType), remark: `Recharge ${won.serialNumber}`, adminId: outcome.adminId,
     });
+    await promotionEvent(tx, { kind: 'deposit', bettorId: won.bettorId, amount: won.amount, rechargeId: won.id });
     await tx
       .update(bettors)
       .set({
@@ -351,6 +353,7 @@ export async function recordReceivedRecharges(
   }
   for (let i = 0; i < billRows.length; i += 1000) await tx.insert(bills).values(billRows.slice(i, i + 1000));
   for (let i = 0; i < entries.length; i += 1000) await tx.insert(houseEntries).values(entries.slice(i, i + 1000));
+  for (const r of made) await promotionEvent(tx, { kind: 'deposit', bettorId: r.bettorId, amount: Number(r.amount), rechargeId: r.id });
   return out;
 }
 
