@@ -30,6 +30,7 @@ import { tronSweeps, tronWallets } from '../src/modules/tron/schema.js';
 import { COLLECT_JOB } from '../src/modules/tron/sweeps.js';
 import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { insertWallet } from './support/tron-fake-chain.js';
+import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
 
 /** The collection (hot) wallet a collect and a USDT withdrawal need (made once; no real key: nothing is signed here). */
 let matrixHot: string | null = null;
@@ -52,7 +53,9 @@ const JACKPOT_KEYS = [
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
 /** TRON (issue 14): a bettor's deposit wallet, created, removed and collected; a held USDT withdrawal released. */
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS];
+/** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
+const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_category_list:delete', 'mall_brand_list', 'mall_brand_list:edit', 'mall_brand_list:delete', 'mall_product_list', 'mall_product_list:edit', 'mall_product_list:delete'];
+const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...SHOP_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -465,6 +468,23 @@ const CASES: RouteCase[] = [
       return { url: `/api/v1/jackpot/issues/${id}`, body: { reason: 'Matrix delete' }, probe: issueProbe(id) };
     },
   },
+  // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
+  ...(['categories', 'brands', 'products'] as const).flatMap((kind) =>
+    (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
+      route: `${method} /api/v1/shop/${kind}/:id`,
+      cells: { super: 200, own: 200, other: 200 },
+      target: async () => {
+        const [cat] = await db().insert(mallCategories).values({ title: uniq('matrix-cat-') }).returning();
+        const [brand] = await db().insert(mallBrands).values({ name: uniq('matrix-brand-') }).returning();
+        const [product] = await db().insert(mallProducts).values({ title: uniq('matrix-product-'), categoryId: cat!.id, price: 1_000_00 }).returning();
+        if (kind !== 'products') await db().delete(mallProducts).where(eq(mallProducts.id, product!.id));
+        const table = kind === 'categories' ? mallCategories : kind === 'brands' ? mallBrands : mallProducts;
+        const id = kind === 'categories' ? cat!.id : kind === 'brands' ? brand!.id : product!.id;
+        const body = method === 'DELETE' ? undefined : kind === 'brands' ? { name: uniq('renamed-') } : { title: uniq('renamed-') };
+        return { url: `/api/v1/shop/${kind}/${id}`, body, probe: async () => (await db().select().from(table).where(eq(table.id, id)))[0] ?? null };
+      },
+    })),
+  ),
 ];
 
 /**

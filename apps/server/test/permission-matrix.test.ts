@@ -217,6 +217,9 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/tron/collect_all': { need: 'tron:collect_all' },
   'GET /api/v1/tron/withdrawals/:id': { need: 'withdraw_list', url: `/api/v1/tron/withdrawals/${MISSING}` },
   'POST /api/v1/tron/withdrawals/:id/release': { need: 'withdraw_list:approve', url: `/api/v1/tron/withdrawals/${MISSING}/release`, body: INVALID },
+  'GET /api/v1/shop/categories/all': { need: SIGNED_IN, url: '/api/v1/shop/categories/all?show_status=1' },
+  'GET /api/v1/visitors/stats': { need: 'visitor', url: '/api/v1/visitors/stats?date_from=2026-01-01&date_to=2026-01-31' },
+  'GET /api/v1/visitors/visits': { need: 'visitor' },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
@@ -249,6 +252,10 @@ for (const [api, page, kind, actions] of [
   ['/casino/games', 'casino_list', 'list', ['create', 'edit', 'delete', 'export']],
   ['/casino/providers', 'casino_config', 'list', ['edit']],
   ['/casino/settings', 'casino_config', 'singleton', ['edit']],
+  // Shop (issue 16, SHOP)
+  ['/shop/categories', 'mall_category_list', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/shop/brands', 'mall_brand_list', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/shop/products', 'mall_product_list', 'list', ['create', 'edit', 'delete', 'export']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);
