@@ -30,7 +30,8 @@ import { tronSweeps, tronWallets } from '../src/modules/tron/schema.js';
 import { COLLECT_JOB } from '../src/modules/tron/sweeps.js';
 import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { insertWallet } from './support/tron-fake-chain.js';
-import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
+import { boardMessages, messages } from '../src/modules/messaging/schema.js';
+import { postBoardMessage } from '../src/modules/messaging/index.js';
 
 /** The collection (hot) wallet a collect and a USDT withdrawal need (made once; no real key: nothing is signed here). */
 let matrixHot: string | null = null;
@@ -53,9 +54,9 @@ const JACKPOT_KEYS = [
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
 /** TRON (issue 14): a bettor's deposit wallet, created, removed and collected; a held USDT withdrawal released. */
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
-/** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
-const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_category_list:delete', 'mall_brand_list', 'mall_brand_list:edit', 'mall_brand_list:delete', 'mall_product_list', 'mall_product_list:edit', 'mall_product_list:delete'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...SHOP_KEYS];
+/** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */
+const MESSAGING_KEYS = ['message_board', 'message_board:reply', 'message_board:delete', 'message_list', 'message_list:send', 'message_list:delete'];
+const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -468,6 +469,43 @@ const CASES: RouteCase[] = [
       return { url: `/api/v1/jackpot/issues/${id}`, body: { reason: 'Matrix delete' }, probe: issueProbe(id) };
     },
   },
+  // Messaging (issue 15, MSG): board messages of my branch's bettors; sends only to my branch's bettors; sends of my branch.
+  ...(['read', 'reply', 'delete'] as const).map((action): RouteCase => ({
+    route: action === 'delete' ? 'DELETE /api/v1/messaging/board/:id' : `POST /api/v1/messaging/board/:id/${action}`,
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const row = await postBoardMessage(db(), await freshBettor(sideOf(who)), 'Matrix board message');
+      return {
+        url: action === 'delete' ? `/api/v1/messaging/board/${row.id}` : `/api/v1/messaging/board/${row.id}/${action}`,
+        body: action === 'reply' ? { content: 'Matrix reply' } : undefined,
+        probe: async () => (await db().select().from(boardMessages).where(eq(boardMessages.id, row.id)))[0] ?? null,
+      };
+    },
+  })),
+  ...(['bettors', 'branch'] as const).map((kind): RouteCase => ({
+    route: 'POST /api/v1/messaging/messages',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const title = uniq('matrix-message-');
+      const target = kind === 'bettors' ? { kind, bettor_ids: [await freshBettor(sideOf(who))] } : { kind, agent_id: sideOf(who) === 'A' ? w.a1 : w.b1 };
+      return {
+        url: '/api/v1/messaging/messages',
+        body: { title, content: 'Matrix', target },
+        probe: async () => (await db().select({ n: count() }).from(messages).where(eq(messages.title, title)))[0],
+      };
+    },
+  })),
+  {
+    route: 'DELETE /api/v1/messaging/messages/:id',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const [m] = await db()
+        .insert(messages)
+        .values({ title: uniq('matrix-sent-'), content: 'x', audience: 'all', allUsers: true, status: 'sent', sendAt: new Date(), sentAt: new Date(), senderAdminId: sideOf(who) === 'A' ? w.a1 : w.b1 })
+        .returning();
+      return { url: `/api/v1/messaging/messages/${m!.id}`, probe: async () => (await db().select().from(messages).where(eq(messages.id, m!.id)))[0] };
+    },
+  },
   // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
   ...(['categories', 'brands', 'products'] as const).flatMap((kind) =>
     (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
@@ -482,6 +520,24 @@ const CASES: RouteCase[] = [
         const id = kind === 'categories' ? cat!.id : kind === 'brands' ? brand!.id : product!.id;
         const body = method === 'DELETE' ? undefined : kind === 'brands' ? { name: uniq('renamed-') } : { title: uniq('renamed-') };
         return { url: `/api/v1/shop/${kind}/${id}`, body, probe: async () => (await db().select().from(table).where(eq(table.id, id)))[0] ?? null };
+      },
+    })),
+  ),
+  // Content (issue 16, FILES): banners and articles are the site's, nobody's: every holder of the page edits or deletes any.
+  ...(['rotation_types', 'rotations', 'image_text_types', 'image_texts'] as const).flatMap((kind) =>
+    (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
+      route: `${method} /api/v1/content/${kind}/:id`,
+      cells: { super: 200, own: 200, other: 200 },
+      target: async () => {
+        const [group] = await db().insert(rotationTypes).values({ code: uniq('g-').toLowerCase().replace(/[^a-z0-9_-]/g, ''), name: 'Matrix' }).returning();
+        const [kindRow] = await db().insert(imageTextTypes).values({ code: uniq('k-').toLowerCase().replace(/[^a-z0-9_-]/g, ''), name: 'Matrix' }).returning();
+        const table = kind === 'rotation_types' ? rotationTypes : kind === 'image_text_types' ? imageTextTypes : kind === 'rotations' ? rotations : imageTexts;
+        let id: number;
+        if (kind === 'rotations') id = (await db().insert(rotations).values({ typeId: group!.id, picture: 'https://cdn.example.com/a.png', title: 'Matrix' }).returning())[0]!.id;
+        else if (kind === 'image_texts') id = (await db().insert(imageTexts).values({ typeId: kindRow!.id, title: 'Matrix', body: '<p>x</p>' }).returning())[0]!.id;
+        else id = kind === 'rotation_types' ? group!.id : kindRow!.id;
+        const body = method === 'DELETE' ? undefined : kind.endsWith('_types') ? { name: uniq('renamed-') } : { title: uniq('renamed-') };
+        return { url: `/api/v1/content/${kind}/${id}`, body, probe: async () => (await db().select().from(table).where(eq(table.id, id)))[0] ?? null };
       },
     })),
   ),

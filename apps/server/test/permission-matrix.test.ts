@@ -217,9 +217,18 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/tron/collect_all': { need: 'tron:collect_all' },
   'GET /api/v1/tron/withdrawals/:id': { need: 'withdraw_list', url: `/api/v1/tron/withdrawals/${MISSING}` },
   'POST /api/v1/tron/withdrawals/:id/release': { need: 'withdraw_list:approve', url: `/api/v1/tron/withdrawals/${MISSING}/release`, body: INVALID },
-  'GET /api/v1/shop/categories/all': { need: SIGNED_IN, url: '/api/v1/shop/categories/all?show_status=1' },
-  'GET /api/v1/visitors/stats': { need: 'visitor', url: '/api/v1/visitors/stats?date_from=2026-01-01&date_to=2026-01-31' },
-  'GET /api/v1/visitors/visits': { need: 'visitor' },
+  // Messaging (issue 15, MSG): the message board, in-app messages, the app's public version check.
+  'GET /api/v1/messaging/board': { need: 'message_board' },
+  'POST /api/v1/messaging/board/:id/read': { need: 'message_board', url: `/api/v1/messaging/board/${MISSING}/read` },
+  'POST /api/v1/messaging/board/:id/reply': { need: 'message_board:reply', url: `/api/v1/messaging/board/${MISSING}/reply`, body: { content: 'From the matrix' } },
+  'DELETE /api/v1/messaging/board/:id': { need: 'message_board:delete', url: `/api/v1/messaging/board/${MISSING}` },
+  'POST /api/v1/messaging/board/clear': { need: 'message_board:clear', body: INVALID },
+  'GET /api/v1/messaging/messages': { need: 'message_list' },
+  'GET /api/v1/messaging/messages/:id': { need: 'message_list', url: `/api/v1/messaging/messages/${MISSING}` },
+  'POST /api/v1/messaging/messages': { need: 'message_list:send', body: INVALID },
+  'POST /api/v1/messaging/recipients/resolve': { need: 'message_list:send', body: INVALID },
+  'DELETE /api/v1/messaging/messages/:id': { need: 'message_list:delete', url: `/api/v1/messaging/messages/${MISSING}` },
+  'GET /api/public/app-version': { need: PUBLIC, url: '/api/public/app-version?platform=android&version=1.0.0' },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
@@ -252,10 +261,8 @@ for (const [api, page, kind, actions] of [
   ['/casino/games', 'casino_list', 'list', ['create', 'edit', 'delete', 'export']],
   ['/casino/providers', 'casino_config', 'list', ['edit']],
   ['/casino/settings', 'casino_config', 'singleton', ['edit']],
-  // Shop (issue 16, SHOP)
-  ['/shop/categories', 'mall_category_list', 'list', ['create', 'edit', 'delete', 'export']],
-  ['/shop/brands', 'mall_brand_list', 'list', ['create', 'edit', 'delete', 'export']],
-  ['/shop/products', 'mall_product_list', 'list', ['create', 'edit', 'delete', 'export']],
+  // Messaging (issue 15, MSG)
+  ['/messaging/app_versions', 'app_config', 'list', ['create', 'edit', 'delete']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);

@@ -42,6 +42,7 @@ const bettingResource = (page: string) => betting(declared(() => import('../page
 const jackpotResource = (page: string) => jackpot(declared(() => import('../pages/jackpot/resourceScreens'), page));
 const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
 const tronResource = (page: string) => tron(declared(() => import('../pages/tron/resourceScreens'), page));
+const messagingResource = (page: string) => withTexts('messaging', declared(() => import('../pages/messaging/resourceScreens'), page));
 const moneyResource = (page: string) => money(declared(() => import('../pages/money/resourceScreens'), page));
 
 export const SCREENS: Record<string, ScreenDef['load']> = {
@@ -125,6 +126,10 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   cs_jackpot_bet_list: jackpotResource('cs_jackpot_bet_list'),
   cs_recharge: moneyResource('cs_recharge'),
   cs_withdraw: moneyResource('cs_withdraw'),
+  // Messaging (issue 15, MSG)
+  message_board: messagingResource('message_board'),
+  message_list: messagingResource('message_list'),
+  app_config: messagingResource('app_config'),
 };
 
 export function hasScreen(page: string): boolean {

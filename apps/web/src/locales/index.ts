@@ -43,6 +43,7 @@ export const LAZY_LOCALE_FILES = {
   jackpot: byLanguage(() => import('./en-US/jackpot'), () => import('./sw-KE/jackpot'), () => import('./zh-CN/jackpot')),
   casino: byLanguage(() => import('./en-US/casino'), () => import('./sw-KE/casino'), () => import('./zh-CN/casino')),
   tron: byLanguage(() => import('./en-US/tron'), () => import('./sw-KE/tron'), () => import('./zh-CN/tron')),
+  messaging: byLanguage(() => import('./en-US/messaging'), () => import('./sw-KE/messaging'), () => import('./zh-CN/messaging')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
