@@ -24,6 +24,7 @@ import { activityQualifications, bettors, bills, recharges, withdrawals } from '
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';
+import { campaigns } from '../src/modules/promotions/schema.js';
 import { openSession, providerSecretFor, signWalletBody } from '../src/modules/casino/index.js';
 import { depositAddressFor } from '../src/modules/tron/wallets.js';
 import { tronSweeps, tronWallets } from '../src/modules/tron/schema.js';
@@ -32,6 +33,8 @@ import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { insertWallet } from './support/tron-fake-chain.js';
 import { boardMessages, messages } from '../src/modules/messaging/schema.js';
 import { postBoardMessage } from '../src/modules/messaging/index.js';
+import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
+import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
 
 /** The collection (hot) wallet a collect and a USDT withdrawal need (made once; no real key: nothing is signed here). */
 let matrixHot: string | null = null;
@@ -56,7 +59,12 @@ const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
 /** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */
 const MESSAGING_KEYS = ['message_board', 'message_board:reply', 'message_board:delete', 'message_list', 'message_list:send', 'message_list:delete'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS];
+/** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
+const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_category_list:delete', 'mall_brand_list', 'mall_brand_list:edit', 'mall_brand_list:delete', 'mall_product_list', 'mall_product_list:edit', 'mall_product_list:delete'];
+const CONTENT_KEYS = ['rotation_type', 'rotation_type:edit', 'rotation_type:delete', 'rotation', 'rotation:edit', 'rotation:delete', 'image_text_type', 'image_text_type:edit', 'image_text_type:delete', 'image_text', 'image_text:edit', 'image_text:delete'];
+/** Promotions (issue 17): campaigns of a branch (read, edit, delete, activate/pause, stats, award) and the approval of its bettors' qualifications. */
+const PROMO_KEYS = ['activity_campaign', 'activity_campaign:create', 'activity_campaign:edit', 'activity_campaign:delete', 'activity_campaign:approve', 'activity_qualification:approve'];
+const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -116,6 +124,26 @@ const freshBettor = async (side: 'A' | 'B', extra: Partial<typeof bettors.$infer
   if (Object.keys(extra).length) await db().update(bettors).set(extra).where(eq(bettors.id, b.id));
   return b.id;
 };
+/** A fresh campaign of the side's branch (agent A or agent B), a custom award of 100.00 within a budget of 10,000.00. */
+const freshCampaign = async (side: 'A' | 'B', status = 'draft') => {
+  const [c] = await db()
+    .insert(campaigns)
+    .values({
+      name: uniq('Campaign '), type: 'custom', startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000), agentId: side === 'A' ? w.agentA : w.agentB,
+      rules: {}, reward: { kind: 'cash', fixed_cents: 100_00, percent_bps: null, cap_cents: null }, budgetCents: 10_000_00, status,
+    })
+    .returning();
+  return c;
+};
+const campaignProbe = (id: number) => async () => (await db().select().from(campaigns).where(eq(campaigns.id, id)))[0] ?? null;
+const campaignCase = (route: string, path: string, status: string, ok: 200 | 201 = 200, body?: (who: Who) => Promise<unknown>): RouteCase => ({
+  route,
+  cells: { super: ok, own: ok, other: REFUSED },
+  target: async (who) => {
+    const c = await freshCampaign(sideOf(who), status);
+    return { url: `/api/v1/promotions/campaigns/${c.id}${path}`, body: body ? await body(who) : undefined, probe: campaignProbe(c.id) };
+  },
+});
 /** The side of the object a cell acts on: the super admin and the "other" cell act on branch B. */
 const sideOf = (who: Who): 'A' | 'B' => (who === 'own' ? 'A' : 'B');
 
@@ -308,6 +336,30 @@ const CASES: RouteCase[] = [
       return {
         url: `/api/v1/money/activity_qualification/${a.id}/approve`,
         body: { reward: 100_00 },
+        probe: async () => ({ a: (await db().select().from(activityQualifications).where(eq(activityQualifications.id, a.id)))[0], bettor: await bettorProbe(bettorId)() }),
+      };
+    },
+  },
+  campaignCase('GET /api/v1/promotions/campaigns/:id', '', 'draft'),
+  campaignCase('PUT /api/v1/promotions/campaigns/:id', '', 'draft', 200, async () => ({ name: uniq('Renamed ') })),
+  campaignCase('DELETE /api/v1/promotions/campaigns/:id', '', 'draft'),
+  campaignCase('POST /api/v1/promotions/campaigns/:id/activate', '/activate', 'draft'),
+  campaignCase('POST /api/v1/promotions/campaigns/:id/pause', '/pause', 'active'),
+  campaignCase('GET /api/v1/promotions/campaigns/:id/stats', '/stats', 'active'),
+  campaignCase('POST /api/v1/promotions/campaigns/:id/award', '/award', 'active', 201, async (who) => ({ bettor_id: await freshBettor(sideOf(who)) })),
+  {
+    route: 'POST /api/v1/promotions/qualifications/:id/approve',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const c = await freshCampaign(sideOf(who), 'active');
+      const bettorId = await freshBettor(sideOf(who));
+      const [b] = await db().select().from(bettors).where(eq(bettors.id, bettorId));
+      const [a] = await db()
+        .insert(activityQualifications)
+        .values({ bettorId, agentId: b.agentId, activity: c.name, campaignId: c.id, periodKey: 'all', reward: 100_00 })
+        .returning();
+      return {
+        url: `/api/v1/promotions/qualifications/${a.id}/approve`,
         probe: async () => ({ a: (await db().select().from(activityQualifications).where(eq(activityQualifications.id, a.id)))[0], bettor: await bettorProbe(bettorId)() }),
       };
     },

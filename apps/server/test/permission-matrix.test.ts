@@ -91,6 +91,17 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/money/activity_qualification': { need: 'activity_qualification' },
   'GET /api/v1/money/cs/activity_qualification': { need: 'cs_activity_qualification' },
   'POST /api/v1/money/activity_qualification/:id/approve': { need: 'activity_qualification:edit', body: INVALID },
+  'GET /api/v1/promotions/campaigns': { need: 'activity_campaign' },
+  'GET /api/v1/promotions/campaigns/:id': { need: 'activity_campaign', url: `/api/v1/promotions/campaigns/${MISSING}` },
+  'POST /api/v1/promotions/campaigns': { need: 'activity_campaign:create', body: INVALID },
+  'PUT /api/v1/promotions/campaigns/:id': { need: 'activity_campaign:edit', url: `/api/v1/promotions/campaigns/${MISSING}`, body: INVALID },
+  'DELETE /api/v1/promotions/campaigns/:id': { need: 'activity_campaign:delete', url: `/api/v1/promotions/campaigns/${MISSING}` },
+  'POST /api/v1/promotions/campaigns/:id/activate': { need: 'activity_campaign:approve', url: `/api/v1/promotions/campaigns/${MISSING}/activate` },
+  'POST /api/v1/promotions/campaigns/:id/pause': { need: 'activity_campaign:approve', url: `/api/v1/promotions/campaigns/${MISSING}/pause` },
+  'GET /api/v1/promotions/campaigns/:id/stats': { need: 'activity_campaign', url: `/api/v1/promotions/campaigns/${MISSING}/stats` },
+  'POST /api/v1/promotions/campaigns/:id/award': { need: 'activity_campaign:create', url: `/api/v1/promotions/campaigns/${MISSING}/award`, body: INVALID },
+  'POST /api/v1/promotions/qualifications/:id/approve': { need: 'activity_qualification:approve', url: `/api/v1/promotions/qualifications/${MISSING}/approve` },
+  'POST /api/v1/promotions/qualifications/approve': { need: 'activity_qualification:approve', body: INVALID },
   'GET /api/v1/money/bettors/:id': { need: 'user', ...real('bettor') },
   'POST /api/v1/money/bettors/:id/balance': { need: 'user:edit_balance', ...real('bettor', { amount: 100, remark: 'matrix' }) },
   'POST /api/v1/money/bettors/:id/credit': { need: 'user:edit_credit', ...real('bettor', { amount: 100, remark: 'matrix' }) },
@@ -229,6 +240,11 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/messaging/recipients/resolve': { need: 'message_list:send', body: INVALID },
   'DELETE /api/v1/messaging/messages/:id': { need: 'message_list:delete', url: `/api/v1/messaging/messages/${MISSING}` },
   'GET /api/public/app-version': { need: PUBLIC, url: '/api/public/app-version?platform=android&version=1.0.0' },
+  'GET /api/v1/shop/categories/all': { need: SIGNED_IN, url: '/api/v1/shop/categories/all?show_status=1' },
+  'GET /api/v1/visitors/stats': { need: 'visitor', url: '/api/v1/visitors/stats?date_from=2026-01-01&date_to=2026-01-31' },
+  'GET /api/v1/visitors/visits': { need: 'visitor' },
+  'POST /api/v1/file/add': { need: SIGNED_IN, body: INVALID },
+  'GET /uploads/:name': { need: PUBLIC, url: `/uploads/${'0'.repeat(64)}.png` },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
 };
@@ -263,6 +279,16 @@ for (const [api, page, kind, actions] of [
   ['/casino/settings', 'casino_config', 'singleton', ['edit']],
   // Messaging (issue 15, MSG)
   ['/messaging/app_versions', 'app_config', 'list', ['create', 'edit', 'delete']],
+  // Shop (issue 16, SHOP)
+  ['/shop/categories', 'mall_category_list', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/shop/brands', 'mall_brand_list', 'list', ['create', 'edit', 'delete', 'export']],
+  ['/shop/products', 'mall_product_list', 'list', ['create', 'edit', 'delete', 'export']],
+  // Files and content (issue 16, FILES)
+  ['/system/image_config', 'image_config', 'singleton', ['edit']],
+  ['/content/rotation_types', 'rotation_type', 'list', ['create', 'edit', 'delete']],
+  ['/content/rotations', 'rotation', 'list', ['create', 'edit', 'delete']],
+  ['/content/image_text_types', 'image_text_type', 'list', ['create', 'edit', 'delete']],
+  ['/content/image_texts', 'image_text', 'list', ['create', 'edit', 'delete']],
 ] as const) {
   const base = `/api/v1${api}`;
   const has = (a: string) => (actions as readonly string[]).includes(a);
