@@ -4,6 +4,8 @@ import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from
 import { asyncOperations } from '../src/modules/money/schema.js';
 import { darDay, pruneVisits, recordVisit, seedVisitHistory, visitHourly, visitorStats, visits } from '../src/modules/visitors/index.js';
 import { Rng } from '../src/simulator/rng.js';
+import { simulateVisits } from '../src/simulator/visitors.js';
+import { mallProducts } from '../src/modules/shop/schema.js';
 
 let t: TestApp;
 let root: string;
@@ -148,5 +150,19 @@ describe('demo history and retention', () => {
     expect(left.every((v) => v.at.getTime() >= now.getTime() + (75 - 90) * 86_400_000)).toBe(true);
     // The charts keep the pruned days.
     expect((await visitorStats(db, '2026-03-02', '2026-03-31')).totals.visits).toBe(n);
+  });
+});
+
+describe('simulator', () => {
+  it('gives an empty shop its demo rows and records visits as the site would', async () => {
+    const db = t.database.db;
+    const [before] = await db.select({ n: sql<number>`count(*)::int` }).from(visits);
+    // An rng that always takes the visit branch and the first choice.
+    const rng = { next: () => 0.1, int: (min: number) => min, pick: <T>(xs: readonly T[]) => xs[0]! };
+    await simulateVisits(t.ctx, rng);
+    await simulateVisits(t.ctx, rng);
+    const [after] = await db.select({ n: sql<number>`count(*)::int` }).from(visits);
+    expect(Number(after!.n) - Number(before!.n)).toBe(2);
+    expect((await db.select().from(mallProducts)).length).toBe(3);
   });
 });
