@@ -252,7 +252,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await filesRoutes(scoped, ctx);
     contentRoutes(scoped, ctx);
     smsRoutes(scoped, ctx);
-    messagingRoutes(scoped, ctx);
+    messagingRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     shopRoutes(scoped, ctx);
     visitorRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);

@@ -548,6 +548,18 @@ const CASES: RouteCase[] = [
     },
   })),
   {
+    route: 'POST /api/v1/sandbox/messaging/board',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      return {
+        url: '/api/v1/sandbox/messaging/board',
+        body: { bettor_id: bettorId, content: 'Matrix board' },
+        probe: async () => (await db().select({ n: count() }).from(boardMessages).where(eq(boardMessages.bettorId, bettorId)))[0],
+      };
+    },
+  },
+  {
     route: 'DELETE /api/v1/messaging/messages/:id',
     cells: { super: 200, own: 200, other: REFUSED },
     target: async (who) => {

@@ -7,9 +7,12 @@ import type { AppContext } from '../../platform/context.js';
 import { appVersionResources } from './resources.js';
 import { boardRoutes, messageRoutes, publicAppVersionRoutes } from './routes.js';
 import { DELIVER_JOB, defineDeliverJob } from './service.js';
+import { messagingSandboxRoutes } from './sandbox-routes.js';
 
-export function messagingRoutes(app: FastifyInstance, ctx: AppContext) {
+/** `sandboxRoutes`: the sandbox-only bettor requests (DAU_SANDBOX_ROUTES=1). */
+export function messagingRoutes(app: FastifyInstance, ctx: AppContext, opts: { sandboxRoutes?: boolean } = {}) {
   defineDeliverJob(ctx.db, ctx.jobs);
+  if (opts.sandboxRoutes) messagingSandboxRoutes(app, ctx);
   boardRoutes(app, ctx);
   messageRoutes(app, ctx);
   appVersionResources(app, ctx);
