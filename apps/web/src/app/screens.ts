@@ -130,6 +130,11 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   message_board: messagingResource('message_board'),
   message_list: messagingResource('message_list'),
   app_config: messagingResource('app_config'),
+  // Shop and visitors (issue 16, SHOP)
+  mall_category_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_category_list')),
+  mall_brand_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_brand_list')),
+  mall_product_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_product_list')),
+  visitor: withTexts('visitors', () => import('../pages/visitors/VisitorPage')),
 };
 
 export function hasScreen(page: string): boolean {

@@ -44,6 +44,8 @@ export const LAZY_LOCALE_FILES = {
   casino: byLanguage(() => import('./en-US/casino'), () => import('./sw-KE/casino'), () => import('./zh-CN/casino')),
   tron: byLanguage(() => import('./en-US/tron'), () => import('./sw-KE/tron'), () => import('./zh-CN/tron')),
   messaging: byLanguage(() => import('./en-US/messaging'), () => import('./sw-KE/messaging'), () => import('./zh-CN/messaging')),
+  shop: byLanguage(() => import('./en-US/shop'), () => import('./sw-KE/shop'), () => import('./zh-CN/shop')),
+  visitors: byLanguage(() => import('./en-US/visitors'), () => import('./sw-KE/visitors'), () => import('./zh-CN/visitors')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
