@@ -55,7 +55,10 @@ export const scriptDefRow = z.object({
   fields: z.array(scriptArgField),
 });
 export type ScriptDefRow = z.infer<typeof scriptDefRow>;
-export const scriptListAnswer = z.object({ rows: z.array(scriptDefRow) });
+/** A server a script can run on (up now). */
+export const scriptTarget = z.object({ id: z.string(), host: z.string(), pid: z.number(), current: z.boolean() });
+export type ScriptTarget = z.infer<typeof scriptTarget>;
+export const scriptListAnswer = z.object({ rows: z.array(scriptDefRow), targets: z.array(scriptTarget) });
 
 export const SCRIPT_RUN_STATES = ['awaiting_approval', 'queued', 'running', 'succeeded', 'failed', 'interrupted'] as const;
 

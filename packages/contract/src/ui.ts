@@ -25,5 +25,5 @@ export * from './push-resources.js';
 // push-api.ts builds zod shapes: the console takes its types only.
 export type { PushDeviceRow, PushSegment, PushPublicBody, PushPrecisionBody, PushSendAnswer, PushResultRow, PushSendDetail, TelegramBindingRow, TelegramBindCodeAnswer, TelegramMeAnswer } from './push-api.js';
 // operations-api.ts builds zod shapes: the console takes its types only.
-export type { ServerRow, ScriptDefRow, ScriptRunRow, LockRow, ActivityRow, StatementRow } from './operations-api.js';
+export type { ServerRow, ScriptDefRow, ScriptTarget, ScriptRunRow, LockRow, ActivityRow, StatementRow } from './operations-api.js';
 export * from './content-resources.js';

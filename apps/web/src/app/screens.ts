@@ -38,6 +38,7 @@ const betting = (load: ScreenDef['load']) => withTexts('betting', load);
 const jackpot = (load: ScreenDef['load']) => withTexts('jackpot', load);
 const casino = (load: ScreenDef['load']) => withTexts('casino', load);
 const tron = (load: ScreenDef['load']) => withTexts('tron', load);
+const operations = (load: ScreenDef['load']) => withTexts('operations', load);
 const bettingResource = (page: string) => betting(declared(() => import('../pages/betting/resourceScreens'), page));
 const jackpotResource = (page: string) => jackpot(declared(() => import('../pages/jackpot/resourceScreens'), page));
 const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
@@ -62,6 +63,10 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   subscriber_config_default: resource('subscriber_config_default'),
   log: resource('log'),
   async_operations: money(() => import('../pages/money/AsyncOperationsPage')),
+  server_list: operations(() => import('../pages/operations/ServerListPage')),
+  script: operations(() => import('../pages/operations/ScriptPage')),
+  mysql_lock: operations(() => import('../pages/operations/LockPage')),
+  mysql_time_consuming: operations(() => import('../pages/operations/SlowQueryPage')),
   // Betting: the sports catalogue
   league_list: sportsResource('league_list'),
   location: sportsResource('location'),

@@ -84,11 +84,15 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
     '/api/v1/operations/scripts',
     {
       config: { access: { page: 'script' } },
-      schema: { tags: ['script'], summary: 'The allow-listed scripts: name, version, dangerous (a second admin approves), whether they change data (dry run), argument fields', response: { 200: scriptListAnswer } },
+      schema: { tags: ['script'], summary: 'The allow-listed scripts (name, version, dangerous: a second admin approves, changes data: dry run, argument fields) and the servers up to run them', response: { 200: scriptListAnswer } },
     },
-    async () => ({
-      rows: [...SCRIPTS.values()].map((s) => ({ name: s.name, version: s.version, dangerous: s.dangerous, changes_data: s.changesData, fields: s.fields.map((f) => ({ ...f, options: f.options ? [...f.options] : undefined })) })),
-    }),
+    async () => {
+      const up = await db.select({ p: serverProcesses, state: stateSql }).from(serverProcesses).orderBy(desc(serverProcesses.startedAt));
+      return {
+        rows: [...SCRIPTS.values()].map((s) => ({ name: s.name, version: s.version, dangerous: s.dangerous, changes_data: s.changesData, fields: s.fields.map((f) => ({ ...f, options: f.options ? [...f.options] : undefined })) })),
+        targets: up.filter((x) => x.state === 'up').map(({ p }) => ({ id: p.id, host: p.host, pid: p.pid, current: p.id === beat.id })),
+      };
+    },
   );
 
   const requester = alias(admins, 'requester');
