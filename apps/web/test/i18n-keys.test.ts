@@ -99,6 +99,7 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'operations.script.about.': opsScripts.flatMap((t) => [...t.matchAll(/^  name: '([a-z-]+)',$/gm)].map((m) => m[1]!)),
   'operations.script.arg.': opsScripts.flatMap((t) => [...t.matchAll(/\{ name: '(\w+)', type:/g)].map((m) => m[1]!)),
   'operations.describe.': ['server_list', 'script', 'mysql_lock', 'mysql_time_consuming'],
+  'content.uploadType.': ['local', 's3'],
 };
 /** Templates whose values are data (a field's `labels` prefix and the codes in the rows): not checkable here. */
 const DATA_TEMPLATES = ['${field.labels}.'];

@@ -44,6 +44,7 @@ const jackpotResource = (page: string) => jackpot(declared(() => import('../page
 const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
 const tronResource = (page: string) => tron(declared(() => import('../pages/tron/resourceScreens'), page));
 const messagingResource = (page: string) => withTexts('messaging', declared(() => import('../pages/messaging/resourceScreens'), page));
+const contentResource = (page: string) => withTexts('content', declared(() => import('../pages/content/resourceScreens'), page));
 const moneyResource = (page: string) => money(declared(() => import('../pages/money/resourceScreens'), page));
 
 export const SCREENS: Record<string, ScreenDef['load']> = {
@@ -63,6 +64,12 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   subscriber_config_default: resource('subscriber_config_default'),
   log: resource('log'),
   async_operations: money(() => import('../pages/money/AsyncOperationsPage')),
+  // System: uploads and content (issue 16)
+  image_config: contentResource('image_config'),
+  rotation_type: contentResource('rotation_type'),
+  rotation: contentResource('rotation'),
+  image_text_type: contentResource('image_text_type'),
+  image_text: contentResource('image_text'),
   server_list: operations(() => import('../pages/operations/ServerListPage')),
   script: operations(() => import('../pages/operations/ScriptPage')),
   mysql_lock: operations(() => import('../pages/operations/LockPage')),
