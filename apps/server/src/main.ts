@@ -14,6 +14,8 @@ import { sandboxNodeUrl } from './modules/tron/client.js';
 import { SandboxTronNode } from './modules/tron/sandbox-node.js';
 import { fundHouseWalletsInSandbox } from './modules/tron/seed.js';
 import { runSandboxGameProvider } from './modules/casino-sandbox/index.js';
+import { runSandboxFcm } from './modules/push/index.js';
+import { runTelegram } from './modules/telegram/index.js';
 
 const t0 = Date.now();
 const config = loadConfig();
@@ -106,6 +108,11 @@ const sandboxGames = runSandboxGameProvider(database, ctx.db, {
   info: (msg) => app.log.info(msg),
 });
 
+// The SANDBOX FCM (DAU_PUSH_SANDBOX_PORT) unless DAU_FCM_BASE_URL is set; Telegram's sandbox Bot API
+// (DAU_TELEGRAM_SANDBOX_PORT, unless DAU_TELEGRAM_API_ROOT is set) and the bot: each on its own leader.
+const pushSandbox = runSandboxFcm(database, ctx.db, { log: (msg, err) => app.log.warn({ err }, msg), info: (msg) => app.log.info(msg) });
+const telegram = runTelegram(database, ctx.db, { log: (msg, err) => app.log.warn({ err }, msg), info: (msg) => app.log.info(msg) });
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -117,6 +124,8 @@ async function shutdown(signal: string) {
     await simulation?.stop();
     await tronSandbox?.stop();
     await sandboxGames?.stop();
+    await pushSandbox?.stop();
+    await telegram.stop();
     await app.close();
     await database.close();
   } finally {

@@ -20,3 +20,5 @@ export * from './modules/visitors/schema.js';
 export * from './modules/files/schema.js';
 export * from './modules/content/schema.js';
 export * from './modules/messaging/schema.js';
+export * from './modules/push/schema.js';
+export * from './modules/telegram/schema.js';
