@@ -14,6 +14,7 @@ import { sandboxNodeUrl } from './modules/tron/client.js';
 import { SandboxTronNode } from './modules/tron/sandbox-node.js';
 import { fundHouseWalletsInSandbox } from './modules/tron/seed.js';
 import { runSandboxGameProvider } from './modules/casino-sandbox/index.js';
+import { runSmsSandbox } from './modules/sms/index.js';
 import { runSandboxFcm } from './modules/push/index.js';
 import { runTelegram } from './modules/telegram/index.js';
 
@@ -108,6 +109,13 @@ const sandboxGames = runSandboxGameProvider(database, ctx.db, {
   info: (msg) => app.log.info(msg),
 });
 
+// The SANDBOX SMS gateway (Africa's Talking's API on DAU_SMS_SANDBOX_PORT) on its own leader, unless DAU_SMS_API_URL is set.
+const smsSandbox = runSmsSandbox(database, {
+  ownUrl: `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`,
+  log: (msg, err) => app.log.warn({ err }, msg),
+  info: (msg) => app.log.info(msg),
+});
+
 // The SANDBOX FCM (DAU_PUSH_SANDBOX_PORT) unless DAU_FCM_BASE_URL is set; Telegram's sandbox Bot API
 // (DAU_TELEGRAM_SANDBOX_PORT, unless DAU_TELEGRAM_API_ROOT is set) and the bot: each on its own leader.
 const pushSandbox = runSandboxFcm(database, ctx.db, { log: (msg, err) => app.log.warn({ err }, msg), info: (msg) => app.log.info(msg) });
@@ -124,6 +132,7 @@ async function shutdown(signal: string) {
     await simulation?.stop();
     await tronSandbox?.stop();
     await sandboxGames?.stop();
+    await smsSandbox?.stop();
     await pushSandbox?.stop();
     await telegram.stop();
     await app.close();

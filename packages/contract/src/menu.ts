@@ -112,8 +112,8 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
     pages: [
       { path: 'message_board', buttons: ['reply', 'delete', 'clear'] },
       { path: 'message_list', buttons: ['send', 'delete'] },
-      { path: 'no_send_sms', buttons: ['create', 'delete'] },
-      { path: 'sms_send', buttons: ['send'] },
+      { path: 'no_send_sms', buttons: ['create', 'delete', 'import'] },
+      { path: 'sms_send', buttons: ['send', 'config'] },
       { path: 'push_device', buttons: ['push', 'edit'] },
       { path: 'precision_push_device', buttons: ['push'] },
       { path: 'app_config', buttons: ['create', 'edit', 'delete'] },
