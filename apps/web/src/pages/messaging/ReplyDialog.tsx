@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Descriptions, Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_CONTENT_MAX, MESSAGE_TITLE_MAX, type BoardRow } from '@dau/contract/ui';
@@ -14,6 +15,10 @@ export function ReplyDialog({ row, onClose }: { row: Row | null; onClose(): void
     invalidate: [['message_board'], ['message_list']],
     onSuccess: () => onClose(),
   });
+  // A new row: a fresh form (before the operator types), with the default title.
+  useEffect(() => {
+    if (row) form.resetFields();
+  }, [row, form]);
   const submit = async () => {
     const v = await form.validateFields();
     await reply.mutateAsync({ id: Number(row!.id), ...v }).catch(() => undefined);
@@ -28,7 +33,6 @@ export function ReplyDialog({ row, onClose }: { row: Row | null; onClose(): void
       okText={t('button.reply')}
       okButtonProps={{ loading: reply.isPending, 'data-testid': 'reply-submit' } as never}
       destroyOnHidden
-      afterOpenChange={(open) => open && form.setFieldsValue({ title: t('messaging.reply.defaultTitle'), content: '' })}
     >
       {row ? (
         <Descriptions
@@ -42,14 +46,15 @@ export function ReplyDialog({ row, onClose }: { row: Row | null; onClose(): void
           ]}
         />
       ) : null}
-      <Form form={form} layout="vertical" requiredMark={false}>
+      <Form form={form} layout="vertical" requiredMark={false} initialValues={{ title: t('messaging.reply.defaultTitle'), content: '' }}>
         <Form.Item name="title" label={t('messaging.field.title')} rules={[{ required: true, whitespace: true, message: t('messaging.send.titleRequired') }]}>
           <Input maxLength={MESSAGE_TITLE_MAX} data-testid="reply-title" />
         </Form.Item>
-        <Form.Item name="content" label={t('messaging.reply.content')} rules={[{ required: true, whitespace: true, message: t('messaging.send.contentRequired') }]} extra={t('messaging.reply.help')}>
+        <Form.Item name="content" label={t('messaging.reply.content')} rules={[{ required: true, whitespace: true, message: t('messaging.send.contentRequired') }]}>
           <Input.TextArea rows={4} maxLength={MESSAGE_CONTENT_MAX} showCount data-testid="reply-content" />
         </Form.Item>
       </Form>
+      <Typography.Text type="secondary">{t('messaging.reply.help')}</Typography.Text>
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, DatePicker, Flex, Form, Input, InputNumber, Modal, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
@@ -106,6 +106,12 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
     onSuccess: () => onClose(),
   });
 
+  // Opened: a fresh form (before the operator types).
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    setReport(null);
+  }, [open, form]);
   const submit = async () => {
     const v = await form.validateFields();
     await send
@@ -124,11 +130,6 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
       okText={t('button.send')}
       okButtonProps={{ loading: send.isPending, 'data-testid': 'send-submit' } as never}
       destroyOnHidden
-      afterOpenChange={(o) => {
-        if (!o) return;
-        form.resetFields();
-        setReport(null);
-      }}
     >
       <Form form={form} layout="vertical" requiredMark={false} initialValues={{ kind: 'phones', when: 'now' }}>
         <Form.Item name="title" label={t('messaging.field.title')} rules={[{ required: true, whitespace: true, message: t('messaging.send.titleRequired') }]}>
