@@ -114,7 +114,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   user: money(betting(() => import('../pages/money/UserPage'))),
   user_list: moneyResource('user_list'),
   online_statistical: money(() => import('../pages/money/OnlineStatisticalPage')),
-  activity_qualification: money(() => import('../pages/money/ActivityQualificationPage')),
+  activity_qualification: money(withTexts('promotions', () => import('../pages/money/ActivityQualificationPage'))),
+  activity_campaign: withTexts('promotions', () => import('../pages/promotions/CampaignPage')),
   bill: moneyResource('bill'),
   bill_credit: moneyResource('bill_credit'),
   admin_bill: money(() => import('../pages/money/AdminBillPage')),
@@ -146,7 +147,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   mall_category_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_category_list')),
   mall_brand_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_brand_list')),
   mall_product_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_product_list')),
-  visitor: withTexts('visitors', () => import('../pages/visitors/VisitorPage')),
+  // The charts' own words (loading) are in the statistics texts.
+  visitor: withTexts('visitors', withTexts('statistics', () => import('../pages/visitors/VisitorPage'))),
 };
 
 export function hasScreen(page: string): boolean {

@@ -48,6 +48,7 @@ export const LAZY_LOCALE_FILES = {
   messaging: byLanguage(() => import('./en-US/messaging'), () => import('./sw-KE/messaging'), () => import('./zh-CN/messaging')),
   shop: byLanguage(() => import('./en-US/shop'), () => import('./sw-KE/shop'), () => import('./zh-CN/shop')),
   visitors: byLanguage(() => import('./en-US/visitors'), () => import('./sw-KE/visitors'), () => import('./zh-CN/visitors')),
+  promotions: byLanguage(() => import('./en-US/promotions'), () => import('./sw-KE/promotions'), () => import('./zh-CN/promotions')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;
