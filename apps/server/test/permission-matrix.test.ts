@@ -247,6 +247,18 @@ const MATRIX: Record<string, Case> = {
   'GET /uploads/:name': { need: PUBLIC, url: `/uploads/${'0'.repeat(64)}.png` },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
+  // Push and Telegram (issue 15, PUSH): devices, public and precision pushes, bindings, my binding code.
+  'GET /api/v1/push/devices': { need: 'push_device' },
+  'GET /api/v1/push/precision/devices': { need: 'precision_push_device' },
+  'GET /api/v1/push/count': { need: 'push_device:push' },
+  'POST /api/v1/push/public': { need: 'push_device:push', body: INVALID },
+  'POST /api/v1/push/precision': { need: 'precision_push_device:push', body: INVALID },
+  'GET /api/v1/push/sends/:id': { need: 'push_device', url: `/api/v1/push/sends/${MISSING}` },
+  'GET /api/v1/push/precision/:id': { need: 'precision_push_device', url: `/api/v1/push/precision/${MISSING}` },
+  'GET /api/v1/telegram/bindings': { need: 'telegram_bot_binding' },
+  'DELETE /api/v1/telegram/bindings/:id': { need: 'telegram_bot_binding:delete', url: `/api/v1/telegram/bindings/${MISSING}` },
+  'POST /api/v1/telegram/bind-code': { need: 'telegram_bot_binding:bind' },
+  'GET /api/v1/telegram/me': { need: 'telegram_bot_binding' },
 };
 // The resource routes follow one pattern each: the page to read, page:action to act.
 for (const [api, page, kind, actions] of [
@@ -279,6 +291,9 @@ for (const [api, page, kind, actions] of [
   ['/casino/settings', 'casino_config', 'singleton', ['edit']],
   // Messaging (issue 15, MSG)
   ['/messaging/app_versions', 'app_config', 'list', ['create', 'edit', 'delete']],
+  // Push and Telegram (issue 15, PUSH)
+  ['/push/config', 'push_device', 'singleton', ['edit']],
+  ['/telegram/config', 'telegram_bot_binding', 'singleton', ['edit']],
   // Shop (issue 16, SHOP)
   ['/shop/categories', 'mall_category_list', 'list', ['create', 'edit', 'delete', 'export']],
   ['/shop/brands', 'mall_brand_list', 'list', ['create', 'edit', 'delete', 'export']],
