@@ -40,20 +40,28 @@ async function typeExists(ex: Executor, table: typeof rotationTypes | typeof ima
   if (!row) throw invalid('type_id', 'no such type');
 }
 
-export function contentRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db } = ctx;
-
+/** A type list (banner groups, article types): a unique code on create; not deleted while rows of it remain. */
+function typeResource(
+  app: FastifyInstance, db: Db, def: typeof rotationTypeResource | typeof imageTextTypeResource,
+  table: typeof rotationTypes | typeof imageTextTypes, rows: typeof rotations | typeof imageTexts,
+) {
   registerResource(app, db, {
-    def: rotationTypeResource,
-    table: rotationTypes,
+    def,
+    table,
     prepare: async (v, { mode, ex }) => {
-      if (mode === 'create') await checkCode(ex, rotationTypes, v.code);
+      if (mode === 'create') await checkCode(ex, table, v.code);
     },
     beforeDelete: async (row, ex) => {
-      const [n] = await ex.select({ n: count() }).from(rotations).where(eq(rotations.typeId, Number(row.id)));
+      const [n] = await ex.select({ n: count() }).from(rows).where(eq(rows.typeId, Number(row.id)));
       if (Number(n?.n ?? 0) > 0) throw new AppError(409, 'CONTENT_TYPE_IN_USE');
     },
   });
+}
+
+export function contentRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+
+  typeResource(app, db, rotationTypeResource, rotationTypes, rotations);
 
   registerResource(app, db, {
     def: rotationResource,
@@ -67,17 +75,7 @@ export function contentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  registerResource(app, db, {
-    def: imageTextTypeResource,
-    table: imageTextTypes,
-    prepare: async (v, { mode, ex }) => {
-      if (mode === 'create') await checkCode(ex, imageTextTypes, v.code);
-    },
-    beforeDelete: async (row, ex) => {
-      const [n] = await ex.select({ n: count() }).from(imageTexts).where(eq(imageTexts.typeId, Number(row.id)));
-      if (Number(n?.n ?? 0) > 0) throw new AppError(409, 'CONTENT_TYPE_IN_USE');
-    },
-  });
+  typeResource(app, db, imageTextTypeResource, imageTextTypes, imageTexts);
 
   registerResource(app, db, {
     def: imageTextResource,
