@@ -35,6 +35,11 @@ describe('shop categories', () => {
     expect(loop.status).toBe(422);
     expect(loop.body.message).toContain('subcategories');
     expect((await put(`categories/${grandchild.body.id}`, { parent_id: top.body.id })).status).toBe(200);
+    // 0 clears the superior: a top-level category again.
+    const lifted = await put(`categories/${grandchild.body.id}`, { parent_id: 0 });
+    expect(lifted.status).toBe(200);
+    expect(lifted.body.parent_id).toBe(null);
+    expect((await put(`categories/${grandchild.body.id}`, { parent_id: top.body.id })).body.parent_id).toBe(top.body.id);
     const unknown = await post('categories', { title: 'Orphan', parent_id: 999_999, show_status: 1, language: 'en-US' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.details[0].field).toBe('parent_id');
@@ -77,6 +82,9 @@ describe('shop products and brands', () => {
     expect(JSON.parse(p.body.properties)).toEqual([{ name: 'Storage', value: '128 GB' }, { name: 'RAM', value: '6 GB' }]);
     expect(p.body.colours).toBe('black, silver');
 
+    const noBrand = await put(`products/${p.body.id}`, { brand_id: 0 });
+    expect(noBrand.body.brand_id).toBe(null);
+    expect((await put(`products/${p.body.id}`, { brand_id: brand.body.id })).body.brand_id).toBe(brand.body.id);
     const got = await t.call('GET', `/api/v1/shop/products/${p.body.id}`, { token: root });
     expect(got.body.cover_images).toEqual([PNG, JPG]);
     const listed = await t.call('GET', `/api/v1/shop/products?category_id=${cat.body.id}&home_recommend=true`, { token: root });

@@ -18,8 +18,8 @@ export const mallCategoryResource = /* @__PURE__ */ defineResource({
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     { key: 'title', type: 'text', search: 'like', editable: true, required: true, maxLength: 64 },
-    /** The superior category (mall_categories.id); empty for a top-level category. */
-    { key: 'parent_id', type: 'number', search: 'exact', editable: true, min: 1 },
+    /** The superior category (mall_categories.id); empty (or 0 on edit, which clears it) for a top-level category. */
+    { key: 'parent_id', type: 'number', search: 'exact', editable: true, min: 0 },
     { key: 'icon', type: 'image', editable: true, maxLength: 500 },
     /** 1 shown, 2 hidden (MALL_SHOW_STATUS): the bettor app and the console's pickers take the shown ones. */
     { key: 'show_status', type: 'enum', enum: 'mall_show_status', search: 'exact', editable: true, required: true, default: 1 },
@@ -72,8 +72,8 @@ export const mallProductResource = /* @__PURE__ */ defineResource({
     { key: 'cover_images', type: 'images', editable: true, max: MALL_COVER_IMAGES_MAX },
     /** mall_categories.id (a tree select of the shown categories in the console). */
     { key: 'category_id', type: 'number', search: 'exact', editable: true, required: true, min: 1 },
-    /** mall_brands.id. */
-    { key: 'brand_id', type: 'number', search: 'exact', editable: true, min: 1 },
+    /** mall_brands.id; 0 on edit clears it (no brand). */
+    { key: 'brand_id', type: 'number', search: 'exact', editable: true, min: 0 },
     { key: 'model', type: 'text', search: 'like', editable: true, maxLength: 64 },
     /** Where the product comes from (a supplier, a partner shop, own stock). */
     { key: 'source', type: 'text', search: 'like', editable: true, maxLength: 64, table: false },

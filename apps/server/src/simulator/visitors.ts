@@ -23,5 +23,5 @@ export async function simulateVisits(ctx: AppContext, rng: Rng) {
   }
   // About one tick in three: 4 to 10 visits a minute at the default speed.
   if (rng.next() >= 0.3) return;
-  for (let n = rng.int(1, 3); n > 0; n--) await recordVisit(ctx.db, demoVisit(rng, 4000, new Date()));
+  for (let n = rng.int(1, 3); n > 0; n--) await recordVisit(ctx.db, demoVisit(rng, 1500, new Date()));
 }

@@ -75,6 +75,8 @@ export function shopResources(app: FastifyInstance, ctx: AppContext) {
     table: mallCategories,
     prepare: async (v, { mode, ex, before }) => {
       if (v.language !== undefined && !LOCALE.test(String(v.language))) throw invalid('language', 'a locale code such as en-US');
+      // 0 is "no superior" (the resource layer takes no null for a number): a top-level category.
+      if (v.parent_id === 0) v.parent_id = null;
       if (v.parent_id !== undefined && v.parent_id !== null) {
         const parent = Number(v.parent_id);
         if (!(await exists(ex, mallCategories, parent))) throw invalid('parent_id', 'no such category');
@@ -103,6 +105,8 @@ export function shopResources(app: FastifyInstance, ctx: AppContext) {
     def: mallProductResource,
     table: mallProducts,
     prepare: async (v, { ex, before }) => {
+      // 0 is "no brand" (the resource layer takes no null for a number).
+      if (v.brand_id === 0) v.brand_id = null;
       if (v.category_id !== undefined && !(await exists(ex, mallCategories, Number(v.category_id)))) throw invalid('category_id', 'no such category');
       if (v.brand_id !== undefined && v.brand_id !== null && !(await exists(ex, mallBrands, Number(v.brand_id)))) throw invalid('brand_id', 'no such brand');
       const price = v.price ?? before?.price;

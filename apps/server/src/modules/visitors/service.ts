@@ -143,10 +143,11 @@ const SOURCES = [1, 1, 1, 2, 2, 3, 3, 3, 4, 5];
 /** The share of a day's visits per Dar es Salaam hour (evenings and the weekend football peak). */
 const HOUR_WEIGHT = [2, 1, 1, 1, 1, 2, 3, 5, 6, 6, 6, 7, 8, 8, 7, 7, 8, 9, 11, 13, 14, 12, 8, 4];
 
-/** A plausible visit for the demo (a known visitor comes back now and then). */
+/** A plausible visit for the demo: about a quarter from someone never seen, the rest from a pool of regulars. */
 export function demoVisit(rng: Rng, visitorPool: number, at: Date): VisitInput {
+  const fresh = rng.next() < 0.25;
   return {
-    visitorId: `v-${rng.int(1, visitorPool).toString(36).padStart(5, '0')}`,
+    visitorId: fresh ? `n-${rng.int(0, 2_000_000_000).toString(36)}` : `v-${rng.int(1, visitorPool).toString(36).padStart(5, '0')}`,
     device: rng.pick(DEVICES),
     source: rng.pick(SOURCES),
     country: rng.pick(COUNTRIES),
@@ -181,7 +182,7 @@ export async function seedVisitHistory(db: Db, rng: Rng, opts: { days?: number; 
       let h = 0;
       while (h < 23 && u >= HOUR_WEIGHT[h]!) u -= HOUR_WEIGHT[h++]!;
       const at = new Date(dayStart + h * 3_600_000 + rng.int(0, 3_599_999));
-      const v = normaliseVisit(demoVisit(rng, 4000, at));
+      const v = normaliseVisit(demoVisit(rng, 1500, at));
       const day = darDay(at);
       if (!firstDay.has(v.key)) firstDay.set(v.key, day);
       rows.push({ visitorKey: v.key, kind: firstDay.get(v.key) === day ? VISITOR_KIND.new : VISITOR_KIND.returning, device: v.device, source: v.source, country: v.country, path: v.path, visitedAt: at });

@@ -54,8 +54,9 @@ function CategoryTreeSelect({ nodes, exclude, ...p }: TreeValueProps & { nodes: 
   return (
     <TreeSelect
       treeData={tree}
-      value={p.value ?? undefined}
-      onChange={(v) => p.onChange?.(v === undefined ? null : Number(v))}
+      value={p.value ? p.value : undefined}
+      // Cleared: 0, which the server reads as none (the resource layer takes no null for a number).
+      onChange={(v) => p.onChange?.(v === undefined || v === null ? 0 : Number(v))}
       disabled={p.disabled}
       allowClear
       showSearch
@@ -196,6 +197,24 @@ function useBrandChoices() {
   return useMemo(() => q.data?.items.map((r) => ({ value: Number(r.id), label: String(r.name ?? r.id) })), [q.data]);
 }
 
+/** A brand among the brands; cleared: 0, which the server reads as none. */
+function BrandSelect({ options, value, onChange, disabled }: { options?: { value: number; label: string }[]; value?: number | null; onChange?: (v: number) => void; disabled?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      options={options}
+      value={value ? value : undefined}
+      onChange={(v: number | undefined) => onChange?.(v ?? 0)}
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      placeholder={t('form.select')}
+      disabled={disabled}
+      style={{ width: '100%' }}
+      data-testid="product-brand"
+    />
+  );
+}
+
 /** Shop › Products. */
 function ProductScreen() {
   const { t } = useTranslation();
@@ -215,7 +234,11 @@ function ProductScreen() {
         input: () => <CategoryTreeSelect nodes={shown.data} testId="product-category" />,
         help: 'shop.help.category_id',
       },
-      brand_id: brands ? { type: 'enum', options: brands, render: (v) => brands.find((b) => b.value === Number(v))?.label ?? (v ? `#${String(v)}` : '-') } : {},
+      brand_id: {
+        min: undefined,
+        render: (v) => brands?.find((b) => b.value === Number(v))?.label ?? (v ? `#${String(v)}` : '-'),
+        input: () => <BrandSelect options={brands} />,
+      },
       price: { keep: true, render: (v) => tsh(v) },
       lowest_price: { render: (v) => tsh(v), help: 'shop.help.lowest_price' },
       properties: {
