@@ -33,6 +33,9 @@ import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { insertWallet } from './support/tron-fake-chain.js';
 import { boardMessages, messages } from '../src/modules/messaging/schema.js';
 import { postBoardMessage } from '../src/modules/messaging/index.js';
+import { registerDevice } from '../src/modules/push/index.js';
+import { pushSends } from '../src/modules/push/schema.js';
+import { telegramBindings } from '../src/modules/telegram/schema.js';
 import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
 
@@ -59,12 +62,14 @@ const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
 /** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */
 const MESSAGING_KEYS = ['message_board', 'message_board:reply', 'message_board:delete', 'message_list', 'message_list:send', 'message_list:delete'];
+/** Push and Telegram (issue 15, PUSH): a precision push to my branch's devices; unbinding my branch's Telegram accounts. */
+const PUSH_KEYS = ['precision_push_device', 'precision_push_device:push', 'telegram_bot_binding', 'telegram_bot_binding:delete'];
 /** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
 const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_category_list:delete', 'mall_brand_list', 'mall_brand_list:edit', 'mall_brand_list:delete', 'mall_product_list', 'mall_product_list:edit', 'mall_product_list:delete'];
 const CONTENT_KEYS = ['rotation_type', 'rotation_type:edit', 'rotation_type:delete', 'rotation', 'rotation:edit', 'rotation:delete', 'image_text_type', 'image_text_type:edit', 'image_text_type:delete', 'image_text', 'image_text:edit', 'image_text:delete'];
 /** Promotions (issue 17): campaigns of a branch (read, edit, delete, activate/pause, stats, award) and the approval of its bettors' qualifications. */
 const PROMO_KEYS = ['activity_campaign', 'activity_campaign:create', 'activity_campaign:edit', 'activity_campaign:delete', 'activity_campaign:approve', 'activity_qualification:approve'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
+const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...PUSH_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -572,6 +577,29 @@ const CASES: RouteCase[] = [
     },
   },
   // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
+  // Push and Telegram (issue 15, PUSH): a precision push names devices of my branch only (403 OUT_OF_SCOPE
+  // otherwise, nothing queued); a binding is unbound by the branch of its admin or of its bettor's agent.
+  {
+    route: 'POST /api/v1/push/precision',
+    cells: { super: 202, own: 202, other: REFUSED },
+    target: async (who) => {
+      const title = uniq('matrix-push-');
+      const deviceId = await registerDevice(db(), { bettorId: await freshBettor(sideOf(who)), token: uniq('matrix-token-'), platform: 'android' });
+      return { url: '/api/v1/push/precision', body: { title, body: 'Matrix', device_ids: [deviceId] }, probe: async () => (await db().select({ n: count() }).from(pushSends).where(eq(pushSends.title, title)))[0] };
+    },
+  },
+  ...(['admin', 'bettor'] as const).map((subject): RouteCase => ({
+    route: 'DELETE /api/v1/telegram/bindings/:id',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const subjectId = subject === 'admin' ? await freshAdmin(sideOf(who)) : await freshBettor(sideOf(who));
+      const [row] = await db()
+        .insert(telegramBindings)
+        .values({ subject, adminId: subject === 'admin' ? subjectId : null, bettorId: subject === 'bettor' ? subjectId : null, tgUserId: 5_000_000 + (n += 1), chatId: 5_000_000 + n, firstName: 'Matrix' })
+        .returning();
+      return { url: `/api/v1/telegram/bindings/${row!.id}`, probe: async () => (await db().select().from(telegramBindings).where(eq(telegramBindings.id, row!.id)))[0] ?? null };
+    },
+  })),
   ...(['categories', 'brands', 'products'] as const).flatMap((kind) =>
     (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
       route: `${method} /api/v1/shop/${kind}/:id`,
