@@ -98,6 +98,7 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
   const [form] = Form.useForm<Values>();
   const kind = Form.useWatch('kind', form);
   const when = Form.useWatch('when', form);
+  const phones = Form.useWatch('phones', form) ?? '';
   const [report, setReport] = useState<PhoneResolution | null>(null);
   const agents = useAdminOptions(can('administrators'));
   const check = useApiMutation((phones: string) => api.post<PhoneResolution>('/messaging/recipients/resolve', { phones }), { success: false, onSuccess: setReport });
@@ -153,7 +154,7 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
               <Input.TextArea rows={4} placeholder={'0712 345 678\n+255 754 000 111'} data-testid="send-phones" onChange={() => setReport(null)} />
             </Form.Item>
             <Space direction="vertical" style={{ width: '100%', marginBottom: 16 }}>
-              <Button onClick={() => check.mutate(form.getFieldValue('phones') ?? '')} loading={check.isPending} disabled={!String(form.getFieldValue('phones') ?? '').trim()} data-testid="send-check">
+              <Button onClick={() => check.mutate(phones)} loading={check.isPending} disabled={!phones.trim()} data-testid="send-check">
                 {t('messaging.send.check')}
               </Button>
               {report ? <PhoneReport report={report} /> : null}
