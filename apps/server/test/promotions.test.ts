@@ -7,7 +7,7 @@
  * ledger invariants after each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT } from '@dau/domain';
 import { activityQualifications, bettors, bills, houseEntries } from '../src/modules/money/schema';
 import { checkInvariants } from '../src/modules/money/ledger';
@@ -17,6 +17,8 @@ import { placeOrder, type SlipSelection } from '../src/modules/betting/placement
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { bonusGrants, campaigns, promotionEvents } from '../src/modules/promotions/schema';
 import { drainPromotionEvents, expireBonusGrants, recordBettorSignIn } from '../src/modules/promotions/service';
+import { SIM_CAMPAIGNS, simulatePromotions } from '../src/simulator/promotions';
+import { Rng } from '../src/simulator/rng';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 
@@ -321,5 +323,20 @@ describe('bonus funds', () => {
     const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.campaignId, c.id));
     expect(g).toMatchObject({ remaining: 500, wagered: 2_000, status: 'completed' });
     expect(await expireBonusGrants(db(), new Date(Date.now() + 400 * DAY))).toBe(0);
+  });
+});
+
+describe('simulator', () => {
+  it('runs a sign-in streak and a bet-to-get campaign whose sign-in history makes rows at once', async () => {
+    await db().update(campaigns).set({ status: 'paused' }).where(eq(campaigns.status, 'active'));
+    for (let i = 0; i < 6; i++) await makeBettor(t, rootId);
+    await simulatePromotions(t.ctx, new Rng(7));
+    await simulatePromotions(t.ctx, new Rng(8)); // a later tick: no second set of campaigns
+    await drainPromotionEvents(db());
+    const sim = await db().select().from(campaigns).where(inArray(campaigns.name, SIM_CAMPAIGNS.map((c) => c.name))).orderBy(asc(campaigns.id));
+    expect(sim.map((c) => [c.type, c.status])).toEqual([['signin_streak', 'active'], ['bet_to_get', 'active']]);
+    const rows = await rowsOf(sim[0].id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.status === 1 && r.reward === 500_00 && r.bettorId % 3 === 0)).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import { casinoDue, simulateCasino } from './casino.js';
 import { simulateRacing } from './racing.js';
 import { simulateTron, tronDue } from './tron.js';
 import { simulateVisits } from './visitors.js';
+import { simulatePromotions } from './promotions.js';
 
 export interface SimulatorOptions {
   /** Ticks per minute at speed 1 (default 12: one every 5 s). */
@@ -33,6 +34,7 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
     busy = true;
     try {
       await simulateVisits(ctx, rng).catch((err) => opts.log?.('simulator visits failed', err));
+      await simulatePromotions(ctx, rng).catch((err) => opts.log?.('simulator promotions failed', err));
       const roll = rng.next();
       if (jackpotDue(roll)) await simulateJackpot(ctx, rng);
       else if (casinoDue(roll)) await simulateCasino(ctx, rng);
