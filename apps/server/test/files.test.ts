@@ -187,6 +187,30 @@ describe('picture fields take uploads or https addresses', () => {
   });
 });
 
+describe("'images' fields: an ordered list of uploads or https addresses", () => {
+  it('keeps the order, answers an array, refuses bad items and too many, and keeps stored items on edit', async () => {
+    const a = (await upload('a.png', 'image/png', png(11, 2))).body.url as string;
+    const b = (await upload('b.png', 'image/png', png(12, 2))).body.url as string;
+    const cat = await t.call('POST', '/api/v1/shop/categories', { token, body: { title: 'Pictures', show_status: 1, language: 'en-US' } });
+    expect(cat.status).toBe(201);
+    const base = { title: 'Pictured', category_id: cat.body.id, price: 1_000_00 };
+    const p = await t.call('POST', '/api/v1/shop/products', { token, body: { ...base, cover_images: [b, a, 'https://cdn.example.com/c.webp'] } });
+    expect(p.status).toBe(201);
+    expect(p.body.cover_images).toEqual([b, a, 'https://cdn.example.com/c.webp']);
+    for (const bad of ['javascript:alert(1)', 'http://example.com/a.png', '/uploads/x.png', '']) {
+      const r = await t.call('POST', '/api/v1/shop/products', { token, body: { ...base, cover_images: [a, bad] } });
+      expect(r.status, bad).toBe(400);
+    }
+    expect((await t.call('POST', '/api/v1/shop/products', { token, body: { ...base, cover_images: 'not-a-list' } })).status).toBe(400);
+    expect((await t.call('POST', '/api/v1/shop/products', { token, body: { ...base, cover_images: Array(10).fill(a) } })).status).toBe(400);
+    // Reordered and shortened on edit.
+    const put = await t.call('PUT', `/api/v1/shop/products/${p.body.id}`, { token, body: { cover_images: [a, b] } });
+    expect(put.status).toBe(200);
+    expect(put.body.cover_images).toEqual([a, b]);
+    expect((await t.call('GET', `/api/v1/shop/products/${p.body.id}`, { token })).body.cover_images).toEqual([a, b]);
+  });
+});
+
 describe('S3 storage (s3rver, a real S3-compatible server)', () => {
   let s3: InstanceType<typeof S3rver>;
   let endpoint: string;
