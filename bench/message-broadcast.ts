@@ -8,6 +8,13 @@
  *  2. The same audience as a targeted send (the bettors list's filter, empty: all bettors): accepted,
  *     then the time until every recipient row is written (chunks of DAU_MESSAGE_CHUNK, default 5,000, each
  *     one transaction), and the rows per second.
+ *
+ * Figures, 2026-11-25, this machine (2 shared cores, load average ~15 from other sessions and a browser
+ * test running alongside), 1,000,000 bettors (written in 44 s):
+ *   broadcast: accepted in 160 ms; delivered (readable in every inbox) in 1.20 s; 0 recipient rows;
+ *              a bettor's inbox 112 ms; the first read 137 ms
+ *   filter send to all 1,000,000: accepted in 57 ms; every recipient row written in 35.8 s (27,943 rows/s,
+ *              chunks of 5,000, one transaction each)
  * Prints figures; never a gate. Run: `node --import tsx bench/message-broadcast.ts` (BENCH_BETTORS, BENCH_URL,
  * BENCH_SKIP_FILTER=1 to skip step 2).
  */
