@@ -11,6 +11,7 @@
  * its audit row (with before/after), a refused one changed nothing and wrote no audit row of a change.
  * Then one test per finding of the security review (issue: roles, admins, bettors).
  */
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, gt, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
@@ -38,6 +39,8 @@ import { pushSends } from '../src/modules/push/schema.js';
 import { telegramBindings } from '../src/modules/telegram/schema.js';
 import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
+import { scriptRuns, serverProcesses } from '../src/modules/operations/schema.js';
+import { smsExclusions, smsSends } from '../src/modules/sms/schema.js';
 
 /** The collection (hot) wallet a collect and a USDT withdrawal need (made once; no real key: nothing is signed here). */
 let matrixHot: string | null = null;
@@ -65,11 +68,13 @@ const MESSAGING_KEYS = ['message_board', 'message_board:reply', 'message_board:d
 /** Push and Telegram (issue 15, PUSH): a precision push to my branch's devices; unbinding my branch's Telegram accounts. */
 const PUSH_KEYS = ['precision_push_device', 'precision_push_device:push', 'telegram_bot_binding', 'telegram_bot_binding:delete'];
 /** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
+/** SMS (issue 15, SMS): sends to my branch's bettors and the no-send list (settings stay with the super admin). */
+const SMS_KEYS = ['sms_send', 'sms_send:send', 'no_send_sms', 'no_send_sms:create', 'no_send_sms:delete', 'no_send_sms:import'];
 const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_category_list:delete', 'mall_brand_list', 'mall_brand_list:edit', 'mall_brand_list:delete', 'mall_product_list', 'mall_product_list:edit', 'mall_product_list:delete'];
 const CONTENT_KEYS = ['rotation_type', 'rotation_type:edit', 'rotation_type:delete', 'rotation', 'rotation:edit', 'rotation:delete', 'image_text_type', 'image_text_type:edit', 'image_text_type:delete', 'image_text', 'image_text:edit', 'image_text:delete'];
 /** Promotions (issue 17): campaigns of a branch (read, edit, delete, activate/pause, stats, award) and the approval of its bettors' qualifications. */
 const PROMO_KEYS = ['activity_campaign', 'activity_campaign:create', 'activity_campaign:edit', 'activity_campaign:delete', 'activity_campaign:approve', 'activity_qualification:approve'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...PUSH_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
+const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...PUSH_KEYS, ...SMS_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -576,7 +581,6 @@ const CASES: RouteCase[] = [
       return { url: `/api/v1/messaging/messages/${m!.id}`, probe: async () => (await db().select().from(messages).where(eq(messages.id, m!.id)))[0] };
     },
   },
-  // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
   // Push and Telegram (issue 15, PUSH): a precision push names devices of my branch only (403 OUT_OF_SCOPE
   // otherwise, nothing queued); a binding is unbound by the branch of its admin or of its bettor's agent.
   {
@@ -600,6 +604,34 @@ const CASES: RouteCase[] = [
       return { url: `/api/v1/telegram/bindings/${row!.id}`, probe: async () => (await db().select().from(telegramBindings).where(eq(telegramBindings.id, row!.id)))[0] ?? null };
     },
   })),
+  // SMS (issue 15, SMS): an agent texts only their own branch's bettors: another branch's number is not counted,
+  // so nothing is left to send (422 SMS_NO_RECIPIENTS) and no send is created.
+  ...(['one', 'filter'] as const).map((kind): RouteCase => ({
+    route: 'POST /api/v1/sms/sends',
+    cells: { super: 201, own: 201, other: [422] },
+    target: async (who) => {
+      const content = uniq('matrix-sms-');
+      const bettorId = await freshBettor(sideOf(who));
+      const [b] = await db().select({ phone: bettors.phone }).from(bettors).where(eq(bettors.id, bettorId));
+      const target = kind === 'one' ? { kind, phone: b!.phone } : { kind, filter: { id: bettorId } };
+      return { url: '/api/v1/sms/sends', body: { content, target }, probe: async () => (await db().select({ n: count() }).from(smsSends).where(eq(smsSends.content, content)))[0] };
+    },
+  })),
+  // The no-send list is the product's, not a branch's: any holder of the page adds or removes any number.
+  {
+    route: 'DELETE /api/v1/sms/exclusions/:id',
+    cells: { super: 200, own: 200 },
+    target: async () => {
+      const [row] = await db().insert(smsExclusions).values({ phone: `+25571${String(1_000_000 + (n += 1)).slice(-7)}`, source: 'manual' }).returning();
+      return { url: `/api/v1/sms/exclusions/${row!.id}`, probe: async () => (await db().select().from(smsExclusions).where(eq(smsExclusions.id, row!.id)))[0] ?? null };
+    },
+  },
+  {
+    route: 'PUT /api/v1/sms/config',
+    cells: { super: 200, own: [403] },
+    target: async () => ({ url: '/api/v1/sms/config', body: { sender_id: uniq('M').slice(0, 11) }, probe: async () => (await t.call('GET', '/api/v1/sms/config', { token: tokens.super })).body.sender_id }),
+  },
+  // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
   ...(['categories', 'brands', 'products'] as const).flatMap((kind) =>
     (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
       route: `${method} /api/v1/shop/${kind}/:id`,
@@ -634,6 +666,34 @@ const CASES: RouteCase[] = [
       },
     })),
   ),
+  // Operations (issue 16, OPS): installation-wide tools, no branch owns a row; a branch agent holds none of their keys.
+  {
+    route: 'DELETE /api/v1/operations/servers/:id',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const id = crypto.randomUUID();
+      const old = new Date(Date.now() - 120_000);
+      await db().insert(serverProcesses).values({ id, host: uniq('matrix-host-'), pid: 1, version: '0', databaseKind: 'pg', startedAt: old, lastBeatAt: old });
+      return { url: `/api/v1/operations/servers/${id}`, probe: async () => (await db().select().from(serverProcesses).where(eq(serverProcesses.id, id)))[0] ?? null };
+    },
+  },
+  {
+    route: 'POST /api/v1/operations/script-runs/:id/approve',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const [run] = await db()
+        .insert(scriptRuns)
+        .values({ script: 'rebuild-console', version: 1, args: {}, dryRun: true, dangerous: true, target: crypto.randomUUID(), requestedBy: w.agentA, status: 'awaiting_approval' })
+        .returning({ id: scriptRuns.id });
+      return { url: `/api/v1/operations/script-runs/${run!.id}/approve`, probe: async () => (await db().select({ status: scriptRuns.status, by: scriptRuns.approvedBy }).from(scriptRuns).where(eq(scriptRuns.id, run!.id)))[0] };
+    },
+  },
+  {
+    route: 'POST /api/v1/operations/locks/:pid/release',
+    // No such backend (PostgreSQL 404) or no sessions to end (PGlite 409); a real release is in operations.test.ts.
+    cells: { super: [404, 409], own: [403] },
+    target: async () => ({ url: '/api/v1/operations/locks/999999/release' }),
+  },
 ];
 
 /**

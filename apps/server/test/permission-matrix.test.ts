@@ -247,6 +247,18 @@ const MATRIX: Record<string, Case> = {
   'GET /uploads/:name': { need: PUBLIC, url: `/uploads/${'0'.repeat(64)}.png` },
   'GET /api/docs/static/index.html': { need: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { need: PUBLIC },
+  // Operations (issue 16, OPS): servers, scripts, database locks and sessions, metrics (its own token).
+  'GET /metrics': { need: PUBLIC },
+  'GET /api/v1/operations/servers': { need: 'server_list' },
+  'DELETE /api/v1/operations/servers/:id': { need: 'server_list:delete', url: '/api/v1/operations/servers/00000000-0000-4000-8000-000000000000' },
+  'GET /api/v1/operations/scripts': { need: 'script' },
+  'GET /api/v1/operations/script-runs': { need: 'script' },
+  'POST /api/v1/operations/script-runs': { need: 'script:run', body: INVALID },
+  'POST /api/v1/operations/script-runs/:id/approve': { need: 'script:approve', url: `/api/v1/operations/script-runs/${MISSING}/approve` },
+  'GET /api/v1/operations/script-runs/:id/output': { need: 'script', url: `/api/v1/operations/script-runs/${MISSING}/output` },
+  'GET /api/v1/operations/locks': { need: 'mysql_lock' },
+  'POST /api/v1/operations/locks/:pid/release': { need: 'mysql_lock:release', url: `/api/v1/operations/locks/${MISSING}/release` },
+  'GET /api/v1/operations/activity': { need: 'mysql_time_consuming' },
   // Push and Telegram (issue 15, PUSH): devices, public and precision pushes, bindings, my binding code.
   'GET /api/v1/push/devices': { need: 'push_device' },
   'GET /api/v1/push/precision/devices': { need: 'precision_push_device' },
@@ -259,6 +271,17 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/v1/telegram/bindings/:id': { need: 'telegram_bot_binding:delete', url: `/api/v1/telegram/bindings/${MISSING}` },
   'POST /api/v1/telegram/bind-code': { need: 'telegram_bot_binding:bind' },
   'GET /api/v1/telegram/me': { need: 'telegram_bot_binding' },
+  // SMS (issue 15, SMS): the no-send list's import, settings, preview and send, history, AT's callbacks (token in the URL).
+  'POST /api/v1/sms/exclusions/import': { need: 'no_send_sms:import', body: INVALID },
+  'GET /api/v1/sms/config': { need: 'sms_send:config' },
+  'PUT /api/v1/sms/config': { need: 'sms_send:config', body: INVALID },
+  'POST /api/v1/sms/preview': { need: 'sms_send:send', body: INVALID },
+  'POST /api/v1/sms/sends': { need: 'sms_send:send', body: INVALID },
+  'GET /api/v1/sms/sends': { need: 'sms_send' },
+  'GET /api/v1/sms/sends/:id': { need: 'sms_send', url: `/api/v1/sms/sends/${MISSING}` },
+  'GET /api/v1/sms/sends/:id/recipients': { need: 'sms_send', url: `/api/v1/sms/sends/${MISSING}/recipients` },
+  'POST /api/public/sms/at/delivery': { need: PUBLIC, url: '/api/public/sms/at/delivery?token=wrong', body: INVALID },
+  'POST /api/public/sms/at/incoming': { need: PUBLIC, url: '/api/public/sms/at/incoming?token=wrong', body: INVALID },
 };
 // The resource routes follow one pattern each: the page to read, page:action to act.
 for (const [api, page, kind, actions] of [
@@ -294,6 +317,8 @@ for (const [api, page, kind, actions] of [
   // Push and Telegram (issue 15, PUSH)
   ['/push/config', 'push_device', 'singleton', ['edit']],
   ['/telegram/config', 'telegram_bot_binding', 'singleton', ['edit']],
+  // SMS (issue 15, SMS)
+  ['/sms/exclusions', 'no_send_sms', 'list', ['create', 'delete']],
   // Shop (issue 16, SHOP)
   ['/shop/categories', 'mall_category_list', 'list', ['create', 'edit', 'delete', 'export']],
   ['/shop/brands', 'mall_brand_list', 'list', ['create', 'edit', 'delete', 'export']],

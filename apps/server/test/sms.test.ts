@@ -96,7 +96,7 @@ describe('no-send list', () => {
     await fetch(`${gw.url}/sandbox/incoming`, { method: 'POST', body: new URLSearchParams({ from: '+255712345691', text: 'hello' }) });
     expect((await t.database.db.select().from(smsExclusions).where(eq(smsExclusions.phone, '+255712345691'))).length).toBe(0);
     const wrong = await fetch(`${appUrl}/api/public/sms/at/incoming?token=nope`, { method: 'POST', body: new URLSearchParams({ from: '+255712345692', text: 'STOP' }) });
-    expect(wrong.status).toBe(403);
+    expect(wrong.status).toBe(404);
   });
 });
 
@@ -223,9 +223,10 @@ describe('delivery reports', () => {
     expect((await post(callbackToken, 'Failed')).status).toBe(200);
     expect(await sendRow(s.body.id)).toMatchObject({ sentCount: done.sentCount, deliveredCount: done.deliveredCount, failedCount: done.failedCount });
     expect((await recipientsOf(s.body.id))[0]!.status).toBe('delivered');
-    expect((await post('wrong')).status).toBe(403);
+    expect((await post('wrong')).status).toBe(404);
     const noToken = await t.call('POST', '/api/public/sms/at/delivery', { body: { id: 'x', status: 'Success', phoneNumber: '+255713500001' } });
-    expect(noToken.status).toBe(403);
+    expect(noToken.status).toBe(404);
+    expect(noToken.body.code).toBe('SMS_CALLBACK_REFUSED');
   });
 
   it('settle a row in doubt (claimed, no answer recorded) by phone without sending it again', async () => {

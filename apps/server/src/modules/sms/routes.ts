@@ -242,7 +242,8 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // ------------------------------------------------------------------------ Africa's Talking callbacks
   // Public (AT calls them), form-encoded as AT posts them; AT does not sign callbacks, so the URL we
-  // register carries a secret token (sms_config.callback_token), compared in constant time.
+  // register carries a secret token (sms_config.callback_token), compared in constant time. A missing or
+  // wrong token answers 404 (the endpoint is not confirmed to strangers).
   app.register(async (cb) => {
     cb.removeAllContentTypeParsers();
     cb.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
@@ -272,7 +273,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
       { config: { access: { public: true } }, schema: { tags, summary: "Africa's Talking delivery report (form fields id, status, phoneNumber, failureReason…)", querystring: tokenQuery, response: { 200: callbackAnswer } } },
       async (req) => {
         req.audited = true;
-        if (!(await callbackTokenOk(db, req.query.token))) throw new AppError(403, 'SMS_CALLBACK_REFUSED');
+        if (!(await callbackTokenOk(db, req.query.token))) throw new AppError(404, 'SMS_CALLBACK_REFUSED');
         const form = formOf(req);
         const report = {
           id: field(form, 'id'), status: field(form, 'status', 40), phoneNumber: field(form, 'phoneNumber', 32),
@@ -288,7 +289,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
       { config: { access: { public: true } }, schema: { tags, summary: "Africa's Talking incoming message (a STOP reply adds the number to the no-send list)", querystring: tokenQuery, response: { 200: callbackAnswer } } },
       async (req) => {
         req.audited = true;
-        if (!(await callbackTokenOk(db, req.query.token))) throw new AppError(403, 'SMS_CALLBACK_REFUSED');
+        if (!(await callbackTokenOk(db, req.query.token))) throw new AppError(404, 'SMS_CALLBACK_REFUSED');
         const form = formOf(req);
         const { stopped } = await applyIncomingMessage(db, { from: field(form, 'from', 32), text: (form.text ?? '').slice(0, 1000) });
         return { ok: true, matched: stopped };
