@@ -137,22 +137,17 @@ function PropertiesInput({ value, onChange, disabled }: { value?: string; onChan
     <Flex vertical gap={8} data-testid="product-properties">
       {pairs.map((p, i) => (
         <Flex key={i} gap={8} align="center">
-          <Input
-            value={p.name}
-            maxLength={64}
-            placeholder={t('shop.propertyName')}
-            aria-label={t('shop.propertyName')}
-            disabled={disabled}
-            onChange={(e) => set(pairs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
-          />
-          <Input
-            value={p.value}
-            maxLength={200}
-            placeholder={t('shop.propertyValue')}
-            aria-label={t('shop.propertyValue')}
-            disabled={disabled}
-            onChange={(e) => set(pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
-          />
+          {(['name', 'value'] as const).map((k) => (
+            <Input
+              key={k}
+              value={p[k]}
+              maxLength={k === 'name' ? 64 : 200}
+              placeholder={t(k === 'name' ? 'shop.propertyName' : 'shop.propertyValue')}
+              aria-label={t(k === 'name' ? 'shop.propertyName' : 'shop.propertyValue')}
+              disabled={disabled}
+              onChange={(e) => set(pairs.map((x, j) => (j === i ? { ...x, [k]: e.target.value } : x)))}
+            />
+          ))}
           <Button icon={<DeleteOutlined />} aria-label={t('shop.removeProperty')} disabled={disabled} onClick={() => set(pairs.filter((_, j) => j !== i))} />
         </Flex>
       ))}
@@ -227,7 +222,16 @@ function ProductScreen() {
   const def = useMemo(() => {
     const tsh = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : formatTsh(Number(v), locale));
     return shopView(mallProductResource, {
-      title: { keep: true },
+      title: {
+        keep: true,
+        render: (v, row) => (
+          <Space size={8}>
+            <Thumb src={Array.isArray(row.cover_images) ? row.cover_images[0] : undefined} />
+            <Typography.Text strong>{String(v ?? '')}</Typography.Text>
+          </Space>
+        ),
+      },
+      cover_images: { table: false, help: 'shop.help.cover_images' },
       category_id: {
         keep: true,
         render: (v) => categoryPath(names, v),
@@ -251,7 +255,6 @@ function ProductScreen() {
       colours: { input: () => <ColoursInput />, render: (v) => (v ? <Space size={4} wrap>{String(v).split(',').map((c) => <Tag key={c}>{c.trim()}</Tag>)}</Space> : '-') },
       ranking: { help: 'shop.help.ranking' },
       home_recommend: { help: 'shop.help.home_recommend' },
-      cover_images: { help: 'shop.help.cover_images' },
     });
   }, [names, shown.data, brands, locale]);
   return <ResourcePage def={def} detailColumns={2} detailTitle={(row) => String(row.title ?? t('menu.mall_product_list'))} />;

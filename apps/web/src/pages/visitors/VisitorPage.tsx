@@ -10,9 +10,7 @@ import dayjs, { type Dayjs } from '../../app/dayjs';
 import { api } from '../../app/api';
 import { ActionButton, LoadError, NoData, PageHeader, Panel, ResourceList, useLocale, type FieldView, type ResourceView } from '../../resources';
 import { ChartCard } from '../statistics/Chart';
-
-/** The operator's day (Dar es Salaam, UTC+3) of an instant, as YYYY-MM-DD. */
-const darDay = (ms: number = Date.now()) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+import { darDay, downloadCsv } from '../casino/shared';
 
 const COLORS = { visits: '#1677ff', new: '#52c41a', returning: '#fa8c16', visitors: '#722ed1' };
 
@@ -58,16 +56,10 @@ function useVisitsView(): ResourceView {
   );
 }
 
-/** The day table as a CSV file (UTF-8 with a BOM: spreadsheets read the Swahili and Chinese headers). */
+/** The day table as a CSV file (the casino screens' browser-side CSV: a BOM, cells quoted as needed). */
 function downloadDays(s: VisitorStats, head: string[]) {
   const rows = [head, ...s.days.map((d) => [d.day, String(d.visits), String(d.visitors), String(d.new_visitors), String(d.returning_visitors)])];
-  const body = rows.map((cells) => cells.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n');
-  const url = URL.createObjectURL(new Blob(['\ufeff', body, '\n'], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `visitor-${s.date_from}-${s.date_to}.csv`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadCsv(rows, `visitor-${s.date_from}-${s.date_to}.csv`);
 }
 
 const BASE = { animation: false, grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true }, tooltip: { trigger: 'axis' }, legend: { top: 0, type: 'scroll' } };
