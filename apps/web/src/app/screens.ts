@@ -44,6 +44,7 @@ const jackpotResource = (page: string) => jackpot(declared(() => import('../page
 const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
 const tronResource = (page: string) => tron(declared(() => import('../pages/tron/resourceScreens'), page));
 const messagingResource = (page: string) => withTexts('messaging', declared(() => import('../pages/messaging/resourceScreens'), page));
+const pushResource = (page: string) => withTexts('push', declared(() => import('../pages/push/resourceScreens'), page));
 const contentResource = (page: string) => withTexts('content', declared(() => import('../pages/content/resourceScreens'), page));
 const moneyResource = (page: string) => money(declared(() => import('../pages/money/resourceScreens'), page));
 
@@ -143,6 +144,9 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   message_board: messagingResource('message_board'),
   message_list: messagingResource('message_list'),
   app_config: messagingResource('app_config'),
+  push_device: pushResource('push_device'),
+  precision_push_device: pushResource('precision_push_device'),
+  telegram_bot_binding: pushResource('telegram_bot_binding'),
   // Shop and visitors (issue 16, SHOP)
   mall_category_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_category_list')),
   mall_brand_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_brand_list')),
