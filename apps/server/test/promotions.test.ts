@@ -99,6 +99,9 @@ describe('campaigns', () => {
     const edited = await t.call('PUT', `/api/v1/promotions/campaigns/${mine.body.id}`, { token: tokenA, body: { rules: { days: 5 }, budget_cents: 50_000 } });
     expect(edited.body).toMatchObject({ rules: { days: 5 }, budget_cents: 50_000 });
     expect((await t.call('DELETE', `/api/v1/promotions/campaigns/${mine.body.id}`, { token: tokenA })).status).toBe(200);
+    // The list exports in the background (page activity_campaign, button export).
+    expect((await t.call('POST', '/api/v1/exports', { token, body: { type: 'activity_campaign', format: 1, params: { type: 'signin_streak' } } })).status).toBe(202);
+    expect((await t.call('POST', '/api/v1/exports', { token: tokenA, body: { type: 'activity_campaign', format: 1, params: {} } })).status).toBe(403);
     expect((await t.call('GET', `/api/v1/promotions/campaigns/${mine.body.id}`, { token })).status).toBe(404);
   });
 });
@@ -217,6 +220,9 @@ describe('bet to get', () => {
     const [bill] = await db().select().from(bills).where(eq(bills.id, ok.body.bill_id));
     expect(bill).toMatchObject({ type: BILL_TYPE.bet_to_get_bonus, amount: 7_000, accountKind: ACCOUNT_KIND.cash, bettorId: b.id });
     await invariantsHold();
+    // GGR of the bettor before the qualification: 60,000 won at 2.00 (-60,000), 50,000 + 30,000 + 10,000 lost: 30,000; nothing after.
+    const stats = await t.call('GET', `/api/v1/promotions/campaigns/${c.id}/stats?window_days=3`, { token });
+    expect(stats.body).toMatchObject({ qualified: 1, approved: 1, cost: 7_000, cash_awarded: 7_000, ggr_before: 30_000, ggr_after: 0, ngr_after: -7_000, bonus_share_bps: null, window_days: 3 });
   });
 });
 

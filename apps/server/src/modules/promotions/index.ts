@@ -2,14 +2,14 @@
  * Promotions (issue 17): campaigns, qualification from events, approval, bonus funds (./service.ts),
  * console routes (./routes.ts). Jobs:
  *  - `promotions.events` (every few seconds, singleton): evaluates the outbox of promotion events;
- *  - `promotions.expire-bonus` (every minute, singleton): removes expired bonus funds (credit bill 105)
- *    and ends campaigns past their end.
+ *  - `promotions.expire-bonus` (every minute, singleton): removes expired bonus funds (credit bill 105),
+ *    ends campaigns past their end and prunes events evaluated more than a week ago.
  * Other modules record events with `promotionEvent(tx, …)` in their own transaction.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { registerPromotionRoutes } from './routes.js';
-import { drainPromotionEvents, endCampaigns, expireBonusGrants } from './service.js';
+import { drainPromotionEvents, endCampaigns, expireBonusGrants, pruneEvents } from './service.js';
 
 export const EVENTS_JOB = 'promotions.events';
 export const EXPIRE_JOB = 'promotions.expire-bonus';
@@ -24,6 +24,7 @@ export async function promotionsRoutes(app: FastifyInstance, ctx: AppContext) {
   ctx.jobs.every(EXPIRE_JOB, 60, async () => {
     await expireBonusGrants(ctx.db);
     await endCampaigns(ctx.db);
+    await pruneEvents(ctx.db);
   }, { policy: 'singleton' });
   registerPromotionRoutes(app, ctx);
 }

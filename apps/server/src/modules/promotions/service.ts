@@ -353,6 +353,11 @@ export async function expireBonusGrants(db: Db, now = new Date(), limit = 500): 
   return n;
 }
 
+/** Evaluated events older than a week are removed (the outbox stays small). */
+export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
+  await db.execute(sql`DELETE FROM promotion_events WHERE processed_at IS NOT NULL AND processed_at < ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}`);
+}
+
 /** Campaigns past their end are ended. */
 export async function endCampaigns(db: Db, now = new Date()): Promise<number> {
   const rows = await db
