@@ -97,8 +97,15 @@ describe('messaging screens', () => {
     await send.waitFor({ state: 'hidden' });
     const sent = rowWithText(page, 'Weekend jackpot');
     await sent.waitFor();
-    // Delivered by the job; the list follows (it polls while a send runs).
-    await until(async () => (await sent.innerText()).includes('Sent') && (await sent.innerText()).includes('2 of 2'), 'the message delivered');
+    // Delivered by the job; the list follows (it polls every 2 s while a send runs).
+    let row0: any;
+    await until(async () => {
+      row0 = (await e2e.server.api('GET', '/messaging/messages?title=Weekend', undefined, adminToken)).body.items[0];
+      return row0?.status === 'sent';
+    }, 'the message delivered');
+    expect(row0).toMatchObject({ recipient_count: 2, delivered_count: 2, audience: 'bettors', all_users: false });
+    await until(async () => (await sent.innerText()).includes('Sent'), 'the list showing it sent');
+    expect(await page.getByTestId(`message-delivered-${row0.id}`).innerText()).toBe('2 of 2');
     for (const b of bettors.slice(0, 2)) expect((await inboxOf(b.id)).items.map((m: any) => m.title)).toContain('Weekend jackpot');
     expect((await inboxOf(bettors[2]!.id)).items.map((m: any) => m.title)).not.toContain('Weekend jackpot');
     await shots(page, 'messaging-04-list');

@@ -98,7 +98,7 @@ function MessageScreen() {
             </Tag>
           ),
         },
-        delivered_count: { render: (_v, row) => <SendProgress row={row} /> },
+        delivered_count: { keep: true, render: (_v, row) => <SendProgress row={row} /> },
       }),
     [t],
   );
