@@ -100,6 +100,9 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'operations.script.arg.': opsScripts.flatMap((t) => [...t.matchAll(/\{ name: '(\w+)', type:/g)].map((m) => m[1]!)),
   'operations.describe.': ['server_list', 'script', 'mysql_lock', 'mysql_time_consuming'],
   'content.uploadType.': ['local', 's3'],
+  'promotions.type.': ['signin_streak', 'invitation', 'bet_to_get', 'deposit_match', 'custom'],
+  'promotions.status.': ['draft', 'active', 'paused', 'ended'],
+  'promotions.reward.': ['cash', 'bonus'],
 };
 /** Templates whose values are data (a field's `labels` prefix and the codes in the rows): not checkable here. */
 const DATA_TEMPLATES = ['${field.labels}.'];

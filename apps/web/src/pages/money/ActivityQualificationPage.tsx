@@ -49,7 +49,7 @@ export default function ActivityQualificationPage() {
       fields: [
         ...def.fields.slice(0, 4),
         {
-          key: 'campaign_id', type: 'number', label: 'promotions.field.campaign', width: 180,
+          key: 'campaign_id', type: 'number', label: 'promotions.field.campaign', width: 180, keep: true,
           render: (v) => (v == null ? '' : (names.get(Number(v)) ?? `#${String(v)}`)),
         },
         ...def.fields.slice(4),

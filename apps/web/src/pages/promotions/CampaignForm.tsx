@@ -236,7 +236,7 @@ export function CampaignForm({ open, row, onClose, onSubmit }: CampaignFormProps
                 name="min_first_deposit"
                 label={t('promotions.field.min_first_deposit')}
                 rules={[required(t('promotions.field.min_first_deposit')), ...amount()]}
-                extra={t(`promotions.help.${type}`)}
+                extra={type === 'invitation' ? t('promotions.help.invitation') : t('promotions.help.deposit_match')}
               >
                 <TshInput disabled={locked} data-testid="rule-min-deposit" />
               </Form.Item>
@@ -266,7 +266,7 @@ export function CampaignForm({ open, row, onClose, onSubmit }: CampaignFormProps
         <Typography.Title level={5}>{t('promotions.form.reward')}</Typography.Title>
         <Grid gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item name="reward_kind" label={t('promotions.field.reward_kind')} extra={t(`promotions.help.reward_${kind}`)}>
+            <Form.Item name="reward_kind" label={t('promotions.field.reward_kind')} extra={kind === 'bonus' ? t('promotions.help.reward_bonus') : t('promotions.help.reward_cash')}>
               <Radio.Group disabled={locked} optionType="button" data-testid="reward-kind" options={[
                 { value: 'cash', label: t('promotions.reward.cash') },
                 { value: 'bonus', label: t('promotions.reward.bonus') },

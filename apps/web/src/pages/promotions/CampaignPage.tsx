@@ -3,6 +3,7 @@ import { BarChartOutlined, DeleteOutlined, EditOutlined, PauseCircleOutlined, Pl
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
+import { useIsMobile } from '../../app/dialog';
 import { dayEndIso, dayStartIso, zonedToday } from '../../app/timeZone';
 import {
   ActionButton, ActionMenu, FormModal, ResourcePage, useApiMutation, type FieldView, type MenuAction, type QuickFilter, type ResourceView, type Row,
@@ -13,15 +14,19 @@ import { CAMPAIGN_LISTS, CAMPAIGN_PAGE, CAMPAIGN_STATUSES, CAMPAIGN_TYPES, QUALI
 
 type Open = { kind: 'form' | 'stats' | 'award'; row?: Row } | null;
 
-/** Period views: campaigns whose period overlaps today, the next 30 days or the last 30 days (filters `from` / `to`). */
-function periodViews(t: (k: string) => string): QuickFilter[] {
+/**
+ * Period views: campaigns whose period overlaps today, the next 30 days or the last 30 days (filters `from` /
+ * `to`). A phone gets the first two (the row of views must fit 390 px).
+ */
+function periodViews(t: (k: string) => string, mobile: boolean): QuickFilter[] {
   const today = zonedToday();
-  return [
+  const views: QuickFilter[] = [
     { key: 'all', label: t('promotions.period.all'), filters: { from: undefined, to: undefined } },
     { key: 'today', label: t('promotions.period.today'), filters: { from: dayStartIso(today), to: dayEndIso(today) } },
     { key: 'next', label: t('promotions.period.next30'), filters: { from: dayStartIso(today), to: dayEndIso(today.add(29, 'day')) } },
     { key: 'last', label: t('promotions.period.last30'), filters: { from: dayStartIso(today.subtract(29, 'day')), to: dayEndIso(today) } },
   ];
+  return mobile ? views.slice(0, 2) : views;
 }
 
 /**
@@ -32,6 +37,7 @@ function periodViews(t: (k: string) => string): QuickFilter[] {
  */
 export default function CampaignPage() {
   const { t } = useTranslation();
+  const mobile = useIsMobile();
   const [open, setOpen] = useState<Open>(null);
   const close = () => setOpen(null);
   const invalidate = CAMPAIGN_LISTS;
@@ -47,12 +53,12 @@ export default function CampaignPage() {
     const fields: FieldView[] = [
       { key: 'id', type: 'number', sortable: true, width: 70 },
       { key: 'name', type: 'text', label: 'promotions.field.name', search: 'like', keep: true, width: 200 },
-      { key: 'type', type: 'text', label: 'promotions.field.type', search: 'exact', options: typeOptions, labels: 'promotions.type', width: 150 },
+      { key: 'type', type: 'text', label: 'promotions.field.type', search: 'exact', options: typeOptions, keep: true, width: 150, render: (v) => typeOptions.find((o) => o.value === v)?.label ?? String(v ?? '') },
       { key: 'status', type: 'text', label: 'promotions.field.status', search: 'exact', options: statusOptions, keep: true, width: 100, render: (v) => <StatusTag status={v} t={t} /> },
       { key: 'starts_at', type: 'datetime', label: 'promotions.field.starts_at', sortable: true },
       { key: 'ends_at', type: 'datetime', label: 'promotions.field.ends_at', sortable: true },
       { key: 'rules', type: 'text', label: 'promotions.field.rules', table: false, render: (v, row) => rulesText(row.type, v, t) },
-      { key: 'reward', type: 'text', label: 'promotions.field.reward', width: 180, render: (v) => rewardText(v, t) },
+      { key: 'reward', type: 'text', label: 'promotions.field.reward', keep: true, width: 180, render: (v) => rewardText(v, t) },
       {
         key: 'spent_cents', type: 'money', label: 'promotions.field.spent', sortable: true, width: 200,
         render: (v, row) => (
@@ -124,7 +130,7 @@ export default function CampaignPage() {
     <ResourcePage
       def={def}
       detailColumns={2}
-      quickFilters={periodViews(t)}
+      quickFilters={periodViews(t, mobile)}
       rowActions={(row) => actions(row, 'row')}
       detailActions={(row) => actions(row, 'detail')}
       detailTitle={(row) => String(row.name ?? '')}
