@@ -1,10 +1,10 @@
-import zlib from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { logOf, missingKeys, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, settled, toastAfter, until } from './support/ui';
 import { choose, openScreen, shot, shots } from './support/screens';
+import { gradientPng } from '../apps/server/src/modules/files/png';
 
 /**
  * Issue 16 (FILES) in the browser: an operator uploads a banner picture from the form (POST
@@ -17,37 +17,13 @@ const e2e = useE2e({ server: { demo: false, simulator: false } });
 let token = '';
 const api = <T = any>(method: string, p: string, body?: unknown) => e2e.server.api<T>(method, p, body, token);
 
-/** A real PNG of w x h pixels in one colour (stored uncompressed rows, zlib-deflated as PNG wants). */
-function solidPng(w: number, h: number, [r, g, b]: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of buf) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3).map((_, i) => [r, g, b][i % 3]!)]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
+const BANNER = gradientPng(320, 120, [22, 119, 255]);
 
-const BANNER = solidPng(320, 120, [22, 119, 255]);
+/** Closes the language menu (a click outside it) and waits until it is gone. */
+async function closeLanguageMenu(page: import('playwright-core').Page) {
+  await page.getByTestId('page-title').click();
+  await page.getByTestId('language-option-en-US').waitFor({ state: 'hidden' });
+}
 
 const itemOf = (scope: Locator, label: string) =>
   scope.locator('.ant-form-item', { has: scope.page().locator('.ant-form-item-label label', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
@@ -128,13 +104,13 @@ describe('content screens', () => {
     await page.getByTestId('language-untranslated-fr-FR').hover();
     await page.getByText('The console has no translation in this language yet').waitFor();
     await shot(page, 'content-05-language-menu');
+    await closeLanguageMenu(page);
 
     // ---------------------------------------------------------------------------- three languages
     for (const [code, title, describe] of [
       ['sw-KE', 'Mabango', 'Mabango ya kila kikundi'],
       ['zh-CN', '轮播图', '各分组的轮播图'],
     ] as const) {
-      await page.keyboard.press('Escape');
       await page.getByTestId('language-switch').click();
       await page.getByTestId(`language-option-${code}`).click();
       await until(async () => (await page.getByTestId('language-switch').getAttribute('data-language')) === code, `the console in ${code}`);
@@ -143,7 +119,7 @@ describe('content screens', () => {
       await page.getByTestId('language-switch').click();
       await page.getByTestId('language-untranslated-fr-FR').hover();
       await page.getByText(code === 'sw-KE' ? 'Dashibodi bado haina tafsiri ya lugha hii' : '控制台暂未提供该语言的翻译').waitFor();
-      await page.keyboard.press('Escape');
+      await closeLanguageMenu(page);
       await shots(page, `content-06-banners-${code}`);
     }
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
 import { articles, bannerClicked, banners, isJumpUrl, sanitizeArticle } from '../src/modules/content/index.js';
+import { simulateContent } from '../src/simulator/content.js';
+import { Rng } from '../src/simulator/rng.js';
+import { rotations } from '../src/modules/content/schema.js';
 
 /**
  * Content (issue 16): banner groups and pictures (rotation_type, rotation), article types and articles
@@ -141,5 +144,33 @@ describe('articles', () => {
     const put = await t.call('PUT', `/api/v1/content/image_texts/${id}`, { token, body: { body: '<p onmouseover="x()">更新</p>' } });
     expect(put.status).toBe(200);
     expect(put.body.body).toBe('<p>更新</p>');
+  });
+});
+
+describe('the simulator', () => {
+  it('gives a fresh install demo banners with uploaded pictures and articles in three languages, then clicks banners', async () => {
+    const db = t.database.db;
+    // As on a fresh install: no banner yet (the tests above made some).
+    await db.delete(rotations);
+    const rng = new Rng(16);
+    await simulateContent(t.ctx, rng);
+    const home = await banners(db, 'home_top');
+    expect(home.map((b) => b.title)).toEqual(['Welcome bonus', 'Jackpot of the week', 'Live football']);
+    for (const b of home) {
+      expect(b.picture).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+      const res = await t.app.inject({ method: 'GET', url: b.picture });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+    }
+    for (const lang of ['en-US', 'sw-KE', 'zh-CN']) expect(await articles(db, 'news', lang)).toHaveLength(1);
+    // Ticks until a visitor has clicked (one tick in four on average); the demo content is made once.
+    let clicks = 0;
+    for (let i = 0; i < 200 && clicks === 0; i++) {
+      await simulateContent(t.ctx, rng);
+      const list = await t.call('GET', '/api/v1/content/rotations?type_id=1&page=1&page_size=50', { token });
+      clicks = list.body.items.reduce((s: number, r: { clicks: number }) => s + r.clicks, 0);
+    }
+    expect(clicks).toBeGreaterThan(0);
+    expect(await banners(db, 'home_top')).toHaveLength(3);
   });
 });

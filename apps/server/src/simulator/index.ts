@@ -10,6 +10,7 @@ import { casinoDue, simulateCasino } from './casino.js';
 import { simulateRacing } from './racing.js';
 import { simulateTron, tronDue } from './tron.js';
 import { simulateVisits } from './visitors.js';
+import { simulateContent } from './content.js';
 import { simulatePromotions } from './promotions.js';
 
 export interface SimulatorOptions {
@@ -35,6 +36,7 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
     try {
       await simulateVisits(ctx, rng).catch((err) => opts.log?.('simulator visits failed', err));
       await simulatePromotions(ctx, rng).catch((err) => opts.log?.('simulator promotions failed', err));
+      await simulateContent(ctx, rng).catch((err) => opts.log?.('simulator content failed', err));
       const roll = rng.next();
       if (jackpotDue(roll)) await simulateJackpot(ctx, rng);
       else if (casinoDue(roll)) await simulateCasino(ctx, rng);
