@@ -11,7 +11,7 @@ import { makeBettor } from './money-helpers.js';
 import { grantKeys } from './payments-fixtures.js';
 import { bettors } from '../src/modules/money/schema.js';
 import { boardMessages, messageReads, messageRecipients, messages } from '../src/modules/messaging/schema.js';
-import { drainMessaging, inbox, markMessageRead, postBoardMessage } from '../src/modules/messaging/index.js';
+import { DELIVER_JOB, drainMessaging, inbox, markMessageRead, postBoardMessage } from '../src/modules/messaging/index.js';
 import { systemLogs } from '../src/platform/schema.js';
 
 const KEYS = ['message_board', 'message_board:reply', 'message_board:delete', 'message_board:clear', 'message_list', 'message_list:send', 'message_list:delete', 'app_config', 'app_config:create', 'app_config:edit', 'app_config:delete'];
@@ -197,6 +197,24 @@ describe('sending in-app messages', () => {
     const all = await send(root, { target: { kind: 'filter', filter: { risk_level: 3 } } });
     await drainMessaging(t.ctx);
     expect(await recipientsOf(all.body.message.id)).toEqual([extra[0]!.id, b1x.id].sort((x, y) => x - y));
+  });
+
+  it('a send resumed after a crash, and delivered twice at once (a retried job), writes each bettor once', async () => {
+    const branchIds = (await db().select({ id: bettors.id }).from(bettors).where(eq(bettors.agentId, w.agentA1))).map((b) => b.id).sort((x, y) => x - y);
+    // As a crash leaves it: the first chunk committed (its rows, its count and the cursor), the rest not.
+    const [m] = await db()
+      .insert(messages)
+      .values({ title: 'Resumed', content: 'x', audience: 'branch', scopeAdminId: w.agentA1, status: 'sending', sendAt: new Date(), sentAt: new Date(), senderAdminId: w.agentA, recipientCount: branchIds.length, deliveredCount: 2, deliverCursor: branchIds[1]! })
+      .returning();
+    await db().insert(messageRecipients).values(branchIds.slice(0, 2).map((bettorId) => ({ messageId: m!.id, bettorId })));
+    // The job delivered twice (a retry while the first still runs).
+    await db().transaction(async (tx) => {
+      await t.ctx.jobs.send(tx, DELIVER_JOB, { messageId: m!.id });
+      await t.ctx.jobs.send(tx, DELIVER_JOB, { messageId: m!.id });
+    });
+    await drainMessaging(t.ctx);
+    expect(await recipientsOf(m!.id)).toEqual(branchIds);
+    expect(await messageRow(m!.id)).toMatchObject({ status: 'sent', deliveredCount: branchIds.length, deliverCursor: branchIds.at(-1) });
   });
 
   it('a broadcast is one row: it reaches the bettors of my branch registered before it, and a read writes one row', async () => {
