@@ -262,7 +262,14 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
 
   it('fails cleanly (no object, no row) when S3 refuses the keys', async () => {
     // s3rver checks the access key id (it does not recompute V4 signatures): an unknown one is refused with 403.
-    await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 's3', access_key_id: 'NOBODY', access_key_secret: 'wrong-secret' } });
+    // Settings the storage refuses are not kept (422, in the caller's language)...
+    const refused = await t.call('PUT', '/api/v1/system/image_config', { token, headers: { 'x-locale': 'sw-KE' }, body: { upload_type: 's3', access_key_id: 'NOBODY', access_key_secret: 'wrong-secret' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'IMAGE_STORAGE_UNREACHABLE', message: 'Hifadhi haikukubali mipangilio hii (anwani, ndoo au funguo). Hakuna kilichobadilishwa.' });
+    expect((await t.call('GET', '/api/v1/system/image_config', { token })).body).toMatchObject({ upload_type: 'local', access_key_id: 'S3RVER' });
+    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 's3', bucket: 'no-such-bucket' } })).status).toBe(422);
+    // ...and keys revoked after they were kept fail the upload cleanly.
+    await t.database.db.update(imageConfig).set({ uploadType: 's3', accessKeyId: 'NOBODY', accessKeySecret: 'wrong-secret' }).where(eq(imageConfig.id, 1));
     const bytes = png(60, 4);
     const r = await upload('refused.png', 'image/png', bytes);
     expect(r.status).toBe(502);
@@ -270,6 +277,7 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
     expect(JSON.stringify(r.body)).not.toMatch(/NOBODY|wrong-secret|127\.0\.0\.1/);
     expect(await t.database.db.select().from(uploads).where(eq(uploads.name, `${sha(bytes)}.png`))).toHaveLength(0);
     await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
+    expect((await t.call('GET', '/api/v1/system/image_config', { token })).body.upload_type).toBe('local');
   });
 
   it('refuses an S3 config without its endpoint, bucket or keys, and bad names', async () => {

@@ -241,6 +241,11 @@ export const MESSAGES = {
     'sw-KE': 'Kikomo cha kupakia faili kimepitwa',
     'zh-CN': '超出文件上传限制',
   },
+  IMAGE_STORAGE_UNREACHABLE: {
+    'en-US': 'The storage did not accept these settings (endpoint, bucket or keys). Nothing was changed.',
+    'sw-KE': 'Hifadhi haikukubali mipangilio hii (anwani, ndoo au funguo). Hakuna kilichobadilishwa.',
+    'zh-CN': '存储服务不接受这些设置（地址、存储桶或密钥），未做任何更改。',
+  },
   CONTENT_TYPE_IN_USE: {
     'en-US': 'This type still has pictures or articles. Move or delete them first.',
     'sw-KE': 'Aina hii bado ina picha au makala. Zihamishe au uzifute kwanza.',

@@ -15,10 +15,13 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { authOf } from '../../platform/access.js';
 import { registerResource } from '../../platform/resource.js';
 import { writeAudit } from '../../platform/audit.js';
-import { sealSecret } from '../casino/index.js';
+import { openSecret, sealSecret } from '../casino/index.js';
 import { imageConfig } from './schema.js';
 import { allowedKinds, loadImageConfig, openUpload, sniffImage, storeUpload } from './service.js';
-import { normaliseSavePath, StoreCache } from './storage.js';
+import { normaliseSavePath, S3Store, StoreCache } from './storage.js';
+
+/** The settings whose change is tried against the storage before it is kept. */
+const S3_KEYS = ['upload_type', 'domain', 'region', 'access_key_id', 'access_key_secret', 'bucket'];
 
 export { sniffImage, storeUpload, openUpload, loadImageConfig, KIND_INFO } from './service.js';
 export { LocalStore, S3Store, StoreCache, normaliseSavePath } from './storage.js';
@@ -53,7 +56,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   registerResource(app, db, {
     def: imageConfigResource,
     table: imageConfig,
-    prepare: (v, { before }) => {
+    prepare: async (v, { before, req }) => {
       if (v.upload_type !== undefined && v.upload_type !== 'local' && v.upload_type !== 's3') throw invalid('upload_type', "'local' or 's3'");
       if (v.domain !== undefined && v.domain !== '') {
         let url: URL | null = null;
@@ -77,12 +80,28 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
         if (bad || !list.length) throw invalid('allowed_types', `some of ${UPLOAD_KINDS.join(', ')}`);
         v.allowed_types = [...new Set(list)].join(',');
       }
-      if (typeof v.access_key_secret === 'string' && v.access_key_secret !== '') v.access_key_secret = sealSecret(v.access_key_secret);
       // S3 needs its endpoint, bucket and keys (the secret may be the one stored).
       const after = (k: string) => (v[k] !== undefined ? String(v[k]) : String(before?.[k.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())] ?? ''));
       if (after('upload_type') === 's3') {
         for (const k of ['domain', 'bucket', 'access_key_id', 'access_key_secret']) if (!after(k)) throw invalid(k, 'needed for S3 storage');
+        // New S3 settings are tried before they are kept: a bucket the keys cannot reach is refused now, not at the next upload.
+        if (S3_KEYS.some((k) => v[k] !== undefined)) {
+          const secret = typeof v.access_key_secret === 'string' && v.access_key_secret !== '' ? v.access_key_secret : openSecret(after('access_key_secret'));
+          const store = new S3Store({
+            uploadType: 's3', domain: after('domain'), region: after('region'), accessKeyId: after('access_key_id'), accessKeySecret: secret,
+            bucket: after('bucket'), savePath: '',
+          });
+          try {
+            await store.check();
+          } catch (e) {
+            req.log.warn({ err: e }, 'image_config: the S3 storage refused the new settings');
+            throw new AppError(422, 'IMAGE_STORAGE_UNREACHABLE');
+          } finally {
+            store.destroy();
+          }
+        }
       }
+      if (typeof v.access_key_secret === 'string' && v.access_key_secret !== '') v.access_key_secret = sealSecret(v.access_key_secret);
     },
   });
 

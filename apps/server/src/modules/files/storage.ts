@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { UploadType } from '@dau/contract';
 
 export interface StorageSettings {
@@ -86,7 +86,14 @@ export class S3Store implements ObjectStore {
       forcePathStyle: true,
       credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.accessKeySecret },
       maxAttempts: 2,
+      // A storage that does not answer fails the upload in seconds, not after the OS's TCP timeout.
+      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
     });
+  }
+
+  /** Whether the bucket exists and these keys may use it (HeadBucket); throws the service's refusal. */
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
