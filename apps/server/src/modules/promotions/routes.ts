@@ -8,7 +8,7 @@
  * their own branch; agent_id null = every branch, super administrator only); a qualification to its
  * bettor's agent. An object outside the caller's scope answers 403 OUT_OF_SCOPE.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq, gte, ilike, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -29,7 +29,7 @@ import { admins } from '../../platform/schema.js';
 import { activityQualifications, bettors } from '../money/schema.js';
 import { checkReward, checkRules } from './rules.js';
 import { campaignProgress, campaigns } from './schema.js';
-import { approveQualification, qualify } from './service.js';
+import { approveQualification, inBranch, qualify } from './service.js';
 import { campaignStats } from './stats.js';
 
 type Campaign = typeof campaigns.$inferSelect;
@@ -261,10 +261,7 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
       const [b] = await tx.select({ id: bettors.id, agentId: bettors.agentId }).from(bettors).where(eq(bettors.id, req.body.bettor_id));
       if (!b) throw notFound();
       if (!agentInScope(scope, b.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
-      if (c.agentId != null && c.agentId !== b.agentId) {
-        const [inside] = (await tx.execute(sql`SELECT EXISTS (SELECT 1 FROM admins a, admins ca WHERE a.id = ${b.agentId} AND ca.id = ${c.agentId} AND a.path LIKE ca.path || ca.id || '/%') AS ok`) as unknown as { rows: { ok: boolean }[] }).rows;
-        if (!inside?.ok) throw new AppError(422, 'PROMO_BETTOR_OUTSIDE_CAMPAIGN');
-      }
+      if (!(await inBranch(tx, c, b.agentId))) throw new AppError(422, 'PROMO_BETTOR_OUTSIDE_CAMPAIGN');
       const id = await qualify(tx, c, b, 'all', req.body.qualifying_amount ?? null, req.body.remark ?? '');
       if (id == null) throw new AppError(409, 'PROMO_ALREADY_QUALIFIED');
       const row = await qualificationRow(tx, id);
@@ -280,12 +277,7 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
   }, async (req) => {
     const auth = authOf(req);
     const scope = await scopeOf(db, auth);
-    return db.transaction(async (tx) => {
-      const done = await approveQualification(tx, req.params.id, { adminId: auth.admin.id, scope });
-      const row = await qualificationRow(tx, done!.row.id);
-      await writeAudit(tx, req, { type: LOG_TYPE.update_balance, content: `Approved promotion qualification #${row.id} (${row.campaign_name ?? ''}), award ${row.reward}`, before: { status: 1 }, after: row });
-      return row;
-    });
+    return db.transaction((tx) => approveAudited(tx, req, req.params.id, scope));
   });
 
   r.post('/api/v1/promotions/qualifications/approve', {
@@ -299,14 +291,7 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
     const refused = [];
     for (const id of [...new Set(req.body.ids)]) {
       try {
-        approved.push(
-          await db.transaction(async (tx) => {
-            const done = await approveQualification(tx, id, { adminId: auth.admin.id, scope });
-            const row = await qualificationRow(tx, done!.row.id);
-            await writeAudit(tx, req, { type: LOG_TYPE.update_balance, content: `Approved promotion qualification #${row.id} (${row.campaign_name ?? ''}), award ${row.reward}`, before: { status: 1 }, after: row });
-            return row;
-          }),
-        );
+        approved.push(await db.transaction((tx) => approveAudited(tx, req, id, scope)));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         refused.push({ id, code: err.code, message: message(err.code, locale) });
@@ -314,6 +299,14 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     return { approved, refused };
   });
+}
+
+/** Approves one qualification in the transaction and writes its audit row; answers the row. */
+async function approveAudited(tx: Executor, req: FastifyRequest, id: number, scope: Scope) {
+  const done = await approveQualification(tx, id, { adminId: authOf(req).admin.id, scope });
+  const row = await qualificationRow(tx, done!.row.id);
+  await writeAudit(tx, req, { type: LOG_TYPE.update_balance, content: `Approved promotion qualification #${row.id} (${row.campaign_name ?? ''}), award ${row.reward}`, before: { status: 1 }, after: row });
+  return row;
 }
 
 /** A qualification row as the approval answers it. */

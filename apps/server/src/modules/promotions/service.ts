@@ -97,7 +97,7 @@ interface BettorInfo {
 }
 
 /** Whether a bettor of this agent falls in the campaign's branch (the agent or below it). */
-async function inBranch(ex: Executor, c: Campaign, agentId: number, cache: Map<string, boolean>): Promise<boolean> {
+export async function inBranch(ex: Executor, c: Pick<Campaign, 'agentId'>, agentId: number, cache = new Map<string, boolean>()): Promise<boolean> {
   if (c.agentId == null || c.agentId === agentId) return true;
   const key = `${c.agentId}:${agentId}`;
   const known = cache.get(key);
