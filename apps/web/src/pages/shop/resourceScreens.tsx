@@ -70,6 +70,10 @@ function CategoryTreeSelect({ nodes, exclude, ...p }: TreeValueProps & { nodes: 
   );
 }
 
+/** Every category as a filter choice, labelled with its path. */
+const categoryOptions = (nodes: readonly MallCategoryNode[] | undefined) =>
+  nodes?.map((n) => ({ value: n.id, label: categoryPath(nodes, n.id) })).sort((a, b) => a.label.localeCompare(b.label));
+
 function Thumb({ src }: { src: unknown }) {
   return src ? (
     <Image src={String(src)} width={32} height={32} alt="" style={{ objectFit: 'cover', borderRadius: 6 }} preview={false} />
@@ -90,6 +94,8 @@ function CategoryScreen() {
         title: { keep: true, render: (v, row) => <Space size={8}><Thumb src={row.icon} /><Typography.Text strong>{String(v ?? '')}</Typography.Text></Space> },
         icon: { table: false },
         parent_id: {
+          // The filter picks among the categories by name (the form has its own tree input).
+          options: categoryOptions(nodes),
           render: (v) => (v ? categoryPath(nodes, v) : <Tag>{t('shop.topLevel')}</Tag>),
           input: (ctx) => <CategoryTreeSelect nodes={nodes} exclude={ctx.record ? Number(ctx.record.id) : undefined} placeholder={t('shop.topLevel')} testId="category-parent" />,
           help: 'shop.help.parent_id',
@@ -234,6 +240,7 @@ function ProductScreen() {
       cover_images: { table: false, help: 'shop.help.cover_images' },
       category_id: {
         keep: true,
+        options: categoryOptions(names),
         render: (v) => categoryPath(names, v),
         input: () => <CategoryTreeSelect nodes={shown.data} testId="product-category" />,
         help: 'shop.help.category_id',
