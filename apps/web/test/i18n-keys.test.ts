@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '@dau/domain';
-import { flattenCatalogue, SCRIPT_RUN_STATES, SERVER_STATES } from '@dau/contract';
+import { APP_PLATFORMS, flattenCatalogue, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES } from '@dau/contract';
 import { CASHOUT_RULE_STATES, HISTORY_KEYS, ORDER_EVENT_KINDS, ORDER_EVENT_SOURCES } from '../src/pages/betting/historyKeys';
 import { KNOWN_MARKET_TYPES } from '../src/app/marketNames';
 
@@ -103,6 +103,11 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'promotions.type.': ['signin_streak', 'invitation', 'bet_to_get', 'deposit_match', 'custom'],
   'promotions.status.': ['draft', 'active', 'paused', 'ended'],
   'promotions.reward.': ['cash', 'bonus'],
+  'messaging.target.': ['phones', 'filter', 'branch', 'all'],
+  'messaging.replied.': ['yes', 'no'],
+  'messaging.audience.': MESSAGE_AUDIENCES,
+  'messaging.status.': MESSAGE_SEND_STATUSES,
+  'messaging.platform.': APP_PLATFORMS,
 };
 /** Templates whose values are data (a field's `labels` prefix and the codes in the rows): not checkable here. */
 const DATA_TEMPLATES = ['${field.labels}.'];

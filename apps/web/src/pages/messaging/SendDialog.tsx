@@ -25,11 +25,12 @@ interface Values {
   send_at?: Dayjs;
 }
 
+/** The bettors list's enumerated filters offered here: key, enumeration, label. */
 const FILTER_ENUMS = [
-  ['risk_level', 'risk_level'],
-  ['online_status', 'online_status'],
-  ['bet_status', 'bet_status'],
-  ['disabled', 'user_disabled'],
+  ['risk_level', 'risk_level', 'field.risk_level'],
+  ['online_status', 'online_status', 'field.online_status'],
+  ['bet_status', 'bet_status', 'field.bet_status'],
+  ['disabled', 'user_disabled', 'field.disabled'],
 ] as const;
 
 /** The body the server takes, from the form's values. */
@@ -165,8 +166,8 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
           <>
             <Typography.Paragraph type="secondary">{t('messaging.send.filterHelp')}</Typography.Paragraph>
             <Flex wrap gap={12}>
-              {FILTER_ENUMS.map(([key, name]) => (
-                <Form.Item key={key} name={key} label={t(`field.${key}`)} style={{ minWidth: 150, flex: 1 }}>
+              {FILTER_ENUMS.map(([key, name, label]) => (
+                <Form.Item key={key} name={key} label={t(label)} style={{ minWidth: 150, flex: 1 }}>
                   <Select allowClear options={fieldOptions(enumField(key, name), locale) as never} data-testid={`send-filter-${key}`} />
                 </Form.Item>
               ))}

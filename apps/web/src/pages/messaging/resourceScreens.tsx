@@ -32,7 +32,7 @@ function BoardScreen() {
           keep: true,
           render: (v) => <Tag color={Number(v) === 2 ? 'default' : 'blue'}>{t(Number(v) === 2 ? 'messaging.read.viewed' : 'messaging.read.not_viewed')}</Tag>,
         },
-        replied: { options: codeOptions(t, 'replied', ['yes', 'no']), render: (v) => <Tag color={v === 'yes' ? 'green' : undefined}>{t(`messaging.replied.${String(v)}`)}</Tag> },
+        replied: { options: codeOptions(['yes', 'no'], (c) => t(`messaging.replied.${c}`)), render: (v) => <Tag color={v === 'yes' ? 'green' : undefined}>{t(`messaging.replied.${String(v)}`)}</Tag> },
         reply_content: { render: (v) => (v ? <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }}>{String(v)}</Typography.Paragraph> : '-') },
       }),
     [t],
@@ -88,10 +88,10 @@ function MessageScreen() {
       messagingView(messageResource, {
         title: { keep: true },
         content: { render: clamp },
-        audience: { options: codeOptions(t, 'audience', MESSAGE_AUDIENCES), render: (v) => t(`messaging.audience.${String(v)}`) },
+        audience: { options: codeOptions(MESSAGE_AUDIENCES, (c) => t(`messaging.audience.${c}`)), render: (v) => t(`messaging.audience.${String(v)}`) },
         status: {
           keep: true,
-          options: codeOptions(t, 'status', MESSAGE_SEND_STATUSES),
+          options: codeOptions(MESSAGE_SEND_STATUSES, (c) => t(`messaging.status.${c}`)),
           render: (v, row) => (
             <Tag color={STATUS_COLOR[String(v)]} data-testid={`message-status-${String(row.id)}`}>
               {t(`messaging.status.${String(v)}`)}
@@ -125,7 +125,7 @@ function AppConfigScreen() {
   const def = useMemo(
     () =>
       messagingView(appVersionResource, {
-        platform: { options: codeOptions(t, 'platform', APP_PLATFORMS), keep: true, render: (v) => t(`messaging.platform.${String(v)}`) },
+        platform: { options: codeOptions(APP_PLATFORMS, (c) => t(`messaging.platform.${c}`)), keep: true, render: (v) => t(`messaging.platform.${String(v)}`) },
         version: { keep: true, help: 'messaging.help.version' },
         version_code: { help: 'messaging.help.version_code' },
         poster: { render: (v) => (v ? <Image src={String(v)} width={48} height={48} alt="" style={{ objectFit: 'cover' }} /> : '-'), help: 'messaging.help.poster' },

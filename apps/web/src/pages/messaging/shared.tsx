@@ -1,4 +1,3 @@
-import type { TFunction } from 'i18next';
 import type { FieldView, Option, ResourceView } from '../../resources';
 
 /**
@@ -15,5 +14,5 @@ export function messagingView(def: ResourceView, hints: Record<string, Partial<F
   };
 }
 
-/** Choices of a coded text field from its labels (`messaging.<group>.<code>`). */
-export const codeOptions = (t: TFunction, group: string, codes: readonly string[]): Option[] => codes.map((c) => ({ value: c, label: t(`messaging.${group}.${c}`) }));
+/** Choices of a coded text field, each with its label. */
+export const codeOptions = (codes: readonly string[], label: (code: string) => string): Option[] => codes.map((c) => ({ value: c, label: label(c) }));
