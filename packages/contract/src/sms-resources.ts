@@ -37,3 +37,39 @@ export const smsExclusionResource = /* @__PURE__ */ defineResource({
     { key: 'created_at', type: 'datetime', sortable: true },
   ],
 });
+
+/**
+ * SMS › Send (sms_send): the history of sends, built by hand on the server (GET /sms/sends, scoped to the
+ * sender's branch); these fields mirror its row keys and filters. Money in cents of TSh.
+ */
+export const smsSendResource = /* @__PURE__ */ defineResource({
+  name: 'sms_send',
+  page: 'sms_send',
+  api: '/sms/sends',
+  kind: 'list',
+  defaultSort: '-id',
+  actions: [],
+  fields: [
+    { key: 'id', type: 'number', width: 80 },
+    { key: 'content', type: 'textarea', width: 260 },
+    /** 'gsm7' | 'ucs2' (labels sms.encoding.<code>). */
+    { key: 'encoding', type: 'text', labels: 'sms.encoding', width: 100 },
+    { key: 'segments', type: 'number', width: 80 },
+    { key: 'target_kind', type: 'text', labels: 'sms.target', width: 110 },
+    { key: 'recipient_count', type: 'number', width: 100 },
+    { key: 'excluded_count', type: 'number', width: 100, table: false },
+    { key: 'estimated_cost_cents', type: 'money', width: 120 },
+    { key: 'delivered_count', type: 'number', width: 170 },
+    { key: 'sent_count', type: 'number', table: false },
+    { key: 'failed_count', type: 'number', width: 90 },
+    { key: 'queued_count', type: 'number', table: false },
+    { key: 'status', type: 'text', search: 'exact', labels: 'sms.status', width: 110 },
+    { key: 'sender_account', type: 'text', width: 120 },
+    { key: 'created_at', type: 'datetime', search: 'range', table: false, detail: false },
+    { key: 'create_time', type: 'datetime' },
+    { key: 'finish_time', type: 'datetime', table: false },
+  ],
+});
+
+/** A send's recipients as the report shows them (GET /sms/sends/:id/recipients). */
+export const SMS_RECIPIENT_FIELDS = ['phone', 'bettor_id', 'status', 'failure_reason', 'sms_status', 'cost', 'attempts', 'update_time'] as const;

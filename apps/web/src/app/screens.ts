@@ -142,6 +142,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   cs_withdraw: moneyResource('cs_withdraw'),
   // Messaging (issue 15, MSG)
   message_board: messagingResource('message_board'),
+  no_send_sms: withTexts('sms', declared(() => import('../pages/sms/resourceScreens'), 'no_send_sms')),
+  sms_send: withTexts('sms', () => import('../pages/sms/SmsSendPage')),
   message_list: messagingResource('message_list'),
   app_config: messagingResource('app_config'),
   push_device: pushResource('push_device'),

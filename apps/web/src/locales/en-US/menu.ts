@@ -116,6 +116,8 @@ const menu = {
     image_text: 'Picture & text',
   },
   button: {
+    import: 'Import',
+    config: 'Settings',
     create: 'Create',
     edit: 'Edit',
     delete: 'Delete',

@@ -117,6 +117,8 @@ const menu: Shape<typeof en> = {
     image_text: 'Picha na maandishi',
   },
   button: {
+    import: 'Ingiza orodha',
+    config: 'Mipangilio',
     create: 'Ongeza',
     edit: 'Hariri',
     delete: 'Futa',

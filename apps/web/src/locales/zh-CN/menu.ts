@@ -117,6 +117,8 @@ const menu: Shape<typeof en> = {
     image_text: '图文列表',
   },
   button: {
+    import: '导入',
+    config: '设置',
     create: '新增',
     edit: '编辑',
     delete: '删除',
