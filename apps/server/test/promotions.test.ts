@@ -251,6 +251,8 @@ describe('approval', () => {
     const journal = await db().select().from(houseEntries).where(eq(houseEntries.txnId, bill.txnId));
     expect(journal.map((e) => [e.account, e.amount])).toEqual([['bonuses', -4_000]]);
     expect((await t.call('POST', `/api/v1/promotions/qualifications/${rows[0].id}/approve`, { token: tokenA })).body.code).toBe('PROMO_ALREADY_APPROVED');
+    // The old approval with a free reward refuses a campaign's row: the budget is the campaign's.
+    expect((await t.call('POST', `/api/v1/money/activity_qualification/${rows[1].id}/approve`, { token, body: { reward: 1 } })).body.code).toBe('PROMO_CAMPAIGN_ROW');
     // The batch: the second fits the budget (8,000 of 10,000), the third does not.
     const batch = await t.call('POST', '/api/v1/promotions/qualifications/approve', { token: tokenA, body: { ids: [rows[1].id, rows[2].id, rows[0].id] } });
     expect(batch.status).toBe(200);

@@ -436,6 +436,11 @@ export const MESSAGES = {
     'sw-KE': 'Msimamizi mkuu pekee ndiye anaweza kuendesha kampeni kwa matawi yote',
     'zh-CN': '只有超级管理员可以创建适用于全部分支的活动',
   },
+  PROMO_CAMPAIGN_ROW: {
+    'en-US': 'This row belongs to a campaign: approve it with the campaign\'s award',
+    'sw-KE': 'Safu hii ni ya kampeni: iidhinishe kwa zawadi ya kampeni',
+    'zh-CN': '该记录属于促销活动：请按活动奖励审核',
+  },
   PROMO_BETTOR_OUTSIDE_CAMPAIGN: {
     'en-US': 'This bettor is not in the campaign\'s branch',
     'sw-KE': 'Mchezaji huyu hayumo kwenye tawi la kampeni',

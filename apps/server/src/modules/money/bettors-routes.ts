@@ -330,6 +330,8 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
       const [a] = await tx.select().from(activityQualifications).where(eq(activityQualifications.id, req.params.id)).for('update');
       if (!a) throw notFound();
       if (!agentInScope(scope, a.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
+      // A campaign's row is approved with its award and budget (POST /api/v1/promotions/qualifications/:id/approve).
+      if (a.campaignId != null) throw new AppError(422, 'PROMO_CAMPAIGN_ROW');
       // The transition is guarded by the state: a second approval finds it no longer pending.
       if (a.status !== 1) throw new AppError(409, 'CONFLICT');
       await tx.update(activityQualifications).set({ status: 2, reward: req.body.reward, remark: req.body.remark, reviewedBy: auth.admin.id, qualifiedAt: new Date() }).where(eq(activityQualifications.id, a.id));
