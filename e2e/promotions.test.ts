@@ -149,4 +149,32 @@ describe('promotions', () => {
     expect(missingKeys(page), 'no missing text').toEqual([]);
     expect(log.pageErrors, 'no page errors').toEqual([]);
   });
+
+  test('a USSD push deposit shows its channel on the recharges and is the "USSD deposit" bill', async () => {
+    const page = await e2e.newPage();
+    const log = logOf(page);
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    const { bettor_id: bettorId } = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 1_000_00, legs: 1 }), 201, 'a sandbox bettor');
+    // The sandbox subscriber answers the prompt at random (PIN, cancel, wrong PIN, no answer): push again until one is paid.
+    const paid = await until(async () => {
+      const list = expectStatus(await api('GET', `/money/recharges?bettor_id=${bettorId}`), 200, 'recharges').items;
+      const done = list.find((r: any) => r.recharge_channel === 2 && r.pay_status === 2);
+      if (done) return done;
+      if (!list.some((r: any) => r.pay_status === 1)) {
+        expectStatus(await api('POST', '/sandbox/recharges', { bettor_id: bettorId, pay_type: 6, amount: 2_000_00, channel: 'ussd' }), 201, 'a USSD push');
+      }
+      return undefined;
+    }, 'a paid USSD push deposit');
+    await openScreen(page, `recharge_list?bettor_id=${bettorId}&recharge_channel=2`, 'Recharges');
+    const row = rowByKey(page, paid.id);
+    await until(async () => (await row.count()) > 0 && (await row.innerText()).includes('USSD push'), 'the USSD recharge row with its channel');
+    await shots(page, 'promotions-12-recharges-ussd');
+    const [bill] = expectStatus(await api('GET', `/money/bills?bettor_id=${bettorId}&type=11`), 200, 'bills').items;
+    expect(bill).toMatchObject({ type: 11, amount: 2_000_00 });
+    await openScreen(page, `bill?bettor_id=${bettorId}`, 'Bills');
+    await until(async () => (await rowByKey(page, bill.id).count()) > 0 && (await rowByKey(page, bill.id).innerText()).includes('USSD deposit'), 'the USSD deposit bill');
+    await shot(page, 'promotions-13-bill-ussd');
+    expect(missingKeys(page), 'no missing text').toEqual([]);
+    expect(log.pageErrors, 'no page errors').toEqual([]);
+  });
 });

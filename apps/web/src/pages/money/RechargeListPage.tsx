@@ -22,7 +22,12 @@ export default function RechargeListPage() {
   const def = useMemo<ResourceView>(
     () => ({
       ...rechargeResource,
-      fields: rechargeResource.fields.map((f) => (f.key === 'pay_status' ? { ...f, render: (v: unknown, row: Row) => <StateTags enumName="pay_status" value={v} row={row} /> } : f)),
+      fields: rechargeResource.fields.map((f) =>
+        f.key === 'pay_status'
+          ? { ...f, render: (v: unknown, row: Row) => <StateTags enumName="pay_status" value={v} row={row} /> }
+          : // How the deposit came (app request, USSD push, on chain): its bill type follows from it.
+            f.key === 'recharge_channel' ? { ...f, keep: true } : f,
+      ),
     }),
     [],
   );
