@@ -42,7 +42,7 @@ const shop = {
       lowest_price: 'The “from” price on a listing; not above the price.',
       ranking: 'Larger numbers rank higher in lists.',
       home_recommend: 'Shown among the recommendations on the app’s home page.',
-      cover_images: 'The first picture is the one shown in lists. Drag to reorder.',
+      cover_images: 'The first picture is the one shown in lists; its arrow moves a picture one place earlier.',
     },
     topLevel: 'Top level',
     pickCategory: 'Choose a category',

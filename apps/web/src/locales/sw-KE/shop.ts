@@ -42,7 +42,7 @@ const shop = {
       lowest_price: 'Bei ya “kuanzia” kwenye orodha; isizidi bei.',
       ranking: 'Nambari kubwa hupanda juu kwenye orodha.',
       home_recommend: 'Huonyeshwa kati ya mapendekezo kwenye ukurasa wa mwanzo wa programu.',
-      cover_images: 'Picha ya kwanza ndiyo inayoonyeshwa kwenye orodha. Buruta kubadilisha mpangilio.',
+      cover_images: 'Picha ya kwanza ndiyo inayoonyeshwa kwenye orodha; mshale wake husogeza picha nafasi moja mbele.',
     },
     topLevel: 'Ngazi ya juu',
     pickCategory: 'Chagua kundi',

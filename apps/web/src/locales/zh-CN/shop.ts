@@ -42,7 +42,7 @@ const shop = {
       lowest_price: '列表中显示的“起”价，不得高于价格。',
       ranking: '数字越大在列表中越靠前。',
       home_recommend: '在应用首页的推荐中显示。',
-      cover_images: '第一张图片会显示在列表中。拖动可调整顺序。',
+      cover_images: '第一张图片会显示在列表中；点击图片上的箭头可将其前移一位。',
     },
     topLevel: '顶级',
     pickCategory: '选择分类',
