@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { logOf, missingKeys, signIn, useE2e } from './support/browser';
+import { animationsDone, logOf, missingKeys, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, settled, toastAfter, until } from './support/ui';
 import { choose, openScreen, shot, shots } from './support/screens';
@@ -103,6 +103,7 @@ describe('content screens', () => {
     expect(await french.innerText()).toContain('Français');
     await page.getByTestId('language-untranslated-fr-FR').hover();
     await page.getByText('The console has no translation in this language yet').waitFor();
+    await animationsDone(page);
     await shot(page, 'content-05-language-menu');
     await closeLanguageMenu(page);
 

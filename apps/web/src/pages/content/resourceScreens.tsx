@@ -58,17 +58,24 @@ const uploadTypeOptions = (t: TFunction): Option[] => UPLOAD_TYPES.map((k) => ({
 const thumb = (v: unknown) => (v ? <Image src={String(v)} width={64} height={36} alt="" style={{ objectFit: 'cover', borderRadius: 4 }} /> : <Typography.Text type="secondary">-</Typography.Text>);
 
 function ImageConfigScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const megabytes = (v: unknown) => {
+    const n = Number(v);
+    if (!Number.isFinite(n)) return '-';
+    const fmt = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
+    return `${fmt.format(n / 1024 / 1024)} MB (${new Intl.NumberFormat(i18n.language).format(n)} B)`;
+  };
   const def = useMemo(
     () =>
       contentView(imageConfigResource, {
         upload_type: { options: uploadTypeOptions(t) },
         domain: { help: 'content.help.domain', placeholder: 'https://s3.example.com' },
         save_path: { help: 'content.help.save_path' },
-        max_size: { help: 'content.help.max_size' },
+        max_size: { help: 'content.help.max_size', render: (v) => <>{megabytes(v)}</> },
         allowed_types: { help: 'content.help.allowed_types' },
       }),
-    [t],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- megabytes follows i18n.language
+    [t, i18n.language],
   );
   return <ResourcePage def={def} />;
 }
