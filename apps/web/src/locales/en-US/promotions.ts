@@ -6,6 +6,8 @@
 const promotions = {
   promotions: {
     describe: {
+      activity_qualification:
+        "Bettors who qualified for a promotion. A campaign's pending row is approved with its campaign's award (cash or bonus funds, within its budget), one by one or selected together; an older row without a campaign grants the reward you type as activity credit.",
       activity_campaign:
         'Promotions bettors qualify for by what they do: sign-in streaks, invitations, bet-to-get and first-deposit matches, or awards by hand. Each campaign has a period, a branch, a reward and a budget it never exceeds.',
     },

@@ -4,6 +4,8 @@ import type { Shape } from '../shape';
 const promotions: Shape<typeof en> = {
   promotions: {
     describe: {
+      activity_qualification:
+        'Wachezaji waliostahili promosheni. Safu inayosubiri ya kampeni inaidhinishwa kwa zawadi ya kampeni yake (pesa taslimu au fedha za bonasi, ndani ya bajeti yake), moja moja au zilizochaguliwa pamoja; safu ya zamani isiyo na kampeni inatoa zawadi unayoandika kama mkopo wa shughuli.',
       activity_campaign:
         'Promosheni ambazo wachezaji hustahili kwa wanachofanya: kuingia siku mfululizo, mialiko, bashiri-upate na nyongeza ya amana ya kwanza, au zawadi zinazotolewa kwa mkono. Kila kampeni ina kipindi, tawi, zawadi na bajeti isiyozidishwa kamwe.',
     },

@@ -4,6 +4,7 @@ import type { Shape } from '../shape';
 const promotions: Shape<typeof en> = {
   promotions: {
     describe: {
+      activity_qualification: '获得促销资格的投注用户。活动的待审核记录按其活动的奖励审核通过（现金或奖金，不超出预算），可逐条或多选批量审核；没有活动的旧记录按您填写的奖励以活动彩金发放。',
       activity_campaign: '投注用户凭自身行为获得资格的促销活动：连续签到、邀请、投注送奖、首充奖励，或人工发放。每个活动有期间、所属分支、奖励以及绝不超支的预算。',
     },
     type: {

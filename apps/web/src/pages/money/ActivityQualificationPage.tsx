@@ -46,6 +46,7 @@ export default function ActivityQualificationPage() {
   const view = useMemo<ResourceView>(
     () => ({
       ...def,
+      description: 'promotions.describe.activity_qualification',
       fields: [
         ...def.fields.slice(0, 4),
         {
