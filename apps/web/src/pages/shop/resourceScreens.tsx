@@ -247,6 +247,8 @@ function ProductScreen() {
       },
       brand_id: {
         min: undefined,
+        // The filter picks a brand by name (the form has its own input, which can clear it).
+        options: brands,
         render: (v) => brands?.find((b) => b.value === Number(v))?.label ?? (v ? `#${String(v)}` : '-'),
         input: () => <BrandSelect options={brands} />,
       },
