@@ -39,7 +39,6 @@ export function messagingSandboxRoutes(app: FastifyInstance, ctx: AppContext) {
     async (req, reply) => {
       await inBranch(req, req.body.bettor_id);
       const row = await postBoardMessage(db, req.body.bettor_id, req.body.content);
-      req.audited = true;
       const [b] = await db.select({ name: bettors.name }).from(bettors).where(eq(bettors.id, row.bettorId));
       const [fresh] = await db.select().from(boardMessages).where(eq(boardMessages.id, row.id));
       return reply.status(201).send(toBoardRow({ b: fresh!, name: b?.name ?? null, replier: null }));
