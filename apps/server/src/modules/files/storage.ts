@@ -137,30 +137,45 @@ const isNotFound = (e: unknown) =>
 export class StoreCache {
   private key = '';
   private store: ObjectStore | null = null;
-  constructor(private readonly uploadsRoot: string) {}
+  constructor(private readonly uploadsRoot: string) {
+    this.local = new LocalStore(uploadsRoot);
+  }
 
   of(s: StorageSettings): ObjectStore {
     const key = JSON.stringify(s);
     if (this.store && key === this.key) return this.store;
     if (this.store instanceof S3Store) this.store.destroy();
     this.key = key;
-    this.store = s.uploadType === 's3' ? new S3Store(s) : new LocalStore(this.uploadsRoot);
+    this.store = s.uploadType === 's3' ? new S3Store(s) : this.local;
     return this.store;
   }
+
+  /** Readers of buckets written to under earlier settings (kept, a few at most: settings rarely change). */
+  private readonly older = new Map<string, S3Store>();
+  private readonly local: LocalStore;
 
   /** A store for reading an object written earlier, possibly to another bucket than the current one. */
   reader(s: StorageSettings, kind: string, bucket: string): ObjectStore {
     if (kind === 'local') return this.local;
     if (s.uploadType === 's3' && s.bucket === bucket) return this.of(s);
-    return new S3Store({ ...s, bucket });
+    const key = JSON.stringify({ ...s, bucket });
+    let store = this.older.get(key);
+    if (!store) {
+      if (this.older.size >= 4) this.closeOlder();
+      store = new S3Store({ ...s, bucket });
+      this.older.set(key, store);
+    }
+    return store;
   }
 
-  private get local(): ObjectStore {
-    return this.store instanceof LocalStore ? this.store : new LocalStore(this.uploadsRoot);
+  private closeOlder() {
+    for (const st of this.older.values()) st.destroy();
+    this.older.clear();
   }
 
   close() {
     if (this.store instanceof S3Store) this.store.destroy();
     this.store = null;
+    this.closeOlder();
   }
 }
