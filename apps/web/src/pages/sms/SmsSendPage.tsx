@@ -304,7 +304,7 @@ function ConfigCard() {
                 ]}
               />
               <Button type="primary" htmlType="submit" loading={save.isPending} style={{ marginTop: 12 }} data-testid="sms-config-save">
-                {t('button.save')}
+                {t('action.save')}
               </Button>
             </Form>
           ),
