@@ -155,13 +155,16 @@ describe('promotions', () => {
     const log = logOf(page);
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
     const { bettor_id: bettorId } = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 1_000_00, legs: 1 }), 201, 'a sandbox bettor');
-    // The sandbox subscriber answers the prompt at random (PIN, cancel, wrong PIN, no answer): push again until one is paid.
+    // The sandbox subscriber answers the prompt at random (PIN, cancel, wrong PIN, no answer) and the operator
+    // may lose a callback: push again until one is paid (a push still open after 15 s is left to the re-query).
+    let pushedAt = 0;
     const paid = await until(async () => {
       const list = expectStatus(await api('GET', `/money/recharges?bettor_id=${bettorId}`), 200, 'recharges').items;
       const done = list.find((r: any) => r.recharge_channel === 2 && r.pay_status === 2);
       if (done) return done;
-      if (!list.some((r: any) => r.pay_status === 1)) {
+      if (!list.some((r: any) => r.pay_status === 1) || Date.now() - pushedAt > 15_000) {
         expectStatus(await api('POST', '/sandbox/recharges', { bettor_id: bettorId, pay_type: 6, amount: 2_000_00, channel: 'ussd' }), 201, 'a USSD push');
+        pushedAt = Date.now();
       }
       return undefined;
     }, 'a paid USSD push deposit');
