@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { logOf, missingKeys, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, rowWithText, settled, toastAfter, until } from './support/ui';
-import { openScreen, shot, shots } from './support/screens';
+import { openInLanguage, openScreen, shot, shots } from './support/screens';
 
 /**
  * Issue 15 (MSG) in the browser: an operator reads and answers the message board (the reply reaches the
@@ -158,11 +158,7 @@ describe('messaging screens', () => {
       ['sw-KE', 'Ujumbe wa watumiaji', 'Orodha ya ujumbe', 'Jumbe za ndani ya programu'],
       ['zh-CN', '用户留言', '消息列表', '您所在分支发送的站内信'],
     ] as const) {
-      await page.evaluate((l) => localStorage.setItem('language', l), lng);
-      await page.goto('/#/customer/message_list');
-      await page.reload();
-      await until(async () => (await page.getByTestId('page-title').innerText()) === list, `${lng}: the message list`);
-      await settled(page);
+      await openInLanguage(page, lng, 'message_list', list);
       expect(await page.locator('body').innerText(), `${lng}: description`).toContain(describe);
       await shots(page, `messaging-09-list-${lng}`);
       await page.getByTestId('message-send').click();

@@ -54,3 +54,12 @@ export async function choose(page: Page, select: Locator, option: string | RegEx
     return want.test(await select.innerText());
   }, `option ${String(option)} chosen`);
 }
+
+/** Switches the console's language (stored, then a reload) and opens a screen in it, waiting for its title. */
+export async function openInLanguage(page: Page, lng: string, route: string, title: string) {
+  await page.evaluate((l) => localStorage.setItem('language', l), lng);
+  await page.goto(`/#/customer/${route}`);
+  await page.reload();
+  await until(async () => (await page.getByTestId('page-title').innerText()) === title, `${lng}: the ${route} screen`);
+  await settled(page);
+}
