@@ -247,7 +247,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await casinoRoutes(scoped, ctx);
     await promotionsRoutes(scoped, ctx);
     racingRoutes(scoped, ctx);
-    pushRoutes(scoped, ctx);
+    pushRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     telegramRoutes(scoped, ctx);
     await filesRoutes(scoped, ctx);
     contentRoutes(scoped, ctx);

@@ -36,7 +36,7 @@ import { insertWallet } from './support/tron-fake-chain.js';
 import { boardMessages, messages } from '../src/modules/messaging/schema.js';
 import { postBoardMessage } from '../src/modules/messaging/index.js';
 import { registerDevice } from '../src/modules/push/index.js';
-import { pushSends } from '../src/modules/push/schema.js';
+import { pushDevices, pushSends } from '../src/modules/push/schema.js';
 import { telegramBindings } from '../src/modules/telegram/schema.js';
 import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
@@ -592,6 +592,15 @@ const CASES: RouteCase[] = [
       const title = uniq('matrix-push-');
       const deviceId = await registerDevice(db(), { bettorId: await freshBettor(sideOf(who)), token: uniq('matrix-token-'), platform: 'android' });
       return { url: '/api/v1/push/precision', body: { title, body: 'Matrix', device_ids: [deviceId] }, probe: async () => (await db().select({ n: count() }).from(pushSends).where(eq(pushSends.title, title)))[0] };
+    },
+  },
+  // The sandbox install of the app (sandbox routes only): refused for another branch's bettor before the sandbox FCM is asked.
+  {
+    route: 'POST /api/v1/sandbox/push/devices',
+    cells: { other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      return { url: '/api/v1/sandbox/push/devices', body: { bettor_id: bettorId, platform: 'android' }, probe: async () => (await db().select({ n: count() }).from(pushDevices).where(eq(pushDevices.bettorId, bettorId)))[0] };
     },
   },
   ...(['admin', 'bettor'] as const).map((subject): RouteCase => ({

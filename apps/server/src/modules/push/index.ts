@@ -28,6 +28,7 @@ import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
 import { parseServiceAccount } from './fcm.js';
 import { pushDevices, pushResults, pushSends, pushConfig } from './schema.js';
+import { pushSandboxRoutes } from './sandbox-routes.js';
 import { countTargets, createPush, definePushJobs, type PushSegmentSpec } from './service.js';
 
 export { registerDevice, pushConfigOf, deliverChunk, PUSH_CHUNK, PUSH_DELIVER_JOB, type DeviceRegistration } from './service.js';
@@ -109,7 +110,7 @@ async function ownedSend(ex: Executor, auth: AuthContext, id: number, kind: 'pub
 
 const agentIdsOf = (scope: Scope) => (scope.all ? null : scope.agentIds);
 
-export function pushRoutes(app: FastifyInstance, ctx: AppContext) {
+export function pushRoutes(app: FastifyInstance, ctx: AppContext, opts: { sandboxRoutes?: boolean } = {}) {
   const { db } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['push'];
@@ -130,6 +131,7 @@ export function pushRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   registerList(app, db, PUSH_DEVICE_LIST);
+  if (opts.sandboxRoutes) pushSandboxRoutes(app, ctx, toDeviceRow);
   registerList(app, db, PRECISION_DEVICE_LIST);
 
   r.get(

@@ -19,7 +19,7 @@
  * Sandbox-only routes (what the Firebase console and the phone's SDK would do):
  *  - POST /sandbox/accounts {project_id}: a new service account; answers its key file (JSON).
  *  - POST /sandbox/devices {project_id}: a registration token for a new app install.
- *  - POST /sandbox/devices/:token/unregister: the app was uninstalled.
+ *  - POST /sandbox/devices/unregister {token} (or /sandbox/devices/:token/unregister): the app was uninstalled.
  *  - POST /sandbox/faults {quota?, unavailable?, retry_after?}: the next n sends fail that way.
  *  - GET /health.
  */
@@ -191,6 +191,12 @@ export async function startSandboxFcm(opts: { db: Db; port: number; host?: strin
   app.post('/sandbox/devices', async (req, reply) => {
     const p = projectOf(req.body);
     return p ? { token: await registerInstall(p) } : reply.status(400).send({ error: 'project_id: 4-41 lowercase letters, digits, dashes' });
+  });
+  app.post('/sandbox/devices/unregister', async (req, reply) => {
+    const token = (req.body as { token?: unknown } | null)?.token;
+    if (typeof token !== 'string' || !token) return reply.status(400).send({ error: 'token' });
+    await unregister(token);
+    return { ok: true };
   });
   app.post('/sandbox/devices/:token/unregister', async (req) => {
     await unregister((req.params as { token: string }).token);

@@ -14,7 +14,7 @@
  *    an unknown method 404.
  *
  * Sandbox-only routes (what BotFather and a user's Telegram app would do):
- *  - POST /sandbox/bots {username, first_name}: a new bot; answers {id, token, username}.
+ *  - POST /sandbox/bots {username, first_name}: a new bot; answers {id, token, username}; GET /sandbox/bots/:username its token.
  *  - POST /sandbox/bot<token>/inject {from: {id, first_name, username?, language_code?}, text}: the user
  *    writes to the bot (e.g. "/start CODE"); it becomes an update (or is posted to the webhook).
  *  - GET  /sandbox/bot<token>/sent?chat_id=: what the bot sent to a chat.
@@ -252,6 +252,11 @@ export async function startSandboxTelegram(opts: { db: Db; port: number; host?: 
     const username = typeof b.username === 'string' && /^[A-Za-z][A-Za-z0-9_]{3,30}bot$/i.test(b.username) ? b.username : null;
     if (!username) return reply.status(400).send({ ok: false, error_code: 400, description: 'username: 5-32 letters, digits, underscores, ending in "bot"' });
     return createBot(username, typeof b.first_name === 'string' ? b.first_name.slice(0, 64) : undefined);
+  });
+  // BotFather's /token: a bot's token by its username.
+  app.get('/sandbox/bots/:username', async (req, reply) => {
+    const [bot] = await db.select().from(sandboxTelegramBots).where(eq(sandboxTelegramBots.username, (req.params as { username: string }).username));
+    return bot ? { id: bot.id, token: bot.token, username: bot.username } : reply.status(404).send({ ok: false, error_code: 404, description: 'Not Found' });
   });
   app.post('/sandbox/bot:token/inject', (req, reply) =>
     sandboxRoute(req, reply, async () => {

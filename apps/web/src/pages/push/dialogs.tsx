@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Space, Table, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PushSendAnswer, PushSendDetail, TelegramBindCodeAnswer } from '@dau/contract/ui';
 import { api } from '../../app/api';
@@ -51,7 +51,10 @@ export function PublicPushDialog({ open, onClose }: { open: boolean; onClose(): 
     invalidate: [['push_device']],
     onSuccess: (a) => setSendId(a.id),
   });
+  const client = useQueryClient();
   const close = () => {
+    // The devices' last push changed while the push ran.
+    if (sendId) void client.invalidateQueries({ queryKey: ['push_device'] });
     setSendId(null);
     form.resetFields();
     onClose();
