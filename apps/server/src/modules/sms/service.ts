@@ -35,8 +35,9 @@ export const smsRuntime = {
   apiUrl: process.env.DAU_SMS_API_URL || `http://127.0.0.1:${Number(process.env.DAU_SMS_SANDBOX_PORT) || 6039}/version1`,
   /** Recipients per provider call. */
   chunk: Number(process.env.DAU_SMS_CHUNK) || 100,
-  /** Provider calls per job run; the job then queues the next run. */
-  callsPerJob: 5,
+  /** Provider calls per job run (at most, and at most `secondsPerJob` of them); the job then queues the next run. */
+  callsPerJob: 50,
+  secondsPerJob: 20,
   /** How long a row in doubt waits for its delivery report before it is sent again. */
   doubtSeconds: Number(process.env.DAU_SMS_DOUBT_SECONDS) || 600,
 };
@@ -303,7 +304,8 @@ export async function deliverSend(ctx: AppContext, sendId: number): Promise<void
     .set({ status: 'queued', updatedAt: new Date() })
     .where(and(eq(smsRecipients.sendId, sendId), eq(smsRecipients.status, 'sending'), sql`${smsRecipients.updatedAt} < now() - make_interval(secs => ${smsRuntime.doubtSeconds})`));
   const config = await loadSmsConfig(db);
-  for (let call = 0; call < smsRuntime.callsPerJob; call++) {
+  const until = Date.now() + smsRuntime.secondsPerJob * 1000;
+  for (let call = 0; call < smsRuntime.callsPerJob && Date.now() < until; call++) {
     const chunk = Math.max(1, Math.min(smsRuntime.chunk, config.ratePerSecond));
     const claimed = await claim(db, sendId, chunk);
     if (!claimed.length) break;
