@@ -8,6 +8,13 @@
  * Prints: request accepted (ms), accepted by the gateway (messages/s), all delivery reports applied
  * (reports/s), and checks one message per number in the gateway's books. Prints figures; never a gate.
  * Run: `node --import tsx bench/sms-throughput.ts` (BENCH_SMS, BENCH_SMS_RATE, BENCH_URL, BENCH_TARGETS=pg,pglite).
+ *
+ * Figures, 2026-11-25, this machine (2 shared cores, load average 5-12 from other sessions):
+ *   5 provider calls a job run, 20,000 numbers: PostgreSQL request 5.4 s, accepted 452/s, reports applied 136/s;
+ *                                               PGlite     request 2.3 s, accepted 790/s, reports applied 220/s
+ *   50 calls / 20 s a run (now), 10,000 numbers: PostgreSQL request 2.8 s, accepted 639/s, reports applied 327/s
+ * The gateway itself is not the limit (it accepts 100 numbers a request); our side is one job worker per
+ * send (claim commit, HTTP call, answer commit per 100) and one transaction per delivery report.
  */
 import { openPglite, openPostgres, type Database } from '../apps/server/src/platform/db.js';
 import { seed } from '../apps/server/src/seed.js';
