@@ -6,6 +6,7 @@ import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
 import { simulateMessaging } from './simulator/messaging.js';
+import { simulatePush } from './simulator/push.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 import { leadership, startupLock } from './platform/leader.js';
 import { serveMetricsPort } from './platform/metrics.js';
@@ -87,7 +88,7 @@ const simulation = config.simulator
   ? leadership(database, 'simulation', {
       onLead: () => {
         app.log.info('this process runs the simulator and the sandbox odds feed');
-        simulator = startSimulator(ctx, { activities: [simulatePayments, simulateMessaging], log: (msg, err) => app.log.warn({ err }, msg) });
+        simulator = startSimulator(ctx, { activities: [simulatePayments, simulateMessaging, simulatePush], log: (msg, err) => app.log.warn({ err }, msg) });
         sandboxFeed = startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) });
       },
       onLose: async () => {
