@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -41,21 +44,31 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-// The database exists before the file's server starts (this hook runs before useE2e's).
+/**
+ * The console's build, copied once: other browser tests on this machine may rebuild apps/web/dist while
+ * this one runs, and a screen's lazily loaded part would then be gone.
+ */
+const WEB = path.join(os.tmpdir(), `dau-e2e-ops-web-${process.pid}`);
+
+// The database and the console's copy exist before the file's server starts (this hook runs before useE2e's).
 beforeAll(async () => {
-  if (pgReady) await admin((c) => c.query(`CREATE DATABASE ${DB}`));
+  if (!pgReady) return;
+  await until(() => fs.existsSync(path.join(import.meta.dirname, '../apps/web/dist/index.html')), 'a console build');
+  fs.cpSync(path.join(import.meta.dirname, '../apps/web/dist'), WEB, { recursive: true });
+  await admin((c) => c.query(`CREATE DATABASE ${DB}`));
 });
 // Registered before useE2e's: after hooks run in reverse, so the database is dropped after the server stopped.
 afterAll(async () => {
   if (pgReady) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)).catch(() => undefined);
+  fs.rmSync(WEB, { recursive: true, force: true });
 });
-const e2e = pgReady ? useE2e({ server: { databaseUrl: dbUrl, env } }) : null;
+const e2e = pgReady ? useE2e({ server: { databaseUrl: dbUrl, env, webDist: WEB } }) : null;
 let second: DauServer | null = null;
 
 describe.skipIf(!pgReady)('operations', () => {
   beforeAll(async () => {
     // A second server process of the product on the same database.
-    second = await startServer({ databaseUrl: dbUrl, env: { ...env, TRON_SANDBOX_PORT: String(Number(env.TRON_SANDBOX_PORT) + 1) } });
+    second = await startServer({ databaseUrl: dbUrl, webDist: WEB, env: { ...env, TRON_SANDBOX_PORT: String(Number(env.TRON_SANDBOX_PORT) + 1) } });
   });
   afterAll(async () => {
     await second?.stop();
@@ -94,14 +107,21 @@ describe.skipIf(!pgReady)('operations', () => {
     const text = await output.innerText();
     expect(text.indexOf('ledger-invariants v1')).toBeLessThan(text.indexOf('the ledger is consistent'));
     await shots(page, 'operations-02-script-output');
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('script-output').waitFor({ state: 'detached' });
     // A dry run of a data-changing script, from the dialog's arguments.
-    await page.getByTestId('script-run-bill-partitions').click();
+    await shot(page, 'operations-02b-script-closed');
+    const runDry = page.getByTestId('script-run-bill-partitions');
+    await runDry.waitFor({ timeout: 20_000 }).catch(async () => {
+      throw new Error(`no run button for bill-partitions; the page shows: ${(await page.locator('body').innerText()).slice(-1500)}`);
+    });
+    await runDry.click();
     await page.getByTestId('script-arg-months').fill('12');
     expect(await page.getByTestId('script-dry-run').locator('input').isChecked()).toBe(true);
     await toastAfter(page, 'Successful', () => page.getByTestId('script-run-ok').click());
     await until(async () => (await output.innerText({ timeout: 5_000 })).includes('(dry run)') && (await page.getByTestId('script-output-status').getAttribute('data-state')) === 'succeeded', 'the dry run');
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('script-output').waitFor({ state: 'detached' });
     await until(async () => (await page.locator('[data-testid^="run-status-"][data-state="succeeded"]').count()) === 2, 'two runs listed');
 
     // ------------------------------------------------------------------------------- a lock

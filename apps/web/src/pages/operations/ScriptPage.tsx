@@ -60,7 +60,9 @@ function OutputDrawer({ id, name, onClose }: { id: number | null; name: string; 
   const mobile = useIsMobile();
   const { lines, run, error } = useRunOutput(id);
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [lines.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [lines.length]);
   return (
     <Drawer open={id != null} onClose={onClose} size={mobile ? '100%' : 'large'} destroyOnHidden title={t('operations.script.outputOf', { id, name: run?.script ?? name })} data-testid="script-output-drawer">
       {error != null && <LoadError error={error} onRetry={onClose} />}
