@@ -54,6 +54,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** PostgreSQL instead of the embedded database (several processes on one database, e.g. the server list). */
   databaseUrl?: string;
+  /** The console's files from this folder (a copy of the build, safe from a rebuild running meanwhile). */
+  webDist?: string;
 }
 
 export async function startServer(opts: ServerOptions = {}): Promise<DauServer> {
@@ -79,6 +81,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
   delete env.DATABASE_URL;
   delete env.TEST_DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  if (opts.webDist) env.DAU_WEB_DIST = opts.webDist;
   delete env.DAU_WEB_DIST;
 
   let out = '';
