@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '@dau/domain';
-import { APP_PLATFORMS, flattenCatalogue, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES } from '@dau/contract';
+import { APP_PLATFORMS, flattenCatalogue, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES, SMS_EXCLUSION_SOURCES, SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, SMS_TARGET_KINDS } from '@dau/contract';
 import { CASHOUT_RULE_STATES, HISTORY_KEYS, ORDER_EVENT_KINDS, ORDER_EVENT_SOURCES } from '../src/pages/betting/historyKeys';
 import { KNOWN_MARKET_TYPES } from '../src/app/marketNames';
 
@@ -108,6 +108,14 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'messaging.audience.': MESSAGE_AUDIENCES,
   'messaging.status.': MESSAGE_SEND_STATUSES,
   'messaging.platform.': APP_PLATFORMS,
+  'sms.encoding.': ['gsm7', 'ucs2'],
+  'sms.target.': SMS_TARGET_KINDS,
+  'sms.recipient.': SMS_RECIPIENT_STATUSES,
+  'sms.smsStatus.': ['1', '2'],
+  'sms.status.': SMS_SEND_STATUSES,
+  'sms.source.': SMS_EXCLUSION_SOURCES,
+  // The bettors-list filters a send dialog offers (messaging and SMS).
+  'field.': ['risk_level', 'online_status', 'bet_status', 'disabled'],
 };
 /** Templates whose values are data (a field's `labels` prefix and the codes in the rows): not checkable here. */
 const DATA_TEMPLATES = ['${field.labels}.'];
