@@ -12,7 +12,7 @@
 import crypto from 'node:crypto';
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isStopRequest, normaliseTzPhone, parsePhoneList, smsQuote, SMS_STATUS, tzPhoneStored } from '@dau/domain';
-import { BETTOR_LISTS } from '../money/bettors-routes.js';
+import { bettorWhere } from '../money/bettors-routes.js';
 import { bettors } from '../money/schema.js';
 import { SMS_MAX_PHONES, type SmsTarget } from '@dau/contract';
 import type { Db, Executor } from '../../platform/db.js';
@@ -73,8 +73,6 @@ export interface Resolution {
   invalid: string[];
   duplicates: number;
 }
-
-const bettorWhere = BETTOR_LISTS.find((l) => l.name === 'user')!.where;
 
 /** The E.164 form of a bettor's stored phone ("255…" → "+255…"). */
 const e164 = sql<string>`'+' || ${bettors.phone}`;
