@@ -271,7 +271,6 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/v1/telegram/bindings/:id': { need: 'telegram_bot_binding:delete', url: `/api/v1/telegram/bindings/${MISSING}` },
   'POST /api/v1/telegram/bind-code': { need: 'telegram_bot_binding:bind' },
   'GET /api/v1/telegram/me': { need: 'telegram_bot_binding' },
-  'POST /api/v1/sandbox/push/devices': { need: 'precision_push_device', body: INVALID },
   // SMS (issue 15, SMS): the no-send list's import, settings, preview and send, history, AT's callbacks (token in the URL).
   'POST /api/v1/sms/exclusions/import': { need: 'no_send_sms:import', body: INVALID },
   'GET /api/v1/sms/config': { need: 'sms_send:config' },
