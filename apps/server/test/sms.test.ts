@@ -4,6 +4,7 @@
  * failures (invalid number, blacklist, insufficient credit, throttling, failed delivery), STOP replies,
  * the write-only API key, and the branch rule. Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { admins, systemLogs } from '../src/platform/schema.js';
@@ -206,6 +207,29 @@ describe('sending', () => {
       gw.throttleNext(0);
       await t.call('PUT', '/api/v1/sms/config', { token: root, body: { rate_per_second: 50 } });
     }
+  });
+
+  it('a gateway that cannot be reached: nothing is in doubt, the numbers wait in the queue and go once it answers', async () => {
+    // A port nobody listens on (taken, then freed): connections are refused.
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const closedPort = (probe.address() as net.AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    configureSms({ apiUrl: `http://127.0.0.1:${closedPort}/version1` });
+    let s: { status: number; body: any };
+    try {
+      s = await t.call('POST', '/api/v1/sms/sends', { token: root, body: { content: 'Unreachable', target: { kind: 'one', phone: '0713800001' } } });
+      expect(s.status).toBe(201);
+      const [created] = await recipientsOf(s.body.id);
+      // The job tried (connection refused) and put the number back: queued, not in doubt.
+      await until(() => recipientsOf(s.body.id), (rows) => rows[0]!.status === 'queued' && rows[0]!.updatedAt.getTime() > created!.updatedAt.getTime(), 'the refused attempt');
+    } finally {
+      configureSms({ apiUrl: gw.apiUrl });
+    }
+    await waitReported(s.body.id);
+    const [row] = await recipientsOf(s.body.id);
+    expect([row!.status, row!.attempts]).toEqual(['delivered', 1]);
+    expect((await booksFor('+255713800001')).length).toBe(1);
   });
 });
 

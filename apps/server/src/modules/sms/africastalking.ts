@@ -33,7 +33,7 @@ export const AT_ACCEPTED = new Set([100, 101, 102]);
 
 export type SmsSendOutcome =
   | { kind: 'answered'; recipients: SmsRecipientResult[] }
-  /** Refused before processing (throttled, 429): nothing was accepted, send again later. */
+  /** Refused before processing (throttled, 429), or the gateway could not be reached at all (connection refused): nothing was accepted, send again later. */
   | { kind: 'throttled'; retryAfterSeconds: number }
   /** Refused as a whole (bad credentials or request): nothing was accepted, sending again will not help. */
   | { kind: 'refused'; status: number; message: string }
@@ -63,6 +63,9 @@ export class AfricasTalkingSms implements SmsProvider {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
+      // No connection was made: the request never left, nothing can have been accepted.
+      const code = (err as { cause?: { code?: string } })?.cause?.code;
+      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'throttled', retryAfterSeconds: 5 };
       return { kind: 'unknown', error: err instanceof Error ? err.message : String(err) };
     }
     const body = await res.text().catch(() => '');

@@ -317,7 +317,7 @@ export async function deliverSend(ctx: AppContext, sendId: number): Promise<void
       });
       return;
     }
-    if (outcome.kind === 'unknown') continue; // the claimed rows stay in doubt; their delivery reports settle them
+    if (outcome.kind === 'unknown') break; // the claimed rows stay in doubt (their delivery reports settle them); the next run goes on
     const results = new Map(outcome.recipients.map((r) => [normaliseTzPhone(r.number) ?? r.number, r]));
     await db.transaction((tx) => recordAnswer(tx, sendId, claimed, results));
   }
