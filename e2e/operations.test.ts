@@ -116,8 +116,8 @@ describe.skipIf(!pgReady)('operations', () => {
       throw new Error(`no run button for bill-partitions; the page shows: ${(await page.locator('body').innerText()).slice(-1500)}`);
     });
     await runDry.click();
-    await page.getByTestId('script-arg-months').fill('12');
-    expect(await page.getByTestId('script-dry-run').locator('input').isChecked()).toBe(true);
+    await page.getByTestId('script-run-form').getByRole('spinbutton').fill('12');
+    expect(await page.getByTestId('script-run-form').getByRole('checkbox', { name: /Dry run/ }).isChecked({ timeout: 10_000 })).toBe(true);
     await toastAfter(page, 'Successful', () => page.getByTestId('script-run-ok').click());
     await until(async () => (await output.innerText({ timeout: 5_000 })).includes('(dry run)') && (await page.getByTestId('script-output-status').getAttribute('data-state')) === 'succeeded', 'the dry run');
     await page.locator('.ant-drawer-close').click();
