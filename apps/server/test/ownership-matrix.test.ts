@@ -12,7 +12,6 @@
  * Then one test per finding of the security review (issue: roles, admins, bettors).
  */
 import crypto from 'node:crypto';
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, gt, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
@@ -40,7 +39,6 @@ import { pushDevices, pushSends } from '../src/modules/push/schema.js';
 import { telegramBindings } from '../src/modules/telegram/schema.js';
 import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
-import { scriptRuns, serverProcesses } from '../src/modules/operations/schema.js';
 import { scriptRuns, serverProcesses } from '../src/modules/operations/schema.js';
 import { smsExclusions, smsSends } from '../src/modules/sms/schema.js';
 
@@ -677,34 +675,6 @@ const CASES: RouteCase[] = [
       },
     })),
   ),
-  // Operations (issue 16, OPS): installation-wide tools, no branch owns a row; a branch agent holds none of their keys.
-  {
-    route: 'DELETE /api/v1/operations/servers/:id',
-    cells: { super: 200, own: [403] },
-    target: async () => {
-      const id = crypto.randomUUID();
-      const old = new Date(Date.now() - 120_000);
-      await db().insert(serverProcesses).values({ id, host: uniq('matrix-host-'), pid: 1, version: '0', databaseKind: 'pg', startedAt: old, lastBeatAt: old });
-      return { url: `/api/v1/operations/servers/${id}`, probe: async () => (await db().select().from(serverProcesses).where(eq(serverProcesses.id, id)))[0] ?? null };
-    },
-  },
-  {
-    route: 'POST /api/v1/operations/script-runs/:id/approve',
-    cells: { super: 200, own: [403] },
-    target: async () => {
-      const [run] = await db()
-        .insert(scriptRuns)
-        .values({ script: 'rebuild-console', version: 1, args: {}, dryRun: true, dangerous: true, target: crypto.randomUUID(), requestedBy: w.agentA, status: 'awaiting_approval' })
-        .returning({ id: scriptRuns.id });
-      return { url: `/api/v1/operations/script-runs/${run!.id}/approve`, probe: async () => (await db().select({ status: scriptRuns.status, by: scriptRuns.approvedBy }).from(scriptRuns).where(eq(scriptRuns.id, run!.id)))[0] };
-    },
-  },
-  {
-    route: 'POST /api/v1/operations/locks/:pid/release',
-    // No such backend (PostgreSQL 404) or no sessions to end (PGlite 409); a real release is in operations.test.ts.
-    cells: { super: [404, 409], own: [403] },
-    target: async () => ({ url: '/api/v1/operations/locks/999999/release' }),
-  },
   // Operations (issue 16, OPS): installation-wide tools, no branch owns a row; a branch agent holds none of their keys.
   {
     route: 'DELETE /api/v1/operations/servers/:id',

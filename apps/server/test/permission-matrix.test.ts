@@ -282,18 +282,6 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/sms/sends/:id/recipients': { need: 'sms_send', url: `/api/v1/sms/sends/${MISSING}/recipients` },
   'POST /api/public/sms/at/delivery': { need: PUBLIC, url: '/api/public/sms/at/delivery?token=wrong', body: INVALID },
   'POST /api/public/sms/at/incoming': { need: PUBLIC, url: '/api/public/sms/at/incoming?token=wrong', body: INVALID },
-  // Operations (issue 16, OPS): servers, scripts, database locks and sessions, metrics (its own token).
-  'GET /metrics': { need: PUBLIC },
-  'GET /api/v1/operations/servers': { need: 'server_list' },
-  'DELETE /api/v1/operations/servers/:id': { need: 'server_list:delete', url: '/api/v1/operations/servers/00000000-0000-4000-8000-000000000000' },
-  'GET /api/v1/operations/scripts': { need: 'script' },
-  'GET /api/v1/operations/script-runs': { need: 'script' },
-  'POST /api/v1/operations/script-runs': { need: 'script:run', body: INVALID },
-  'POST /api/v1/operations/script-runs/:id/approve': { need: 'script:approve', url: `/api/v1/operations/script-runs/${MISSING}/approve` },
-  'GET /api/v1/operations/script-runs/:id/output': { need: 'script', url: `/api/v1/operations/script-runs/${MISSING}/output` },
-  'GET /api/v1/operations/locks': { need: 'mysql_lock' },
-  'POST /api/v1/operations/locks/:pid/release': { need: 'mysql_lock:release', url: `/api/v1/operations/locks/${MISSING}/release` },
-  'GET /api/v1/operations/activity': { need: 'mysql_time_consuming' },
 };
 // The resource routes follow one pattern each: the page to read, page:action to act.
 for (const [api, page, kind, actions] of [
