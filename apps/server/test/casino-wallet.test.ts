@@ -355,6 +355,22 @@ describe('refusals (each changes nothing)', () => {
   });
 });
 
+describe('audit trail', () => {
+  it('an answered call is recorded in casino_transactions only; a call refused before authentication leaves an audit row', async () => {
+    const walletLogs = async () =>
+      (await t.database.db.select({ n: count() }).from(systemLogs).where(sql`${systemLogs.content} LIKE 'POST /wallet/v1/%'`))[0]!.n;
+    const p = await player(100_00);
+    const before = await walletLogs();
+    const bet = betBody(p, { round: 'audit-1', amount: 10_00 });
+    expect((await c.call('transaction/bet', bet)).body.status).toBe('RS_OK');
+    expect((await c.call('transaction/win', winBody(p, bet.transaction_uuid, { round: 'audit-1', amount: 0 }))).body.status).toBe('RS_OK');
+    expect((await c.call('transaction/bet', betBody(p, { amount: 1_000_00 }))).body.status).toBe('RS_ERROR_NOT_ENOUGH_MONEY');
+    expect(await walletLogs()).toBe(before);
+    await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_SIGNATURE', { signature: 'AAAA' });
+    expect(await walletLogs()).toBe(before + 1);
+  });
+});
+
 describe('authentication', () => {
   it('RS_ERROR_INVALID_SIGNATURE: bad, missing or foreign signatures, a timestamp outside ±300 s', async () => {
     const p = await player(100_00);

@@ -106,7 +106,7 @@ async function handleWallet(ctx: AppContext, call: CasinoWalletCall, req: Fastif
   const parsed = casinoWalletBodies[call].safeParse(body);
   if (!parsed.success) return partnerRefusal('RS_ERROR_WRONG_SYNTAX', body);
   try {
-    const answer = await walletCall({ db: ctx.db, cache: walletCache, provider }, call, parsed.data as Record<string, unknown>);
+    const answer = await walletCall({ db: ctx.db, prepared: ctx.prepared, cache: walletCache, provider }, call, parsed.data as Record<string, unknown>);
     // An authenticated provider's call is recorded where it belongs (casino_transactions, with its bill), not
     // in the admins' audit trail: one more commit per wallet call would halve the wallet's throughput. Calls
     // refused before this point (partner, signature, syntax) still fall to the audit safety net.
