@@ -51,6 +51,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? CONNECTIONS);
 /** The server's PostgreSQL pool (the product's default is 20). */
 const POOL = Number(process.env.BENCH_POOL ?? 20);
+/** Open loop: calls per second offered (BENCH_RATE); unset: closed loop. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 
 interface ClientJob {
   port: number;
@@ -59,6 +61,8 @@ interface ClientJob {
   gameCode: string;
   seconds: number;
   connections: number;
+  /** Calls per second offered in all (open loop); 0: each connection sends its next call when answered (closed loop). */
+  rate: number;
 }
 interface ClientResult {
   calls: number;
@@ -84,12 +88,12 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   let calls = 0;
   let pairs = 0;
   const cpu0 = process.cpuUsage();
-  const call = (path: string, body: Record<string, unknown>) =>
+  const call = (path: string, body: Record<string, unknown>, scheduled?: number) =>
     new Promise<{ status: string }>((resolve, reject) => {
       const raw = JSON.stringify(body);
       const ts = Math.floor(Date.now() / 1000);
       const sig = crypto.createHmac('sha256', job.secret).update(`${ts}.${raw}`).digest('base64');
-      const t0 = performance.now();
+      const t0 = scheduled ?? performance.now();
       const req = http.request(
         { host: '127.0.0.1', port: job.port, path: `/wallet/v1/sandbox/${path}`, method: 'POST', agent,
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw), 'x-dau-timestamp': String(ts), 'x-dau-signature': sig } },
@@ -114,12 +118,22 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   const deadline = Date.now() + job.seconds * 1000;
   const started = performance.now();
   let n = 0;
+  // Open loop (job.rate calls/s): connection i starts a pair every `every` ms on a fixed schedule, whatever
+  // the answers; a pair that starts late counts the wait in its bet's latency (no coordinated omission).
+  const every = job.rate ? (2 * job.connections * 1000) / job.rate : 0;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const loop = async (i: number) => {
     const p = job.players[i % job.players.length]!;
+    let due = started + (every * i) / job.connections;
     while (Date.now() < deadline) {
+      if (every) {
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
       const k = `${process.pid}-${i}-${++n}`;
       const bet = { request_uuid: `q${k}`, token: p.token, user: p.user, game_code: job.gameCode, round: `R${k}`, transaction_uuid: `b${k}`, currency: 'TZS', amount: 10_00 };
-      const a = await call('transaction/bet', bet);
+      const a = await call('transaction/bet', bet, every ? due : undefined);
+      due += every;
       if (a.status !== 'RS_OK') {
         refusals[a.status] = (refusals[a.status] ?? 0) + 1;
         continue;
@@ -187,14 +201,14 @@ async function runServer() {
     };
     const before = await sumOf();
     const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
-    console.log(`casino wallet bench: ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
+    console.log(`casino wallet bench: ${RATE ? `open loop at ${RATE} calls/s over` : 'closed loop,'} ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
 
     const cpu0 = process.cpuUsage();
     const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'client' }, execArgv: ['--import', 'tsx'] });
     const result = await new Promise<ClientResult>((resolve, reject) => {
       child.once('message', (m) => resolve(m as ClientResult));
       child.once('error', reject);
-      child.send({ port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, connections: CONNECTIONS } satisfies ClientJob);
+      child.send({ port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, connections: CONNECTIONS, rate: RATE } satisfies ClientJob);
     });
     const cpu = process.cpuUsage(cpu0);
     const serverCpuMs = (cpu.user + cpu.system) / 1000;
