@@ -338,6 +338,20 @@ describe('refusals (each changes nothing)', () => {
     expect(await casinoBills(t, p.id)).toEqual([]);
   });
 
+  it('RS_ERROR_LIMIT for a win above the casino\'s maximum win: nothing paid; a win up to it is paid', async () => {
+    const p = await player(1_000_00);
+    const big = betBody(p, { round: 'max-win-1', amount: 10_00 });
+    expect((await c.call('transaction/bet', big)).body.status).toBe('RS_OK');
+    await t.database.db.update(casinoSettings).set({ maxWin: 1_000_00 }).where(eq(casinoSettings.id, 1));
+    forget();
+    const afterBet = await cashOf(t, p.id);
+    await refused(p, 'transaction/win', winBody(p, big.transaction_uuid, { round: 'max-win-1', amount: 1_000_01 }), 'RS_ERROR_LIMIT');
+    expect(await cashOf(t, p.id)).toBe(afterBet);
+    expect((await c.call('transaction/win', winBody(p, big.transaction_uuid, { round: 'max-win-1', amount: 1_000_00 }))).body).toMatchObject({ status: 'RS_OK', balance: afterBet + 1_000_00 });
+    await t.database.db.update(casinoSettings).set({ maxWin: 0 }).where(eq(casinoSettings.id, 1));
+    forget();
+  });
+
   it('RS_ERROR_WRONG_SYNTAX for missing or badly typed fields; a body that is not JSON answers 400', async () => {
     const p = await player(100_00);
     const { amount: _a, ...noAmount } = betBody(p);

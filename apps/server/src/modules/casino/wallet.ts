@@ -144,6 +144,10 @@ export async function walletCall(c: WalletCallContext, call: CasinoWalletCall, b
     if (call === 'transaction/win') {
       const amount = Number(b.amount);
       const free = b.is_free === true;
+      // The casino's maximum win of one call (casino_config; 0 = none): a larger one, the sign of a broken or
+      // tampered game more often than of luck, is refused and changes nothing; the provider's support settles it.
+      const settings = await cache.settingsRow(db);
+      if (settings && settings.maxWin > 0 && amount > settings.maxWin) throw new Refuse('RS_ERROR_LIMIT');
       const args = [provider.id, session.bettorId, String(b.round), uuid!, String(b.reference_transaction_uuid), hash, amount, free] as const;
       const balance = (await fastPath(() => fastWin(c.prepared, ...args))) ?? (await db.transaction((tx) => win(tx, ...args)));
       return answer('RS_OK', balance);
