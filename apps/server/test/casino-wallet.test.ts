@@ -558,6 +558,28 @@ describe('operator routes', () => {
     forget();
   });
 
+  it('adds a provider: a unique code, a secret for HMAC; its calls are signed with its own secret and never the others\'', async () => {
+    const secret = 'the-new-studio-shared-secret-0001';
+    for (const body of [
+      { code: 'bad code', name: 'X', auth_kind: 'hmac', secret, currency: 'TZS' },
+      { code: 'sandbox', name: 'X', auth_kind: 'hmac', secret, currency: 'TZS' },
+      { code: 'nosecret', name: 'X', auth_kind: 'hmac', currency: 'TZS' },
+    ]) {
+      expect((await t.call('POST', '/api/v1/casino/providers', { token, body })).status, JSON.stringify(body)).toBe(400);
+    }
+    const made = await t.call('POST', '/api/v1/casino/providers', { token, body: { code: 'new-studio', name: 'New Studio', auth_kind: 'hmac', secret, currency: 'TZS', enabled: true } });
+    expect(made.status).toBe(201);
+    expect(JSON.stringify(made.body)).not.toContain(secret);
+    forget();
+    const p = await player(10_00);
+    const mine = new WalletClient(t, { authKind: 'hmac', secret }, 'new-studio');
+    // The session is the sandbox provider's: the new provider may not use it, whatever it signs.
+    expect((await mine.call('user/balance', { request_uuid: 'n1', token: p.token })).body.status).toBe('RS_ERROR_INVALID_TOKEN');
+    // The sandbox's secret does not sign for the new provider.
+    const foreign = new WalletClient(t, c.signer, 'new-studio');
+    expect((await foreign.call('user/balance', { request_uuid: 'n2', token: p.token })).body.status).toBe('RS_ERROR_INVALID_SIGNATURE');
+  });
+
   it('serves categories, games and settings through the resource layer', async () => {
     const cats = await t.call('GET', '/api/v1/casino/categories?page=1&page_size=20', { token });
     expect(cats.body.items.map((x: { name_en: string }) => x.name_en)).toEqual(['Slots', 'Crash', 'Roulette', 'Live']);

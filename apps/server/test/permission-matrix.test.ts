@@ -247,7 +247,7 @@ for (const [api, page, kind, actions] of [
   // Casino (issue 13)
   ['/casino/categories', 'casino_classification', 'list', ['create', 'edit', 'delete', 'export']],
   ['/casino/games', 'casino_list', 'list', ['create', 'edit', 'delete', 'export']],
-  ['/casino/providers', 'casino_config', 'list', ['edit']],
+  ['/casino/providers', 'casino_config', 'list', ['create', 'edit']],
   ['/casino/settings', 'casino_config', 'singleton', ['edit']],
 ] as const) {
   const base = `/api/v1${api}`;
