@@ -42,6 +42,8 @@
  * the same conditions: no visible gain, so not kept). Not tried: fewer indexes on bills.
  */
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +151,33 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   return { calls, pairs, latencies, refusals, elapsedMs: performance.now() - started, clientCpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
+/**
+ * CPU time (user + system, ms) of every postgres process, from /proc (Linux, readable by the user running
+ * the bench); null when unreadable. Backends of other databases count too: run it on a quiet server.
+ */
+function postgresCpuMs(): number | null {
+  try {
+    const tick = 100; // USER_HZ on Linux
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== 'postgres') continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(f[11]) + Number(f[12])) * 1000) / tick;
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
 async function runServer() {
   const { eq, sql } = await import('drizzle-orm');
   const { ACCOUNT_KIND, BILL_TYPE } = await import('@dau/domain');
@@ -200,10 +229,11 @@ async function runServer() {
       return Number(r.rows[0].balances) + Number(r.rows[0].casino);
     };
     const before = await sumOf();
-    const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
+    const load = os.loadavg()[0]!.toFixed(1);
     console.log(`casino wallet bench: ${RATE ? `open loop at ${RATE} calls/s over` : 'closed loop,'} ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
 
     const cpu0 = process.cpuUsage();
+    const pg0 = postgresCpuMs();
     const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'client' }, execArgv: ['--import', 'tsx'] });
     const result = await new Promise<ClientResult>((resolve, reject) => {
       child.once('message', (m) => resolve(m as ClientResult));
@@ -212,12 +242,18 @@ async function runServer() {
     });
     const cpu = process.cpuUsage(cpu0);
     const serverCpuMs = (cpu.user + cpu.system) / 1000;
+    const pg1 = postgresCpuMs();
+    const pgCpuMs = pg0 === null || pg1 === null ? null : pg1 - pg0;
     const secs = result.elapsedMs / 1000;
     console.log(
       `calls ${result.calls} in ${secs.toFixed(1)} s: ${(result.calls / secs).toFixed(0)} wallet calls/s (${(result.pairs / secs).toFixed(0)} bet+win pairs/s); ` +
         `latency p50 ${pct(result.latencies, 50)!.toFixed(1)} ms, p99 ${pct(result.latencies, 99)!.toFixed(1)} ms, max ${Math.max(...result.latencies).toFixed(1)} ms`,
     );
-    console.log(`server CPU ${(serverCpuMs / result.calls).toFixed(2)} ms/call (Node, this process), client CPU ${(result.clientCpuMs / result.calls).toFixed(2)} ms/call; refusals ${JSON.stringify(result.refusals)}`);
+    const per = (ms: number) => (ms / result.calls).toFixed(2);
+    console.log(
+      `CPU per call: server ${per(serverCpuMs)} ms (Node, this process), PostgreSQL ${pgCpuMs === null ? '?' : per(pgCpuMs)} ms (every postgres process of the machine), ` +
+        `client ${per(result.clientCpuMs)} ms; in all ${pgCpuMs === null ? '?' : per(serverCpuMs + pgCpuMs + result.clientCpuMs)} ms of the machine's ${os.cpus().length} cores; refusals ${JSON.stringify(result.refusals)}`,
+    );
     const after = await sumOf();
     const problems = await checkInvariants(db);
     const txns = await database.query(`SELECT count(*) AS n, count(bill_id) AS billed FROM casino_transactions`);
