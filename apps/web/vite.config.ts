@@ -36,6 +36,6 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:6009', '/ws': { target: 'ws://localhost:6009', ws: true } },
+    proxy: { '/api': 'http://localhost:6009', '/uploads': 'http://localhost:6009', '/ws': { target: 'ws://localhost:6009', ws: true } },
   },
 });

@@ -52,6 +52,8 @@ export interface ServerOptions {
   simulator?: boolean;
   /** More environment for the server (e.g. `PAYMENTS_SANDBOX_SEED`). */
   env?: Record<string, string>;
+  /** PostgreSQL instead of the embedded database (several processes on one database, e.g. the server list). */
+  databaseUrl?: string;
 }
 
 export async function startServer(opts: ServerOptions = {}): Promise<DauServer> {
@@ -76,6 +78,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
   // Always the embedded database: a fresh one per file.
   delete env.DATABASE_URL;
   delete env.TEST_DATABASE_URL;
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   delete env.DAU_WEB_DIST;
 
   let out = '';

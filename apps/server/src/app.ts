@@ -15,6 +15,7 @@ import { answerSerializer, frameworkErrors, installErrorHandler } from './platfo
 import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
 import { Jobs } from './platform/jobs.js';
+import { installMetrics } from './platform/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { revokedSessionSocketChannel } from './modules/auth/sessions.js';
@@ -47,7 +48,17 @@ import { jackpotRoutes } from './modules/jackpot/index.js';
 import { tronRoutes } from './modules/tron/index.js';
 import type { TronOptions } from './modules/tron/runtime.js';
 import { casinoRoutes } from './modules/casino/index.js';
+import { promotionsRoutes } from './modules/promotions/index.js';
 import { racingRoutes } from './modules/racing/index.js';
+import { pushRoutes } from './modules/push/index.js';
+import { telegramRoutes } from './modules/telegram/index.js';
+import { filesRoutes } from './modules/files/index.js';
+import { contentRoutes } from './modules/content/index.js';
+import { smsRoutes } from './modules/sms/index.js';
+import { operationsRoutes } from './modules/operations/index.js';
+import { messagingRoutes } from './modules/messaging/index.js';
+import { shopRoutes } from './modules/shop/index.js';
+import { visitorRoutes } from './modules/visitors/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -171,6 +182,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   declareDocsAccess(app, !!opts.publicDocs);
   const routes = installAccessControl(app, db, { bus });
   installAuditTrail(app, db);
+  installMetrics(app, { database: opts.database, sockets: () => sockets.size });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -233,10 +245,20 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await jackpotRoutes(scoped, ctx);
     await tronRoutes(scoped, ctx, opts.tron);
     await casinoRoutes(scoped, ctx);
+    await promotionsRoutes(scoped, ctx);
     racingRoutes(scoped, ctx);
+    pushRoutes(scoped, ctx);
+    telegramRoutes(scoped, ctx);
+    await filesRoutes(scoped, ctx);
+    contentRoutes(scoped, ctx);
+    smsRoutes(scoped, ctx);
+    messagingRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
+    shopRoutes(scoped, ctx);
+    visitorRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);
+    operationsRoutes(scoped, ctx, opts.database);
     sockets.install(scoped);
   });
 

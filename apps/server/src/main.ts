@@ -5,13 +5,18 @@ import { buildApp } from './app.js';
 import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
+import { simulateMessaging } from './simulator/messaging.js';
 import { startSandboxFeed } from './modules/feed/sandbox-feed.js';
 import { leadership, startupLock } from './platform/leader.js';
+import { serveMetricsPort } from './platform/metrics.js';
 import { masterKeyFromConfig, setKeyWrapper } from './modules/tron/keys.js';
 import { sandboxNodeUrl } from './modules/tron/client.js';
 import { SandboxTronNode } from './modules/tron/sandbox-node.js';
 import { fundHouseWalletsInSandbox } from './modules/tron/seed.js';
 import { runSandboxGameProvider } from './modules/casino-sandbox/index.js';
+import { runSmsSandbox } from './modules/sms/index.js';
+import { runSandboxFcm } from './modules/push/index.js';
+import { runTelegram } from './modules/telegram/index.js';
 
 const t0 = Date.now();
 const config = loadConfig();
@@ -82,7 +87,7 @@ const simulation = config.simulator
   ? leadership(database, 'simulation', {
       onLead: () => {
         app.log.info('this process runs the simulator and the sandbox odds feed');
-        simulator = startSimulator(ctx, { activities: [simulatePayments], log: (msg, err) => app.log.warn({ err }, msg) });
+        simulator = startSimulator(ctx, { activities: [simulatePayments, simulateMessaging], log: (msg, err) => app.log.warn({ err }, msg) });
         sandboxFeed = startSandboxFeed(feed, { log: (msg, err) => app.log.warn({ err }, msg) });
       },
       onLose: async () => {
@@ -104,6 +109,18 @@ const sandboxGames = runSandboxGameProvider(database, ctx.db, {
   info: (msg) => app.log.info(msg),
 });
 
+// The SANDBOX SMS gateway (Africa's Talking's API on DAU_SMS_SANDBOX_PORT) on its own leader, unless DAU_SMS_API_URL is set.
+const smsSandbox = runSmsSandbox(database, {
+  ownUrl: `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`,
+  log: (msg, err) => app.log.warn({ err }, msg),
+  info: (msg) => app.log.info(msg),
+});
+
+// The SANDBOX FCM (DAU_PUSH_SANDBOX_PORT) unless DAU_FCM_BASE_URL is set; Telegram's sandbox Bot API
+// (DAU_TELEGRAM_SANDBOX_PORT, unless DAU_TELEGRAM_API_ROOT is set) and the bot: each on its own leader.
+const pushSandbox = runSandboxFcm(database, ctx.db, { log: (msg, err) => app.log.warn({ err }, msg), info: (msg) => app.log.info(msg) });
+const telegram = runTelegram(database, ctx.db, { log: (msg, err) => app.log.warn({ err }, msg), info: (msg) => app.log.info(msg) });
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -115,6 +132,9 @@ async function shutdown(signal: string) {
     await simulation?.stop();
     await tronSandbox?.stop();
     await sandboxGames?.stop();
+    await smsSandbox?.stop();
+    await pushSandbox?.stop();
+    await telegram.stop();
     await app.close();
     await database.close();
   } finally {
@@ -125,6 +145,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+// DAU_METRICS_PORT: the Prometheus metrics on a listener of their own (platform/metrics.ts).
+if (process.env.DAU_METRICS_PORT) await serveMetricsPort(Number(process.env.DAU_METRICS_PORT), process.env.DAU_METRICS_HOST ?? config.host);
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
 const lines = [
   '',

@@ -5,9 +5,14 @@ import { seedPaymentConfig } from './modules/money/seed.js';
 import { seedSportsCatalogue } from './modules/sports/seed.js';
 import { seedCasino } from './modules/casino/seed.js';
 import { tronSeed } from './modules/tron/seed.js';
+import { seedFiles } from './modules/files/index.js';
+import { seedContent } from './modules/content/index.js';
+import { seedSms } from './modules/sms/index.js';
+import { seedPush } from './modules/push/index.js';
+import { seedTelegram } from './modules/telegram/index.js';
 
 /** The modules' reference rows, in the order they are seeded (see `ModuleSeed`). */
-export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue, seedCasino, tronSeed];
+export const MODULE_SEEDS: readonly ModuleSeed[] = [seedSystemSettings, seedPaymentConfig, seedSportsCatalogue, seedCasino, tronSeed, seedSms, seedFiles, seedContent, seedPush, seedTelegram];
 
 /**
  * Brings a database up to date on every start (main.ts, tests, benches): the platform's catalogue, roles,

@@ -11,6 +11,8 @@
  * its audit row (with before/after), a refused one changed nothing and wrote no audit row of a change.
  * Then one test per finding of the security review (issue: roles, admins, bettors).
  */
+import crypto from 'node:crypto';
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, gt, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
@@ -24,12 +26,23 @@ import { activityQualifications, bettors, bills, recharges, withdrawals } from '
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';
+import { campaigns } from '../src/modules/promotions/schema.js';
 import { openSession, providerSecretFor, signWalletBody } from '../src/modules/casino/index.js';
 import { depositAddressFor } from '../src/modules/tron/wallets.js';
 import { tronSweeps, tronWallets } from '../src/modules/tron/schema.js';
 import { COLLECT_JOB } from '../src/modules/tron/sweeps.js';
 import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals.js';
 import { insertWallet } from './support/tron-fake-chain.js';
+import { boardMessages, messages } from '../src/modules/messaging/schema.js';
+import { postBoardMessage } from '../src/modules/messaging/index.js';
+import { registerDevice } from '../src/modules/push/index.js';
+import { pushSends } from '../src/modules/push/schema.js';
+import { telegramBindings } from '../src/modules/telegram/schema.js';
+import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
+import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
+import { scriptRuns, serverProcesses } from '../src/modules/operations/schema.js';
+import { scriptRuns, serverProcesses } from '../src/modules/operations/schema.js';
+import { smsExclusions, smsSends } from '../src/modules/sms/schema.js';
 
 /** The collection (hot) wallet a collect and a USDT withdrawal need (made once; no real key: nothing is signed here). */
 let matrixHot: string | null = null;
@@ -52,7 +65,18 @@ const JACKPOT_KEYS = [
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
 /** TRON (issue 14): a bettor's deposit wallet, created, removed and collected; a held USDT withdrawal released. */
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS];
+/** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */
+const MESSAGING_KEYS = ['message_board', 'message_board:reply', 'message_board:delete', 'message_list', 'message_list:send', 'message_list:delete'];
+/** Push and Telegram (issue 15, PUSH): a precision push to my branch's devices; unbinding my branch's Telegram accounts. */
+const PUSH_KEYS = ['precision_push_device', 'precision_push_device:push', 'telegram_bot_binding', 'telegram_bot_binding:delete'];
+/** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
+/** SMS (issue 15, SMS): sends to my branch's bettors and the no-send list (settings stay with the super admin). */
+const SMS_KEYS = ['sms_send', 'sms_send:send', 'no_send_sms', 'no_send_sms:create', 'no_send_sms:delete', 'no_send_sms:import'];
+const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_category_list:delete', 'mall_brand_list', 'mall_brand_list:edit', 'mall_brand_list:delete', 'mall_product_list', 'mall_product_list:edit', 'mall_product_list:delete'];
+const CONTENT_KEYS = ['rotation_type', 'rotation_type:edit', 'rotation_type:delete', 'rotation', 'rotation:edit', 'rotation:delete', 'image_text_type', 'image_text_type:edit', 'image_text_type:delete', 'image_text', 'image_text:edit', 'image_text:delete'];
+/** Promotions (issue 17): campaigns of a branch (read, edit, delete, activate/pause, stats, award) and the approval of its bettors' qualifications. */
+const PROMO_KEYS = ['activity_campaign', 'activity_campaign:create', 'activity_campaign:edit', 'activity_campaign:delete', 'activity_campaign:approve', 'activity_qualification:approve'];
+const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...PUSH_KEYS, ...SMS_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -112,6 +136,29 @@ const freshBettor = async (side: 'A' | 'B', extra: Partial<typeof bettors.$infer
   if (Object.keys(extra).length) await db().update(bettors).set(extra).where(eq(bettors.id, b.id));
   return b.id;
 };
+/** A fresh campaign of the side's branch (agent A or agent B), a custom award of 100.00 within a budget of 10,000.00. */
+const freshCampaign = async (side: 'A' | 'B', status = 'draft') => {
+  const [c] = await db()
+    .insert(campaigns)
+    .values({
+      name: uniq('Campaign '), type: 'custom', startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000), agentId: side === 'A' ? w.agentA : w.agentB,
+      rules: {}, reward: { kind: 'cash', fixed_cents: 100_00, percent_bps: null, cap_cents: null }, budgetCents: 10_000_00, status,
+    })
+    .returning();
+  return c;
+};
+const campaignProbe = (id: number) => async () => ({
+  c: (await db().select().from(campaigns).where(eq(campaigns.id, id)))[0] ?? null,
+  rows: (await db().select({ n: count() }).from(activityQualifications).where(eq(activityQualifications.campaignId, id)))[0].n,
+});
+const campaignCase = (route: string, path: string, status: string, ok: 200 | 201 = 200, body?: (who: Who) => Promise<unknown>): RouteCase => ({
+  route,
+  cells: { super: ok, own: ok, other: REFUSED },
+  target: async (who) => {
+    const c = await freshCampaign(sideOf(who), status);
+    return { url: `/api/v1/promotions/campaigns/${c.id}${path}`, body: body ? await body(who) : undefined, probe: campaignProbe(c.id) };
+  },
+});
 /** The side of the object a cell acts on: the super admin and the "other" cell act on branch B. */
 const sideOf = (who: Who): 'A' | 'B' => (who === 'own' ? 'A' : 'B');
 
@@ -308,6 +355,28 @@ const CASES: RouteCase[] = [
       };
     },
   },
+  campaignCase('PUT /api/v1/promotions/campaigns/:id', '', 'draft', 200, async () => ({ name: uniq('Renamed ') })),
+  campaignCase('DELETE /api/v1/promotions/campaigns/:id', '', 'draft'),
+  campaignCase('POST /api/v1/promotions/campaigns/:id/activate', '/activate', 'draft'),
+  campaignCase('POST /api/v1/promotions/campaigns/:id/pause', '/pause', 'active'),
+  campaignCase('POST /api/v1/promotions/campaigns/:id/award', '/award', 'active', 201, async (who) => ({ bettor_id: await freshBettor(sideOf(who)) })),
+  {
+    route: 'POST /api/v1/promotions/qualifications/:id/approve',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const c = await freshCampaign(sideOf(who), 'active');
+      const bettorId = await freshBettor(sideOf(who));
+      const [b] = await db().select().from(bettors).where(eq(bettors.id, bettorId));
+      const [a] = await db()
+        .insert(activityQualifications)
+        .values({ bettorId, agentId: b.agentId, activity: c.name, campaignId: c.id, periodKey: 'all', reward: 100_00 })
+        .returning();
+      return {
+        url: `/api/v1/promotions/qualifications/${a.id}/approve`,
+        probe: async () => ({ a: (await db().select().from(activityQualifications).where(eq(activityQualifications.id, a.id)))[0], bettor: await bettorProbe(bettorId)() }),
+      };
+    },
+  },
   // Sandbox routes (bettor-facing requests on a bettor id)
   ...([['withdrawals', withdrawals], ['recharges', recharges]] as const).map(([path, table]): RouteCase => ({
     route: `POST /api/v1/sandbox/${path}`,
@@ -464,6 +533,196 @@ const CASES: RouteCase[] = [
       const id = await freshIssue({ matches: true, open: true });
       return { url: `/api/v1/jackpot/issues/${id}`, body: { reason: 'Matrix delete' }, probe: issueProbe(id) };
     },
+  },
+  // Messaging (issue 15, MSG): board messages of my branch's bettors; sends only to my branch's bettors; sends of my branch.
+  ...(['read', 'reply', 'delete'] as const).map((action): RouteCase => ({
+    route: action === 'delete' ? 'DELETE /api/v1/messaging/board/:id' : `POST /api/v1/messaging/board/:id/${action}`,
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const row = await postBoardMessage(db(), await freshBettor(sideOf(who)), 'Matrix board message');
+      return {
+        url: action === 'delete' ? `/api/v1/messaging/board/${row.id}` : `/api/v1/messaging/board/${row.id}/${action}`,
+        body: action === 'reply' ? { content: 'Matrix reply' } : undefined,
+        probe: async () => (await db().select().from(boardMessages).where(eq(boardMessages.id, row.id)))[0] ?? null,
+      };
+    },
+  })),
+  ...(['bettors', 'branch'] as const).map((kind): RouteCase => ({
+    route: 'POST /api/v1/messaging/messages',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const title = uniq('matrix-message-');
+      const target = kind === 'bettors' ? { kind, bettor_ids: [await freshBettor(sideOf(who))] } : { kind, agent_id: sideOf(who) === 'A' ? w.a1 : w.b1 };
+      return {
+        url: '/api/v1/messaging/messages',
+        body: { title, content: 'Matrix', target },
+        probe: async () => (await db().select({ n: count() }).from(messages).where(eq(messages.title, title)))[0],
+      };
+    },
+  })),
+  {
+    route: 'POST /api/v1/sandbox/messaging/board',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      return {
+        url: '/api/v1/sandbox/messaging/board',
+        body: { bettor_id: bettorId, content: 'Matrix board' },
+        probe: async () => (await db().select({ n: count() }).from(boardMessages).where(eq(boardMessages.bettorId, bettorId)))[0],
+      };
+    },
+  },
+  {
+    route: 'DELETE /api/v1/messaging/messages/:id',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const [m] = await db()
+        .insert(messages)
+        .values({ title: uniq('matrix-sent-'), content: 'x', audience: 'all', allUsers: true, status: 'sent', sendAt: new Date(), sentAt: new Date(), senderAdminId: sideOf(who) === 'A' ? w.a1 : w.b1 })
+        .returning();
+      return { url: `/api/v1/messaging/messages/${m!.id}`, probe: async () => (await db().select().from(messages).where(eq(messages.id, m!.id)))[0] };
+    },
+  },
+  // Push and Telegram (issue 15, PUSH): a precision push names devices of my branch only (403 OUT_OF_SCOPE
+  // otherwise, nothing queued); a binding is unbound by the branch of its admin or of its bettor's agent.
+  {
+    route: 'POST /api/v1/push/precision',
+    cells: { super: 202, own: 202, other: REFUSED },
+    target: async (who) => {
+      const title = uniq('matrix-push-');
+      const deviceId = await registerDevice(db(), { bettorId: await freshBettor(sideOf(who)), token: uniq('matrix-token-'), platform: 'android' });
+      return { url: '/api/v1/push/precision', body: { title, body: 'Matrix', device_ids: [deviceId] }, probe: async () => (await db().select({ n: count() }).from(pushSends).where(eq(pushSends.title, title)))[0] };
+    },
+  },
+  ...(['admin', 'bettor'] as const).map((subject): RouteCase => ({
+    route: 'DELETE /api/v1/telegram/bindings/:id',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const subjectId = subject === 'admin' ? await freshAdmin(sideOf(who)) : await freshBettor(sideOf(who));
+      const [row] = await db()
+        .insert(telegramBindings)
+        .values({ subject, adminId: subject === 'admin' ? subjectId : null, bettorId: subject === 'bettor' ? subjectId : null, tgUserId: 5_000_000 + (n += 1), chatId: 5_000_000 + n, firstName: 'Matrix' })
+        .returning();
+      return { url: `/api/v1/telegram/bindings/${row!.id}`, probe: async () => (await db().select().from(telegramBindings).where(eq(telegramBindings.id, row!.id)))[0] ?? null };
+    },
+  })),
+  // SMS (issue 15, SMS): an agent texts only their own branch's bettors: another branch's number is not counted,
+  // so nothing is left to send (422 SMS_NO_RECIPIENTS) and no send is created.
+  ...(['one', 'filter'] as const).map((kind): RouteCase => ({
+    route: 'POST /api/v1/sms/sends',
+    cells: { super: 201, own: 201, other: [422] },
+    target: async (who) => {
+      const content = uniq('matrix-sms-');
+      const bettorId = await freshBettor(sideOf(who));
+      const [b] = await db().select({ phone: bettors.phone }).from(bettors).where(eq(bettors.id, bettorId));
+      const target = kind === 'one' ? { kind, phone: b!.phone } : { kind, filter: { id: bettorId } };
+      return { url: '/api/v1/sms/sends', body: { content, target }, probe: async () => (await db().select({ n: count() }).from(smsSends).where(eq(smsSends.content, content)))[0] };
+    },
+  })),
+  // The no-send list is the product's, not a branch's: any holder of the page adds or removes any number.
+  {
+    route: 'DELETE /api/v1/sms/exclusions/:id',
+    cells: { super: 200, own: 200 },
+    target: async () => {
+      const [row] = await db().insert(smsExclusions).values({ phone: `+25571${String(1_000_000 + (n += 1)).slice(-7)}`, source: 'manual' }).returning();
+      return { url: `/api/v1/sms/exclusions/${row!.id}`, probe: async () => (await db().select().from(smsExclusions).where(eq(smsExclusions.id, row!.id)))[0] ?? null };
+    },
+  },
+  {
+    route: 'PUT /api/v1/sms/config',
+    cells: { super: 200, own: [403] },
+    target: async () => ({ url: '/api/v1/sms/config', body: { sender_id: uniq('M').slice(0, 11) }, probe: async () => (await t.call('GET', '/api/v1/sms/config', { token: tokens.super })).body.sender_id }),
+  },
+  // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
+  ...(['categories', 'brands', 'products'] as const).flatMap((kind) =>
+    (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
+      route: `${method} /api/v1/shop/${kind}/:id`,
+      cells: { super: 200, own: 200, other: 200 },
+      target: async () => {
+        const [cat] = await db().insert(mallCategories).values({ title: uniq('matrix-cat-') }).returning();
+        const [brand] = await db().insert(mallBrands).values({ name: uniq('matrix-brand-') }).returning();
+        const [product] = await db().insert(mallProducts).values({ title: uniq('matrix-product-'), categoryId: cat!.id, price: 1_000_00 }).returning();
+        if (kind !== 'products') await db().delete(mallProducts).where(eq(mallProducts.id, product!.id));
+        const table = kind === 'categories' ? mallCategories : kind === 'brands' ? mallBrands : mallProducts;
+        const id = kind === 'categories' ? cat!.id : kind === 'brands' ? brand!.id : product!.id;
+        const body = method === 'DELETE' ? undefined : kind === 'brands' ? { name: uniq('renamed-') } : { title: uniq('renamed-') };
+        return { url: `/api/v1/shop/${kind}/${id}`, body, probe: async () => (await db().select().from(table).where(eq(table.id, id)))[0] ?? null };
+      },
+    })),
+  ),
+  // Content (issue 16, FILES): banners and articles are the site's, nobody's: every holder of the page edits or deletes any.
+  ...(['rotation_types', 'rotations', 'image_text_types', 'image_texts'] as const).flatMap((kind) =>
+    (['PUT', 'DELETE'] as const).map((method): RouteCase => ({
+      route: `${method} /api/v1/content/${kind}/:id`,
+      cells: { super: 200, own: 200, other: 200 },
+      target: async () => {
+        const [group] = await db().insert(rotationTypes).values({ code: uniq('g-').toLowerCase().replace(/[^a-z0-9_-]/g, ''), name: 'Matrix' }).returning();
+        const [kindRow] = await db().insert(imageTextTypes).values({ code: uniq('k-').toLowerCase().replace(/[^a-z0-9_-]/g, ''), name: 'Matrix' }).returning();
+        const table = kind === 'rotation_types' ? rotationTypes : kind === 'image_text_types' ? imageTextTypes : kind === 'rotations' ? rotations : imageTexts;
+        let id: number;
+        if (kind === 'rotations') id = (await db().insert(rotations).values({ typeId: group!.id, picture: 'https://cdn.example.com/a.png', title: 'Matrix' }).returning())[0]!.id;
+        else if (kind === 'image_texts') id = (await db().insert(imageTexts).values({ typeId: kindRow!.id, title: 'Matrix', body: '<p>x</p>' }).returning())[0]!.id;
+        else id = kind === 'rotation_types' ? group!.id : kindRow!.id;
+        const body = method === 'DELETE' ? undefined : kind.endsWith('_types') ? { name: uniq('renamed-') } : { title: uniq('renamed-') };
+        return { url: `/api/v1/content/${kind}/${id}`, body, probe: async () => (await db().select().from(table).where(eq(table.id, id)))[0] ?? null };
+      },
+    })),
+  ),
+  // Operations (issue 16, OPS): installation-wide tools, no branch owns a row; a branch agent holds none of their keys.
+  {
+    route: 'DELETE /api/v1/operations/servers/:id',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const id = crypto.randomUUID();
+      const old = new Date(Date.now() - 120_000);
+      await db().insert(serverProcesses).values({ id, host: uniq('matrix-host-'), pid: 1, version: '0', databaseKind: 'pg', startedAt: old, lastBeatAt: old });
+      return { url: `/api/v1/operations/servers/${id}`, probe: async () => (await db().select().from(serverProcesses).where(eq(serverProcesses.id, id)))[0] ?? null };
+    },
+  },
+  {
+    route: 'POST /api/v1/operations/script-runs/:id/approve',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const [run] = await db()
+        .insert(scriptRuns)
+        .values({ script: 'rebuild-console', version: 1, args: {}, dryRun: true, dangerous: true, target: crypto.randomUUID(), requestedBy: w.agentA, status: 'awaiting_approval' })
+        .returning({ id: scriptRuns.id });
+      return { url: `/api/v1/operations/script-runs/${run!.id}/approve`, probe: async () => (await db().select({ status: scriptRuns.status, by: scriptRuns.approvedBy }).from(scriptRuns).where(eq(scriptRuns.id, run!.id)))[0] };
+    },
+  },
+  {
+    route: 'POST /api/v1/operations/locks/:pid/release',
+    // No such backend (PostgreSQL 404) or no sessions to end (PGlite 409); a real release is in operations.test.ts.
+    cells: { super: [404, 409], own: [403] },
+    target: async () => ({ url: '/api/v1/operations/locks/999999/release' }),
+  },
+  // Operations (issue 16, OPS): installation-wide tools, no branch owns a row; a branch agent holds none of their keys.
+  {
+    route: 'DELETE /api/v1/operations/servers/:id',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const id = crypto.randomUUID();
+      const old = new Date(Date.now() - 120_000);
+      await db().insert(serverProcesses).values({ id, host: uniq('matrix-host-'), pid: 1, version: '0', databaseKind: 'pg', startedAt: old, lastBeatAt: old });
+      return { url: `/api/v1/operations/servers/${id}`, probe: async () => (await db().select().from(serverProcesses).where(eq(serverProcesses.id, id)))[0] ?? null };
+    },
+  },
+  {
+    route: 'POST /api/v1/operations/script-runs/:id/approve',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const [run] = await db()
+        .insert(scriptRuns)
+        .values({ script: 'rebuild-console', version: 1, args: {}, dryRun: true, dangerous: true, target: crypto.randomUUID(), requestedBy: w.agentA, status: 'awaiting_approval' })
+        .returning({ id: scriptRuns.id });
+      return { url: `/api/v1/operations/script-runs/${run!.id}/approve`, probe: async () => (await db().select({ status: scriptRuns.status, by: scriptRuns.approvedBy }).from(scriptRuns).where(eq(scriptRuns.id, run!.id)))[0] };
+    },
+  },
+  {
+    route: 'POST /api/v1/operations/locks/:pid/release',
+    // No such backend (PostgreSQL 404) or no sessions to end (PGlite 409); a real release is in operations.test.ts.
+    cells: { super: [404, 409], own: [403] },
+    target: async () => ({ url: '/api/v1/operations/locks/999999/release' }),
   },
 ];
 

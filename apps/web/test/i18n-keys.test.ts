@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '@dau/domain';
-import { flattenCatalogue } from '@dau/contract';
+import { flattenCatalogue, SCRIPT_RUN_STATES, SERVER_STATES } from '@dau/contract';
 import { CASHOUT_RULE_STATES, HISTORY_KEYS, ORDER_EVENT_KINDS, ORDER_EVENT_SOURCES } from '../src/pages/betting/historyKeys';
 import { KNOWN_MARKET_TYPES } from '../src/app/marketNames';
 
@@ -77,6 +77,8 @@ const figureKeys = [
 ];
 
 /** Each template prefix a screen builds keys from, and where its values come from. */
+/** The operations scripts' sources: their names and argument fields are the keys of their texts. */
+const opsScripts = fs.readdirSync(path.join(REPO, 'apps/server/src/modules/operations/scripts')).map((f) => read(`apps/server/src/modules/operations/scripts/${f}`));
 const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'language.': SUPPORTED_LOCALES,
   'socket.': stringsIn(read('apps/web/src/app/socket.ts'), /export type SocketStatus =/),
@@ -92,6 +94,12 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'statistics.figure.': figureKeys,
   'statistics.hint.': stringsIn(statisticsShared, /const HINTED = new Set<FigureKey>\(\[/),
   'statistics.chart.': ['money', 'activity', 'cash'],
+  'operations.state.': SERVER_STATES,
+  'operations.script.states.': SCRIPT_RUN_STATES,
+  'operations.script.about.': opsScripts.flatMap((t) => [...t.matchAll(/^  name: '([a-z-]+)',$/gm)].map((m) => m[1]!)),
+  'operations.script.arg.': opsScripts.flatMap((t) => [...t.matchAll(/\{ name: '(\w+)', type:/g)].map((m) => m[1]!)),
+  'operations.describe.': ['server_list', 'script', 'mysql_lock', 'mysql_time_consuming'],
+  'content.uploadType.': ['local', 's3'],
 };
 /** Templates whose values are data (a field's `labels` prefix and the codes in the rows): not checkable here. */
 const DATA_TEMPLATES = ['${field.labels}.'];

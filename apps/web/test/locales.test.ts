@@ -30,6 +30,9 @@ import { tronSweepResource, tronWalletResource, usdtTransferResource } from '../
 import enTron from '../src/locales/en-US/tron';
 import swTron from '../src/locales/sw-KE/tron';
 import zhTron from '../src/locales/zh-CN/tron';
+import enOperations from '../src/locales/en-US/operations';
+import swOperations from '../src/locales/sw-KE/operations';
+import zhOperations from '../src/locales/zh-CN/operations';
 import { BETTING_RESOURCES, CASINO_ROUND_FIELDS, CASINO_TRANSACTION_FIELDS, casinoCategoryResource, casinoGameResource, casinoProviderResource, casinoRoundResource, casinoSettingsResource, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
@@ -55,6 +58,7 @@ const FILES = {
   jackpot: { en: enJackpot, sw: swJackpot, zh: zhJackpot },
   casino: { en: enCasino, sw: swCasino, zh: zhCasino },
   tron: { en: enTron, sw: swTron, zh: zhTron },
+  operations: { en: enOperations, sw: swOperations, zh: zhOperations },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();

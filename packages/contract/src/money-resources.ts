@@ -262,6 +262,7 @@ const RECHARGE_FIELDS: readonly FieldDef[] = [
   { key: 'phone', type: 'text', search: 'exact', width: 140 },
   { key: 'amount', type: 'money', sortable: true },
   { key: 'pay_type', type: 'enum', enum: 'pay_type', search: 'exact' },
+  { key: 'recharge_channel', type: 'enum', enum: 'recharge_channel', search: 'exact' },
   { key: 'pay_status', type: 'enum', enum: 'pay_status', search: 'exact' },
   createdRange,
   stuckField,

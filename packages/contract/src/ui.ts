@@ -13,3 +13,17 @@ export type { Figures } from './statistics.js';
 export type { JackpotIssueRow, JackpotMatchRow, JackpotIssueDetail, JackpotQuoteAnswer, JackpotTicketBody, JackpotTicketRow, JackpotTicketDetail, JackpotShareRow } from './jackpot-api.js';
 // casino-api.ts builds zod shapes: the console takes its types only.
 export type { CasinoSessionAnswer, CasinoRoundRow, CasinoTransactionRow, CasinoRoundDetail, CasinoWalletAnswer } from './casino-api.js';
+export * from './shop-resources.js';
+export * from './visitor-resources.js';
+export * from './messaging-resources.js';
+// messaging-api.ts builds zod shapes: the console takes its types only.
+export type { BoardRow, MessageRow, MessageSendBody, MessageSendAnswer, MessageTarget, BettorTargetFilter, PhoneResolution, AppVersionAnswer, InboxItem } from './messaging-api.js';
+export * from './sms-resources.js';
+// sms-api.ts builds zod shapes: the console takes its types only.
+export type { SmsTarget, SmsSendBody, SmsPreviewAnswer, SmsSendRow, SmsRecipientRow, SmsConfigAnswer, SmsImportAnswer } from './sms-api.js';
+export * from './push-resources.js';
+// push-api.ts builds zod shapes: the console takes its types only.
+export type { PushDeviceRow, PushSegment, PushPublicBody, PushPrecisionBody, PushSendAnswer, PushResultRow, PushSendDetail, TelegramBindingRow, TelegramBindCodeAnswer, TelegramMeAnswer } from './push-api.js';
+// operations-api.ts builds zod shapes: the console takes its types only.
+export type { ServerRow, ScriptDefRow, ScriptTarget, ScriptRunRow, LockRow, ActivityRow, StatementRow } from './operations-api.js';
+export * from './content-resources.js';

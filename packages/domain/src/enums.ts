@@ -141,6 +141,15 @@ export const ABNORMAL_BET_THRESHOLD_MINUTES = {
 
 export const PICTURE_JUMP_TYPE = { router_push: 1, new_window: 2, current_window: 3 } as const;
 
+/** Shop categories (spec §7: the console fetches them with show_status=1). */
+export const MALL_SHOW_STATUS = { shown: 1, hidden: 2 } as const;
+/** A visit's device (issue 16 visitor). */
+export const VISIT_DEVICE = { mobile: 1, desktop: 2, app_android: 3, app_ios: 4 } as const;
+/** Where a visit came from (issue 16 visitor). */
+export const VISIT_SOURCE = { direct: 1, search: 2, social: 3, referral: 4, campaign: 5 } as const;
+/** A visitor seen for the first time that day (never before), or one seen on an earlier day. */
+export const VISITOR_KIND = { new: 1, returning: 2 } as const;
+
 export const SPORT = { football: 1, basketball: 8 } as const;
 
 /**
@@ -148,6 +157,13 @@ export const SPORT = { football: 1, basketball: 8 } as const;
  * (issue 14; the spec gives USDT no number, 10 is ours). Recharges and withdrawals carry it as pay_type.
  */
 export const PAY_TYPE = { tigo: 3, airtel: 4, vodacom: 6, halotel: 7, usdt: 10 } as const;
+
+/**
+ * How a recharge was started (issue 17): `app` the bettor app's payment request to the operator (bill 4),
+ * `ussd` the operator's USSD push prompt answered on the handset (bill 11 USSD deposit), `chain` a USDT
+ * transfer seen on TRON (bill 4).
+ */
+export const RECHARGE_CHANNEL = { app: 1, ussd: 2, chain: 3 } as const;
 
 export const NOTIFY_STATUS = { unviewed: 1, viewed: 2 } as const;
 
@@ -322,6 +338,7 @@ export type AbnormalBetFlag = Ids<typeof ABNORMAL_BET_FLAG>;
 export type PictureJumpType = Ids<typeof PICTURE_JUMP_TYPE>;
 export type Sport = Ids<typeof SPORT>;
 export type PayType = Ids<typeof PAY_TYPE>;
+export type RechargeChannel = Ids<typeof RECHARGE_CHANNEL>;
 export type NotifyStatus = Ids<typeof NOTIFY_STATUS>;
 export type LanguageShowStatus = Ids<typeof LANGUAGE_SHOW_STATUS>;
 export type DefaultLanguage = Ids<typeof DEFAULT_LANGUAGE>;
@@ -376,6 +393,7 @@ export const ENUM_DEFS = {
   picture_jump_type: PICTURE_JUMP_TYPE,
   sport: SPORT,
   pay_type: PAY_TYPE,
+  recharge_channel: RECHARGE_CHANNEL,
   notify_status: NOTIFY_STATUS,
   language_show_status: LANGUAGE_SHOW_STATUS,
   default_language: DEFAULT_LANGUAGE,
@@ -400,6 +418,10 @@ export const ENUM_DEFS = {
   casino_round_status: CASINO_ROUND_STATUS,
   casino_volatility: CASINO_VOLATILITY,
   casino_game_kind: CASINO_GAME_KIND,
+  mall_show_status: MALL_SHOW_STATUS,
+  visit_device: VISIT_DEVICE,
+  visit_source: VISIT_SOURCE,
+  visitor_kind: VISITOR_KIND,
 } as const;
 
 export type EnumDefs = typeof ENUM_DEFS;

@@ -10,3 +10,5 @@ export * from './betting';
 export * from './jackpot';
 export * from './casino';
 export * from './phone';
+export * from './sms';
+export * from './messaging';

@@ -241,6 +241,21 @@ export const MESSAGES = {
     'sw-KE': 'Kikomo cha kupakia faili kimepitwa',
     'zh-CN': '超出文件上传限制',
   },
+  CONTENT_TYPE_IN_USE: {
+    'en-US': 'This type still has pictures or articles. Move or delete them first.',
+    'sw-KE': 'Aina hii bado ina picha au makala. Zihamishe au uzifute kwanza.',
+    'zh-CN': '该类型下仍有图片或文章，请先移走或删除。',
+  },
+  CONTENT_CODE_EXISTS: {
+    'en-US': 'This code is already used by another type',
+    'sw-KE': 'Msimbo huu tayari unatumiwa na aina nyingine',
+    'zh-CN': '该编码已被其他类型使用',
+  },
+  CONTENT_LANGUAGE_UNKNOWN: {
+    'en-US': 'This language is not in the language list',
+    'sw-KE': 'Lugha hii haimo kwenye orodha ya lugha',
+    'zh-CN': '该语言不在语言列表中',
+  },
   LOG_TYPE_PROTECTED: {
     'en-US': 'This log type is part of the audit trail and cannot be switched off',
     'sw-KE': 'Aina hii ya kumbukumbu ni sehemu ya ukaguzi na haiwezi kuzimwa',
@@ -350,6 +365,77 @@ export const MESSAGES = {
     'zh-CN': '本期奖池已被删除',
   },
   JACKPOT_REASON_REQUIRED: { 'en-US': 'Please give a reason', 'sw-KE': 'Tafadhali toa sababu', 'zh-CN': '请填写原因' },
+  // Promotions (issue 17)
+  PROMO_BUDGET_EXHAUSTED: {
+    'en-US': 'The campaign budget does not cover this award',
+    'sw-KE': 'Bajeti ya kampeni haitoshi kwa zawadi hii',
+    'zh-CN': '活动预算不足以发放此奖励',
+  },
+  PROMO_ALREADY_APPROVED: {
+    'en-US': 'This qualification is already approved',
+    'sw-KE': 'Ustahiki huu tayari umeidhinishwa',
+    'zh-CN': '该参与记录已审核通过',
+  },
+  PROMO_NOT_A_CAMPAIGN: {
+    'en-US': 'This row belongs to no campaign: approve it from the activity participation screen with a reward',
+    'sw-KE': 'Safu hii si ya kampeni yoyote: iidhinishe kwenye skrini ya ushiriki wa promosheni kwa kuweka zawadi',
+    'zh-CN': '该记录不属于任何活动：请在活动参与名单中填写奖励后审核',
+  },
+  PROMO_RULES_INVALID: {
+    'en-US': 'The rules do not fit the campaign type',
+    'sw-KE': 'Masharti hayaendani na aina ya kampeni',
+    'zh-CN': '活动规则与活动类型不符',
+  },
+  PROMO_REWARD_INVALID: {
+    'en-US': 'A percentage reward needs a qualifying amount: use a fixed reward for this campaign type',
+    'sw-KE': 'Zawadi ya asilimia inahitaji kiasi cha kustahiki: tumia zawadi ya kiasi maalum kwa aina hii ya kampeni',
+    'zh-CN': '按比例的奖励需要有参与金额：此类活动请使用固定金额奖励',
+  },
+  PROMO_PERIOD_INVALID: {
+    'en-US': 'The campaign must end after it starts',
+    'sw-KE': 'Kampeni lazima iishe baada ya kuanza',
+    'zh-CN': '活动结束时间必须晚于开始时间',
+  },
+  PROMO_CAMPAIGN_IN_USE: {
+    'en-US': 'Bettors already qualified for this campaign: its type, rules and reward stay, and it cannot be deleted',
+    'sw-KE': 'Wachezaji tayari wamestahiki kampeni hii: aina, masharti na zawadi yake haviwezi kubadilishwa, wala haiwezi kufutwa',
+    'zh-CN': '已有投注用户符合此活动条件：活动类型、规则和奖励不可更改，也不能删除',
+  },
+  PROMO_BUDGET_BELOW_SPENT: {
+    'en-US': 'The budget cannot be less than what the campaign has already spent',
+    'sw-KE': 'Bajeti haiwezi kuwa chini ya kiasi ambacho kampeni imeshatumia',
+    'zh-CN': '预算不能低于活动已花费的金额',
+  },
+  PROMO_CAMPAIGN_OVER: {
+    'en-US': 'This campaign has ended',
+    'sw-KE': 'Kampeni hii imekwisha',
+    'zh-CN': '该活动已结束',
+  },
+  PROMO_CAMPAIGN_NOT_ACTIVE: {
+    'en-US': 'This campaign is not active',
+    'sw-KE': 'Kampeni hii haiko hai',
+    'zh-CN': '该活动未在进行中',
+  },
+  PROMO_ALREADY_QUALIFIED: {
+    'en-US': 'This bettor is already on the campaign',
+    'sw-KE': 'Mchezaji huyu tayari yumo kwenye kampeni',
+    'zh-CN': '该投注用户已在此活动中',
+  },
+  PROMO_CUSTOM_ONLY: {
+    'en-US': 'Bettors are put on a campaign by hand only for custom awards',
+    'sw-KE': 'Wachezaji huwekwa kwenye kampeni kwa mkono kwa zawadi maalum pekee',
+    'zh-CN': '仅自定义奖励活动可以手动添加投注用户',
+  },
+  PROMO_GLOBAL_SUPER_ONLY: {
+    'en-US': 'Only the super administrator can run a campaign for every branch',
+    'sw-KE': 'Msimamizi mkuu pekee ndiye anaweza kuendesha kampeni kwa matawi yote',
+    'zh-CN': '只有超级管理员可以创建适用于全部分支的活动',
+  },
+  PROMO_BETTOR_OUTSIDE_CAMPAIGN: {
+    'en-US': 'This bettor is not in the campaign\'s branch',
+    'sw-KE': 'Mchezaji huyu hayumo kwenye tawi la kampeni',
+    'zh-CN': '该投注用户不在此活动的分支范围内',
+  },
   JACKPOT_TIERS_INVALID: {
     'en-US': 'Each prize tier needs a number of hits and a percentage; the percentages add up to at most 100 %',
     'sw-KE': 'Kila daraja la zawadi linahitaji idadi ya mechi zilizopatiwa na asilimia; jumla ya asilimia isizidi 100 %',
@@ -642,6 +728,152 @@ export const MESSAGES = {
     'en-US': 'Release this database lock? The session holding it will be terminated.',
     'sw-KE': 'Achilia kufuli hili la hifadhidata? Kikao kinacholishikilia kitakatishwa.',
     'zh-CN': '确定释放该数据库锁吗？持有该锁的会话将被终止。',
+  },
+  // Shop (issue 16)
+  SHOP_CATEGORY_CYCLE: {
+    'en-US': 'A category cannot be placed under itself or under one of its own subcategories',
+    'sw-KE': 'Kundi haliwezi kuwekwa chini yake lenyewe wala chini ya kundi lake dogo',
+    'zh-CN': '分类不能放在自身或其子分类之下',
+  },
+  SHOP_CATEGORY_HAS_CHILDREN: {
+    'en-US': 'This category has subcategories: move or delete them first',
+    'sw-KE': 'Kundi hili lina makundi madogo: yahamishe au uyafute kwanza',
+    'zh-CN': '该分类下还有子分类，请先移动或删除子分类',
+  },
+  SHOP_CATEGORY_HAS_PRODUCTS: {
+    'en-US': 'This category still has products: move or delete them first',
+    'sw-KE': 'Kundi hili bado lina bidhaa: zihamishe au uzifute kwanza',
+    'zh-CN': '该分类下还有商品，请先移动或删除商品',
+  },
+  SHOP_BRAND_HAS_PRODUCTS: {
+    'en-US': 'This brand still has products: move or delete them first',
+    'sw-KE': 'Chapa hii bado ina bidhaa: zihamishe au uzifute kwanza',
+    'zh-CN': '该品牌下还有商品，请先移动或删除商品',
+  },
+  // SMS (issue 15)
+  SMS_NO_RECIPIENTS: {
+    'en-US': 'No recipient is left after exclusions: nothing to send',
+    'sw-KE': 'Hakuna mpokeaji aliyebaki baada ya vizuizi: hakuna cha kutuma',
+    'zh-CN': '排除后没有剩余的收件人，无需发送',
+  },
+  SMS_DISABLED: {
+    'en-US': 'SMS sending is switched off in the SMS settings',
+    'sw-KE': 'Utumaji wa SMS umezimwa katika mipangilio ya SMS',
+    'zh-CN': '短信发送已在短信设置中关闭',
+  },
+  SMS_TOO_MANY_RECIPIENTS: {
+    'en-US': 'Too many numbers in one list (at most {max})',
+    'sw-KE': 'Namba ni nyingi mno katika orodha moja (zisizozidi {max})',
+    'zh-CN': '单个列表中的号码过多（最多 {max} 个）',
+  },
+  SMS_EXCLUSION_EXISTS: {
+    'en-US': 'This number is already on the no-send list',
+    'sw-KE': 'Namba hii tayari iko kwenye orodha ya kutotumiwa SMS',
+    'zh-CN': '该号码已在禁发名单中',
+  },
+  SMS_CALLBACK_REFUSED: {
+    'en-US': 'The callback token is missing or wrong',
+    'sw-KE': 'Tokeni ya mwito haipo au si sahihi',
+    'zh-CN': '回调令牌缺失或错误',
+  },
+  SMS_PREVIEW_CHANGED: {
+    'en-US': 'The recipients or the cost changed since the preview: preview again',
+    'sw-KE': 'Wapokeaji au gharama vimebadilika tangu onyesho la awali: onyesha tena',
+    'zh-CN': '自预览以来收件人或费用已变化，请重新预览',
+  },
+  // Operations (issue 16): servers, scripts, database locks
+  SCRIPT_UNKNOWN: {
+    'en-US': 'There is no script named "{name}"',
+    'sw-KE': 'Hakuna skripti inayoitwa "{name}"',
+    'zh-CN': '没有名为“{name}”的脚本',
+  },
+  SCRIPT_SELF_APPROVAL: {
+    'en-US': 'A dangerous script must be approved by another administrator, not by the one who asked for it',
+    'sw-KE': 'Skripti hatari lazima iidhinishwe na msimamizi mwingine, si yule aliyeiomba',
+    'zh-CN': '危险脚本必须由另一位管理员批准，申请人不能自己批准',
+  },
+  SCRIPT_NOT_AWAITING_APPROVAL: {
+    'en-US': 'This run is not waiting for an approval',
+    'sw-KE': 'Utekelezaji huu haungoji idhini',
+    'zh-CN': '该运行不在等待批准状态',
+  },
+  SERVER_NOT_RUNNING: {
+    'en-US': 'The target server is not running (no beat in the last 30 seconds)',
+    'sw-KE': 'Seva lengwa haifanyi kazi (hakuna mapigo katika sekunde 30 zilizopita)',
+    'zh-CN': '目标服务器未在运行（最近 30 秒没有心跳）',
+  },
+  SERVER_STILL_RUNNING: {
+    'en-US': 'Only a server that is down can be removed from the list',
+    'sw-KE': 'Ni seva iliyozimika pekee inayoweza kuondolewa kwenye orodha',
+    'zh-CN': '只能删除已下线的服务器',
+  },
+  LOCK_NOT_OURS: {
+    'en-US': 'This database session does not belong to the product\'s database',
+    'sw-KE': 'Kikao hiki cha hifadhidata si cha hifadhidata ya mfumo huu',
+    'zh-CN': '该数据库会话不属于本系统的数据库',
+  },
+  LOCK_OWN_CONNECTION: {
+    'en-US': 'This session is one of the server\'s own connections and cannot be terminated here',
+    'sw-KE': 'Kikao hiki ni mojawapo ya miunganisho ya seva yenyewe na hakiwezi kukatishwa hapa',
+    'zh-CN': '该会话是服务器自身的连接，不能在此终止',
+  },
+  DB_VIEWS_UNAVAILABLE: {
+    'en-US': 'The embedded database has no other sessions, locks or statement statistics to show: these views need PostgreSQL (DATABASE_URL)',
+    'sw-KE': 'Hifadhidata iliyojengewa ndani haina vikao vingine, kufuli au takwimu za kauli za kuonyesha: mionekano hii inahitaji PostgreSQL (DATABASE_URL)',
+    'zh-CN': '内嵌数据库没有其他会话、锁或语句统计可显示：这些视图需要 PostgreSQL（DATABASE_URL）',
+  },
+  PG_STAT_STATEMENTS_OFF: {
+    'en-US': 'pg_stat_statements is not enabled. Add it to shared_preload_libraries in postgresql.conf, restart PostgreSQL, then run CREATE EXTENSION pg_stat_statements in the product\'s database.',
+    'sw-KE': 'pg_stat_statements haijawashwa. Iongeze kwenye shared_preload_libraries katika postgresql.conf, anzisha upya PostgreSQL, kisha endesha CREATE EXTENSION pg_stat_statements katika hifadhidata ya mfumo.',
+    'zh-CN': '未启用 pg_stat_statements。请在 postgresql.conf 的 shared_preload_libraries 中加入它，重启 PostgreSQL，然后在本系统的数据库中执行 CREATE EXTENSION pg_stat_statements。',
+  },
+  // Messaging (issue 15, MSG)
+  MESSAGE_NO_RECIPIENTS: {
+    'en-US': 'No bettor of your branch matches these recipients',
+    'sw-KE': 'Hakuna mchezaji wa tawi lako anayelingana na wapokeaji hawa',
+    'zh-CN': '您的下级中没有符合这些接收人的用户',
+  },
+  MESSAGE_TOO_MANY_PHONES: {
+    'en-US': 'Too many phone numbers: at most {max} in one send',
+    'sw-KE': 'Namba za simu ni nyingi mno: zisizidi {max} kwa utumaji mmoja',
+    'zh-CN': '手机号码过多：一次最多 {max} 个',
+  },
+  MESSAGE_SEND_AT_INVALID: {
+    'en-US': 'The scheduled time must be in the future (within a year)',
+    'sw-KE': 'Muda uliopangwa lazima uwe ujao (ndani ya mwaka mmoja)',
+    'zh-CN': '定时发送时间必须是将来的时间（一年以内）',
+  },
+  MESSAGE_ALREADY_REPLIED: {
+    'en-US': 'This message has already been answered',
+    'sw-KE': 'Ujumbe huu umeshajibiwa',
+    'zh-CN': '该留言已回复',
+  },
+  APP_VERSION_INVALID: {
+    'en-US': 'Please enter the version as numbers separated by dots, e.g. 1.4.2',
+    'sw-KE': 'Tafadhali andika toleo kwa namba zilizotenganishwa na nukta, mfano 1.4.2',
+    'zh-CN': '请按数字加点的格式填写版本号，例如 1.4.2',
+  },
+  APP_VERSION_EXISTS: {
+    'en-US': 'This platform already has this version',
+    'sw-KE': 'Jukwaa hili tayari lina toleo hili',
+    'zh-CN': '该平台已存在此版本',
+  },
+
+  // Telegram bot replies (issue 15: binding a Telegram account with a one-time code)
+  TELEGRAM_BOT_HELLO: {
+    'en-US': 'To bind your account, open the binding page of the console and send /start followed by the code it shows.',
+    'sw-KE': 'Ili kuunganisha akaunti yako, fungua ukurasa wa kuunganisha kwenye koni na utume /start ikifuatiwa na msimbo unaoonyeshwa.',
+    'zh-CN': '要绑定账号，请在后台打开绑定页面，发送 /start 加上页面显示的验证码。',
+  },
+  TELEGRAM_BOT_BOUND: {
+    'en-US': 'Your Telegram is now bound to {account}. Notices will reach you here.',
+    'sw-KE': 'Telegram yako sasa imeunganishwa na {account}. Taarifa zitakufikia hapa.',
+    'zh-CN': '您的 Telegram 已绑定到 {account}，通知将发送到这里。',
+  },
+  TELEGRAM_BOT_CODE_INVALID: {
+    'en-US': 'This code is invalid, expired or already used. Ask the console for a new one.',
+    'sw-KE': 'Msimbo huu si sahihi, umeisha muda au umeshatumika. Omba msimbo mpya kwenye koni.',
+    'zh-CN': '该验证码无效、已过期或已被使用，请在后台重新获取。',
   },
 } as const satisfies Record<string, Texts>;
 

@@ -62,6 +62,7 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   picture_jump_type: { 1: 'router_push', 2: 'new_window', 3: 'current_window' },
   sport: { 1: 'football', 8: 'basketball' },
   pay_type: { 3: 'tigo', 4: 'airtel', 6: 'vodacom', 7: 'halotel', 10: 'usdt' },
+  recharge_channel: { 1: 'app', 2: 'ussd', 3: 'chain' },
   notify_status: { 1: 'unviewed', 2: 'viewed' },
   language_show_status: { 1: 'hidden', 2: 'shown' },
   default_language: { 1: 'not_default', 2: 'default' },
@@ -102,6 +103,10 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   casino_round_status: { 1: 'open', 2: 'completed', 3: 'rolled_back' },
   casino_volatility: { 1: 'low', 2: 'medium', 3: 'high' },
   casino_game_kind: { 1: 'slot', 2: 'crash', 3: 'roulette' },
+  mall_show_status: { 1: 'shown', 2: 'hidden' },
+  visit_device: { 1: 'mobile', 2: 'desktop', 3: 'app_android', 4: 'app_ios' },
+  visit_source: { 1: 'direct', 2: 'search', 3: 'social', 4: 'referral', 5: 'campaign' },
+  visitor_kind: { 1: 'new', 2: 'returning' },
 };
 
 describe('bill type catalogue', () => {

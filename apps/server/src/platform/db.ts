@@ -56,6 +56,8 @@ export interface Database {
   prepared(name: string, text: string, values: unknown[]): Promise<{ rows: any[] }>;
   /** The connection string, on PostgreSQL. */
   url?: string;
+  /** Connections of the pool: open and in use (PGlite: its one connection). */
+  poolStats(): { total: number; inUse: number; waiting: number };
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -122,10 +124,14 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       return results[results.length - 1] ?? { rows: [] };
     },
     prepared: (_name, text, values) => client.query(text, values),
+    poolStats: () => ({ total: 1, inUse: 0, waiting: 0 }),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
   };
 }
+
+/** The `application_name` of the server's query pool (seen in pg_stat_activity). */
+export const SERVER_APPLICATION = 'dau_server';
 
 /** The `application_name` of the LISTEN connection (seen in pg_stat_activity). */
 export const LISTENER_APPLICATION = 'dau_bus_listener';
@@ -203,7 +209,8 @@ function pgListener(url: string, deliver: (e: Envelope) => void) {
 }
 
 export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 20 });
+  // The name marks the server's own connections in pg_stat_activity (the lock screen never ends them).
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 20, application_name: SERVER_APPLICATION });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it */
   });
@@ -240,6 +247,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     },
     prepared: (name, text, values) => pool.query({ name, text, values }),
     url,
+    poolStats: () => ({ total: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: async () => {
       await listen.stop();

@@ -93,6 +93,8 @@ export class Jobs {
   private timers: NodeJS.Timeout[] = [];
   private workerIds = new Map<string, string[]>();
   private started = false;
+  /** Jobs this process is running now (the server list shows it). */
+  running = 0;
   private readonly log: Log;
   private readonly pollSeconds: number;
   private readonly expireInSeconds: number;
@@ -158,7 +160,12 @@ export class Jobs {
       for (let i = 0; i < Math.max(1, opts.workers ?? 1); i++) {
         ids.push(
           await this.boss.work(name, { pollingIntervalSeconds: this.pollSeconds, batchSize: 1 }, async ([job]) => {
-            await handler(job.data);
+            this.running++;
+            try {
+              await handler(job.data);
+            } finally {
+              this.running--;
+            }
           }),
         );
       }

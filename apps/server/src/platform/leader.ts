@@ -25,6 +25,10 @@ export interface LeadershipOptions {
 
 export const LEADER_APPLICATION = 'dau_leader';
 
+/** The leaderships this process holds now (the server list shows them). */
+const held = new Set<string>();
+export const heldLeaderships = (): string[] => [...held].sort();
+
 export function leadership(database: Database, name: string, opts: LeadershipOptions): Leadership {
   let leading = false;
   let stopped = false;
@@ -34,6 +38,7 @@ export function leadership(database: Database, name: string, opts: LeadershipOpt
 
   const lead = async () => {
     leading = true;
+    held.add(name);
     try {
       await opts.onLead();
     } catch (err) {
@@ -43,6 +48,7 @@ export function leadership(database: Database, name: string, opts: LeadershipOpt
   const lose = async () => {
     if (!leading) return;
     leading = false;
+    held.delete(name);
     try {
       await opts.onLose();
     } catch (err) {

@@ -9,6 +9,8 @@ import { jackpotDue, simulateJackpot } from './jackpot.js';
 import { casinoDue, simulateCasino } from './casino.js';
 import { simulateRacing } from './racing.js';
 import { simulateTron, tronDue } from './tron.js';
+import { simulateVisits } from './visitors.js';
+import { simulatePromotions } from './promotions.js';
 
 export interface SimulatorOptions {
   /** Ticks per minute at speed 1 (default 12: one every 5 s). */
@@ -31,6 +33,8 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
     if (busy) return;
     busy = true;
     try {
+      await simulateVisits(ctx, rng).catch((err) => opts.log?.('simulator visits failed', err));
+      await simulatePromotions(ctx, rng).catch((err) => opts.log?.('simulator promotions failed', err));
       const roll = rng.next();
       if (jackpotDue(roll)) await simulateJackpot(ctx, rng);
       else if (casinoDue(roll)) await simulateCasino(ctx, rng);

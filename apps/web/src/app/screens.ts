@@ -38,10 +38,14 @@ const betting = (load: ScreenDef['load']) => withTexts('betting', load);
 const jackpot = (load: ScreenDef['load']) => withTexts('jackpot', load);
 const casino = (load: ScreenDef['load']) => withTexts('casino', load);
 const tron = (load: ScreenDef['load']) => withTexts('tron', load);
+const operations = (load: ScreenDef['load']) => withTexts('operations', load);
 const bettingResource = (page: string) => betting(declared(() => import('../pages/betting/resourceScreens'), page));
 const jackpotResource = (page: string) => jackpot(declared(() => import('../pages/jackpot/resourceScreens'), page));
 const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
 const tronResource = (page: string) => tron(declared(() => import('../pages/tron/resourceScreens'), page));
+const messagingResource = (page: string) => withTexts('messaging', declared(() => import('../pages/messaging/resourceScreens'), page));
+const pushResource = (page: string) => withTexts('push', declared(() => import('../pages/push/resourceScreens'), page));
+const contentResource = (page: string) => withTexts('content', declared(() => import('../pages/content/resourceScreens'), page));
 const moneyResource = (page: string) => money(declared(() => import('../pages/money/resourceScreens'), page));
 
 export const SCREENS: Record<string, ScreenDef['load']> = {
@@ -61,6 +65,16 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   subscriber_config_default: resource('subscriber_config_default'),
   log: resource('log'),
   async_operations: money(() => import('../pages/money/AsyncOperationsPage')),
+  // System: uploads and content (issue 16)
+  image_config: contentResource('image_config'),
+  rotation_type: contentResource('rotation_type'),
+  rotation: contentResource('rotation'),
+  image_text_type: contentResource('image_text_type'),
+  image_text: contentResource('image_text'),
+  server_list: operations(() => import('../pages/operations/ServerListPage')),
+  script: operations(() => import('../pages/operations/ScriptPage')),
+  mysql_lock: operations(() => import('../pages/operations/LockPage')),
+  mysql_time_consuming: operations(() => import('../pages/operations/SlowQueryPage')),
   // Betting: the sports catalogue
   league_list: sportsResource('league_list'),
   location: sportsResource('location'),
@@ -101,7 +115,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   user: money(betting(() => import('../pages/money/UserPage'))),
   user_list: moneyResource('user_list'),
   online_statistical: money(() => import('../pages/money/OnlineStatisticalPage')),
-  activity_qualification: money(() => import('../pages/money/ActivityQualificationPage')),
+  activity_qualification: money(withTexts('promotions', () => import('../pages/money/ActivityQualificationPage'))),
+  activity_campaign: withTexts('promotions', () => import('../pages/promotions/CampaignPage')),
   bill: moneyResource('bill'),
   bill_credit: moneyResource('bill_credit'),
   admin_bill: money(() => import('../pages/money/AdminBillPage')),
@@ -125,6 +140,19 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   cs_jackpot_bet_list: jackpotResource('cs_jackpot_bet_list'),
   cs_recharge: moneyResource('cs_recharge'),
   cs_withdraw: moneyResource('cs_withdraw'),
+  // Messaging (issue 15, MSG)
+  message_board: messagingResource('message_board'),
+  message_list: messagingResource('message_list'),
+  app_config: messagingResource('app_config'),
+  push_device: pushResource('push_device'),
+  precision_push_device: pushResource('precision_push_device'),
+  telegram_bot_binding: pushResource('telegram_bot_binding'),
+  // Shop and visitors (issue 16, SHOP)
+  mall_category_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_category_list')),
+  mall_brand_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_brand_list')),
+  mall_product_list: withTexts('shop', declared(() => import('../pages/shop/resourceScreens'), 'mall_product_list')),
+  // The charts' own words (loading) are in the statistics texts.
+  visitor: withTexts('visitors', withTexts('statistics', () => import('../pages/visitors/VisitorPage'))),
 };
 
 export function hasScreen(page: string): boolean {

@@ -43,6 +43,13 @@ export const LAZY_LOCALE_FILES = {
   jackpot: byLanguage(() => import('./en-US/jackpot'), () => import('./sw-KE/jackpot'), () => import('./zh-CN/jackpot')),
   casino: byLanguage(() => import('./en-US/casino'), () => import('./sw-KE/casino'), () => import('./zh-CN/casino')),
   tron: byLanguage(() => import('./en-US/tron'), () => import('./sw-KE/tron'), () => import('./zh-CN/tron')),
+  content: byLanguage(() => import('./en-US/content'), () => import('./sw-KE/content'), () => import('./zh-CN/content')),
+  operations: byLanguage(() => import('./en-US/operations'), () => import('./sw-KE/operations'), () => import('./zh-CN/operations')),
+  messaging: byLanguage(() => import('./en-US/messaging'), () => import('./sw-KE/messaging'), () => import('./zh-CN/messaging')),
+  push: byLanguage(() => import('./en-US/push'), () => import('./sw-KE/push'), () => import('./zh-CN/push')),
+  shop: byLanguage(() => import('./en-US/shop'), () => import('./sw-KE/shop'), () => import('./zh-CN/shop')),
+  visitors: byLanguage(() => import('./en-US/visitors'), () => import('./sw-KE/visitors'), () => import('./zh-CN/visitors')),
+  promotions: byLanguage(() => import('./en-US/promotions'), () => import('./sw-KE/promotions'), () => import('./zh-CN/promotions')),
 } as const;
 
 export type LazyArea = keyof typeof LAZY_LOCALE_FILES;

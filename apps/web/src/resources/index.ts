@@ -18,6 +18,7 @@ export { FieldValue, Blank } from './FieldValue';
 export { formatDateTime, DATETIME_FORMAT } from './datetime';
 export { FieldInput, FormFields, fieldRules } from './FieldInput';
 export { TshInput, tshRule, type TshRuleOptions } from './TshInput';
+export { ImageUpload, type UploadAnswer } from './ImageUpload';
 export { toFormValues, fromFormValues, formFields } from './formValues';
 export { FormModal, type FormModalProps } from './FormModal';
 export { DetailDrawer, RecordView, type DetailDrawerProps } from './DetailDrawer';

@@ -94,6 +94,7 @@ const enUS: DomainLabels = {
     picture_jump_type: { router_push: 'In-app page', new_window: 'New window', current_window: 'Current window' },
     sport: { football: 'Football', basketball: 'Basketball' },
     pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa', usdt: 'USDT (TRC-20)' },
+    recharge_channel: { app: 'App request', ussd: 'USSD push', chain: 'On chain' },
     notify_status: { unviewed: 'Unviewed', viewed: 'Viewed' },
     language_show_status: { hidden: 'Hidden', shown: 'Shown' },
     default_language: { not_default: 'Not default', default: 'Default' },
@@ -157,6 +158,10 @@ const enUS: DomainLabels = {
     casino_round_status: { open: 'Open', completed: 'Completed', rolled_back: 'Rolled back' },
     casino_volatility: { low: 'Low', medium: 'Medium', high: 'High' },
     casino_game_kind: { slot: 'Slot', crash: 'Crash', roulette: 'Roulette' },
+    mall_show_status: { shown: 'Shown', hidden: 'Hidden' },
+    visit_device: { mobile: 'Mobile web', desktop: 'Desktop web', app_android: 'Android app', app_ios: 'iOS app' },
+    visit_source: { direct: 'Direct', search: 'Search engine', social: 'Social media', referral: 'Referral link', campaign: 'Campaign' },
+    visitor_kind: { new: 'New', returning: 'Returning' },
     order_status: {
       unpaid: 'Unpaid',
       pending: 'Pending',

@@ -106,6 +106,7 @@ const swKE: DomainLabels = {
     sport: { football: 'Mpira wa miguu', basketball: 'Mpira wa kikapu' },
     // Brand names of the mobile-money services: the same in every language.
     pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa', usdt: 'USDT (TRC-20)' },
+    recharge_channel: { app: 'Ombi la programu', ussd: 'Ujumbe wa USSD', chain: 'Kwenye mnyororo wa bloku' },
     notify_status: { unviewed: 'Haijatazamwa', viewed: 'Imetazamwa' },
     language_show_status: { hidden: 'Imefichwa', shown: 'Inaonyeshwa' },
     default_language: { not_default: 'Si chaguo-msingi', default: 'Chaguo-msingi' },
@@ -172,6 +173,10 @@ const swKE: DomainLabels = {
     casino_round_status: { open: 'Inaendelea', completed: 'Imekamilika', rolled_back: 'Imerejeshwa' },
     casino_volatility: { low: 'Chini', medium: 'Wastani', high: 'Juu' },
     casino_game_kind: { slot: 'Sloti', crash: 'Crash (kizidishi kinachopanda)', roulette: 'Roleti' },
+    mall_show_status: { shown: 'Inaonyeshwa', hidden: 'Imefichwa' },
+    visit_device: { mobile: 'Wavuti ya simu', desktop: 'Wavuti ya kompyuta', app_android: 'Programu ya Android', app_ios: 'Programu ya iOS' },
+    visit_source: { direct: 'Moja kwa moja', search: 'Injini ya utafutaji', social: 'Mitandao ya kijamii', referral: 'Kiungo cha rufaa', campaign: 'Kampeni' },
+    visitor_kind: { new: 'Mpya', returning: 'Anayerudi' },
     order_status: {
       unpaid: 'Haijalipwa',
       pending: 'Inasubiri',

@@ -96,6 +96,7 @@ const zhCN: DomainLabels = {
     sport: { football: '足球', basketball: '篮球' },
     // Brand names of the mobile-money services: the same in every language.
     pay_type: { tigo: 'Tigo Pesa', airtel: 'Airtel Money', vodacom: 'Vodacom M-Pesa', halotel: 'HaloPesa', usdt: 'USDT（TRC-20）' },
+    recharge_channel: { app: '应用请求', ussd: 'USSD 推送', chain: '链上' },
     notify_status: { unviewed: '未读', viewed: '已读' },
     language_show_status: { hidden: '隐藏', shown: '显示' },
     default_language: { not_default: '非默认', default: '默认' },
@@ -157,6 +158,10 @@ const zhCN: DomainLabels = {
     casino_round_status: { open: '进行中', completed: '已完成', rolled_back: '已回滚' },
     casino_volatility: { low: '低', medium: '中', high: '高' },
     casino_game_kind: { slot: '老虎机', crash: '崩溃游戏', roulette: '轮盘' },
+    mall_show_status: { shown: '显示', hidden: '隐藏' },
+    visit_device: { mobile: '手机网页', desktop: '电脑网页', app_android: '安卓应用', app_ios: 'iOS 应用' },
+    visit_source: { direct: '直接访问', search: '搜索引擎', social: '社交媒体', referral: '推荐链接', campaign: '推广活动' },
+    visitor_kind: { new: '新访客', returning: '回访客' },
     order_status: {
       unpaid: '未支付',
       pending: '待开奖',

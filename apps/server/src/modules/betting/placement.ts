@@ -25,6 +25,7 @@ import { bettingTypes } from '../sports/schema.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { marketName, selectionName } from '../feed/names.js';
 import { orderEvents, orderLines, orders } from './schema.js';
+import { promotionEvent } from '../promotions/service.js';
 import { OPEN_MARKET } from './selections.js';
 import { loadSettings } from './settings.js';
 import { bumpExposure, bumpHour, markBettorDay } from './stats.js';
@@ -232,6 +233,7 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
   }
   if (creditStake > 0) {
     await post(tx, { bettorId: bettor.id, account: ACCOUNT_KIND.credit, amount: -creditStake, type: CREDIT_BILL_TYPE.credit_bet, cause, house: HOUSE.stakesHeld, adminId: input.adminId, remark, txnId });
+    await promotionEvent(tx, { kind: 'credit_bet', bettorId: bettor.id, stake, creditStake, orderId: order.id });
   }
   await tx
     .update(bettors)

@@ -32,9 +32,11 @@ import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
 import { HOUSE, insertHouseEntries, newTxnId, postBatch } from '../money/ledger.js';
+import { settledOrders } from '../../platform/metrics.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
 import type { CancelRecord, OutcomeSettlement } from '../feed/engine.js';
 import { orderEvents, orderLines, orders } from './schema.js';
+import { promotionEvent } from '../promotions/service.js';
 import { loadSettings, type BettingSettings } from './settings.js';
 import type { HourDelta } from './stats.js';
 
@@ -250,6 +252,7 @@ async function applyPlans(tx: Executor, plans: Plan[]): Promise<void> {
     FROM ${recordset(plans.map((p) => ({ id: p.order.id, ...p.after, bonus_rate: p.bonusRate })))} AS v(id bigint, status smallint, payout bigint,
       profit bigint, tax bigint, bonus bigint, bonus_rate integer, credited_cash bigint, credited_credit bigint, inviter_reward bigint)
     WHERE o.id = v.id`);
+  await promotionEvent(tx, { kind: 'settled', bettorIds: plans.filter((p) => p.after.status === ORDER_STATUS.settled).map((p) => p.order.bettorId) });
   await tx.execute(sql`
     INSERT INTO order_events (order_id, kind, source, admin_id, reason, before, after)
     SELECT v.order_id, v.kind, v.source, v.admin_id, v.reason, v.before, v.after
@@ -397,6 +400,7 @@ async function settleLocked(tx: Executor, locked: OrderRow[], byOrder: Map<numbe
     if (p) plans.push(p);
   }
   await applyPlans(tx, plans);
+  settledOrders.inc(plans.length);
   return plans;
 }
 

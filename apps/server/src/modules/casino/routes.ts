@@ -21,6 +21,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
+import { walletCalls } from '../../platform/metrics.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
@@ -114,6 +115,7 @@ async function handleWallet(ctx: AppContext, call: CasinoWalletCall, req: Fastif
     // in the admins' audit trail: one more commit per wallet call would halve the wallet's throughput. Calls
     // refused before this point (partner, signature, syntax) still fall to the audit safety net.
     req.audited = true;
+    walletCalls.inc({ call, status: answer.status });
     return answer;
   } catch (err) {
     // Nothing was committed (every call is one transaction): the provider retries.

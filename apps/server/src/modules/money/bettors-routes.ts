@@ -46,7 +46,7 @@ const bettorFilters = z.object({
 });
 type BettorFilters = z.infer<typeof bettorFilters>;
 
-function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
+export function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
   return and(
     scopeCondition(scope, bettors.agentId),
     q.id ? eq(bettors.id, q.id) : undefined,
@@ -136,6 +136,8 @@ const activityFilters = z.object({
 /** An activity participation row as the activity screens show it. */
 const activityAnswer = z.object({
   id: num, bettor_id: num, phone: str, name: str, activity: str, status: num, reward: num, remark: maybe(str), create_time: str, qualified_time: maybe(str),
+  /** Promotions (issue 17): the campaign of the row and the award's bill once approved. */
+  campaign_id: maybe(num), bill_id: maybe(num),
 });
 const activityList = (name: string, page: string, path: string, require?: (q: z.infer<typeof activityFilters>) => 'CS_PHONE_REQUIRED' | null) =>
   defineList({
@@ -157,7 +159,7 @@ const activityList = (name: string, page: string, path: string, require?: (q: z.
     defaultSort: '-id',
     toRow: (r: { a: typeof activityQualifications.$inferSelect; phone: string; name: string }) => ({
       id: r.a.id, bettor_id: r.a.bettorId, phone: r.phone, name: r.name, activity: r.a.activity, status: r.a.status, reward: r.a.reward,
-      remark: r.a.remark, create_time: r.a.createdAt.toISOString(), qualified_time: iso(r.a.qualifiedAt),
+      remark: r.a.remark, create_time: r.a.createdAt.toISOString(), qualified_time: iso(r.a.qualifiedAt), campaign_id: r.a.campaignId, bill_id: r.a.billId,
     }),
     row: activityAnswer,
     columns: [{ key: 'id' }, { key: 'phone' }, { key: 'name' }, { key: 'activity' }, { key: 'status', enum: 'activity_qualification' }, { key: 'reward', money: true }, { key: 'create_time' }, { key: 'qualified_time' }],

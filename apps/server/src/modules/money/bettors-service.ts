@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { validatePhone } from '@dau/domain';
 import { bettors } from './schema.js';
+import { promotionEvent } from '../promotions/service.js';
 import { hashPassword } from '../../platform/crypto.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
@@ -40,6 +41,7 @@ export async function registerBettor(
       invitationCode: newInvitationCode(), inviterId, agentId, registerIp: input.ip ?? null,
     })
     .returning();
+  if (inviterId) await promotionEvent(ex, { kind: 'invited', bettorId: row.id, inviterId });
   return row;
 }
 

@@ -29,7 +29,18 @@ export async function createNotices(ex: Executor, adminIds: number[], content: s
     .insert(notifications)
     .values(adminIds.map((adminId) => ({ adminId, content, createdBy })))
     .returning({ id: notifications.id, adminId: notifications.adminId });
-  return rows.map((r) => ({ adminId: r.adminId, id: r.id, content }));
+  const events = rows.map((r) => ({ adminId: r.adminId, id: r.id, content }));
+  for (const follow of followers) await follow(ex, events);
+  return events;
+}
+
+/** A module that follows new notices (Telegram queues its delivery job): called in the creating transaction. */
+export type NoticeFollower = (ex: Executor, events: NoticeEvent[]) => Promise<void>;
+const followers = new Set<NoticeFollower>();
+/** Registers a follower; returns its removal (the app calls it when it closes). */
+export function followNotices(follow: NoticeFollower): () => void {
+  followers.add(follow);
+  return () => followers.delete(follow);
 }
 
 export async function publishNotices(bus: Bus, events: NoticeEvent[]) {

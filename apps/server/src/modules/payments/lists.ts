@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { aliasedTable, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, validatePhone } from '@dau/domain';
+import { PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, validatePhone } from '@dau/domain';
 import { bettors, recharges, withdrawals } from '../money/schema.js';
 import { admins } from '../../platform/schema.js';
 import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type ExportColumn, type Scope } from '../../platform/listing.js';
@@ -75,6 +75,12 @@ export const rechargeFilters = z.object({
   serial_number: optionalText,
   carrier_order_number: optionalText,
   pay_type: payTypeFilter,
+  /** How it was started: app request, USSD push or on chain (domain RECHARGE_CHANNEL). */
+  recharge_channel: z.coerce
+    .number()
+    .int()
+    .refine((v) => (Object.values(RECHARGE_CHANNEL) as number[]).includes(v), { message: 'not a recharge channel' })
+    .optional(),
   pay_status: z.coerce.number().int().min(1).max(3).optional(),
   created_at_from: isoDate,
   created_at_to: isoDate,
@@ -100,8 +106,8 @@ type RechargeSel = { r: typeof recharges.$inferSelect; userName: string; userPho
 /** A row of the recharge lists (what toRechargeRow builds). */
 export const rechargeAnswer = answerRow({
   id: 'number', serial_number: 'string', carrier_order_number: 'string?', user_id: 'number', user_phone: 'string?', user_name: 'string?',
-  phone: 'string?', agent_id: 'number?', agent_account: 'string?', amount: 'number', pay_type: 'number', pay_status: 'number', fail_reason: 'string?',
-  callback_count: 'number?', previous_recharge_time: 'string?', create_time: 'string?', pay_time: 'string?', last_query_time: 'string?', stuck: 'boolean',
+  phone: 'string?', agent_id: 'number?', agent_account: 'string?', amount: 'number', pay_type: 'number', recharge_channel: 'number', pay_status: 'number',
+  fail_reason: 'string?', callback_count: 'number?', previous_recharge_time: 'string?', create_time: 'string?', pay_time: 'string?', last_query_time: 'string?', stuck: 'boolean',
   ...reconcileAnswer,
 });
 
@@ -111,7 +117,7 @@ export function toRechargeRow(x: RechargeSel) {
     id: r.id, serial_number: r.serialNumber, carrier_order_number: r.carrierOrderNumber,
     user_id: r.bettorId, user_phone: x.userPhone, user_name: x.userName, phone: r.phone,
     agent_id: r.agentId, agent_account: x.agentAccount,
-    amount: Number(r.amount), pay_type: r.payType, pay_status: r.payStatus, fail_reason: r.failReason,
+    amount: Number(r.amount), pay_type: r.payType, recharge_channel: r.channel, pay_status: r.payStatus, fail_reason: r.failReason,
     callback_count: r.callbackCount, previous_recharge_time: iso(r.previousRechargeAt), create_time: iso(r.createdAt),
     pay_time: iso(r.paidAt), last_query_time: iso(r.lastQueryAt), stuck: !!x.stuck,
     ...reconcileRow(r, r.payStatus === PAY_STATUS.processing, x.reconciler),
@@ -120,8 +126,8 @@ export function toRechargeRow(x: RechargeSel) {
 
 const RECHARGE_COLUMNS: readonly ExportColumn[] = [
   { key: 'id' }, { key: 'serial_number' }, { key: 'carrier_order_number' }, { key: 'user_id' }, { key: 'user_phone' }, { key: 'user_name' },
-  { key: 'agent_account' }, { key: 'amount', money: true }, { key: 'pay_type', enum: 'pay_type' }, { key: 'pay_status', enum: 'pay_status' },
-  { key: 'fail_reason' }, { key: 'previous_recharge_time' }, { key: 'create_time' }, { key: 'pay_time' },
+  { key: 'agent_account' }, { key: 'amount', money: true }, { key: 'pay_type', enum: 'pay_type' }, { key: 'recharge_channel', enum: 'recharge_channel' },
+  { key: 'pay_status', enum: 'pay_status' }, { key: 'fail_reason' }, { key: 'previous_recharge_time' }, { key: 'create_time' }, { key: 'pay_time' },
 ];
 
 function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
@@ -133,6 +139,7 @@ function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
     q.serial_number ? eq(recharges.serialNumber, q.serial_number) : undefined,
     q.carrier_order_number ? eq(recharges.carrierOrderNumber, q.carrier_order_number) : undefined,
     q.pay_type ? eq(recharges.payType, q.pay_type) : undefined,
+    q.recharge_channel ? eq(recharges.channel, q.recharge_channel) : undefined,
     q.pay_status ? eq(recharges.payStatus, q.pay_status) : undefined,
     q.stuck === 'true' ? rechargeStuck : q.stuck === 'false' ? sql`not ${rechargeStuck}` : undefined,
     q.reconcile === 'true' ? rechargeToReconcile : q.reconcile === 'false' ? sql`not ${rechargeToReconcile}` : undefined,

@@ -44,8 +44,14 @@ export interface CallbackEvent {
 export interface MobileMoneyOperator {
   readonly payType: PayType;
   readonly name: string;
-  /** Asks the payer to confirm a payment (USSD push); the outcome comes by callback or query. */
+  /** Asks the payer to confirm a payment requested from the bettor app; the outcome comes by callback or query. */
   collect(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' }>;
+  /**
+   * The USSD push channel (bill 11): the operator pushes a PIN prompt to the payer's handset; the payer enters
+   * the PIN, cancels, or lets the USSD session expire. The outcome comes by callback or query, as for
+   * `collect`. Absent for adapters without a USSD channel (USDT).
+   */
+  ussdPush?(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' }>;
   /** Sends money to a subscriber. Throws `OperatorTimeoutError` when the call times out (the money may or may not have moved). */
   disburse(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' | 'success' | 'failed'; reason?: string }>;
   /** The truth about a transaction, by the operator's reference or ours. */
@@ -209,6 +215,19 @@ export const FAILURE_REASONS = {
 } as const;
 export type FailureReason = keyof typeof FAILURE_REASONS;
 
+/** How the subscriber answers a USSD push prompt on the handset (the sandbox's phone). */
+export type UssdAnswer = 'pin' | 'cancel' | 'wrong_pin' | 'no_answer';
+/** A USSD session the subscriber does not answer is closed by the operator after this long; then it fails. */
+export const USSD_PROMPT_TIMEOUT_MS = 60_000;
+/** Why an unanswered or refused USSD push failed, as the operators word it. */
+export const USSD_FAILURE_REASONS: Record<Exclude<UssdAnswer, 'pin'>, string> = {
+  cancel: 'Cancelled by the subscriber on the USSD prompt',
+  wrong_pin: FAILURE_REASONS.wrong_pin,
+  no_answer: 'USSD session expired: the subscriber did not answer the prompt',
+};
+/** Random answers of the sandbox's subscribers (the rest enter their PIN). */
+const USSD_ANSWER_RATES: readonly [UssdAnswer, number][] = [['cancel', 0.08], ['no_answer', 0.07], ['wrong_pin', 0.04]];
+
 export interface SandboxProfile {
   payType: PayType;
   name: string;
@@ -332,6 +351,10 @@ export class SandboxOperator implements MobileMoneyOperator {
   failReason: FailureReason | null = null;
   /** Forced callback delay (ms). */
   delayMs: number | null = null;
+  /** Forced answer of the subscriber to every following USSD prompt (null: random). */
+  ussdAnswer: UssdAnswer | null = null;
+  /** One-shot USSD answers, used before `ussdAnswer`. */
+  readonly ussdAnswers: UssdAnswer[] = [];
   private readonly secret: string;
   private readonly random: () => number;
   private readonly store: SandboxStore;
@@ -373,6 +396,25 @@ export class SandboxOperator implements MobileMoneyOperator {
     if (created) this.schedule(txn);
     if (b === 'timeout') throw new OperatorTimeoutError(this.name);
     return { carrierRef: txn.carrierRef, status: 'pending' };
+  }
+
+  /**
+   * The USSD push: the prompt reaches the handset and the subscriber answers it (PIN, cancel, wrong PIN) after
+   * a moment, or never (the session expires after USSD_PROMPT_TIMEOUT_MS). The transport can still time out,
+   * lose or duplicate callbacks as for `collect` (the queue's forced behaviours apply to it too).
+   */
+  async ussdPush(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' }> {
+    const existing = await this.lookup(req.reference);
+    if (existing) return { carrierRef: existing.carrierRef, status: 'pending' };
+    const b = this.decide();
+    if (b === 'timeout_lost') throw new OperatorTimeoutError(this.name);
+    const answer: UssdAnswer = b === 'fail' ? 'wrong_pin' : this.ussdAnswers.shift() ?? this.ussdAnswer ?? this.pickUssdAnswer();
+    const txn = this.plan('collect', req, b, answer === 'no_answer' ? USSD_PROMPT_TIMEOUT_MS : undefined);
+    if (answer !== 'pin') Object.assign(txn, { plannedStatus: 'failed', plannedReason: USSD_FAILURE_REASONS[answer] });
+    const { txn: opened, created } = await this.store.open(this.payType, txn);
+    if (created) this.schedule(opened);
+    if (b === 'timeout') throw new OperatorTimeoutError(this.name);
+    return { carrierRef: opened.carrierRef, status: 'pending' };
   }
 
   async disburse(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' | 'success' | 'failed'; reason?: string }> {
@@ -466,6 +508,15 @@ export class SandboxOperator implements MobileMoneyOperator {
       callbacks: b === 'no_callback' ? 0 : b === 'duplicate' ? 2 : 1,
       dueAt: now + delayMs,
     };
+  }
+
+  private pickUssdAnswer(): UssdAnswer {
+    let r = this.random();
+    for (const [answer, rate] of USSD_ANSWER_RATES) {
+      if (r < rate) return answer;
+      r -= rate;
+    }
+    return 'pin';
   }
 
   private pickReason(kind: 'collect' | 'disburse'): FailureReason {

@@ -10,6 +10,8 @@ import { scopedBettor } from '../money/bettors-service.js';
 
 const payType = z.union([z.literal(PAY_TYPE.tigo), z.literal(PAY_TYPE.airtel), z.literal(PAY_TYPE.vodacom), z.literal(PAY_TYPE.halotel)]);
 const body = z.strictObject({ bettor_id: z.number().int().positive(), pay_type: payType, amount: z.number().int().positive() });
+/** A recharge by the app's payment request (default) or by the operator's USSD push prompt (bill 11). */
+const rechargeBody = body.extend({ channel: z.enum(['app', 'ussd']).optional() });
 const withdrawalAnswer = z.object({ id: z.number(), serial_number: z.string(), status: z.number(), amount: z.number() });
 const rechargeAnswer = z.object({ id: z.number(), serial_number: z.string(), pay_status: z.number(), amount: z.number() });
 
@@ -32,10 +34,10 @@ export function sandboxPaymentRoutes(app: FastifyInstance, { db }: AppContext) {
   });
   r.post('/api/v1/sandbox/recharges', {
     config: { access: { page: 'recharge_list' } },
-    schema: { tags: ['sandbox'], summary: 'Start a recharge for a bettor of the caller\'s scope (sandbox only)', body, response: { 201: rechargeAnswer } },
+    schema: { tags: ['sandbox'], summary: 'Start a recharge (app request or USSD push) for a bettor of the caller\'s scope (sandbox only)', body: rechargeBody, response: { 201: rechargeAnswer } },
   }, async (req, reply) => {
     await inScope(req, req.body.bettor_id);
-    const rc = await startRecharge(db, { bettorId: req.body.bettor_id, payType: req.body.pay_type, amount: req.body.amount });
+    const rc = await startRecharge(db, { bettorId: req.body.bettor_id, payType: req.body.pay_type, amount: req.body.amount, channel: req.body.channel });
     return reply.status(201).send({ id: rc.id, serial_number: rc.serialNumber, pay_status: rc.payStatus, amount: rc.amount });
   });
 }

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
+import { promotionEvent } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
@@ -156,14 +157,24 @@ async function houseTransfer(tx: Executor, from: string, to: string, amount: num
 export type RechargeRecord = typeof recharges.$inferSelect;
 export type WithdrawalRecord = typeof withdrawals.$inferSelect;
 
+/** The bill a credited recharge posts: a USSD push deposit is bill 11, every other channel bill 4. */
+const rechargeBillType = (channel: number) => (channel === RECHARGE_CHANNEL.ussd ? BILL_TYPE.ussd_deposit : BILL_TYPE.user_recharge);
+
 /**
  * A bettor asks to deposit through an operator (the bettor-facing path; the simulator calls it): a
- * processing recharge with a serial number, then the operator is asked to collect. The outcome arrives
- * by callback (or re-query).
+ * processing recharge with a serial number, then the operator is asked to collect: by a payment request
+ * from the app (channel `app`, bill 4) or by a USSD push prompt to the handset (channel `ussd`, bill 11).
+ * The outcome arrives by callback (or re-query), the same for both.
  */
-export async function startRecharge(db: Db, input: { bettorId: number; payType: number; amount: number; phone?: string }): Promise<RechargeRecord> {
+export async function startRecharge(
+  db: Db,
+  input: { bettorId: number; payType: number; amount: number; phone?: string; channel?: 'app' | 'ussd' },
+): Promise<RechargeRecord> {
   checkAmount(input.amount);
   const op = paymentsOf(db).operator(input.payType);
+  const ussd = input.channel === 'ussd';
+  // An adapter without a USSD channel (USDT) cannot push a prompt.
+  if (ussd && !op.ussdPush) throw badRequest('PARAM_INVALID', [{ field: 'pay_type' }]);
   const cfg = await paymentSettings(db);
   if (input.amount < cfg.minRecharge) throw new AppError(422, 'AMOUNT_BELOW_MINIMUM', { min: formatAmount(cfg.minRecharge) });
   const created = await db.transaction(async (tx) => {
@@ -174,13 +185,15 @@ export async function startRecharge(db: Db, input: { bettorId: number; payType: 
       .insert(recharges)
       .values({
         serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount: input.amount, payType: input.payType,
+        channel: ussd ? RECHARGE_CHANNEL.ussd : RECHARGE_CHANNEL.app,
         phone: phone?.ok ? phone.value : b.phone, payStatus: PAY_STATUS.processing, previousRechargeAt: b.lastRechargeAt,
       })
       .returning();
     return row;
   });
   try {
-    const res = await op.collect({ reference: created.serialNumber, phone: created.phone, amount: created.amount });
+    const req = { reference: created.serialNumber, phone: created.phone, amount: created.amount };
+    const res = ussd ? await op.ussdPush!(req) : await op.collect(req);
     const [row] = await db
       .update(recharges)
       .set({ carrierOrderNumber: res.carrierRef, updatedAt: new Date() })
@@ -237,9 +250,11 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
       .returning();
     if (!won) return { ok: true, changed: false };
     await post(tx, {
-      bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: BILL_TYPE.user_recharge,
-      cause: { type: 'recharge', id: won.id }, house: clearingOf(won.payType), remark: `Recharge ${won.serialNumber}`, adminId: outcome.adminId,
+      bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: rechargeBillType(won.channel),
+      cause: { type: 'recharge', id: won.id }, house: clearingOf(won.payType), adminId: outcome.adminId,
+      remark: `${won.channel === RECHARGE_CHANNEL.ussd ? 'USSD deposit' : 'Recharge'} ${won.serialNumber}`,
     });
+    await promotionEvent(tx, { kind: 'deposit', bettorId: won.bettorId, amount: won.amount, rechargeId: won.id });
     await tx
       .update(bettors)
       .set({
@@ -281,7 +296,7 @@ export async function recordReceivedRecharge(
     .insert(recharges)
     .values({
       serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount: input.amount, payType: input.payType, phone: b.phone,
-      carrierOrderNumber: input.carrierRef, payStatus: PAY_STATUS.processing, previousRechargeAt: b.lastRechargeAt,
+      channel: RECHARGE_CHANNEL.chain, carrierOrderNumber: input.carrierRef, payStatus: PAY_STATUS.processing, previousRechargeAt: b.lastRechargeAt,
     })
     .onConflictDoNothing()
     .returning();
@@ -317,7 +332,7 @@ export async function recordReceivedRecharges(
       return b
         ? [{
             serialNumber: newSerial('R'), bettorId: b.id, agentId: b.agentId, amount: it.amount, payType: it.payType, phone: b.phone,
-            carrierOrderNumber: it.carrierRef, payStatus: PAY_STATUS.paid, paidAt: sql`now()`, previousRechargeAt: b.lastRechargeAt,
+            channel: RECHARGE_CHANNEL.chain, carrierOrderNumber: it.carrierRef, payStatus: PAY_STATUS.paid, paidAt: sql`now()`, previousRechargeAt: b.lastRechargeAt,
           }]
         : [];
     });
@@ -351,6 +366,7 @@ export async function recordReceivedRecharges(
   }
   for (let i = 0; i < billRows.length; i += 1000) await tx.insert(bills).values(billRows.slice(i, i + 1000));
   for (let i = 0; i < entries.length; i += 1000) await tx.insert(houseEntries).values(entries.slice(i, i + 1000));
+  for (const r of made) await promotionEvent(tx, { kind: 'deposit', bettorId: r.bettorId, amount: Number(r.amount), rechargeId: r.id });
   return out;
 }
 

@@ -12,7 +12,8 @@ interface Rng {
 
 /**
  * The simulator's payment activity (plug into `startSimulator(ctx, { activities: [simulatePayments] })`):
- * bettors deposit through all four operator sandboxes and ask for withdrawals, through the same services a
+ * bettors deposit through all four operator sandboxes (about a third by the operators' USSD push prompt,
+ * bill 11, which some bettors cancel or leave unanswered) and ask for withdrawals, through the same services a
  * bettor-facing app calls. The sandboxes make some of them fail, some duplicate their callbacks and some
  * never call back (stuck, for the re-query queue, which the periodic `payments.requery-stuck` job sweeps);
  * withdrawals wait in the review queue for an operator.
@@ -23,7 +24,8 @@ export async function simulatePayments(ctx: AppContext, rng: Rng): Promise<void>
   if (roll < 0.7) {
     const [b] = await db.select({ id: bettors.id }).from(bettors).where(eq(bettors.disabled, 1)).orderBy(sql`random()`).limit(1);
     if (!b) return;
-    await startRecharge(db, { bettorId: b.id, payType: rng.pick(PAY_TYPES), amount: rng.pick([1_000_00, 2_000_00, 5_000_00, 10_000_00, 20_000_00, 50_000_00]) });
+    const amount = rng.pick([1_000_00, 2_000_00, 5_000_00, 10_000_00, 20_000_00, 50_000_00]);
+    await startRecharge(db, { bettorId: b.id, payType: rng.pick(PAY_TYPES), amount, channel: rng.next() < 0.35 ? 'ussd' : 'app' });
     return;
   }
   const cfg = await paymentSettings(db);

@@ -12,6 +12,7 @@ import { hasScreen } from '../screens';
 import { useTimeZone } from '../timeZone';
 import { HeaderBar } from './HeaderBar';
 import { useMenuModel } from './menuModel';
+import { useShownCategories } from '../../pages/shop/categories';
 import './menu.css';
 
 /**
@@ -43,6 +44,8 @@ function ShellLayout() {
   const navigate = useNavigate();
   const page = useCurrentPage();
   const model = useMenuModel();
+  // Spec §7: the shown shop categories are fetched at start (for an admin holding a shop page).
+  useShownCategories();
   const from = (useLocation().state as { from?: unknown } | null)?.from;
   const parent = model.byPath[page] ? null : typeof from === 'string' && model.byPath[from] ? from : PARENT_PAGE[page] && model.byPath[PARENT_PAGE[page]] ? PARENT_PAGE[page] : null;
   const menuPage = parent ?? page;

@@ -20,6 +20,7 @@ const common = {
     'en-US': 'English',
     'sw-KE': 'Kiswahili',
     'zh-CN': '简体中文',
+    noTranslation: 'The console has no translation in this language yet',
   },
   login: {
     subtitle: 'Back office sign-in',

@@ -155,6 +155,7 @@ const menu = {
     clear: 'Clear all',
     send: 'Send',
     push: 'Push',
+    bind: 'Bind',
     unbind_google: 'Unbind Google authenticator',
     notify: 'Send message',
     permissions: 'Permissions',

@@ -19,6 +19,7 @@ const common: Shape<typeof en> = {
     'en-US': 'English',
     'sw-KE': 'Kiswahili',
     'zh-CN': '简体中文',
+    noTranslation: 'Dashibodi bado haina tafsiri ya lugha hii',
   },
   login: {
     subtitle: 'Kuingia kwenye ofisi ya nyuma',

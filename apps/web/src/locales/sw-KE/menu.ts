@@ -156,6 +156,7 @@ const menu: Shape<typeof en> = {
     clear: 'Futa zote',
     send: 'Tuma',
     push: 'Tuma arifa',
+    bind: 'Unganisha',
     unbind_google: 'Tenganisha Google Authenticator',
     notify: 'Tuma ujumbe',
     permissions: 'Ruhusa',

@@ -19,6 +19,7 @@ const common: Shape<typeof en> = {
     'en-US': 'English',
     'sw-KE': 'Kiswahili',
     'zh-CN': '简体中文',
+    noTranslation: '控制台暂未提供该语言的翻译',
   },
   login: {
     subtitle: '后台管理登录',

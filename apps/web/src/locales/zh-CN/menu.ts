@@ -156,6 +156,7 @@ const menu: Shape<typeof en> = {
     clear: '清空',
     send: '发送',
     push: '推送',
+    bind: '绑定',
     unbind_google: '解绑谷歌验证器',
     notify: '发送消息',
     permissions: '权限',

@@ -1,10 +1,15 @@
 import { useMemo, useState } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
+import { App } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { activityQualificationResource } from '@dau/contract/ui';
+import type { ApproveBatchAnswer } from '@dau/contract';
 import { ACTIVITY_QUALIFICATION } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api, newIdempotencyKey } from '../../app/api';
-import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
+import { api, newIdempotencyKey, type ListAnswer } from '../../app/api';
+import { useAccess } from '../../app/access';
+import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type ResourceView, type Row } from '../../resources';
+import { QUALIFICATION_LISTS } from '../promotions/shared';
 import { BETTOR_LISTS, BILL_LISTS, RowSummary } from './shared';
 
 const PAGE = 'activity_qualification';
@@ -13,13 +18,54 @@ const def = activityQualificationResource;
 /** The approval's subject and its Idempotency-Key (one per opened dialog); kept while the dialog fades out. */
 type Approving = { row: Row; key: string; open: boolean } | null;
 
+/** Campaign names by id (the list answers campaign_id; names come from the campaigns the admin may list). */
+function useCampaignNames(): Map<number, string> {
+  const { can } = useAccess();
+  const q = useQuery({
+    queryKey: ['promotions-campaign-names'],
+    queryFn: () => api.get<ListAnswer<Row>>('/promotions/campaigns', { page_size: 200, sort: '-id' }),
+    enabled: can('activity_campaign'),
+    staleTime: 60_000,
+  });
+  return useMemo(() => new Map((q.data?.items ?? []).map((c) => [Number(c.id), String(c.name)])), [q.data]);
+}
+
+const pendingCampaignRow = (r: Row) => r.status === ACTIVITY_QUALIFICATION.pending && r.campaign_id != null;
+
 /**
- * Users › Activity qualification: bettors who qualified for a promotion. Approving a pending one grants
- * the reward as activity credit (a credit bill) with an optional remark (button `edit`).
+ * Users › Activity qualification: bettors who qualified for a promotion. A campaign's pending row is
+ * approved by its campaign's award (button `approve`: the bill of its type, the budget checked), one or
+ * many selected at once; a row without a campaign (older, by hand) grants the reward typed as activity
+ * credit (a credit bill) with an optional remark (button `edit`).
  */
 export default function ActivityQualificationPage() {
   const { t } = useTranslation();
+  const { message } = App.useApp();
   const [approving, setApproving] = useState<Approving>(null);
+  const names = useCampaignNames();
+  const view = useMemo<ResourceView>(
+    () => ({
+      ...def,
+      fields: [
+        ...def.fields.slice(0, 4),
+        {
+          key: 'campaign_id', type: 'number', label: 'promotions.field.campaign', width: 180,
+          render: (v) => (v == null ? '' : (names.get(Number(v)) ?? `#${String(v)}`)),
+        },
+        ...def.fields.slice(4),
+      ],
+    }),
+    [names],
+  );
+  const approveOne = useApiMutation((id: unknown) => api.post<Row>(`/promotions/qualifications/${String(id)}/approve`), { invalidate: QUALIFICATION_LISTS });
+  const approveMany = useApiMutation((ids: number[]) => api.post<ApproveBatchAnswer>('/promotions/qualifications/approve', { ids }), {
+    invalidate: QUALIFICATION_LISTS,
+    success: false,
+    onSuccess: (res) => {
+      if (res.approved.length) void message.success(t('promotions.batch.approved', { count: res.approved.length }));
+      if (res.refused.length) void message.error(t('promotions.batch.refused', { count: res.refused.length, reasons: [...new Set(res.refused.map((r) => r.message))].join('; ') }));
+    },
+  });
   const approve = useApiMutation(
     ({ id, key, body }: { id: unknown; key: string; body: Row }) => api.post(`/money/activity_qualification/${id}/approve`, body, { headers: { 'Idempotency-Key': key } }),
     { invalidate: [[PAGE], ['cs_activity_qualification'], ...BETTOR_LISTS, ...BILL_LISTS] },
@@ -35,9 +81,40 @@ export default function ActivityQualificationPage() {
 
   return (
     <ResourcePage
-      def={def}
+      def={view}
+      selectable
+      toolbar={({ selected, clearSelection }) => {
+        const ids = selected.filter(pendingCampaignRow).map((r) => Number(r.id));
+        return (
+          <ActionButton
+            action="approve"
+            page={PAGE}
+            icon={<CheckOutlined />}
+            disabled={!ids.length}
+            confirm={t('promotions.batch.confirm', { count: ids.length })}
+            testId="activity-approve-selected"
+            onClick={() => approveMany.mutateAsync(ids).then(clearSelection)}
+          >
+            {t('promotions.batch.approve', { count: ids.length })}
+          </ActionButton>
+        );
+      }}
       rowActions={(r) =>
-        r.status === ACTIVITY_QUALIFICATION.pending ? (
+        pendingCampaignRow(r) ? (
+          <ActionButton
+            action="approve"
+            page={PAGE}
+            type="text"
+            size="small"
+            compact
+            icon={<CheckOutlined />}
+            confirm={t('promotions.approveConfirm', { campaign: names.get(Number(r.campaign_id)) ?? `#${String(r.campaign_id)}`, phone: String(r.phone ?? '') })}
+            testId={`activity-approve-${String(r.id)}`}
+            onClick={() => approveOne.mutateAsync(r.id)}
+          >
+            {t('money.activity.approve')}
+          </ActionButton>
+        ) : r.status === ACTIVITY_QUALIFICATION.pending ? (
           <ActionButton
             action="edit"
             page={PAGE}

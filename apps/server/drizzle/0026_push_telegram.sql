@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_telegram_bots" ADD COLUMN "confirmed_update_id" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { Database, Db } from '../../../platform/db.js';
+import type { AppContext } from '../../../platform/context.js';
+
+/** An argument as the console's run form shows it (the zod schema is the check). */
+export interface ScriptArgField {
+  name: string;
+  type: 'int' | 'day' | 'text' | 'choice';
+  required: boolean;
+  default?: string | number;
+  min?: number;
+  max?: number;
+  options?: readonly string[];
+}
+
+/** What a running script may use: the database, its output, and whether this is a dry run. */
+export interface ScriptContext {
+  db: Db;
+  database: Database;
+  app: AppContext;
+  dryRun: boolean;
+  /** One line of output (redacted, then stored and streamed to the browser). */
+  out(line: string): Promise<void>;
+}
+
+/**
+ * One allow-listed operation: a name and version, an argument schema, whether it changes data (then it
+ * offers a dry run) and whether it is dangerous (then a second admin approves the run).
+ */
+export interface ScriptDef<A = any> {
+  name: string;
+  version: number;
+  dangerous: boolean;
+  changesData: boolean;
+  args: z.ZodType<A>;
+  fields: readonly ScriptArgField[];
+  run(sc: ScriptContext, args: A): Promise<Record<string, unknown>>;
+}
+
+export const defineScript = <A>(def: ScriptDef<A>): ScriptDef<A> => def;

@@ -1,0 +1,32 @@
+/**
+ * Promotions (issue 17): campaigns, qualification from events, approval, bonus funds (./service.ts),
+ * console routes (./routes.ts). Jobs:
+ *  - `promotions.events` (every few seconds, singleton): evaluates the outbox of promotion events;
+ *  - `promotions.expire-bonus` (every minute, singleton): removes expired bonus funds (credit bill 105)
+ *    and ends campaigns past their end.
+ * Other modules record events with `promotionEvent(tx, …)` in their own transaction.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { registerPromotionRoutes } from './routes.js';
+import { drainPromotionEvents, endCampaigns, expireBonusGrants } from './service.js';
+
+export const EVENTS_JOB = 'promotions.events';
+export const EXPIRE_JOB = 'promotions.expire-bonus';
+
+/** Seconds between two evaluations of the events outbox (DAU_PROMOTION_EVENTS_SECONDS, default 5). */
+const eventsSeconds = () => Math.max(1, Number(process.env.DAU_PROMOTION_EVENTS_SECONDS ?? 5) || 5);
+
+export async function promotionsRoutes(app: FastifyInstance, ctx: AppContext) {
+  ctx.jobs.every(EVENTS_JOB, eventsSeconds(), async () => {
+    await drainPromotionEvents(ctx.db);
+  }, { policy: 'singleton' });
+  ctx.jobs.every(EXPIRE_JOB, 60, async () => {
+    await expireBonusGrants(ctx.db);
+    await endCampaigns(ctx.db);
+  }, { policy: 'singleton' });
+  registerPromotionRoutes(app, ctx);
+}
+
+export { approveQualification, drainPromotionEvents, expireBonusGrants, endCampaigns, processPromotionEvents, promotionEvent, qualify, recordBettorSignIn } from './service.js';
+export type { PromotionEvent } from './service.js';

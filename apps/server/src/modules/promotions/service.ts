@@ -1,0 +1,364 @@
+/**
+ * Promotions at work (issue 17):
+ *  - events: the owning modules write a row of `promotion_events` in the cause's transaction
+ *    (`promotionEvent`); the `promotions.events` job evaluates them in id order (`processPromotionEvents`),
+ *    each batch in one transaction that also marks its events processed, so an event is evaluated once;
+ *  - qualification: one `activity_qualifications` row per (campaign, bettor, period), inserted with
+ *    ON CONFLICT DO NOTHING against the partial unique index: a replayed event qualifies once;
+ *  - approval (`approveQualification`): the budget guard (UPDATE … WHERE spent + award ≤ budget), the
+ *    award through the ledger (cash bill 7/9/12/17 by type, or credit bill 101 and a bonus grant), the
+ *    row marked success with its bill — all in the caller's transaction;
+ *  - bonus funds: credit bets use a grant's remaining and count towards its wagering; past its expiry an
+ *    active grant's remainder is removed with credit bill 105, once (`expireBonusGrants`).
+ */
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, ORDER_STATUS } from '@dau/domain';
+import type { Db, Executor } from '../../platform/db.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { agentInScope } from '../../platform/ownership.js';
+import type { Scope } from '../../platform/listing.js';
+import { HOUSE, post } from '../money/ledger.js';
+import { activityQualifications, bettors } from '../money/schema.js';
+import { awardOf, cashBillType, dayKey, previousDay } from './rules.js';
+import { bonusGrants, campaignProgress, campaigns, promotionEvents } from './schema.js';
+
+type Campaign = typeof campaigns.$inferSelect;
+type Qualification = typeof activityQualifications.$inferSelect;
+
+const rowsOf = async <T>(ex: Executor, q: ReturnType<typeof sql>) => ((await ex.execute(q)) as unknown as { rows: T[] }).rows;
+
+// ---------------------------------------------------------------------------------------------- events
+
+export type PromotionEvent =
+  | { kind: 'signin'; bettorId: number; ip?: string | null }
+  | { kind: 'deposit'; bettorId: number; amount: number; rechargeId: number }
+  | { kind: 'settled'; bettorIds: number[] }
+  | { kind: 'invited'; bettorId: number; inviterId: number }
+  | { kind: 'credit_bet'; bettorId: number; stake: number; creditStake: number; orderId: number };
+
+/** Records an event in the cause's transaction (one INSERT; evaluated later by the events job). */
+export async function promotionEvent(ex: Executor, e: PromotionEvent): Promise<void> {
+  if (e.kind === 'settled') {
+    const ids = [...new Set(e.bettorIds)];
+    if (!ids.length) return;
+    await ex.insert(promotionEvents).values({ kind: 'settled', bettorId: null, data: { bettor_ids: ids } });
+    return;
+  }
+  const { kind, bettorId, ...data } = e;
+  await ex.insert(promotionEvents).values({ kind, bettorId, data });
+}
+
+/**
+ * A bettor signs in (the bettor app; today the simulator): the last sign-in on the bettor's row and a
+ * sign-in event for the streak campaigns, together.
+ */
+export async function recordBettorSignIn(db: Db, bettorId: number, ip: string | null = null): Promise<void> {
+  await db.transaction(async (tx) => {
+    const moved = await tx.update(bettors).set({ lastLoginAt: new Date() }).where(eq(bettors.id, bettorId)).returning({ id: bettors.id });
+    if (!moved.length) throw notFound();
+    await promotionEvent(tx, { kind: 'signin', bettorId, ip });
+  });
+}
+
+/** Evaluates up to `limit` unprocessed events (oldest first) in one transaction; answers how many. */
+export async function processPromotionEvents(db: Db, limit = 200): Promise<number> {
+  return db.transaction(async (tx) => {
+    const events = await rowsOf<{ id: number; kind: string; bettor_id: number | null; data: Record<string, unknown>; at: Date | string }>(
+      tx,
+      sql`SELECT id, kind, bettor_id, data, at FROM promotion_events WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+    );
+    if (!events.length) return 0;
+    const active = await tx.select().from(campaigns).where(eq(campaigns.status, 'active'));
+    for (const e of events) {
+      const at = new Date(e.at);
+      const data = typeof e.data === 'string' ? (JSON.parse(e.data) as Record<string, unknown>) : e.data;
+      const live = active.filter((c) => c.startsAt <= at && at < c.endsAt);
+      if (live.length) await evaluate(tx, live, e.kind, e.bettor_id, data, at);
+    }
+    await tx.update(promotionEvents).set({ processedAt: new Date() }).where(inArray(promotionEvents.id, events.map((e) => Number(e.id))));
+    return events.length;
+  });
+}
+
+/** Processes every waiting event (tests, the job). */
+export async function drainPromotionEvents(db: Db): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await processPromotionEvents(db);
+    total += n;
+    if (!n) return total;
+  }
+}
+
+interface BettorInfo {
+  id: number;
+  agentId: number;
+  inviterId: number | null;
+}
+
+/** Whether a bettor of this agent falls in the campaign's branch (the agent or below it). */
+async function inBranch(ex: Executor, c: Campaign, agentId: number, cache: Map<string, boolean>): Promise<boolean> {
+  if (c.agentId == null || c.agentId === agentId) return true;
+  const key = `${c.agentId}:${agentId}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const [r] = await rowsOf<{ ok: boolean }>(
+    ex,
+    sql`SELECT EXISTS (SELECT 1 FROM admins a, admins ca WHERE a.id = ${agentId} AND ca.id = ${c.agentId}
+        AND a.path LIKE ca.path || ca.id || '/%') AS ok`,
+  );
+  cache.set(key, !!r?.ok);
+  return !!r?.ok;
+}
+
+async function bettorInfo(ex: Executor, id: number): Promise<BettorInfo | undefined> {
+  const [b] = await ex.select({ id: bettors.id, agentId: bettors.agentId, inviterId: bettors.inviterId }).from(bettors).where(eq(bettors.id, id));
+  return b;
+}
+
+async function evaluate(tx: Executor, live: Campaign[], kind: string, bettorId: number | null, data: Record<string, unknown>, at: Date): Promise<void> {
+  const branch = new Map<string, boolean>();
+  const ofType = async (type: string, b: BettorInfo) => {
+    const out: Campaign[] = [];
+    for (const c of live) if (c.type === type && (await inBranch(tx, c, b.agentId, branch))) out.push(c);
+    return out;
+  };
+  if (kind === 'signin' && bettorId) {
+    const b = await bettorInfo(tx, bettorId);
+    if (!b) return;
+    for (const c of await ofType('signin_streak', b)) await signInStreak(tx, c, b, at);
+  } else if (kind === 'deposit' && bettorId) {
+    const b = await bettorInfo(tx, bettorId);
+    if (!b) return;
+    const first = await firstDeposit(tx, b.id);
+    const rechargeId = Number(data.rechargeId);
+    if (!first || first.rechargeId !== rechargeId) return;
+    for (const c of await ofType('deposit_match', b)) {
+      if (first.amount >= Number(c.rules.min_first_deposit)) await qualify(tx, c, b, 'all', first.amount);
+    }
+    if (b.inviterId) await invitation(tx, live, b, branch);
+  } else if (kind === 'invited' && bettorId) {
+    const b = await bettorInfo(tx, bettorId);
+    if (b?.inviterId) await invitation(tx, live, b, branch);
+  } else if (kind === 'settled') {
+    const ids = (data.bettor_ids as number[] | undefined) ?? [];
+    for (const id of ids) {
+      const b = await bettorInfo(tx, id);
+      if (!b) continue;
+      for (const c of await ofType('bet_to_get', b)) await betToGet(tx, c, b);
+    }
+  } else if (kind === 'credit_bet' && bettorId) {
+    await wager(tx, bettorId, Number(data.stake), Number(data.creditStake));
+  }
+}
+
+async function signInStreak(tx: Executor, c: Campaign, b: BettorInfo, at: Date) {
+  const day = dayKey(at);
+  const [p] = await tx
+    .select()
+    .from(campaignProgress)
+    .where(and(eq(campaignProgress.campaignId, c.id), eq(campaignProgress.bettorId, b.id), eq(campaignProgress.periodKey, 'all')))
+    .for('update');
+  const state = (p?.state ?? {}) as { last_day?: string; streak?: number };
+  if (state.last_day === day) return;
+  const streak = state.last_day === previousDay(day) ? (state.streak ?? 0) + 1 : 1;
+  await tx
+    .insert(campaignProgress)
+    .values({ campaignId: c.id, bettorId: b.id, periodKey: 'all', state: { last_day: day, streak } })
+    .onConflictDoUpdate({ target: [campaignProgress.campaignId, campaignProgress.bettorId, campaignProgress.periodKey], set: { state: { last_day: day, streak }, updatedAt: new Date() } });
+  if (streak >= Number(c.rules.days)) await qualify(tx, c, b, 'all', null);
+}
+
+/** The bettor's first credited deposit ever (the recharge and its amount), from the bills. */
+async function firstDeposit(tx: Executor, bettorId: number) {
+  const [f] = await rowsOf<{ cause_id: string | null; amount: string; created_at: Date | string }>(
+    tx,
+    sql`SELECT cause_id, amount, created_at FROM bills WHERE bettor_id = ${bettorId} AND account_kind = ${ACCOUNT_KIND.cash}
+        AND type IN (${BILL_TYPE.user_recharge}, ${BILL_TYPE.ussd_deposit}) AND amount > 0 ORDER BY id LIMIT 1`,
+  );
+  return f ? { rechargeId: Number(f.cause_id), amount: Number(f.amount), at: new Date(f.created_at) } : undefined;
+}
+
+/** The invitee's inviter qualifies once per invitee whose first deposit, within the period, is large enough. */
+async function invitation(tx: Executor, live: Campaign[], invitee: BettorInfo, branch: Map<string, boolean>) {
+  const inviter = await bettorInfo(tx, invitee.inviterId!);
+  if (!inviter) return;
+  const first = await firstDeposit(tx, invitee.id);
+  if (!first) return;
+  for (const c of live) {
+    if (c.type !== 'invitation' || !(await inBranch(tx, c, inviter.agentId, branch))) continue;
+    if (first.at < c.startsAt || first.at >= c.endsAt || first.amount < Number(c.rules.min_first_deposit)) continue;
+    await qualify(tx, c, inviter, `invitee:${invitee.id}`, first.amount);
+  }
+}
+
+/** Settled orders placed within the period at total odds ≥ min_odds: their stakes summed reach min_stake. */
+async function betToGet(tx: Executor, c: Campaign, b: BettorInfo) {
+  const [s] = await rowsOf<{ stakes: string | null }>(
+    tx,
+    sql`SELECT sum(stake) AS stakes FROM orders WHERE bettor_id = ${b.id} AND status = ${ORDER_STATUS.settled}
+        AND created_at >= ${c.startsAt.toISOString()} AND created_at < ${c.endsAt.toISOString()} AND total_odds >= ${Number(c.rules.min_odds)}`,
+  );
+  const stakes = Number(s?.stakes ?? 0);
+  if (stakes >= Number(c.rules.min_stake)) await qualify(tx, c, b, 'all', stakes);
+}
+
+/**
+ * One qualification row per (campaign, bettor, period): inserted pending (ON CONFLICT DO NOTHING), then
+ * approved at once when the campaign auto-approves and its budget covers the award (else it stays pending
+ * for an operator). Answers the new row's id, or null when the bettor had already qualified (or the cap
+ * leaves nothing).
+ */
+export async function qualify(tx: Executor, c: Campaign, b: { id: number; agentId: number }, periodKey: string, amount: number | null, remark = ''): Promise<number | null> {
+  const [earlier] = await rowsOf<{ total: string | null }>(
+    tx,
+    sql`SELECT sum(reward) AS total FROM activity_qualifications WHERE campaign_id = ${c.id} AND bettor_id = ${b.id}`,
+  );
+  const reward = awardOf(c.reward, amount, Number(earlier?.total ?? 0));
+  if (reward <= 0) return null;
+  const [row] = await tx
+    .insert(activityQualifications)
+    .values({ bettorId: b.id, agentId: b.agentId, activity: c.name, status: 1, reward, remark, campaignId: c.id, periodKey, qualifyingAmount: amount })
+    .onConflictDoNothing()
+    .returning({ id: activityQualifications.id });
+  if (!row) return null;
+  if (c.autoApprove) await approveQualification(tx, row.id, { adminId: null, leavePendingWhenOverBudget: true });
+  return row.id;
+}
+
+// -------------------------------------------------------------------------------------------- approval
+
+export interface Approved {
+  row: Qualification;
+  billId: number;
+  grantId: number | null;
+}
+
+/**
+ * Approves one pending campaign qualification in the caller's transaction: locks the row, checks the
+ * scope, spends the award from the budget with a guarded UPDATE (409 PROMO_BUDGET_EXHAUSTED when it does
+ * not fit — or null with `leavePendingWhenOverBudget`), posts the award and marks the row success.
+ */
+export async function approveQualification(
+  tx: Executor,
+  id: number,
+  opts: { adminId: number | null; scope?: Scope; leavePendingWhenOverBudget?: boolean },
+): Promise<Approved | null> {
+  const [q] = await tx.select().from(activityQualifications).where(eq(activityQualifications.id, id)).for('update');
+  if (!q) throw notFound();
+  if (opts.scope && !agentInScope(opts.scope, q.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
+  if (q.campaignId == null) throw new AppError(422, 'PROMO_NOT_A_CAMPAIGN');
+  if (q.status !== 1) throw new AppError(409, 'PROMO_ALREADY_APPROVED');
+  const amount = Number(q.reward);
+  const [c] = await tx
+    .update(campaigns)
+    .set({ spentCents: sql`${campaigns.spentCents} + ${amount}`, updatedAt: new Date() })
+    .where(and(eq(campaigns.id, q.campaignId), sql`${campaigns.spentCents} + ${amount} <= ${campaigns.budgetCents}`))
+    .returning();
+  if (!c) {
+    if (opts.leavePendingWhenOverBudget) return null;
+    const [exists] = await tx.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, q.campaignId));
+    if (!exists) throw notFound();
+    throw new AppError(409, 'PROMO_BUDGET_EXHAUSTED');
+  }
+  const cause = { type: 'promotion' as const, id: q.id };
+  const remark = `${c.name} (#${c.id})`;
+  let billId: number;
+  let grantId: number | null = null;
+  if (c.reward.kind === 'bonus') {
+    const bill = await post(tx, {
+      bettorId: q.bettorId, account: ACCOUNT_KIND.credit, amount, type: CREDIT_BILL_TYPE.activity_credit_granted, cause, house: HOUSE.bonuses, adminId: opts.adminId, remark,
+    });
+    billId = bill.id;
+    const [g] = await tx
+      .insert(bonusGrants)
+      .values({
+        bettorId: q.bettorId, campaignId: c.id, qualificationId: q.id, amount, remaining: amount, wageringRequired: amount * c.wageringMultiplier,
+        expiresAt: new Date(Date.now() + c.bonusExpiryDays * 86_400_000), grantBillId: bill.id,
+      })
+      .returning({ id: bonusGrants.id });
+    grantId = g.id;
+  } else {
+    const bill = await post(tx, { bettorId: q.bettorId, account: ACCOUNT_KIND.cash, amount, type: cashBillType(c.type), cause, house: HOUSE.bonuses, adminId: opts.adminId, remark });
+    billId = bill.id;
+  }
+  const now = new Date();
+  const [row] = await tx
+    .update(activityQualifications)
+    .set({ status: 2, billId, approvedAt: now, qualifiedAt: now, reviewedBy: opts.adminId })
+    .where(eq(activityQualifications.id, q.id))
+    .returning();
+  await tx.update(bettors).set({ totalReward: sql`${bettors.totalReward} + ${amount}` }).where(eq(bettors.id, q.bettorId));
+  return { row, billId, grantId };
+}
+
+// ----------------------------------------------------------------------------------------- bonus funds
+
+/**
+ * A bet staked partly with bonus funds: its credit part uses the bettor's active grants' remaining,
+ * soonest expiry first; its whole stake counts towards the wagering of every active grant. A grant whose
+ * requirement is met, or with nothing left, is completed (it no longer expires).
+ */
+async function wager(tx: Executor, bettorId: number, stake: number, creditStake: number) {
+  const grants = await tx
+    .select()
+    .from(bonusGrants)
+    .where(and(eq(bonusGrants.bettorId, bettorId), eq(bonusGrants.status, 'active')))
+    .orderBy(asc(bonusGrants.expiresAt), asc(bonusGrants.id))
+    .for('update');
+  let left = creditStake;
+  for (const g of grants) {
+    const used = Math.min(left, Number(g.remaining));
+    left -= used;
+    const remaining = Number(g.remaining) - used;
+    const wagered = Number(g.wagered) + stake;
+    const required = Number(g.wageringRequired);
+    const done = remaining === 0 || (required > 0 && wagered >= required);
+    await tx.update(bonusGrants).set({ remaining, wagered, status: done ? 'completed' : 'active' }).where(eq(bonusGrants.id, g.id));
+  }
+}
+
+/**
+ * Removes the remainder of grants past their expiry with credit bill 105: the status update from
+ * 'active' is the guard, so a grant expires once however often this runs. The amount removed is the
+ * remainder, or the credit balance when the bettor has less. Answers how many grants expired.
+ */
+export async function expireBonusGrants(db: Db, now = new Date(), limit = 500): Promise<number> {
+  const due = await db
+    .select({ id: bonusGrants.id })
+    .from(bonusGrants)
+    .where(and(eq(bonusGrants.status, 'active'), lte(bonusGrants.expiresAt, now)))
+    .orderBy(asc(bonusGrants.expiresAt))
+    .limit(limit);
+  let n = 0;
+  for (const { id } of due) {
+    await db.transaction(async (tx) => {
+      const [g] = await tx
+        .update(bonusGrants)
+        .set({ status: 'expired' })
+        .where(and(eq(bonusGrants.id, id), eq(bonusGrants.status, 'active')))
+        .returning();
+      if (!g) return;
+      n++;
+      const [b] = await tx.select({ credit: bettors.creditBalance }).from(bettors).where(eq(bettors.id, g.bettorId)).for('update');
+      const amount = Math.min(Number(g.remaining), Number(b?.credit ?? 0));
+      if (amount <= 0) return;
+      const bill = await post(tx, {
+        bettorId: g.bettorId, account: ACCOUNT_KIND.credit, amount: -amount, type: CREDIT_BILL_TYPE.credit_expired, cause: { type: 'promotion', id: g.qualificationId },
+        house: HOUSE.bonuses, adminId: null, remark: `Bonus funds expired (grant #${g.id})`,
+      });
+      await tx.update(bonusGrants).set({ expiredBillId: bill.id, expiredAmount: amount, remaining: 0 }).where(eq(bonusGrants.id, g.id));
+    });
+  }
+  return n;
+}
+
+/** Campaigns past their end are ended. */
+export async function endCampaigns(db: Db, now = new Date()): Promise<number> {
+  const rows = await db
+    .update(campaigns)
+    .set({ status: 'ended', updatedAt: now })
+    .where(and(inArray(campaigns.status, ['active', 'paused']), lte(campaigns.endsAt, now)))
+    .returning({ id: campaigns.id });
+  return rows.length;
+}

@@ -1,0 +1,291 @@
+/**
+ * Operations (issue 16): the server list and its beats, the script runner (allow-list, arguments, dry
+ * run, a second admin's approval, streamed and redacted output, audit), the database's locks and
+ * sessions (PostgreSQL: a lock held in another connection is seen and released; the server's own
+ * connections and other databases are refused; PGlite says what it cannot show) and /metrics.
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, like } from 'drizzle-orm';
+import { createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
+import { systemLogs } from '../src/platform/schema.js';
+import { serverProcesses } from '../src/modules/operations/schema.js';
+import { redactText } from '../src/modules/operations/redact.js';
+import { installMetrics } from '../src/platform/metrics.js';
+
+const onPg = !!process.env.TEST_DATABASE_URL;
+const METRICS_TOKEN = `metrics-${crypto.randomBytes(8).toString('hex')}`;
+const SECRET = `s3cr3t-${crypto.randomBytes(6).toString('hex')}`;
+const DB_PASSWORD = `pw${crypto.randomBytes(6).toString('hex')}`;
+
+let t: TestApp;
+let root: string;
+let runner: string;
+let approver: string;
+let rootId: number;
+let self: string;
+
+/** Waits until `probe` answers something truthy (state, not time). */
+async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, tries = 600): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const v = await probe();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function finished(id: number, token = root) {
+  return until(async () => {
+    const r = await t.call('GET', `/api/v1/operations/script-runs/${id}/output`, { token });
+    return ['succeeded', 'failed', 'interrupted'].includes(r.body.run.status) ? r.body : null;
+  }, `run ${id} to finish`);
+}
+
+beforeAll(async () => {
+  process.env.DAU_METRICS_TOKEN = METRICS_TOKEN;
+  process.env.DAU_TEST_API_TOKEN = SECRET;
+  process.env.DAU_TEST_REMOTE_URL = `postgres://someone:${DB_PASSWORD}@db.example:5432/x`;
+  t = await createTestApp();
+  delete process.env.DAU_METRICS_TOKEN;
+  root = await t.login('admin', 'Admin#2026pass');
+  const [a] = await t.database.db.select().from((await import('../src/platform/schema.js')).admins).limit(1);
+  rootId = a!.id;
+  const runRole = await makeRole(t, 'Script runner', ['system', 'script', 'script:run', 'server_list']);
+  const approveRole = await makeRole(t, 'Script approver', ['system', 'script', 'script:approve']);
+  await makeAdmin(t, 'op_runner', runRole, rootId);
+  await makeAdmin(t, 'op_approver', approveRole, rootId);
+  runner = await t.login('op_runner');
+  approver = await t.login('op_approver');
+  const servers = await until(async () => {
+    const r = await t.call('GET', '/api/v1/operations/servers', { token: root });
+    return r.body.rows?.find((s: { current: boolean }) => s.current);
+  }, 'this process to register');
+  self = servers.id;
+}, 120_000);
+
+afterAll(async () => {
+  delete process.env.DAU_TEST_API_TOKEN;
+  delete process.env.DAU_TEST_REMOTE_URL;
+  await t?.close();
+});
+
+describe('server list', () => {
+  it('lists this process as up with its figures, beats, and shows a silent one as down', async () => {
+    const r = await t.call('GET', '/api/v1/operations/servers', { token: root });
+    expect(r.status).toBe(200);
+    const me = r.body.rows.find((s: { id: string }) => s.id === self);
+    expect(me).toMatchObject({ state: 'up', current: true, pid: process.pid, database_kind: t.database.kind });
+    expect(me.rss_bytes).toBeGreaterThan(0);
+    expect(me.pool_total).toBeGreaterThan(0);
+    expect(me.version).toMatch(/^\d+\.\d+\.\d+/);
+    const before = me.last_beat_at;
+    // The timer beats every 5 s: wait for the next beat.
+    await until(async () => {
+      const x = await t.call('GET', '/api/v1/operations/servers', { token: root });
+      return x.body.rows.find((s: { id: string }) => s.id === self).last_beat_at !== before;
+    }, 'a beat', 400);
+
+    const other = crypto.randomUUID();
+    const old = new Date(Date.now() - 60_000);
+    await t.database.db.insert(serverProcesses).values({ id: other, host: 'other-host', pid: 4242, version: '0.1.0', databaseKind: 'pg', startedAt: old, lastBeatAt: old });
+    const both = await t.call('GET', '/api/v1/operations/servers', { token: root });
+    expect(both.body.rows.find((s: { id: string }) => s.id === other)).toMatchObject({ state: 'down', current: false, host: 'other-host' });
+
+    // Delete: only a process that is down.
+    expect((await t.call('DELETE', `/api/v1/operations/servers/${self}`, { token: root })).status).toBe(409);
+    expect((await t.call('DELETE', `/api/v1/operations/servers/${crypto.randomUUID()}`, { token: root })).status).toBe(404);
+    expect((await t.call('DELETE', `/api/v1/operations/servers/${other}`, { token: runner })).status).toBe(403);
+    expect((await t.call('DELETE', `/api/v1/operations/servers/${other}`, { token: root })).status).toBe(200);
+    expect(await t.database.db.select().from(serverProcesses).where(eq(serverProcesses.id, other))).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('scripts', () => {
+  it('lists the allow-list; an unknown script or bad arguments answer 400; a down target 409', async () => {
+    const list = await t.call('GET', '/api/v1/operations/scripts', { token: runner });
+    expect(list.status).toBe(200);
+    const names = list.body.rows.map((s: { name: string }) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['analyse-tables', 'bill-partitions', 'statistics-days', 'ledger-invariants', 'prune-sessions-exports', 'rebuild-console']));
+    expect(list.body.rows.find((s: { name: string }) => s.name === 'rebuild-console').dangerous).toBe(true);
+
+    const unknown = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'rm -rf /', args: {}, target: self } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('SCRIPT_UNKNOWN');
+    const badArgs = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'bill-partitions', args: { months: 999 }, target: self } });
+    expect(badArgs.status).toBe(400);
+    expect(badArgs.body.details[0].field).toBe('args.months');
+    const extra = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'ledger-invariants', args: { sql: 'DROP TABLE bills' }, target: self } });
+    expect(extra.status).toBe(400);
+    const badDays = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'statistics-days', args: { from: '2026-02-01', to: '2026-01-01' }, target: self } });
+    expect(badDays.status).toBe(400);
+    const nowhere = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'ledger-invariants', args: {}, target: crypto.randomUUID() } });
+    expect(nowhere.status).toBe(409);
+    expect(nowhere.body.code).toBe('SERVER_NOT_RUNNING');
+    // Without the run button.
+    expect((await t.call('POST', '/api/v1/operations/script-runs', { token: approver, body: { script: 'ledger-invariants', args: {}, target: self } })).status).toBe(403);
+  });
+
+  it('runs a script on its target: output streams in order (after=seq) and the run is audited', async () => {
+    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'ledger-invariants', args: {}, target: self } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ script: 'ledger-invariants', version: 1, requested_by_account: 'op_runner' });
+    expect(['queued', 'running', 'succeeded']).toContain(r.body.status); // the bus may wake the runner before the answer
+    const done = await finished(r.body.id, runner);
+    expect(done.run.status).toBe('succeeded');
+    expect(done.run.result).toEqual({ ok: true, problems: 0 });
+    expect(done.lines.map((l: { seq: number }) => l.seq)).toEqual(done.lines.map((_: unknown, i: number) => i + 1));
+    expect(done.lines.map((l: { line: string }) => l.line).join('\n')).toContain('the ledger is consistent');
+    const tail = await t.call('GET', `/api/v1/operations/script-runs/${r.body.id}/output?after=2`, { token: runner });
+    expect(tail.body.lines[0].seq).toBe(3);
+    const audit = await t.database.db.select().from(systemLogs).where(like(systemLogs.content, `script run #${r.body.id} %`));
+    expect(audit.map((a) => a.content)).toEqual(expect.arrayContaining([expect.stringContaining('requested'), expect.stringContaining('→ succeeded')]));
+    const list = await t.call('GET', '/api/v1/operations/script-runs?script=ledger-invariants', { token: runner });
+    expect(list.body.rows[0].id).toBe(r.body.id);
+  }, 60_000);
+
+  it('a dry run changes nothing: bill partitions are listed, not created', async () => {
+    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'bill-partitions', args: { months: 24 }, dry_run: true, target: self } });
+    expect(r.status).toBe(201);
+    const before = await t.database.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'bills_2%'`, []);
+    const done = await finished(r.body.id);
+    expect(done.run.status).toBe('succeeded');
+    expect(done.run.result.created).toBeUndefined();
+    expect(done.lines.some((l: { line: string }) => l.line.includes('would be created'))).toBe(true);
+    const after = await t.database.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'bills_2%'`, []);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    // And for real.
+    const real = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'bill-partitions', args: { months: 24 }, target: self } });
+    const made = await finished(real.body.id);
+    expect(made.run.result.created).toBeGreaterThan(0);
+    const later = await t.database.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'bills_2%'`, []);
+    expect(later.rows[0].n).toBe(before.rows[0].n + made.run.result.created);
+  }, 60_000);
+
+  it('a dangerous script waits for a second admin; the requester cannot approve it', async () => {
+    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: root, body: { script: 'rebuild-console', args: {}, dry_run: true, target: self } });
+    expect(r.status).toBe(201);
+    expect(r.body.status).toBe('awaiting_approval');
+    // The runner never takes it while it waits.
+    await new Promise((res) => setTimeout(res, 2500));
+    expect((await t.call('GET', `/api/v1/operations/script-runs/${r.body.id}/output`, { token: root })).body.run.status).toBe('awaiting_approval');
+    const self_ = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: root });
+    expect(self_.status).toBe(403);
+    expect(self_.body.code).toBe('SCRIPT_SELF_APPROVAL');
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: runner })).status).toBe(403); // no approve button
+    const ok = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: approver });
+    expect(ok.status).toBe(200);
+    expect(ok.body.approved_by_account).toBe('op_approver');
+    const done = await finished(r.body.id);
+    expect(done.run.status).toBe('succeeded');
+    expect(done.lines.some((l: { line: string }) => l.line.startsWith('would run: npm run build'))).toBe(true);
+    const again = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: approver });
+    expect(again.status).toBe(409);
+  }, 60_000);
+
+  it("a script's output never contains secrets", async () => {
+    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'server-environment', args: {}, target: self } });
+    const done = await finished(r.body.id);
+    expect(done.run.status).toBe('succeeded');
+    const text = done.lines.map((l: { line: string }) => l.line).join('\n');
+    expect(text).toContain('DAU_TEST_API_TOKEN=***');
+    expect(text).toContain('DAU_TEST_REMOTE_URL=postgres://someone:***@db.example');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(DB_PASSWORD);
+    const stored = await t.database.query(`SELECT string_agg(line, E'\\n') AS s FROM script_run_output`, []);
+    expect(stored.rows[0].s).not.toContain(SECRET);
+    // The patterns, whatever a script prints.
+    const hex = 'ab'.repeat(32);
+    const out = redactText(`Authorization: Bearer abcdefghijklmnop ${hex} password=hunter22 -----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY----- ${SECRET}`);
+    for (const leak of ['abcdefghijklmnop', hex, 'hunter22', 'MIIEv', SECRET]) expect(out).not.toContain(leak);
+  }, 60_000);
+});
+
+describe('database views', () => {
+  it.skipIf(onPg)('on the embedded database the screens say what they cannot show', async () => {
+    const locks = await t.call('GET', '/api/v1/operations/locks', { token: root, headers: { 'x-locale': 'sw-KE' } });
+    expect(locks.body).toMatchObject({ supported: false, rows: [] });
+    expect(locks.body.message).toContain('PostgreSQL');
+    const activity = await t.call('GET', '/api/v1/operations/activity', { token: root });
+    expect(activity.body.supported).toBe(false);
+    expect((await t.call('POST', '/api/v1/operations/locks/123/release', { token: root })).status).toBe(409);
+  });
+
+  it.skipIf(!onPg)('a lock held in another connection is seen, its victim too, and released; own and foreign connections are refused', async () => {
+    const holder = new pg.Client({ connectionString: t.database.url, application_name: 'psql' });
+    const waiter = new pg.Client({ connectionString: t.database.url, application_name: 'psql' });
+    const elsewhere = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await Promise.all([holder.connect(), waiter.connect(), elsewhere.connect()]);
+    holder.on('error', () => {});
+    try {
+      const holderPid = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const waiterPid = (await waiter.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM admins WHERE id = $1 FOR UPDATE`, [rootId]);
+      const blocked = waiter.query(`UPDATE admins SET name = name WHERE id = $1`, [rootId]);
+      const seen = await until(async () => {
+        const r = await t.call('GET', '/api/v1/operations/locks', { token: root });
+        const w = r.body.rows.find((l: { pid: number }) => l.pid === waiterPid);
+        return w?.blocked_by.includes(holderPid) ? r.body : null;
+      }, 'the blocked update');
+      expect(seen.supported).toBe(true);
+      const h = seen.rows.find((l: { pid: number }) => l.pid === holderPid);
+      expect(h).toMatchObject({ blocking: [waiterPid], own: false, state: 'idle in transaction' });
+      expect(h.query).toContain('FOR UPDATE');
+
+      const activity = await t.call('GET', '/api/v1/operations/activity', { token: root });
+      expect(activity.body.supported).toBe(true);
+      expect(activity.body.rows.find((a: { pid: number }) => a.pid === waiterPid)).toMatchObject({ command: 'Query' });
+      expect(activity.body.statements.available || /pg_stat_statements/.test(activity.body.statements.message)).toBe(true);
+
+      // Refused: one of the server's own connections (409), another database's backend (403), without the button (403).
+      const own = await t.database.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'dau_server' AND datname = current_database() LIMIT 1`, []);
+      const ownRes = await t.call('POST', `/api/v1/operations/locks/${own.rows[0].pid}/release`, { token: root });
+      expect(ownRes.status).toBe(409);
+      expect(ownRes.body.code).toBe('LOCK_OWN_CONNECTION');
+      const otherPid = (await elsewhere.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const foreign = await t.call('POST', `/api/v1/operations/locks/${otherPid}/release`, { token: root });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body.code).toBe('LOCK_NOT_OURS');
+      expect((await t.call('POST', `/api/v1/operations/locks/${holderPid}/release`, { token: runner })).status).toBe(403);
+
+      const released = await t.call('POST', `/api/v1/operations/locks/${holderPid}/release`, { token: root });
+      expect(released.status).toBe(200);
+      await blocked; // the waiting update goes through once the holder is gone
+      const audit = await t.database.db.select().from(systemLogs).where(like(systemLogs.content, `released database lock: terminated backend ${holderPid}`));
+      expect(audit).toHaveLength(1);
+      expect((await t.call('POST', `/api/v1/operations/locks/${holderPid}/release`, { token: root })).status).toBe(404);
+    } finally {
+      await Promise.all([holder.end().catch(() => {}), waiter.end().catch(() => {}), elsewhere.end().catch(() => {})]);
+    }
+  }, 60_000);
+});
+
+describe('/metrics', () => {
+  it('needs the token; answers Prometheus text with latency, queues, throughput, sockets and pool', async () => {
+    expect((await t.call('GET', '/metrics')).status).toBe(401);
+    expect((await t.call('GET', '/metrics', { token: 'wrong' })).status).toBe(401);
+    expect((await t.call('GET', '/metrics', { token: root })).status).toBe(401);
+    await t.call('GET', '/api/v1/operations/servers', { token: root });
+    const r = await t.call('GET', '/metrics', { token: METRICS_TOKEN });
+    expect(r.status).toBe(200);
+    expect(r.res.headers['content-type']).toContain('text/plain');
+    const text = String(r.body);
+    expect(text).toMatch(/dau_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/operations\/servers",status="200"\} \d+/);
+    expect(text).toMatch(/dau_job_queue_depth\{queue="exports\.run"\} \d+/);
+    expect(text).toContain('dau_settled_orders_total');
+    expect(text).toContain('dau_wallet_calls_total');
+    expect(text).toMatch(/dau_socket_clients \d+/);
+    expect(text).toMatch(/dau_db_pool_connections\{state="total"\} [1-9]/);
+  });
+
+  it('answers 404 when no token is configured', async () => {
+    const bare = Fastify();
+    installMetrics(bare, { database: t.database, token: '' });
+    const r = await bare.inject({ method: 'GET', url: '/metrics' });
+    expect(r.statusCode).toBe(404);
+    await bare.close();
+  });
+});

@@ -1,0 +1,342 @@
+/**
+ * Promotions (issue 17) on PGlite and (TEST_DATABASE_URL) PostgreSQL: campaigns through the API (checks,
+ * scope), each campaign type's rule at its boundaries driven by the real events (sign-ins, deposits
+ * credited by the payments service, invitations at registration, orders settled from the feed), replayed
+ * events qualifying once, approval posting the right bill and journal entry within the budget, batch
+ * approval, bonus grants with wagering and expiry (credit bill 105 exactly once), statistics, and the
+ * ledger invariants after each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT } from '@dau/domain';
+import { activityQualifications, bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { checkInvariants } from '../src/modules/money/ledger';
+import { registerBettor } from '../src/modules/money/bettors-service';
+import { recordReceivedRecharge } from '../src/modules/payments/service';
+import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
+import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
+import { bonusGrants, campaigns, promotionEvents } from '../src/modules/promotions/schema';
+import { drainPromotionEvents, expireBonusGrants, recordBettorSignIn } from '../src/modules/promotions/service';
+import { SIM_CAMPAIGNS, simulatePromotions } from '../src/simulator/promotions';
+import { Rng } from '../src/simulator/rng';
+import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers';
+import { makeBettor } from './money-helpers';
+
+let t: TestApp;
+let token: string;
+let rootId: number;
+let agentA: number;
+let tokenA: string;
+let tokenB: string;
+const db = () => t.database.db;
+const DAY = 86_400_000;
+let ref = 0;
+
+const AGENT_PROMO_KEYS = ['activity_campaign', 'activity_campaign:create', 'activity_campaign:edit', 'activity_campaign:delete', 'activity_campaign:approve', 'activity_qualification', 'activity_qualification:approve'];
+
+/** A new active campaign; the earlier ones are paused so each test's events meet only its own. */
+async function campaign(body: Record<string, unknown>, as = token) {
+  await db().update(campaigns).set({ status: 'paused' }).where(eq(campaigns.status, 'active'));
+  const r = await t.call('POST', '/api/v1/promotions/campaigns', {
+    token: as,
+    body: {
+      name: `Campaign ${++ref}`, starts_at: new Date(Date.now() - 10 * DAY).toISOString(), ends_at: new Date(Date.now() + 10 * DAY).toISOString(),
+      budget_cents: 1_000_000, reward: { kind: 'cash', fixed_cents: 1_000 }, ...body,
+    },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  const a = await t.call('POST', `/api/v1/promotions/campaigns/${r.body.id}/activate`, { token: as });
+  expect(a.status, JSON.stringify(a.body)).toBe(200);
+  return a.body as { id: number; agent_id: number | null; status: string };
+}
+
+const rowsOf = (campaignId: number) =>
+  db().select().from(activityQualifications).where(eq(activityQualifications.campaignId, campaignId)).orderBy(asc(activityQualifications.id));
+
+async function deposit(bettorId: number, amount: number) {
+  return db().transaction((tx) => recordReceivedRecharge(tx, { bettorId, payType: PAY_TYPE.vodacom, amount, carrierRef: `ref-${++ref}-${Date.now()}` }));
+}
+
+/** A sign-in event at a given instant (the streak counts Tanzanian calendar days). */
+const signInAt = (bettorId: number, at: Date) => db().insert(promotionEvents).values({ kind: 'signin', bettorId, data: {}, at });
+
+async function invariantsHold() {
+  expect(await checkInvariants(db())).toEqual([]);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = await t.login('admin', ADMIN_PASSWORD);
+  const [root] = await db().execute(sql`select id from admins where account = 'admin'`).then((r) => (r as unknown as { rows: { id: number }[] }).rows);
+  rootId = root.id;
+  const role = await makeRole(t, 'Promo agent', AGENT_PROMO_KEYS);
+  agentA = await makeAdmin(t, 'promo_a', role, rootId);
+  await makeAdmin(t, 'promo_b', role, rootId);
+  tokenA = await t.login('promo_a');
+  tokenB = await t.login('promo_b');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('campaigns', () => {
+  it('checks rules, reward and period against the type, and keeps a campaign in its branch', async () => {
+    const base = { name: 'Checks', type: 'signin_streak', starts_at: '2026-01-01T00:00:00Z', ends_at: '2026-02-01T00:00:00Z', budget_cents: 100_000 };
+    const post = (body: Record<string, unknown>, as = token) => t.call('POST', '/api/v1/promotions/campaigns', { token: as, body: { ...base, ...body } });
+    expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', percent_bps: 1000 } })).body.code).toBe('PROMO_REWARD_INVALID');
+    expect((await post({ rules: { min_first_deposit: 100 }, reward: { kind: 'cash', fixed_cents: 100 } })).body.code).toBe('PROMO_RULES_INVALID');
+    expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100 }, ends_at: '2025-12-31T00:00:00Z' })).body.code).toBe('PROMO_PERIOD_INVALID');
+    expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100, percent_bps: 10 } })).status).toBe(400);
+    expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100 }, agent_id: null }, tokenA)).body.code).toBe('PROMO_GLOBAL_SUPER_ONLY');
+    const mine = await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100 } }, tokenA);
+    expect(mine.status).toBe(201);
+    expect(mine.body).toMatchObject({ agent_id: agentA, status: 'draft', type: 'signin_streak', rules: { days: 3 }, qualified: 0 });
+    // Another branch neither sees nor changes it; the super admin does.
+    expect((await t.call('GET', `/api/v1/promotions/campaigns/${mine.body.id}`, { token: tokenB })).status).toBe(403);
+    expect((await t.call('PUT', `/api/v1/promotions/campaigns/${mine.body.id}`, { token: tokenB, body: { name: 'x' } })).status).toBe(403);
+    expect((await t.call('GET', '/api/v1/promotions/campaigns', { token: tokenB })).body.items.some((c: { id: number }) => c.id === mine.body.id)).toBe(false);
+    expect((await t.call('GET', `/api/v1/promotions/campaigns/${mine.body.id}`, { token })).status).toBe(200);
+    const edited = await t.call('PUT', `/api/v1/promotions/campaigns/${mine.body.id}`, { token: tokenA, body: { rules: { days: 5 }, budget_cents: 50_000 } });
+    expect(edited.body).toMatchObject({ rules: { days: 5 }, budget_cents: 50_000 });
+    expect((await t.call('DELETE', `/api/v1/promotions/campaigns/${mine.body.id}`, { token: tokenA })).status).toBe(200);
+    expect((await t.call('GET', `/api/v1/promotions/campaigns/${mine.body.id}`, { token })).status).toBe(404);
+  });
+});
+
+describe('sign-in streak', () => {
+  it('qualifies on the Nth Tanzanian day in a row, once, and a gap starts over', async () => {
+    const c = await campaign({ type: 'signin_streak', rules: { days: 3 } });
+    const steady = await makeBettor(t, rootId);
+    const gappy = await makeBettor(t, rootId);
+    const d0 = Date.now() - 6 * DAY;
+    // 20:59 UTC and 21:01 UTC are two Tanzanian days (UTC+3): day 1, day 2; the same day twice counts once.
+    const day = (n: number, h = 12) => new Date(Math.floor(d0 / DAY) * DAY + n * DAY + h * 3600_000);
+    await signInAt(steady.id, day(0, 20.98));
+    await signInAt(steady.id, day(0, 21.02));
+    await signInAt(steady.id, day(1, 8));
+    await drainPromotionEvents(db());
+    expect(await rowsOf(c.id)).toHaveLength(0); // two days: one short
+    await signInAt(steady.id, day(2, 9));
+    await signInAt(steady.id, day(3, 9)); // a fourth day: still once
+    await signInAt(gappy.id, day(0));
+    await signInAt(gappy.id, day(1));
+    await signInAt(gappy.id, day(3));
+    await signInAt(gappy.id, day(4));
+    await drainPromotionEvents(db());
+    const rows = await rowsOf(c.id);
+    expect(rows.map((r) => [r.bettorId, r.status, r.reward, r.periodKey])).toEqual([[steady.id, 1, 1_000, 'all']]);
+    // The sign-in service records the last sign-in and an event.
+    await recordBettorSignIn(db(), gappy.id, '10.0.0.1');
+    await drainPromotionEvents(db());
+    const [g] = await db().select({ last: bettors.lastLoginAt }).from(bettors).where(eq(bettors.id, gappy.id));
+    expect(g.last).not.toBeNull();
+    expect(await rowsOf(c.id)).toHaveLength(1);
+  });
+});
+
+describe('deposit match', () => {
+  it('takes the first credited deposit at or above the minimum, a percentage capped per bettor; replays qualify once', async () => {
+    const c = await campaign({ type: 'deposit_match', rules: { min_first_deposit: 10_000 }, reward: { kind: 'cash', percent_bps: 5_000, cap_cents: 6_000 } });
+    const below = await makeBettor(t, rootId);
+    const exact = await makeBettor(t, rootId);
+    const big = await makeBettor(t, rootId);
+    await deposit(below.id, 9_999);
+    await deposit(below.id, 50_000); // not the first deposit
+    await deposit(exact.id, 10_000);
+    await deposit(big.id, 40_000);
+    await drainPromotionEvents(db());
+    // Replay every deposit event of the campaign's bettors: nothing new.
+    await db().execute(sql`INSERT INTO promotion_events (kind, bettor_id, data, at) SELECT kind, bettor_id, data, at FROM promotion_events WHERE kind = 'deposit'`);
+    await drainPromotionEvents(db());
+    const rows = await rowsOf(c.id);
+    expect(rows.map((r) => [r.bettorId, r.qualifyingAmount, r.reward])).toEqual([
+      [exact.id, 10_000, 5_000],
+      [big.id, 40_000, 6_000],
+    ]);
+  });
+});
+
+describe('invitation', () => {
+  it('qualifies the inviter once per invitee whose first deposit reaches the minimum', async () => {
+    const c = await campaign({ type: 'invitation', rules: { min_first_deposit: 20_000 }, reward: { kind: 'cash', fixed_cents: 3_000, cap_cents: 5_000 } });
+    const inviter = await makeBettor(t, rootId);
+    const [code] = await db().select({ code: bettors.invitationCode }).from(bettors).where(eq(bettors.id, inviter.id));
+    const invitees = [];
+    for (let i = 0; i < 3; i++) invitees.push(await registerBettor(db(), { phone: `2557${String(60_000_000 + ref * 10 + i).slice(-8)}`, agentId: rootId, inviterCode: code.code! }));
+    await deposit(invitees[0].id, 19_999);
+    await deposit(invitees[1].id, 20_000);
+    await deposit(invitees[1].id, 20_000);
+    await deposit(invitees[2].id, 25_000);
+    await drainPromotionEvents(db());
+    const rows = await rowsOf(c.id);
+    // 3,000 for the first, then the cap of 5,000 leaves 2,000.
+    expect(rows.map((r) => [r.bettorId, r.periodKey, r.reward])).toEqual([
+      [inviter.id, `invitee:${invitees[1].id}`, 3_000],
+      [inviter.id, `invitee:${invitees[2].id}`, 2_000],
+    ]);
+  });
+});
+
+describe('bet to get', () => {
+  let clock = Date.now();
+  const ev = (n: number) => `sr:match:promo${n}`;
+  async function send(m: FeedMessageInput) {
+    expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
+    await t.betting.drain();
+  }
+  it('sums the stakes of settled orders at odds at or above the minimum', async () => {
+    expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 0 } })).status).toBe(200);
+    for (const n of [1, 2]) {
+      await send({
+        type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(n), sport_id: SPORT.football, league_id: 'sr:tournament:promo',
+        league_name: 'Promo League', home_team: `Home ${n}`, away_team: `Away ${n}`, start_time: Date.now() + 3_600_000, status: EVENT_STATUS.not_started,
+      });
+      await send({
+        type: 'odds_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(n), event_status: EVENT_STATUS.not_started,
+        markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: ['2.00', '1.99', '2.10'].map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
+      });
+    }
+    const c = await campaign({ type: 'bet_to_get', rules: { min_stake: 100_000, min_odds: 2 }, reward: { kind: 'cash', fixed_cents: 7_000 } });
+    const b = await makeBettor(t, rootId, { cash: 1_000_000 });
+    const pick = (n: number, outcome: string, odds: string): SlipSelection => ({ eventId: ev(n), marketKey: '1|', outcomeId: outcome, odds });
+    const place = (stake: number, sel: SlipSelection) => placeOrder(db(), { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: stake, legs: [sel], skipLiveDelay: true });
+    await place(60_000, pick(1, '1', '2.00')); // counts (odds at the minimum)
+    await place(50_000, pick(1, '2', '1.99')); // odds below
+    await place(30_000, pick(1, '3', '2.10')); // counts: 90,000 so far
+    await place(10_000, pick(2, '1', '2.00')); // match 2 stays open for now
+    await send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(1), markets: [{ id: 1, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }] });
+    await drainPromotionEvents(db());
+    expect(await rowsOf(c.id)).toHaveLength(0); // 90,000 settled: below 100,000; the open 10,000 does not count
+    await send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(2), markets: [{ id: 1, outcomes: [{ id: '1', result: 0 }, { id: '2', result: 1 }, { id: '3', result: 0 }] }] });
+    await drainPromotionEvents(db());
+    const rows = await rowsOf(c.id);
+    expect(rows.map((r) => [r.bettorId, r.qualifyingAmount, r.reward])).toEqual([[b.id, 100_000, 7_000]]);
+    // Approved: bill 12 (bet-to-get bonus) with its journal entry on the bonuses account.
+    const ok = await t.call('POST', `/api/v1/promotions/qualifications/${rows[0].id}/approve`, { token });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const [bill] = await db().select().from(bills).where(eq(bills.id, ok.body.bill_id));
+    expect(bill).toMatchObject({ type: BILL_TYPE.bet_to_get_bonus, amount: 7_000, accountKind: ACCOUNT_KIND.cash, bettorId: b.id });
+    await invariantsHold();
+  });
+});
+
+describe('approval', () => {
+  it('posts the type\'s bill and the journal entry, never twice, within the budget and the scope', async () => {
+    const c = await campaign({ type: 'custom', rules: {}, reward: { kind: 'cash', fixed_cents: 4_000 }, budget_cents: 10_000, agent_id: agentA }, token);
+    const inA = await Promise.all([0, 1, 2].map(() => makeBettor(t, agentA)));
+    const outside = await makeBettor(t, rootId);
+    const award = (bettorId: number, as = tokenA) => t.call('POST', `/api/v1/promotions/campaigns/${c.id}/award`, { token: as, body: { bettor_id: bettorId, remark: 'VIP' } });
+    const rows = [];
+    for (const b of inA) {
+      const r = await award(b.id);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect(r.body).toMatchObject({ status: 1, reward: 4_000, campaign_id: c.id, bill_id: null });
+      rows.push(r.body);
+    }
+    expect((await award(inA[0].id)).body.code).toBe('PROMO_ALREADY_QUALIFIED');
+    expect((await award(outside.id, token)).body.code).toBe('PROMO_BETTOR_OUTSIDE_CAMPAIGN');
+    // Agent B may not approve agent A's bettors.
+    expect((await t.call('POST', `/api/v1/promotions/qualifications/${rows[0].id}/approve`, { token: tokenB })).status).toBe(403);
+    const one = await t.call('POST', `/api/v1/promotions/qualifications/${rows[0].id}/approve`, { token: tokenA });
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect(one.body).toMatchObject({ status: 2, reward: 4_000 });
+    const [bill] = await db().select().from(bills).where(eq(bills.id, one.body.bill_id));
+    expect(bill).toMatchObject({ type: BILL_TYPE.activity_award, amount: 4_000, causeType: 'promotion', causeId: String(rows[0].id) });
+    const journal = await db().select().from(houseEntries).where(eq(houseEntries.txnId, bill.txnId));
+    expect(journal.map((e) => [e.account, e.amount])).toEqual([['bonuses', -4_000]]);
+    expect((await t.call('POST', `/api/v1/promotions/qualifications/${rows[0].id}/approve`, { token: tokenA })).body.code).toBe('PROMO_ALREADY_APPROVED');
+    // The batch: the second fits the budget (8,000 of 10,000), the third does not.
+    const batch = await t.call('POST', '/api/v1/promotions/qualifications/approve', { token: tokenA, body: { ids: [rows[1].id, rows[2].id, rows[0].id] } });
+    expect(batch.status).toBe(200);
+    expect(batch.body.approved.map((r: { id: number }) => r.id)).toEqual([rows[1].id]);
+    expect(batch.body.refused.map((r: { id: number; code: string }) => [r.id, r.code])).toEqual([
+      [rows[2].id, 'PROMO_BUDGET_EXHAUSTED'],
+      [rows[0].id, 'PROMO_ALREADY_APPROVED'],
+    ]);
+    const [after] = await db().select().from(campaigns).where(eq(campaigns.id, c.id));
+    expect(after.spentCents).toBe(8_000);
+    // A campaign with qualifications keeps its reward and is not deleted; its budget may grow, not shrink below what it spent.
+    expect((await t.call('PUT', `/api/v1/promotions/campaigns/${c.id}`, { token: tokenA, body: { reward: { kind: 'cash', fixed_cents: 1 } } })).body.code).toBe('PROMO_CAMPAIGN_IN_USE');
+    expect((await t.call('DELETE', `/api/v1/promotions/campaigns/${c.id}`, { token: tokenA })).body.code).toBe('PROMO_CAMPAIGN_IN_USE');
+    expect((await t.call('PUT', `/api/v1/promotions/campaigns/${c.id}`, { token: tokenA, body: { budget_cents: 7_999 } })).body.code).toBe('PROMO_BUDGET_BELOW_SPENT');
+    expect((await t.call('PUT', `/api/v1/promotions/campaigns/${c.id}`, { token: tokenA, body: { budget_cents: 12_000 } })).status).toBe(200);
+    expect((await t.call('POST', `/api/v1/promotions/qualifications/${rows[2].id}/approve`, { token: tokenA })).status).toBe(200);
+    await invariantsHold();
+  });
+
+  it('a sign-in streak award is bill 7; an old row without campaign is refused here', async () => {
+    const c = await campaign({ type: 'signin_streak', rules: { days: 1 }, reward: { kind: 'cash', fixed_cents: 500 } });
+    const b = await makeBettor(t, rootId);
+    await recordBettorSignIn(db(), b.id);
+    await drainPromotionEvents(db());
+    const [row] = await rowsOf(c.id);
+    const ok = await t.call('POST', `/api/v1/promotions/qualifications/${row.id}/approve`, { token });
+    const [bill] = await db().select().from(bills).where(eq(bills.id, ok.body.bill_id));
+    expect(bill.type).toBe(BILL_TYPE.continuous_signup_promotion);
+    const [old] = await db().insert(activityQualifications).values({ bettorId: b.id, agentId: rootId, activity: 'Legacy' }).returning();
+    expect((await t.call('POST', `/api/v1/promotions/qualifications/${old.id}/approve`, { token })).body.code).toBe('PROMO_NOT_A_CAMPAIGN');
+  });
+});
+
+describe('bonus funds', () => {
+  it('auto-approves into a grant (bill 101), tracks wagering from credit bets and expires the rest with bill 105 once', async () => {
+    const c = await campaign({
+      type: 'deposit_match', rules: { min_first_deposit: 1_000 }, reward: { kind: 'bonus', fixed_cents: 20_000 }, wagering_multiplier: 3, bonus_expiry_days: 7, auto_approve: true,
+    });
+    const b = await makeBettor(t, rootId);
+    await deposit(b.id, 5_000);
+    await drainPromotionEvents(db());
+    const [row] = await rowsOf(c.id);
+    expect(row).toMatchObject({ status: 2, reward: 20_000 });
+    const [credit] = await db().select().from(bills).where(eq(bills.id, row.billId!));
+    expect(credit).toMatchObject({ accountKind: ACCOUNT_KIND.credit, type: CREDIT_BILL_TYPE.activity_credit_granted, amount: 20_000 });
+    const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.qualificationId, row.id));
+    expect(g).toMatchObject({ amount: 20_000, remaining: 20_000, wageringRequired: 60_000, wagered: 0, status: 'active' });
+    // A bet of 8,000 of which 5,000 bonus funds: the grant's remaining falls by 5,000, the whole stake counts.
+    await db().insert(promotionEvents).values({ kind: 'credit_bet', bettorId: b.id, data: { stake: 8_000, creditStake: 5_000, orderId: 1 } });
+    await drainPromotionEvents(db());
+    const [g2] = await db().select().from(bonusGrants).where(eq(bonusGrants.id, g.id));
+    expect(g2).toMatchObject({ remaining: 15_000, wagered: 8_000, status: 'active' });
+    // Not yet due: nothing expires.
+    expect(await expireBonusGrants(db())).toBe(0);
+    const later = new Date(Date.now() + 8 * DAY);
+    const runs = await Promise.all([expireBonusGrants(db(), later), expireBonusGrants(db(), later)]);
+    expect(runs[0] + runs[1]).toBe(1);
+    expect(await expireBonusGrants(db(), later)).toBe(0);
+    const expired = await db().select().from(bills).where(and(eq(bills.bettorId, b.id), eq(bills.type, CREDIT_BILL_TYPE.credit_expired), eq(bills.accountKind, ACCOUNT_KIND.credit)));
+    expect(expired.map((x) => x.amount)).toEqual([-15_000]);
+    const [g3] = await db().select().from(bonusGrants).where(eq(bonusGrants.id, g.id));
+    expect(g3).toMatchObject({ status: 'expired', expiredAmount: 15_000, expiredBillId: expired[0].id, remaining: 0 });
+    await invariantsHold();
+    // Statistics: one qualified and approved, cost 20,000 of which bonus, 15,000 expired.
+    const stats = await t.call('GET', `/api/v1/promotions/campaigns/${c.id}/stats`, { token });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ qualified: 1, approved: 1, pending: 0, cost: 20_000, bonus_granted: 20_000, cash_awarded: 0, bonus_expired: 15_000, bonus_wagered: 8_000, window_days: 7 });
+  });
+
+  it('wagering met completes the grant: it no longer expires', async () => {
+    const c = await campaign({ type: 'deposit_match', rules: { min_first_deposit: 1_000 }, reward: { kind: 'bonus', fixed_cents: 1_000 }, wagering_multiplier: 2, auto_approve: true });
+    const b = await makeBettor(t, rootId);
+    await deposit(b.id, 2_000);
+    await db().insert(promotionEvents).values({ kind: 'credit_bet', bettorId: b.id, data: { stake: 2_000, creditStake: 500, orderId: 2 } });
+    await drainPromotionEvents(db());
+    const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.campaignId, c.id));
+    expect(g).toMatchObject({ remaining: 500, wagered: 2_000, status: 'completed' });
+    expect(await expireBonusGrants(db(), new Date(Date.now() + 400 * DAY))).toBe(0);
+  });
+});
+
+describe('simulator', () => {
+  it('runs a sign-in streak and a bet-to-get campaign whose sign-in history makes rows at once', async () => {
+    await db().update(campaigns).set({ status: 'paused' }).where(eq(campaigns.status, 'active'));
+    for (let i = 0; i < 6; i++) await makeBettor(t, rootId);
+    await simulatePromotions(t.ctx, new Rng(7));
+    await simulatePromotions(t.ctx, new Rng(8)); // a later tick: no second set of campaigns
+    await drainPromotionEvents(db());
+    const sim = await db().select().from(campaigns).where(inArray(campaigns.name, SIM_CAMPAIGNS.map((c) => c.name))).orderBy(asc(campaigns.id));
+    expect(sim.map((c) => [c.type, c.status])).toEqual([['signin_streak', 'active'], ['bet_to_get', 'active']]);
+    const rows = await rowsOf(sim[0].id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.status === 1 && r.reward === 500_00 && r.bettorId % 3 === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Texts of the push and Telegram screens (issue 15, PUSH): registered devices, the public push (all devices
+ * of the branch or a segment) and the targeted push with the result per device, the FCM settings, the
+ * Telegram bindings, binding one's own account with a one-time code, the bot's settings. Field labels are
+ * `push.field.<key>` (pages/push/shared.tsx).
+ */
+const push = {
+  push: {
+    describe: {
+      push_device: 'Phones and tablets of your branch’s bettors registered for notifications, with the last notification each received. A device whose token FCM refused is marked invalid and left out.',
+      precision_push_device: 'Choose one or a few devices, send them a notification and see what happened to each.',
+      telegram_bot_binding: 'Telegram accounts bound to admins and bettors of your branch. Bound admins also get the console’s notices (large withdrawals waiting, abnormal bets, RTP alerts) in Telegram.',
+      push_config: 'Firebase Cloud Messaging: the project and the service account’s key file. The key file is never shown again; leave it empty to keep it.',
+      telegram_config: 'The Telegram bot: its token from BotFather (never shown again; leave empty to keep it) and whether bound admins get notices.',
+    },
+    field: {
+      id: 'ID',
+      last_title: 'Last title',
+      last_body: 'Last message',
+      model: 'Model',
+      os_name: 'System',
+      os_version: 'System version',
+      platform: 'Platform',
+      app_version: 'App version',
+      phone: 'Phone',
+      bettor_id: 'Bettor ID',
+      invalid: 'Token',
+      invalid_reason: 'Why invalid',
+      last_pushed_at: 'Last pushed',
+      registered_at: 'Registered',
+      token: 'FCM token',
+      project_id: 'Firebase project ID',
+      service_account_json: 'Service account key file (JSON)',
+      rate_per_second: 'Messages per second',
+      enabled: 'Enabled',
+      updated_at: 'Updated',
+      bot_token: 'Bot token',
+      notify_admins: 'Send notices to bound admins',
+      first_name: 'First name',
+      username: 'Username',
+      language_code: 'Language',
+      subject: 'Bound to',
+      account: 'Account',
+      name: 'Name',
+      chat_id: 'Chat ID',
+      bound_at: 'Bound',
+    },
+    platform: { android: 'Android', ios: 'iOS' },
+    subject: { admin: 'Admin', bettor: 'Bettor' },
+    device: { valid: 'Valid', invalid: 'Invalid' },
+    result: { title: 'Result', error: 'Error', sent: 'Sent', invalid: 'Invalid token', failed: 'Failed', sending: 'Sending', queued: 'Waiting' },
+    progress: {
+      counts: '{{sent}} sent, {{invalid}} invalid, {{failed}} failed of {{target}}',
+      done: 'Finished',
+    },
+    public: {
+      open: 'Public push',
+      title: 'Public push',
+      send: 'Send',
+      confirmTitle: 'Send this notification?',
+      confirm: 'It goes to {{count}} devices now and cannot be taken back.',
+      counting: 'Counting devices…',
+      reach: 'Reaches {{count}} devices',
+    },
+    precision: { open: 'Push to selected ({{count}})', title: 'Push to {{count}} devices' },
+    form: {
+      title: 'Title',
+      titleRequired: 'Please enter the title',
+      body: 'Message',
+      bodyRequired: 'Please enter the message',
+      platform: 'Platform',
+      allPlatforms: 'All platforms',
+      appVersion: 'App version',
+      allVersions: 'All versions',
+    },
+    config: { title: 'Push settings' },
+    telegram: {
+      configTitle: 'Telegram bot settings',
+      bindMine: 'Bind my Telegram',
+      bindTitle: 'Bind your Telegram account',
+      bindHelp: 'Send this code to {{bot}} within 10 minutes: /start followed by the code. It works once.',
+      theBot: 'the bot',
+      openBot: 'Open the bot in Telegram',
+      expires: 'Valid until {{time}}',
+      mine: 'Your Telegram is bound: {{name}} {{username}}, since {{time}}.',
+      notMine: 'Your Telegram is not bound yet: bind it to get the console’s notices there.',
+    },
+    close: 'Close',
+    cancel: 'Cancel',
+  },
+};
+
+export default push;

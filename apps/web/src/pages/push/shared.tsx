@@ -1,0 +1,49 @@
+import { Tag } from 'antd';
+import type { TFunction } from 'i18next';
+import { PUSH_DEVICE_FIELDS, TELEGRAM_BINDING_FIELDS, type ResourceDef } from '@dau/contract/ui';
+import type { FieldView, Option, ResourceView } from '../../resources';
+
+/**
+ * What the push and Telegram screens share: the lists as the console declares them (row keys and filters
+ * of apps/server/src/modules/push/index.ts and telegram/index.ts, from the contract's field lists), the
+ * view of a declaration (menu title, `push.describe.<name>`, labels `push.field.<key>`) and the tags.
+ */
+export const pushDeviceResource: ResourceDef = {
+  name: 'push_device', page: 'push_device', api: '/push/devices', kind: 'list', defaultSort: '-id', actions: [], fetchDetail: false, fields: PUSH_DEVICE_FIELDS,
+};
+export const precisionDeviceResource: ResourceDef = { ...pushDeviceResource, name: 'precision_push_device', page: 'precision_push_device', api: '/push/precision/devices' };
+export const telegramBindingResource: ResourceDef = {
+  name: 'telegram_bot_binding', page: 'telegram_bot_binding', api: '/telegram/bindings', kind: 'list', defaultSort: '-id', actions: ['delete'], fetchDetail: false,
+  fields: TELEGRAM_BINDING_FIELDS,
+};
+
+export function pushView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
+  return {
+    ...def,
+    title: def.title ?? `menu.${def.name}`,
+    description: `push.describe.${def.name}`,
+    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `push.field.${f.key}`, ...hints[f.key] })),
+  };
+}
+
+/** The text keys of the codes (literal, so the key checks see them). */
+export const PLATFORM_TEXT: Record<string, string> = { android: 'push.platform.android', ios: 'push.platform.ios' };
+export const SUBJECT_TEXT: Record<string, string> = { admin: 'push.subject.admin', bettor: 'push.subject.bettor' };
+export const textOf = (map: Record<string, string>, code: unknown, t: TFunction) => (map[String(code)] ? t(map[String(code)]!) : String(code ?? '-'));
+
+export const platformOptions = (t: TFunction): Option[] => [
+  { value: 'android', label: t('push.platform.android') },
+  { value: 'ios', label: t('push.platform.ios') },
+];
+
+const RESULT_COLOR: Record<string, string> = { sent: 'success', invalid: 'error', failed: 'warning', sending: 'processing', queued: 'default' };
+const RESULT_TEXT = { sent: 'push.result.sent', invalid: 'push.result.invalid', failed: 'push.result.failed', sending: 'push.result.sending', queued: 'push.result.queued' } as const;
+
+export function ResultTag({ status, t }: { status: string; t: TFunction }) {
+  const key = RESULT_TEXT[status as keyof typeof RESULT_TEXT];
+  return <Tag color={RESULT_COLOR[status] ?? 'default'} data-testid={`push-result-${status}`}>{key ? t(key) : status}</Tag>;
+}
+
+export function InvalidTag({ invalid, t }: { invalid: unknown; t: TFunction }) {
+  return invalid ? <Tag color="error">{t('push.device.invalid')}</Tag> : <Tag color="success">{t('push.device.valid')}</Tag>;
+}
