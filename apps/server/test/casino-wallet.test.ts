@@ -451,7 +451,7 @@ describe('authentication', () => {
 describe('operator routes', () => {
   it('opens a session for a bettor of my branch with its launch URL; another branch is refused', async () => {
     const role = w.agentRole;
-    await grantKeys(t, role, ['casino', 'casino_list', 'casino_order', 'casino_order:detail']);
+    await grantKeys(t, role, ['casino', 'casino_list', 'casino_order', 'casino_order:detail', 'casino_order_details']);
     const agentA = await t.login('agent_a');
     const mine = await makeBettor(t, w.agentA1, { cash: 10_00 });
     const theirs = await makeBettor(t, w.agentB, { cash: 10_00 });

@@ -204,8 +204,8 @@ export function roundRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/v1/casino/rounds/:id',
     {
-      config: { access: { page: 'casino_order', button: 'detail' } },
-      schema: { tags: ['casino_order'], summary: 'A casino round of my branch with every wallet transaction and its bill', params: casinoRoundParams, response: { 200: casinoRoundDetail } },
+      config: { access: { page: 'casino_order_details' } },
+      schema: { tags: ['casino_order_details'], summary: 'A casino round of my branch with every wallet transaction and its bill', params: casinoRoundParams, response: { 200: casinoRoundDetail } },
     },
     async (req) => {
       const scope = await scopeOf(db, authOf(req));
