@@ -42,6 +42,8 @@
  * the same conditions: no visible gain, so not kept). Not tried: fewer indexes on bills.
  */
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +53,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? CONNECTIONS);
 /** The server's PostgreSQL pool (the product's default is 20). */
 const POOL = Number(process.env.BENCH_POOL ?? 20);
+/** Open loop: calls per second offered (BENCH_RATE); unset: closed loop. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 
 interface ClientJob {
   port: number;
@@ -59,6 +63,8 @@ interface ClientJob {
   gameCode: string;
   seconds: number;
   connections: number;
+  /** Calls per second offered in all (open loop); 0: each connection sends its next call when answered (closed loop). */
+  rate: number;
 }
 interface ClientResult {
   calls: number;
@@ -84,12 +90,12 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   let calls = 0;
   let pairs = 0;
   const cpu0 = process.cpuUsage();
-  const call = (path: string, body: Record<string, unknown>) =>
+  const call = (path: string, body: Record<string, unknown>, scheduled?: number) =>
     new Promise<{ status: string }>((resolve, reject) => {
       const raw = JSON.stringify(body);
       const ts = Math.floor(Date.now() / 1000);
       const sig = crypto.createHmac('sha256', job.secret).update(`${ts}.${raw}`).digest('base64');
-      const t0 = performance.now();
+      const t0 = scheduled ?? performance.now();
       const req = http.request(
         { host: '127.0.0.1', port: job.port, path: `/wallet/v1/sandbox/${path}`, method: 'POST', agent,
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw), 'x-dau-timestamp': String(ts), 'x-dau-signature': sig } },
@@ -114,12 +120,22 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   const deadline = Date.now() + job.seconds * 1000;
   const started = performance.now();
   let n = 0;
+  // Open loop (job.rate calls/s): connection i starts a pair every `every` ms on a fixed schedule, whatever
+  // the answers; a pair that starts late counts the wait in its bet's latency (no coordinated omission).
+  const every = job.rate ? (2 * job.connections * 1000) / job.rate : 0;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const loop = async (i: number) => {
     const p = job.players[i % job.players.length]!;
+    let due = started + (every * i) / job.connections;
     while (Date.now() < deadline) {
+      if (every) {
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
       const k = `${process.pid}-${i}-${++n}`;
       const bet = { request_uuid: `q${k}`, token: p.token, user: p.user, game_code: job.gameCode, round: `R${k}`, transaction_uuid: `b${k}`, currency: 'TZS', amount: 10_00 };
-      const a = await call('transaction/bet', bet);
+      const a = await call('transaction/bet', bet, every ? due : undefined);
+      due += every;
       if (a.status !== 'RS_OK') {
         refusals[a.status] = (refusals[a.status] ?? 0) + 1;
         continue;
@@ -133,6 +149,33 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
   const cpu = process.cpuUsage(cpu0);
   agent.destroy();
   return { calls, pairs, latencies, refusals, elapsedMs: performance.now() - started, clientCpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/**
+ * CPU time (user + system, ms) of every postgres process, from /proc (Linux, readable by the user running
+ * the bench); null when unreadable. Backends of other databases count too: run it on a quiet server.
+ */
+function postgresCpuMs(): number | null {
+  try {
+    const tick = 100; // USER_HZ on Linux
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== 'postgres') continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(f[11]) + Number(f[12])) * 1000) / tick;
+    }
+    return total;
+  } catch {
+    return null;
+  }
 }
 
 async function runServer() {
@@ -186,24 +229,31 @@ async function runServer() {
       return Number(r.rows[0].balances) + Number(r.rows[0].casino);
     };
     const before = await sumOf();
-    const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
-    console.log(`casino wallet bench: ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
+    const load = os.loadavg()[0]!.toFixed(1);
+    console.log(`casino wallet bench: ${RATE ? `open loop at ${RATE} calls/s over` : 'closed loop,'} ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
 
     const cpu0 = process.cpuUsage();
+    const pg0 = postgresCpuMs();
     const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'client' }, execArgv: ['--import', 'tsx'] });
     const result = await new Promise<ClientResult>((resolve, reject) => {
       child.once('message', (m) => resolve(m as ClientResult));
       child.once('error', reject);
-      child.send({ port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, connections: CONNECTIONS } satisfies ClientJob);
+      child.send({ port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, connections: CONNECTIONS, rate: RATE } satisfies ClientJob);
     });
     const cpu = process.cpuUsage(cpu0);
     const serverCpuMs = (cpu.user + cpu.system) / 1000;
+    const pg1 = postgresCpuMs();
+    const pgCpuMs = pg0 === null || pg1 === null ? null : pg1 - pg0;
     const secs = result.elapsedMs / 1000;
     console.log(
       `calls ${result.calls} in ${secs.toFixed(1)} s: ${(result.calls / secs).toFixed(0)} wallet calls/s (${(result.pairs / secs).toFixed(0)} bet+win pairs/s); ` +
         `latency p50 ${pct(result.latencies, 50)!.toFixed(1)} ms, p99 ${pct(result.latencies, 99)!.toFixed(1)} ms, max ${Math.max(...result.latencies).toFixed(1)} ms`,
     );
-    console.log(`server CPU ${(serverCpuMs / result.calls).toFixed(2)} ms/call (Node, this process), client CPU ${(result.clientCpuMs / result.calls).toFixed(2)} ms/call; refusals ${JSON.stringify(result.refusals)}`);
+    const per = (ms: number) => (ms / result.calls).toFixed(2);
+    console.log(
+      `CPU per call: server ${per(serverCpuMs)} ms (Node, this process), PostgreSQL ${pgCpuMs === null ? '?' : per(pgCpuMs)} ms (every postgres process of the machine), ` +
+        `client ${per(result.clientCpuMs)} ms; in all ${pgCpuMs === null ? '?' : per(serverCpuMs + pgCpuMs + result.clientCpuMs)} ms of the machine's ${os.cpus().length} cores; refusals ${JSON.stringify(result.refusals)}`,
+    );
     const after = await sumOf();
     const problems = await checkInvariants(db);
     const txns = await database.query(`SELECT count(*) AS n, count(bill_id) AS billed FROM casino_transactions`);

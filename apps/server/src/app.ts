@@ -173,7 +173,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dau-data-'));
   if (!opts.dataDir) app.addHook('onClose', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const jobs = new Jobs(opts.database, { log: (msg, err) => app.log.error({ err }, msg), periodic: opts.periodicJobs ?? false });
-  const ctx: AppContext = { db, bus, databaseKind: kind, ipBlock, logTypeSwitch, dataDir, jobs };
+  const ctx: AppContext = { db, bus, prepared: opts.database.prepared, databaseKind: kind, ipBlock, logTypeSwitch, dataDir, jobs };
 
   app.decorate('logTypeSwitch', logTypeSwitch);
   installErrorHandler(app);

@@ -338,6 +338,20 @@ describe('refusals (each changes nothing)', () => {
     expect(await casinoBills(t, p.id)).toEqual([]);
   });
 
+  it('RS_ERROR_LIMIT for a win above the casino\'s maximum win: nothing paid; a win up to it is paid', async () => {
+    const p = await player(1_000_00);
+    const big = betBody(p, { round: 'max-win-1', amount: 10_00 });
+    expect((await c.call('transaction/bet', big)).body.status).toBe('RS_OK');
+    await t.database.db.update(casinoSettings).set({ maxWin: 1_000_00 }).where(eq(casinoSettings.id, 1));
+    forget();
+    const afterBet = await cashOf(t, p.id);
+    await refused(p, 'transaction/win', winBody(p, big.transaction_uuid, { round: 'max-win-1', amount: 1_000_01 }), 'RS_ERROR_LIMIT');
+    expect(await cashOf(t, p.id)).toBe(afterBet);
+    expect((await c.call('transaction/win', winBody(p, big.transaction_uuid, { round: 'max-win-1', amount: 1_000_00 }))).body).toMatchObject({ status: 'RS_OK', balance: afterBet + 1_000_00 });
+    await t.database.db.update(casinoSettings).set({ maxWin: 0 }).where(eq(casinoSettings.id, 1));
+    forget();
+  });
+
   it('RS_ERROR_WRONG_SYNTAX for missing or badly typed fields; a body that is not JSON answers 400', async () => {
     const p = await player(100_00);
     const { amount: _a, ...noAmount } = betBody(p);
@@ -352,6 +366,22 @@ describe('refusals (each changes nothing)', () => {
     // Too large a body is refused before it is read.
     const big = await c.call('transaction/bet', {}, { raw: JSON.stringify({ pad: 'x'.repeat(20_000) }) });
     expect(big.status).toBe(413);
+  });
+});
+
+describe('audit trail', () => {
+  it('an answered call is recorded in casino_transactions only; a call refused before authentication leaves an audit row', async () => {
+    const walletLogs = async () =>
+      (await t.database.db.select({ n: count() }).from(systemLogs).where(sql`${systemLogs.content} LIKE 'POST /wallet/v1/%'`))[0]!.n;
+    const p = await player(100_00);
+    const before = await walletLogs();
+    const bet = betBody(p, { round: 'audit-1', amount: 10_00 });
+    expect((await c.call('transaction/bet', bet)).body.status).toBe('RS_OK');
+    expect((await c.call('transaction/win', winBody(p, bet.transaction_uuid, { round: 'audit-1', amount: 0 }))).body.status).toBe('RS_OK');
+    expect((await c.call('transaction/bet', betBody(p, { amount: 1_000_00 }))).body.status).toBe('RS_ERROR_NOT_ENOUGH_MONEY');
+    expect(await walletLogs()).toBe(before);
+    await refused(p, 'transaction/bet', betBody(p), 'RS_ERROR_INVALID_SIGNATURE', { signature: 'AAAA' });
+    expect(await walletLogs()).toBe(before + 1);
   });
 });
 
@@ -421,7 +451,7 @@ describe('authentication', () => {
 describe('operator routes', () => {
   it('opens a session for a bettor of my branch with its launch URL; another branch is refused', async () => {
     const role = w.agentRole;
-    await grantKeys(t, role, ['casino', 'casino_list', 'casino_order', 'casino_order:detail']);
+    await grantKeys(t, role, ['casino', 'casino_list', 'casino_order', 'casino_order:detail', 'casino_order_details']);
     const agentA = await t.login('agent_a');
     const mine = await makeBettor(t, w.agentA1, { cash: 10_00 });
     const theirs = await makeBettor(t, w.agentB, { cash: 10_00 });
@@ -526,6 +556,28 @@ describe('operator routes', () => {
     // Restore the seeded secret for the other tests.
     await t.database.db.update(casinoProviders).set({ secret: prov!.secret }).where(eq(casinoProviders.id, prov!.id));
     forget();
+  });
+
+  it('adds a provider: a unique code, a secret for HMAC; its calls are signed with its own secret and never the others\'', async () => {
+    const secret = 'the-new-studio-shared-secret-0001';
+    for (const body of [
+      { code: 'bad code', name: 'X', auth_kind: 'hmac', secret, currency: 'TZS' },
+      { code: 'sandbox', name: 'X', auth_kind: 'hmac', secret, currency: 'TZS' },
+      { code: 'nosecret', name: 'X', auth_kind: 'hmac', currency: 'TZS' },
+    ]) {
+      expect((await t.call('POST', '/api/v1/casino/providers', { token, body })).status, JSON.stringify(body)).toBe(400);
+    }
+    const made = await t.call('POST', '/api/v1/casino/providers', { token, body: { code: 'new-studio', name: 'New Studio', auth_kind: 'hmac', secret, currency: 'TZS', enabled: true } });
+    expect(made.status).toBe(201);
+    expect(JSON.stringify(made.body)).not.toContain(secret);
+    forget();
+    const p = await player(10_00);
+    const mine = new WalletClient(t, { authKind: 'hmac', secret }, 'new-studio');
+    // The session is the sandbox provider's: the new provider may not use it, whatever it signs.
+    expect((await mine.call('user/balance', { request_uuid: 'n1', token: p.token })).body.status).toBe('RS_ERROR_INVALID_TOKEN');
+    // The sandbox's secret does not sign for the new provider.
+    const foreign = new WalletClient(t, c.signer, 'new-studio');
+    expect((await foreign.call('user/balance', { request_uuid: 'n2', token: p.token })).body.status).toBe('RS_ERROR_INVALID_SIGNATURE');
   });
 
   it('serves categories, games and settings through the resource layer', async () => {

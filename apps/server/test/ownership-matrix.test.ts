@@ -60,7 +60,7 @@ const JACKPOT_KEYS = [
   'jackpot_identifier:bet_status', 'jackpot_identifier:change_result', 'jackpot_identifier:settle', 'jackpot_identifier:delete',
 ];
 /** Casino (issue 13): opening a game session for a bettor. */
-const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail'];
+const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail', 'casino_order_details'];
 /** TRON (issue 14): a bettor's deposit wallet, created, removed and collected; a held USDT withdrawal released. */
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
 /** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */

@@ -200,7 +200,7 @@ const MATRIX: Record<string, Case> = {
   ),
   'POST /api/v1/casino/sessions': { need: 'casino_list', body: INVALID },
   'GET /api/v1/casino/rounds': { need: 'casino_order' },
-  'GET /api/v1/casino/rounds/:id': { need: 'casino_order:detail', url: `/api/v1/casino/rounds/${MISSING}` },
+  'GET /api/v1/casino/rounds/:id': { need: 'casino_order_details', url: `/api/v1/casino/rounds/${MISSING}` },
   // Casino reports and the RTP chart; virtual racing (lists under casino_order, settings under casino_config, figures under history_statistics).
   'GET /api/v1/casino/reports/games': { need: 'casino_game' },
   'GET /api/v1/casino/reports/games/totals': { need: 'casino_game' },
@@ -310,7 +310,7 @@ for (const [api, page, kind, actions] of [
   // Casino (issue 13)
   ['/casino/categories', 'casino_classification', 'list', ['create', 'edit', 'delete', 'export']],
   ['/casino/games', 'casino_list', 'list', ['create', 'edit', 'delete', 'export']],
-  ['/casino/providers', 'casino_config', 'list', ['edit']],
+  ['/casino/providers', 'casino_config', 'list', ['create', 'edit']],
   ['/casino/settings', 'casino_config', 'singleton', ['edit']],
   // Messaging (issue 15, MSG)
   ['/messaging/app_versions', 'app_config', 'list', ['create', 'edit', 'delete']],

@@ -75,11 +75,11 @@ export const casinoProviderResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: 'id',
   title: 'resource.casino_provider.title',
-  actions: ['edit'],
+  actions: ['create', 'edit'],
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     /** The path segment of the wallet calls: POST /wallet/v1/<code>/... */
-    { key: 'code', type: 'text', search: 'exact' },
+    { key: 'code', type: 'text', search: 'exact', createOnly: true, required: true, maxLength: 64 },
     { key: 'name', type: 'text', search: 'like', editable: true, required: true, maxLength: 100 },
     /** 'rsa' (RSA-SHA256, public key) or 'hmac' (HMAC-SHA256, shared secret). */
     { key: 'auth_kind', type: 'text', editable: true, required: true, maxLength: 8, labels: 'casino.auth_kind' },
@@ -89,8 +89,8 @@ export const casinoProviderResource = /* @__PURE__ */ defineResource({
     /** IPs and CIDRs, comma-separated; empty = any. */
     { key: 'allowed_ips', type: 'text', editable: true, maxLength: 2000, table: false },
     { key: 'launch_url', type: 'text', editable: true, maxLength: 500, table: false },
-    { key: 'currency', type: 'text', editable: true, required: true, maxLength: 3 },
-    { key: 'enabled', type: 'switch', search: 'exact', editable: true },
+    { key: 'currency', type: 'text', editable: true, required: true, maxLength: 3, default: 'TZS' },
+    { key: 'enabled', type: 'switch', search: 'exact', editable: true, default: false },
     { key: 'updated_at', type: 'datetime' },
   ],
 });

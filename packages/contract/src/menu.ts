@@ -64,7 +64,7 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'casino_list', buttons: CRUD },
       { path: 'casino_order', buttons: ['detail', 'export'] },
       { path: 'casino_order_details', hidden: true },
-      { path: 'casino_config', buttons: ['edit'] },
+      { path: 'casino_config', buttons: ['create', 'edit'] },
       { path: 'casino_game', buttons: ['export'] },
       { path: 'casino_user', buttons: ['export'] },
     ],

@@ -1,4 +1,4 @@
-import type { Bus, Db } from './db.js';
+import type { Bus, Database, Db } from './db.js';
 import type { Jobs } from './jobs.js';
 import type { IpBlocklist } from './ipblock.js';
 import type { LogTypeSwitch } from './audit.js';
@@ -12,6 +12,8 @@ export interface Reloadable {
 export interface AppContext {
   db: Db;
   bus: Bus;
+  /** A named prepared statement (Database.prepared): for the few statements on a hot path. */
+  prepared: Database['prepared'];
   databaseKind: 'pglite' | 'pg';
   ipBlock: IpBlocklist;
   logTypeSwitch: LogTypeSwitch;

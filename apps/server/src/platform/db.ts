@@ -48,6 +48,12 @@ export interface Database {
    * parameters; without, any number of statements (the result of the last).
    */
   query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  /**
+   * One statement with $n parameters that PostgreSQL keeps parsed and planned on each connection under
+   * `name` (a hot path's statement: the casino wallet's); on PGlite an ordinary parameterised query.
+   * Errors carry PostgreSQL's `code`.
+   */
+  prepared(name: string, text: string, values: unknown[]): Promise<{ rows: any[] }>;
   /** The connection string, on PostgreSQL. */
   url?: string;
   /** Connections of the pool: open and in use (PGlite: its one connection). */
@@ -117,6 +123,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       const results = await client.exec(text);
       return results[results.length - 1] ?? { rows: [] };
     },
+    prepared: (_name, text, values) => client.query(text, values),
     poolStats: () => ({ total: 1, inUse: 0, waiting: 0 }),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
     close: () => client.close(),
@@ -238,6 +245,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
       const r = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
       return Array.isArray(r) ? (r[r.length - 1] ?? { rows: [] }) : r;
     },
+    prepared: (name, text, values) => pool.query({ name, text, values }),
     url,
     poolStats: () => ({ total: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),

@@ -60,7 +60,14 @@ export function casinoResources(app: FastifyInstance, ctx: AppContext) {
     def: casinoProviderResource,
     table: casinoProviders,
     afterWrite,
-    prepare: async (v, { before }) => {
+    prepare: async (v, { before, mode, ex }) => {
+      if (mode === 'create') {
+        // The code is the wallet calls' path segment (POST /wallet/v1/<code>/...), fixed once created.
+        if (!/^[A-Za-z0-9_.-]{1,64}$/.test(String(v.code ?? ''))) throw invalid('code', 'letters, digits, _ . - (at most 64)');
+        const [same] = await ex.select({ id: casinoProviders.id }).from(casinoProviders).where(eq(casinoProviders.code, String(v.code)));
+        if (same) throw invalid('code', 'another provider has this code');
+        if (String(v.auth_kind ?? 'hmac') === 'hmac' && (typeof v.secret !== 'string' || v.secret === '')) throw invalid('secret', 'an HMAC provider needs its shared secret');
+      }
       const kind = String(v.auth_kind ?? before?.auth_kind ?? 'hmac');
       if (!['rsa', 'hmac'].includes(kind)) throw invalid('auth_kind', "'rsa' or 'hmac'");
       const publicKey = String(v.public_key ?? before?.public_key ?? '');

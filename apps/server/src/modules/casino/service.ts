@@ -72,36 +72,51 @@ export async function providerSecretFor(ex: Executor, code: string): Promise<str
  */
 const TTL_MS = 3_000;
 
+interface Cached<T> {
+  at: number;
+  value: Promise<T>;
+}
+
 export class WalletCache {
-  private providers = new Map<string, { at: number; row: CasinoProvider | null; secret: string }>();
-  private games = new Map<string, { at: number; row: CasinoGame | null }>();
-  private settings: { at: number; row: CasinoSettings | null } | null = null;
+  private providers = new Map<string, Cached<{ row: CasinoProvider | null; secret: string }>>();
+  private games = new Map<string, Cached<CasinoGame | null>>();
+  private settings = new Map<1, Cached<CasinoSettings | null>>();
   private sessions = new Map<string, CasinoSession>();
 
   invalidate() {
     this.providers.clear();
     this.games.clear();
-    this.settings = null;
+    this.settings.clear();
   }
 
-  async provider(ex: Executor, code: string) {
-    const hit = this.providers.get(code);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit;
-    const [row] = await ex.select().from(casinoProviders).where(eq(casinoProviders.code, code));
-    const entry = { at: Date.now(), row: row ?? null, secret: row ? openSecret(row.secret) : '' };
-    if (this.providers.size > 1000) this.providers.clear();
-    this.providers.set(code, entry);
-    return entry;
+  /**
+   * The value of `key`, read at most once per TTL_MS: concurrent callers share one read (without it, every
+   * call in flight when the entry expires reads the row again: hundreds of reads at once under load).
+   */
+  private cached<K, T>(map: Map<K, Cached<T>>, key: K, max: number, read: () => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+    if (map.size >= max) map.clear();
+    const value = read();
+    const entry = { at: Date.now(), value };
+    map.set(key, entry);
+    // A failed read is not kept: the next call reads again.
+    value.catch(() => map.get(key) === entry && map.delete(key));
+    return value;
   }
 
-  async game(ex: Executor, providerId: number, gameCode: string): Promise<CasinoGame | null> {
-    const k = `${providerId}\u0000${gameCode}`;
-    const hit = this.games.get(k);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.row;
-    const [row] = await ex.select().from(casinoGames).where(and(eq(casinoGames.providerId, providerId), eq(casinoGames.gameCode, gameCode)));
-    if (this.games.size > 5000) this.games.clear();
-    this.games.set(k, { at: Date.now(), row: row ?? null });
-    return row ?? null;
+  provider(ex: Executor, code: string) {
+    return this.cached(this.providers, code, 1000, async () => {
+      const [row] = await ex.select().from(casinoProviders).where(eq(casinoProviders.code, code));
+      return { row: row ?? null, secret: row ? openSecret(row.secret) : '' };
+    });
+  }
+
+  game(ex: Executor, providerId: number, gameCode: string): Promise<CasinoGame | null> {
+    return this.cached(this.games, `${providerId}\u0000${gameCode}`, 5000, async () => {
+      const [row] = await ex.select().from(casinoGames).where(and(eq(casinoGames.providerId, providerId), eq(casinoGames.gameCode, gameCode)));
+      return row ?? null;
+    });
   }
 
   async gameById(ex: Executor, id: number): Promise<CasinoGame | null> {
@@ -109,11 +124,11 @@ export class WalletCache {
     return row ?? null;
   }
 
-  async settingsRow(ex: Executor): Promise<CasinoSettings | null> {
-    if (this.settings && Date.now() - this.settings.at < TTL_MS) return this.settings.row;
-    const [row] = await ex.select().from(casinoSettings).where(eq(casinoSettings.id, 1));
-    this.settings = { at: Date.now(), row: row ?? null };
-    return row ?? null;
+  settingsRow(ex: Executor): Promise<CasinoSettings | null> {
+    return this.cached(this.settings, 1, 1, async () => {
+      const [row] = await ex.select().from(casinoSettings).where(eq(casinoSettings.id, 1));
+      return row ?? null;
+    });
   }
 
   async session(ex: Executor, token: string): Promise<CasinoSession | null> {

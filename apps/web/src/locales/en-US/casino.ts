@@ -97,7 +97,7 @@ const casino = {
       is_new: 'Shown with a "new" badge in the apps.',
       casino_enabled: 'When closed, the wallet refuses every bet; wins and rollbacks of rounds already played still arrive.',
       settings_max_bet: 'Largest bet of one wallet call, for every game; 0 = only the limits of each game.',
-      max_win: 'Largest win of one wallet call; 0 = no limit.',
+      max_win: 'Largest win of one wallet call; a larger one is refused (RS_ERROR_LIMIT), pays nothing and is left to the provider\'s support. 0 = no limit.',
       rtp_alert_confidence: 'How sure the RTP watch must be before it warns that a game left its band (99.9 % recommended: fewer false alarms, a wider band).',
       code: 'The part of the wallet address that names this provider.',
       auth_kind: 'RSA: the provider signs with its private key and you keep its public key. HMAC: both sides share a secret.',

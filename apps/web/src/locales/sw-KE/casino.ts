@@ -96,7 +96,7 @@ const casino: Shape<typeof en> = {
       is_new: 'Huonyeshwa na alama ya "mpya" kwenye programu.',
       casino_enabled: 'Ikifungwa, pochi inakataa kila dau; ushindi na marejesho ya mizunguko iliyokwisha chezwa bado yanafika.',
       settings_max_bet: 'Dau kubwa zaidi la ombi moja la pochi, kwa kila mchezo; 0 = vikomo vya kila mchezo pekee.',
-      max_win: 'Ushindi mkubwa zaidi wa ombi moja la pochi; 0 = hakuna kikomo.',
+      max_win: 'Ushindi mkubwa zaidi wa ombi moja la pochi; mkubwa kuliko huo unakataliwa (RS_ERROR_LIMIT), haulipwi na unaachiwa huduma ya mtoa michezo. 0 = hakuna kikomo.',
       rtp_alert_confidence: 'Uhakika unaohitajika kabla ufuatiliaji wa RTP kuonya kwamba mchezo umetoka nje ya ukanda wake (99.9 % inapendekezwa: tahadhari za uongo chache, ukanda mpana zaidi).',
       code: 'Sehemu ya anwani ya pochi inayomtaja mtoa huduma huyu.',
       auth_kind: 'RSA: mtoa huduma husaini kwa ufunguo wake binafsi na wewe unatunza ufunguo wake wa umma. HMAC: pande zote mbili zinashiriki siri.',

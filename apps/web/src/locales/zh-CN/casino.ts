@@ -96,7 +96,7 @@ const casino: Shape<typeof en> = {
       is_new: '在应用中显示“新游戏”标记。',
       casino_enabled: '关闭后，钱包拒绝所有投注；已进行的游戏局的派彩和回滚仍会到达。',
       settings_max_bet: '所有游戏单次钱包调用的最高投注；0 = 仅按各游戏的限额。',
-      max_win: '单次钱包调用的最高派彩；0 = 不限。',
+      max_win: '单次钱包调用的最高派彩；超过的派彩将被拒绝（RS_ERROR_LIMIT），不予支付，交由游戏商客服处理。0 = 不限。',
       rtp_alert_confidence: 'RTP 监控在告警游戏偏离区间前所需的把握程度（建议 99.9 %：误报更少，区间更宽）。',
       code: '钱包地址中标识该供应商的部分。',
       auth_kind: 'RSA：供应商用私钥签名，您保存其公钥。HMAC：双方共享一个密钥。',

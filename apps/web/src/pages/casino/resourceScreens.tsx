@@ -129,7 +129,8 @@ function RoundLink({ id }: { id: unknown }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { can } = useAccess();
-  if (!hasScreen('casino_order_details') || !can('casino_order', 'detail')) return null;
+  // The list's detail button, and the round details page whose route the drawer's data comes from.
+  if (!hasScreen('casino_order_details') || !can('casino_order', 'detail') || !can('casino_order_details')) return null;
   return (
     <Tooltip title={t('casino.round.open')}>
       <Button
