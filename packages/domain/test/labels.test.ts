@@ -63,7 +63,9 @@ describe('enumeration labels', () => {
     const values = ENUM_NAMES.reduce((n, name) => n + Object.keys(ENUM_DEFS[name]).length, 0);
     // 192 of the spec and earlier issues + price_change_policy (3) and bonus_base (2) + jackpot (issue 12: 21)
     // + casino (issue 13: round status 3, volatility 3, game kind 3) + pay type USDT (issue 14)
-    expect(values).toBe(228);
+    // + shop show status (2), visit device (4), visit source (5) and visitor kind (2) (issue 16)
+    // + recharge channel (issue 17: 3)
+    expect(values).toBe(244);
     expect(count).toBe(3 * values);
   });
 
