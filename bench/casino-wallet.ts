@@ -55,6 +55,8 @@ const BETTORS = Number(process.env.BENCH_BETTORS ?? CONNECTIONS);
 const POOL = Number(process.env.BENCH_POOL ?? 20);
 /** Open loop: calls per second offered (BENCH_RATE); unset: closed loop. */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
+/** Seconds of load before the measured BENCH_SECONDS (new connections, statements being prepared): not counted. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 
 interface ClientJob {
   port: number;
@@ -62,6 +64,8 @@ interface ClientJob {
   players: { user: string; token: string }[];
   gameCode: string;
   seconds: number;
+  /** Seconds of load before the measurement starts. */
+  warmup: number;
   connections: number;
   /** Calls per second offered in all (open loop); 0: each connection sends its next call when answered (closed loop). */
   rate: number;
@@ -70,6 +74,8 @@ interface ClientResult {
   calls: number;
   pairs: number;
   latencies: number[];
+  /** Second of the measured period in which each call was sent (same order as latencies). */
+  seconds: number[];
   refusals: Record<string, number>;
   elapsedMs: number;
   clientCpuMs: number;
@@ -86,10 +92,11 @@ if (process.env.BENCH_ROLE === 'client') {
 async function runClient(job: ClientJob): Promise<ClientResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
   const latencies: number[] = [];
+  const seconds: number[] = [];
   const refusals: Record<string, number> = {};
   let calls = 0;
   let pairs = 0;
-  const cpu0 = process.cpuUsage();
+  let cpu0 = process.cpuUsage();
   const call = (path: string, body: Record<string, unknown>, scheduled?: number) =>
     new Promise<{ status: string }>((resolve, reject) => {
       const raw = JSON.stringify(body);
@@ -104,8 +111,11 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
           res.setEncoding('utf8');
           res.on('data', (d) => (text += d));
           res.on('end', () => {
-            latencies.push(performance.now() - t0);
-            calls += 1;
+            if (t0 >= measureFrom) {
+              latencies.push(performance.now() - t0);
+              seconds.push(Math.floor((t0 - measureFrom) / 1000));
+              calls += 1;
+            }
             try {
               resolve(JSON.parse(text) as { status: string });
             } catch (e) {
@@ -117,8 +127,14 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
       req.on('error', reject);
       req.end(raw);
     });
-  const deadline = Date.now() + job.seconds * 1000;
+  const deadline = Date.now() + (job.warmup + job.seconds) * 1000;
   const started = performance.now();
+  // Calls sent from here on are measured; the parent reads its CPU counters at the same moment.
+  const measureFrom = started + job.warmup * 1000;
+  setTimeout(() => {
+    cpu0 = process.cpuUsage();
+    process.send!({ measuring: true });
+  }, job.warmup * 1000);
   let n = 0;
   // Open loop (job.rate calls/s): connection i starts a pair every `every` ms on a fixed schedule, whatever
   // the answers; a pair that starts late counts the wait in its bet's latency (no coordinated omission).
@@ -140,15 +156,16 @@ async function runClient(job: ClientJob): Promise<ClientResult> {
         refusals[a.status] = (refusals[a.status] ?? 0) + 1;
         continue;
       }
+      const measured = performance.now() >= measureFrom;
       const w = await call('transaction/win', { ...bet, request_uuid: `qw${k}`, transaction_uuid: `w${k}`, reference_transaction_uuid: bet.transaction_uuid, amount: (n % 3) * 10_00 });
       if (w.status !== 'RS_OK') refusals[w.status] = (refusals[w.status] ?? 0) + 1;
-      else pairs += 1;
+      else if (measured) pairs += 1;
     }
   };
   await Promise.all(Array.from({ length: job.connections }, (_, i) => loop(i)));
   const cpu = process.cpuUsage(cpu0);
   agent.destroy();
-  return { calls, pairs, latencies, refusals, elapsedMs: performance.now() - started, clientCpuMs: (cpu.user + cpu.system) / 1000 };
+  return { calls, pairs, latencies, seconds, refusals, elapsedMs: performance.now() - measureFrom, clientCpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 /**
@@ -230,15 +247,23 @@ async function runServer() {
     };
     const before = await sumOf();
     const load = os.loadavg()[0]!.toFixed(1);
-    console.log(`casino wallet bench: ${RATE ? `open loop at ${RATE} calls/s over` : 'closed loop,'} ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s, PostgreSQL, node ${process.version}, load average ${load}`);
+    console.log(`casino wallet bench: ${RATE ? `open loop at ${RATE} calls/s over` : 'closed loop,'} ${CONNECTIONS} connections, ${BETTORS} bettors, pool ${POOL}, ${SECONDS} s measured after ${WARMUP} s of warm-up, PostgreSQL, node ${process.version}, load average ${load}`);
 
-    const cpu0 = process.cpuUsage();
-    const pg0 = postgresCpuMs();
+    let cpu0 = process.cpuUsage();
+    let pg0 = postgresCpuMs();
     const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'client' }, execArgv: ['--import', 'tsx'] });
     const result = await new Promise<ClientResult>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as ClientResult));
+      child.on('message', (m) => {
+        if ((m as { measuring?: boolean }).measuring) {
+          // The warm-up is over: CPU from here on is the measured calls'.
+          cpu0 = process.cpuUsage();
+          pg0 = postgresCpuMs();
+        } else resolve(m as ClientResult);
+      });
       child.once('error', reject);
-      child.send({ port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, connections: CONNECTIONS, rate: RATE } satisfies ClientJob);
+      child.send({
+        port, secret, players: players.map(({ user, token }) => ({ user, token })), gameCode: game.gameCode, seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, rate: RATE,
+      } satisfies ClientJob);
     });
     const cpu = process.cpuUsage(cpu0);
     const serverCpuMs = (cpu.user + cpu.system) / 1000;
@@ -249,6 +274,14 @@ async function runServer() {
       `calls ${result.calls} in ${secs.toFixed(1)} s: ${(result.calls / secs).toFixed(0)} wallet calls/s (${(result.pairs / secs).toFixed(0)} bet+win pairs/s); ` +
         `latency p50 ${pct(result.latencies, 50)!.toFixed(1)} ms, p99 ${pct(result.latencies, 99)!.toFixed(1)} ms, max ${Math.max(...result.latencies).toFixed(1)} ms`,
     );
+    // p99 of each measured second: a stall (a checkpoint, a lock) shows as one bad second, a backlog as many.
+    const bySecond = new Map<number, number[]>();
+    result.seconds.forEach((sec, i) => bySecond.set(sec, [...(bySecond.get(sec) ?? []), result.latencies[i]!]));
+    console.log(`p99 by second (ms): ${[...bySecond.keys()].sort((a, b) => a - b).map((k) => pct(bySecond.get(k)!, 99)!.toFixed(0)).join(' ')}`);
+    const { walletBatchSize } = await import('../apps/server/src/platform/metrics.js');
+    const hist = (await walletBatchSize.get()).values;
+    const hv = (n: string) => hist.find((v) => v.metricName === n)?.value ?? 0;
+    console.log(`group commit: ${hv('dau_wallet_batch_size_count')} statements for ${hv('dau_wallet_batch_size_sum')} movements (mean ${(hv('dau_wallet_batch_size_sum') / Math.max(1, hv('dau_wallet_batch_size_count'))).toFixed(1)} a statement, warm-up included)`);
     const per = (ms: number) => (ms / result.calls).toFixed(2);
     console.log(
       `CPU per call: server ${per(serverCpuMs)} ms (Node, this process), PostgreSQL ${pgCpuMs === null ? '?' : per(pgCpuMs)} ms (every postgres process of the machine), ` +

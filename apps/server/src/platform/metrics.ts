@@ -6,7 +6,8 @@
  * - `dau_job_queue_depth{queue}` and `dau_job_queue_oldest_seconds{queue}`: jobs waiting (created or
  *   retry) per pg-boss queue and the age of the oldest, read from `pgboss.job` when scraped;
  * - `dau_settled_orders_total` and `dau_wallet_calls_total{call,status}`: settlement and casino wallet
- *   throughput, counted in their hot paths (one `inc` each: a counter is an addition in memory);
+ *   throughput, counted in their hot paths (one `inc` each: a counter is an addition in memory), and
+ *   `dau_wallet_batch_size`: the wallet's movements per group-commit statement;
  * - `dau_socket_clients`, `dau_db_pool_connections{state}` and Node's default process metrics.
  *
  * Served at GET /metrics with `Authorization: Bearer <DAU_METRICS_TOKEN>`, or on its own listener on
@@ -33,6 +34,14 @@ export const httpDuration = new Histogram({
 export const settledOrders = new Counter({
   name: 'dau_settled_orders_total',
   help: 'Orders settled or resettled (plans posted to the ledger)',
+  registers: [metricsRegistry],
+});
+
+/** Movements per statement of the casino wallet's group commit (modules/casino/hot-batch.ts). */
+export const walletBatchSize = new Histogram({
+  name: 'dau_wallet_batch_size',
+  help: 'Casino wallet bets and wins applied per statement (group commit)',
+  buckets: [1, 2, 5, 10, 20, 35, 50],
   registers: [metricsRegistry],
 });
 

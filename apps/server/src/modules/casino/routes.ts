@@ -30,6 +30,7 @@ import { ofBettorPhone } from '../money/bills-routes.js';
 import { casinoGames, casinoProviders, casinoRounds, casinoTransactions } from './schema.js';
 import { openSession, walletCache } from './service.js';
 import { ipAllowed, timestampInWindow, verifySignature } from './signature.js';
+import { HotBatcher, MAX_BATCH, walletBatchesInFlight } from './hot-batch.js';
 import { walletCall } from './wallet.js';
 
 /** A wallet body is small: a provider's call is well under 1 KB. */
@@ -38,6 +39,8 @@ export const WALLET_BODY_LIMIT = 16 * 1024;
 // ---------------------------------------------------------------------------------------------- wallet
 
 export async function walletRoutes(app: FastifyInstance, ctx: AppContext) {
+  // One group-commit batcher per app (per database pool): bets and wins that arrive together share a commit.
+  const hot = new HotBatcher(ctx.prepared, (msg, err) => app.log.error({ err }, msg), { maxBatch: MAX_BATCH, maxInFlight: walletBatchesInFlight() });
   await app.register(async (w) => {
     // The signature covers the exact bytes: the body is read as text and parsed here.
     w.removeAllContentTypeParsers();
@@ -65,7 +68,7 @@ export async function walletRoutes(app: FastifyInstance, ctx: AppContext) {
             response: { 200: casinoWalletAnswer },
           },
         },
-        (req, reply) => handleWallet(ctx, call, req, reply),
+        (req, reply) => handleWallet(ctx, hot, call, req, reply),
       );
     }
   });
@@ -79,7 +82,7 @@ const partnerRefusal = (status: CasinoWalletAnswer['status'], body?: Record<stri
   balance: 0,
 });
 
-async function handleWallet(ctx: AppContext, call: CasinoWalletCall, req: FastifyRequest, reply: FastifyReply): Promise<CasinoWalletAnswer> {
+async function handleWallet(ctx: AppContext, hot: HotBatcher, call: CasinoWalletCall, req: FastifyRequest, reply: FastifyReply): Promise<CasinoWalletAnswer> {
   const raw = typeof req.body === 'string' ? req.body : '';
   let body: Record<string, unknown> | undefined;
   try {
@@ -110,7 +113,7 @@ async function handleWallet(ctx: AppContext, call: CasinoWalletCall, req: Fastif
   const parsed = casinoWalletBodies[call].safeParse(body);
   if (!parsed.success) return partnerRefusal('RS_ERROR_WRONG_SYNTAX', body);
   try {
-    const answer = await walletCall({ db: ctx.db, prepared: ctx.prepared, cache: walletCache, provider }, call, parsed.data as Record<string, unknown>);
+    const answer = await walletCall({ db: ctx.db, hot, cache: walletCache, provider }, call, parsed.data as Record<string, unknown>);
     // An authenticated provider's call is recorded where it belongs (casino_transactions, with its bill), not
     // in the admins' audit trail: one more commit per wallet call would halve the wallet's throughput. Calls
     // refused before this point (partner, signature, syntax) still fall to the audit safety net.

@@ -22,9 +22,10 @@
  * rollback's uuid); the one-statement win locks the bet too (bet → round → bettor, the same order), so it
  * re-reads the mark after any wait.
  *
- * Hot path. A bet or a win that goes well is one autocommit statement (round, debit or credit, bill, house
- * entry, transaction row: one round trip, one commit). Anything else (a refusal, a replay, a race) makes
- * that statement fail on purpose and roll back, and the transactional path above decides the answer.
+ * Hot path. A bet or a win that goes well is one movement (round, debit or credit, bill, house entry,
+ * transaction row) applied by ./hot-batch.ts together with the others that arrived with it: one round
+ * trip and one commit for the lot. Anything else (a refusal, a replay, a race) rolls that movement back
+ * alone, and the transactional path above decides the answer.
  *
  * Money (one statement per movement: the bettor's guarded UPDATE, the bill and the house counter-entry,
  * as ledger.post does): bet → bill 23 negative against HOUSE.casino; win → 24 positive against
@@ -35,8 +36,9 @@ import crypto from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
 import { CASINO_CURRENCY, type CasinoWalletAnswer, type CasinoWalletCall, type CasinoWalletStatus } from '@dau/contract';
-import type { Database, Db, Executor } from '../../platform/db.js';
+import type { Db, Executor } from '../../platform/db.js';
 import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
+import type { HotBatcher } from './hot-batch.js';
 import type { CasinoProvider, WalletCache } from './service.js';
 
 type Body = Record<string, unknown>;
@@ -64,8 +66,8 @@ export function requestHash(call: CasinoWalletCall, b: Body): string {
 
 export interface WalletCallContext {
   db: Db;
-  /** The hot statements run as named prepared statements (Database.prepared). */
-  prepared: Database['prepared'];
+  /** The hot path: bets and wins that go well, applied in group-commit batches (./hot-batch.ts). */
+  hot: HotBatcher;
   cache: WalletCache;
   provider: CasinoProvider;
   now?: () => number;
@@ -136,7 +138,7 @@ export async function walletCall(c: WalletCallContext, call: CasinoWalletCall, b
       const debit = free ? 0 : amount;
       const args = [provider.id, session.bettorId, game.id, String(b.round), uuid!, hash, debit] as const;
       // One statement when everything goes well; any doubt (a refusal, a replay, a race) takes the full path.
-      const fast = debit > 0 ? await fastPath(() => fastBet(c.prepared, ...args)) : undefined;
+      const fast = debit > 0 ? await c.hot.apply({ kind: 'bet', providerId: provider.id, bettorId: session.bettorId, gameId: game.id, roundRef: String(b.round), uuid: uuid!, hash, amount: debit }) : undefined;
       const balance = fast ?? (await db.transaction((tx) => bet(tx, ...args)));
       return answer('RS_OK', balance);
     }
@@ -149,7 +151,8 @@ export async function walletCall(c: WalletCallContext, call: CasinoWalletCall, b
       const settings = await cache.settingsRow(db);
       if (settings && settings.maxWin > 0 && amount > settings.maxWin) throw new Refuse('RS_ERROR_LIMIT');
       const args = [provider.id, session.bettorId, String(b.round), uuid!, String(b.reference_transaction_uuid), hash, amount, free] as const;
-      const balance = (await fastPath(() => fastWin(c.prepared, ...args))) ?? (await db.transaction((tx) => win(tx, ...args)));
+      const fast = await c.hot.apply({ kind: 'win', providerId: provider.id, bettorId: session.bettorId, roundRef: String(b.round), uuid: uuid!, refUuid: String(b.reference_transaction_uuid), hash, amount, free });
+      const balance = fast ?? (await db.transaction((tx) => win(tx, ...args)));
       return answer('RS_OK', balance);
     }
 
@@ -206,23 +209,6 @@ function movement(bettorId: number, amount: number, type: number, house: string,
       RETURNING id, balance_after),
     h AS (
       INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT ${txn}, ${house}, ${-amount}, ${type} FROM u)`;
-}
-
-/**
- * The fast path's failure signal: its statement ends with `1 / (number of transaction rows it inserted)`,
- * a division by zero when anything refused (no round, no debit, the uuid already answered). The error
- * rolls the whole statement back (it runs alone, outside a transaction) and the full path decides.
- * Deadlocks and serialisation failures also fall back: nothing was written.
- */
-const FALLBACK_CODES = new Set(['22012', '40P01', '40001']);
-async function fastPath(run: () => Promise<number>): Promise<number | undefined> {
-  try {
-    return await run();
-  } catch (e) {
-    const err = e as { code?: string; cause?: { code?: string } };
-    if (FALLBACK_CODES.has(err.code ?? err.cause?.code ?? '')) return undefined;
-    throw e;
-  }
 }
 
 async function bet(
@@ -314,96 +300,6 @@ async function win(
   if (row?.balance == null) throw new Refuse('RS_ERROR_UNKNOWN');
   if (row.txn_id == null) throw new Replay();
   return Number(row.balance);
-}
-
-// ------------------------------------------------------------------------------------------- hot path
-//
-// A bet or a win that goes well is one autocommit statement, the same movement as `movement()` above (the
-// bettor's guarded UPDATE, the bill, the house counter-entry) plus the round and the transaction row, kept
-// parsed and planned by PostgreSQL as a named prepared statement: its text is constant, everything that
-// varies is a parameter. Each ends with `1 / (number of transaction rows inserted)` (see fastPath).
-
-const CASH = ACCOUNT_KIND.cash;
-
-/** $1 provider, $2 bettor, $3 game, $4 round ref, $5 uuid, $6 request hash, $7 debit (> 0), $8 bill serial, $9 journal txn. */
-const FAST_BET = `WITH r AS (
-    INSERT INTO casino_rounds (provider_id, round_ref, game_id, bettor_id, agent_id, bet_total)
-    SELECT $1::int, $4::text, $3::int, $2::int, agent_id, $7::bigint FROM bettors WHERE id = $2::int
-    ON CONFLICT (provider_id, round_ref) DO UPDATE SET bet_total = casino_rounds.bet_total + EXCLUDED.bet_total, status = 1, updated_at = now()
-      WHERE casino_rounds.bettor_id = EXCLUDED.bettor_id AND casino_rounds.game_id = EXCLUDED.game_id
-    RETURNING id),
-  u AS (
-    UPDATE bettors SET cash_balance = cash_balance - $7::bigint, updated_at = now()
-    WHERE id = $2::int AND cash_balance - $7::bigint >= 0
-      AND disabled = ${USER_DISABLED.enabled} AND bet_status = ${BET_STATUS.allowed} AND risk_level <> ${RISK_LEVEL.no_betting} AND EXISTS (SELECT 1 FROM r)
-    RETURNING cash_balance, agent_id),
-  bl AS (
-    INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, remark, txn_id)
-    SELECT $8::text, $2::int, u.agent_id, ${CASH}, ${BILL_TYPE.casino_bet}, -$7::bigint, u.cash_balance + $7::bigint, u.cash_balance, 'casino', (SELECT id FROM r)::text, '', $9::text FROM u
-    RETURNING id, balance_after),
-  h AS (INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT $9::text, '${HOUSE.casino}', $7::bigint, ${BILL_TYPE.casino_bet} FROM u),
-  t AS (
-    INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, request_hash, status, balance_after, bill_id)
-    SELECT $1::int, $5::text, r.id, 'bet', $7::bigint, $6::text, 'RS_OK', bl.balance_after, bl.id FROM r, bl
-    ON CONFLICT (provider_id, transaction_uuid) DO NOTHING RETURNING id)
-  SELECT (SELECT balance_after FROM bl) AS balance, 1 / (SELECT count(*) FROM t)::int AS ok`;
-
-async function fastBet(
-  prepared: Database['prepared'], providerId: number, bettorId: number, gameId: number, roundRef: string, uuid: string, hash: string, amount: number,
-): Promise<number> {
-  const { rows } = await prepared('casino_fast_bet', FAST_BET, [providerId, bettorId, gameId, roundRef, uuid, hash, amount, newSerial('B'), newTxnId()]);
-  return Number((rows[0] as { balance: string }).balance);
-}
-
-/**
- * A win: the referenced bet's row is locked (FOR UPDATE re-reads it after any wait, so a rollback that
- * committed meanwhile, which marks the bet, is seen), then the round's win total, the credit, the bill and
- * the transaction row. Lock order bet → round → bettor, as the rollback's.
- * $1 provider, $2 bettor, $3 round ref, $4 uuid, $5 bet uuid, $6 request hash, $7 amount (> 0), $8 bill
- * serial, $9 journal txn, $10 bill type (win or award), $11 house account.
- */
-const FAST_WIN = `WITH b AS (
-    SELECT round_id FROM casino_transactions
-    WHERE provider_id = $1::int AND transaction_uuid = $5::text AND kind = 'bet' AND NOT tombstone AND reference_uuid IS NULL
-      AND round_id = (SELECT id FROM casino_rounds WHERE provider_id = $1::int AND round_ref = $3::text AND bettor_id = $2::int)
-    FOR UPDATE),
-  rr AS (UPDATE casino_rounds SET win_total = win_total + $7::bigint, updated_at = now() WHERE id = (SELECT round_id FROM b) RETURNING id),
-  u AS (
-    UPDATE bettors SET cash_balance = cash_balance + $7::bigint, updated_at = now()
-    WHERE id = $2::int AND EXISTS (SELECT 1 FROM rr)
-    RETURNING cash_balance, agent_id),
-  bl AS (
-    INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, remark, txn_id)
-    SELECT $8::text, $2::int, u.agent_id, ${CASH}, $10::smallint, $7::bigint, u.cash_balance - $7::bigint, u.cash_balance, 'casino', (SELECT id FROM rr)::text, '', $9::text FROM u
-    RETURNING id, balance_after),
-  h AS (INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT $9::text, $11::text, -$7::bigint, $10::smallint FROM u),
-  t AS (
-    INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, reference_uuid, request_hash, status, balance_after, bill_id)
-    SELECT $1::int, $4::text, rr.id, 'win', $7::bigint, $5::text, $6::text, 'RS_OK', bl.balance_after, bl.id FROM bl, rr
-    ON CONFLICT (provider_id, transaction_uuid) DO NOTHING RETURNING id)
-  SELECT (SELECT balance_after FROM bl) AS balance, 1 / (SELECT count(*) FROM t)::int AS ok`;
-
-/** A zero win (a lost round's answer: most rounds): the bet locked as above, the round touched, no money, no bill. $1–$6 as FAST_WIN. */
-const FAST_ZERO_WIN = `WITH ${FAST_WIN.slice(FAST_WIN.indexOf('b AS ('), FAST_WIN.indexOf('rr AS ('))}rr AS (UPDATE casino_rounds SET updated_at = now() WHERE id = (SELECT round_id FROM b) RETURNING id),
-  u AS (SELECT cash_balance FROM bettors WHERE id = $2::int AND EXISTS (SELECT 1 FROM rr)),
-  t AS (
-    INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, reference_uuid, request_hash, status, balance_after)
-    SELECT $1::int, $4::text, rr.id, 'win', 0, $5::text, $6::text, 'RS_OK', u.cash_balance FROM u, rr
-    ON CONFLICT (provider_id, transaction_uuid) DO NOTHING RETURNING id)
-  SELECT (SELECT cash_balance FROM u) AS balance, 1 / (SELECT count(*) FROM t)::int AS ok`;
-
-async function fastWin(
-  prepared: Database['prepared'], providerId: number, bettorId: number, roundRef: string, uuid: string, refUuid: string, hash: string, amount: number, free: boolean,
-): Promise<number> {
-  if (amount === 0) {
-    const { rows } = await prepared('casino_fast_zero_win', FAST_ZERO_WIN, [providerId, bettorId, roundRef, uuid, refUuid, hash]);
-    return Number((rows[0] as { balance: string }).balance);
-  }
-  const { rows } = await prepared('casino_fast_win', FAST_WIN, [
-    providerId, bettorId, roundRef, uuid, refUuid, hash, amount, newSerial('B'), newTxnId(),
-    free ? BILL_TYPE.casino_award : BILL_TYPE.casino_win, free ? HOUSE.bonuses : HOUSE.casino,
-  ]);
-  return Number((rows[0] as { balance: string }).balance);
 }
 
 async function rollback(tx: Executor, providerId: number, bettorId: number, uuid: string, refUuid: string, hash: string): Promise<number> {
