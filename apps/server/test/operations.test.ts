@@ -108,7 +108,7 @@ describe('scripts', () => {
     const list = await t.call('GET', '/api/v1/operations/scripts', { token: runner });
     expect(list.status).toBe(200);
     const names = list.body.rows.map((s: { name: string }) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['analyse-tables', 'bill-partitions', 'statistics-days', 'ledger-invariants', 'prune-sessions-exports', 'rebuild-console']));
+    expect(names).toEqual(expect.arrayContaining(['analyse-tables', 'bill-partitions', 'statistics-days', 'ledger-invariants', 'prune-sessions-exports', 'rebuild-console', 'bills-detach-month']));
     expect(list.body.rows.find((s: { name: string }) => s.name === 'rebuild-console').dangerous).toBe(true);
 
     const unknown = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'rm -rf /', args: {}, target: self } });
@@ -183,6 +183,79 @@ describe('scripts', () => {
     expect(done.lines.some((l: { line: string }) => l.line.startsWith('would run: npm run build'))).toBe(true);
     const again = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: approver });
     expect(again.status).toBe(409);
+  }, 60_000);
+
+  it('bills-detach-month: refuses recent, unknown and default-held months; the dry run changes nothing; approved, it detaches into bills_archive_YYYYMM', async () => {
+    const q = (text: string, values: unknown[] = []) => t.database.query(text, values);
+    const ask = (args: unknown, dry_run = false, token = root) => t.call('POST', '/api/v1/operations/script-runs', { token, body: { script: 'bills-detach-month', args, dry_run, target: self } });
+    const list = await t.call('GET', '/api/v1/operations/scripts', { token: root });
+    expect(list.body.rows.find((s: { name: string }) => s.name === 'bills-detach-month')).toMatchObject({ version: 1, dangerous: true, changes_data: true });
+
+    // Bad input 400; the current and previous months, a month without a partition, and one held by the default partition 422.
+    expect((await ask({ month: '2001-13' })).status).toBe(400);
+    expect((await ask({})).status).toBe(400);
+    const now = new Date();
+    const ym = (d: Date) => d.toISOString().slice(0, 7);
+    for (const month of [ym(now), ym(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)))]) {
+      const r = await ask({ month });
+      expect(r.status).toBe(422);
+      expect(r.body.code).toBe('BILL_MONTH_TOO_RECENT');
+    }
+    const unknown = await ask({ month: '1999-01' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.code).toBe('BILL_PARTITION_MISSING');
+    // Two bills of March 2001 with no partition of their own land in the default partition; they sum to zero
+    // per account and per transaction, so the ledger stays consistent whatever happens to them.
+    const bill = (at: string, amount: number, before: number, txn: string) =>
+      q(`INSERT INTO bills (created_at, serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, txn_id)
+         VALUES ($1, $2, 2147480000, 1, 1, 1, $3, $4, $5, 'admin', $6)`, [at, `detach-${txn}-${amount}`, amount, before, before + amount, txn]);
+    await bill('2001-03-10T10:00:00Z', 500, 0, 'detach-default');
+    await bill('2001-03-10T11:00:00Z', -500, 500, 'detach-default');
+    const held = await ask({ month: '2001-03' });
+    expect(held.status).toBe(422);
+    expect(held.body.code).toBe('BILL_PARTITION_DEFAULT');
+
+    // January 2001 gets a partition and two bills; February 2001 a partition too.
+    await q(`SELECT dau_ensure_bill_partitions('2001-01-01'::date, 2)`);
+    await bill('2001-01-15T10:00:00Z', 700, 0, 'detach-jan');
+    await bill('2001-01-15T11:00:00Z', -700, 700, 'detach-jan');
+    expect((await q(`SELECT count(*)::int AS n FROM bills_200101`)).rows[0].n).toBe(2);
+    // Not the oldest month: January still holds bills.
+    const notOldest = await ask({ month: '2001-02' });
+    expect(notOldest.status).toBe(422);
+    expect(notOldest.body.code).toBe('BILL_MONTH_NOT_OLDEST');
+
+    // The dry run (dangerous: approved too) reports and changes nothing.
+    const dry = await ask({ month: '2001-01' }, true);
+    expect(dry.status).toBe(201);
+    expect(dry.body.status).toBe('awaiting_approval');
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${dry.body.id}/approve`, { token: approver })).status).toBe(200);
+    const dried = await finished(dry.body.id);
+    expect(dried.run.status).toBe('succeeded');
+    expect(dried.run.result).toMatchObject({ partition: 'bills_200101', archive: 'bills_archive_200101', rows: 2, accounts: 0, allowed: true, detached: false });
+    expect(dried.lines.some((l: { line: string }) => l.line.startsWith('would detach bills_200101'))).toBe(true);
+    const attached = `SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'bills'::regclass AND inhrelid = to_regclass('bills_200101')`;
+    expect((await q(attached)).rows[0].n).toBe(1);
+    expect((await q(`SELECT to_regclass('bills_archive_200101') IS NULL AS absent`)).rows[0].absent).toBe(true);
+
+    // The real run waits for a second admin, then detaches: the bills table no longer sees January, the archive table keeps it.
+    const real = await ask({ month: '2001-01' });
+    expect(real.body.status).toBe('awaiting_approval');
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${real.body.id}/approve`, { token: root })).status).toBe(403);
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${real.body.id}/approve`, { token: approver })).status).toBe(200);
+    const done = await finished(real.body.id);
+    expect(done.run.status).toBe('succeeded');
+    expect(done.run.result).toMatchObject({ rows: 2, detached: true });
+    expect((await q(`SELECT to_regclass('bills_200101') IS NULL AS absent`)).rows[0].absent).toBe(true);
+    expect((await q(`SELECT count(*)::int AS n FROM bills_archive_200101`)).rows[0].n).toBe(2);
+    expect((await q(`SELECT count(*)::int AS n FROM bills WHERE created_at < '2001-02-01'`)).rows[0].n).toBe(0);
+    // Detached once: asking again is 422.
+    const again = await ask({ month: '2001-01' });
+    expect(again.status).toBe(422);
+    expect(again.body.code).toBe('BILL_PARTITION_MISSING');
+    await q(`DELETE FROM bills WHERE bettor_id = 2147480000`);
+    await q(`DROP TABLE bills_archive_200101`);
+    await q(`DROP TABLE bills_200102`);
   }, 60_000);
 
   it("a script's output never contains secrets", async () => {

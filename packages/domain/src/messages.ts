@@ -885,6 +885,32 @@ export const MESSAGES = {
     'sw-KE': 'Msimbo huu si sahihi, umeisha muda au umeshatumika. Omba msimbo mpya kwenye koni.',
     'zh-CN': '该验证码无效、已过期或已被使用，请在后台重新获取。',
   },
+  // Operations (issue 16): the bills-detach-month script
+  BILL_MONTH_TOO_RECENT: {
+    'en-US': 'The bills of {month} are still read by the bill lists: only a month that ended before the previous month and more than 30 days ago can be detached',
+    'sw-KE': 'Bili za {month} bado zinasomwa na orodha za bili: mwezi unaoweza kutenganishwa ni ule ulioisha kabla ya mwezi uliopita na zaidi ya siku 30 zilizopita',
+    'zh-CN': '{month} 的账单仍在账单列表的读取范围内：只能分离在上个月之前、且结束已超过 30 天的月份',
+  },
+  BILL_PARTITION_MISSING: {
+    'en-US': 'There is no bill partition for {month} (it was never created, or it is already detached)',
+    'sw-KE': 'Hakuna sehemu ya bili ya {month} (haikuwahi kuundwa, au imeshatenganishwa)',
+    'zh-CN': '{month} 没有账单分区（从未创建，或已被分离）',
+  },
+  BILL_PARTITION_DEFAULT: {
+    'en-US': 'The bills of {month} sit in the default bill partition, which is never detached',
+    'sw-KE': 'Bili za {month} ziko kwenye sehemu ya msingi ya bili, ambayo haitenganishwi kamwe',
+    'zh-CN': '{month} 的账单位于默认账单分区中，默认分区不能分离',
+  },
+  BILL_MONTH_NOT_OLDEST: {
+    'en-US': 'The bills table still holds bills older than {month}: detach the oldest month first',
+    'sw-KE': 'Jedwali la bili bado lina bili za zamani kuliko {month}: tenganisha mwezi wa zamani zaidi kwanza',
+    'zh-CN': '账单表中仍有早于 {month} 的账单：请先分离最早的月份',
+  },
+  BILL_ARCHIVE_EXISTS: {
+    'en-US': 'A table named {table} already exists: the month cannot be detached under that name',
+    'sw-KE': 'Jedwali linaloitwa {table} tayari lipo: mwezi huu hauwezi kutenganishwa kwa jina hilo',
+    'zh-CN': '名为 {table} 的表已存在：无法以该名称分离该月份',
+  },
 } as const satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

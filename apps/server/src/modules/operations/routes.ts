@@ -24,7 +24,7 @@ import type { Database } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.js';
 import { localeOf } from '../../platform/http.js';
 import { admins } from '../../platform/schema.js';
 import { scriptRunOutput, scriptRuns, serverProcesses } from './schema.js';
@@ -155,6 +155,9 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
         throw badRequest('PARAM_INVALID', parsed.error.issues.map((i) => ({ field: ['args', ...i.path.map(String)].join('.'), message: i.message })));
       }
       const dryRun = def.changesData ? b.dry_run : false;
+      // A real run the installation's state refuses is 422 now, not a failed run later (a dry run reports it).
+      const refusal = dryRun ? null : await def.precheck?.({ db, database }, parsed.data);
+      if (refusal) throw unprocessable(refusal.code, refusal.params);
       const id = await db.transaction(async (tx) => {
         const [target] = await tx.select({ state: stateSql }).from(serverProcesses).where(eq(serverProcesses.id, b.target));
         if (!target || target.state !== 'up') throw conflict('SERVER_NOT_RUNNING');
@@ -186,6 +189,13 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
     },
     async (req) => {
       const auth = authOf(req);
+      // The state may have changed since the request: a refused real run is 422 before anyone approves it
+      // (checked outside the transaction: PGlite has one connection, the check reads the catalogue).
+      const [asked] = await db.select().from(scriptRuns).where(eq(scriptRuns.id, req.params.id));
+      const def = asked && SCRIPTS.get(asked.script);
+      const args = def ? def.args.safeParse(asked.args) : null;
+      const refusal = def && args?.success && !asked.dryRun && asked.status === 'awaiting_approval' && asked.requestedBy !== auth.admin.id ? await def.precheck?.({ db, database }, args.data) : null;
+      if (refusal) throw unprocessable(refusal.code, refusal.params);
       const target = await db.transaction(async (tx) => {
         const [run] = await tx.select().from(scriptRuns).where(eq(scriptRuns.id, req.params.id)).for('update');
         if (!run) throw notFound();

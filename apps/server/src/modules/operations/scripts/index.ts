@@ -10,9 +10,10 @@ import { ledgerInvariants } from './ledger-invariants.js';
 import { prune } from './prune.js';
 import { environment } from './environment.js';
 import { rebuildConsole } from './rebuild-console.js';
+import { billsDetachMonth } from './bills-detach-month.js';
 
 export const SCRIPTS: ReadonlyMap<string, ScriptDef> = new Map(
-  [analyseTables, billPartitions, statisticsDays, ledgerInvariants, prune, environment, rebuildConsole].map((s) => [s.name, s as ScriptDef]),
+  [analyseTables, billPartitions, statisticsDays, ledgerInvariants, prune, environment, rebuildConsole, billsDetachMonth].map((s) => [s.name, s as ScriptDef]),
 );
 
-export type { ScriptDef, ScriptContext, ScriptArgField } from './types.js';
+export type { ScriptDef, ScriptContext, ScriptArgField, ScriptRefusal } from './types.js';

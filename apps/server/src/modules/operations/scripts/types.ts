@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { MessageCode } from '@dau/domain';
 import type { Database, Db } from '../../../platform/db.js';
 import type { AppContext } from '../../../platform/context.js';
 
@@ -34,7 +35,18 @@ export interface ScriptDef<A = any> {
   changesData: boolean;
   args: z.ZodType<A>;
   fields: readonly ScriptArgField[];
+  /**
+   * A check of the arguments against the installation's state when the run is asked for and approved
+   * (a refusal answers 422 with its message); the run checks again, since state may change meanwhile.
+   */
+  precheck?(sc: Pick<ScriptContext, 'db' | 'database'>, args: A): Promise<ScriptRefusal | null>;
   run(sc: ScriptContext, args: A): Promise<Record<string, unknown>>;
+}
+
+/** Why a script may not run with these arguments (answered as 422 with the message). */
+export interface ScriptRefusal {
+  code: MessageCode;
+  params?: Record<string, string | number>;
 }
 
 export const defineScript = <A>(def: ScriptDef<A>): ScriptDef<A> => def;
