@@ -1,14 +1,21 @@
 /**
  * Telegram (issue 15) through grammY against the sandbox Bot API: one-time binding codes (single use,
  * 10 minutes), the bot's replies in the user's language, notices reaching a bound admin through the
- * `telegram.notify` job (never twice, 429 retried, a blocked bot recorded), the branch rule on the list
+ * `telegram.notify` job (never twice, 429 retried, a blocked bot recorded) end to end from a large withdrawal
+ * awaiting its second approval and from an RTP alert, the branch rule on the list
  * and on unbinding, the write-only bot token. PGlite by default, PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { message } from '@dau/domain';
+import { eq, like } from 'drizzle-orm';
+import { CASINO_ROUND_STATUS, message, WITHDRAWAL_STATUS } from '@dau/domain';
 import { createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
+import { grantKeys, makePayer } from './payments-fixtures.js';
+import { paymentConfig } from '../src/modules/money/schema.js';
+import { requestWithdrawal } from '../src/modules/payments/service.js';
+import { notifications } from '../src/modules/system/schema.js';
+import { casinoGames, casinoProviders, casinoRounds } from '../src/modules/casino/schema.js';
+import { watchRtp } from '../src/modules/casino/rtp-watch.js';
 import { waitFor } from './support/processes.js';
 import { createNotices } from '../src/modules/notices/service.js';
 import {
@@ -25,6 +32,7 @@ let botToken: string;
 let w: Awaited<ReturnType<typeof makeWorld>>;
 let tgA: number;
 let tgB: number;
+let telegramRole: number;
 let admin: string;
 let agentA: string;
 let agentB: string;
@@ -43,9 +51,9 @@ beforeAll(async () => {
   botToken = (await t.database.db.select().from(telegramConfig))[0]!.botToken;
   bot = await new TelegramBotRunner(t.database.db, { pollSeconds: 2, refreshMs: 60_000 }).start();
   w = await makeWorld(t);
-  const role = await makeRole(t, 'Telegram', KEYS);
-  tgA = await makeAdmin(t, 'tg_a', role, w.agentA);
-  tgB = await makeAdmin(t, 'tg_b', role, w.agentB);
+  telegramRole = await makeRole(t, 'Telegram', KEYS);
+  tgA = await makeAdmin(t, 'tg_a', telegramRole, w.agentA);
+  tgB = await makeAdmin(t, 'tg_b', telegramRole, w.agentB);
   admin = await t.login('admin', 'Admin#2026pass');
   agentA = await t.login('tg_a');
   agentB = await t.login('tg_b');
@@ -106,19 +114,72 @@ describe('binding with a one-time code', () => {
 });
 
 describe('notices to bound admins', () => {
-  it('a notice reaches the bound admin through the job, once', async () => {
-    const events = await t.database.db.transaction((tx) => createNotices(tx, [tgA, w.agentB], 'Large withdrawal waiting: 2,000,000 TSh'));
-    await waitFor('the notice on Telegram', async () => (await replies(7001)).includes('Large withdrawal waiting: 2,000,000 TSh'));
-    const row = await waitFor('the delivery recorded', async () => {
-      const [d] = await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, events[0]!.id));
-      return d?.status === 'sending' ? null : d;
-    });
-    expect(row).toMatchObject({ status: 'sent', chatId: 7001 });
-    // The unbound admin of the same notices got nothing and no delivery row.
-    expect(await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, events[1]!.id))).toHaveLength(0);
-    // The job run again (a retry after a crash) sends nothing more.
-    await deliverNotices(t.database.db, [{ id: events[0]!.id, adminId: tgA, content: 'Large withdrawal waiting: 2,000,000 TSh' }]);
-    expect((await replies(7001)).filter((x) => x.startsWith('Large withdrawal'))).toHaveLength(1);
+  it('a large withdrawal awaiting its second approval reaches the bound approvers of its branch on Telegram, once', async () => {
+    // tg_a and tg_b may approve withdrawals; the bettor is tg_a's, so tg_b (another branch) is not told.
+    await grantKeys(t, telegramRole, ['withdraw_list', 'withdraw_list:approve']);
+    const [cfg] = await t.database.db.select().from(paymentConfig);
+    await t.database.db.update(paymentConfig).set({ largeWithdrawal: 1_000_00 }).where(eq(paymentConfig.id, cfg!.id));
+    try {
+      const b = await makePayer(t, tgA, 50_000_00);
+      const big = await requestWithdrawal(t.database.db, { bettorId: b.id, payType: 6, amount: 2_000_00 });
+      const approved = await t.call('POST', `/api/v1/money/withdrawals/${big.id}/approve`, { token: admin });
+      expect(approved.body.status).toBe(WITHDRAWAL_STATUS.awaiting_second_approval);
+      // The notice row, committed with the state change, for tg_a only (the super admin approved first).
+      const notes = await t.database.db.select().from(notifications).where(like(notifications.content, `%${big.serialNumber}%`));
+      expect(notes.map((n) => n.adminId)).toEqual([tgA]);
+      const lines = notes[0]!.content.split('\n');
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toBe(`Large withdrawal awaiting a second approval: ${big.serialNumber}, TSh 2,000.00, first approved by admin. Approve or refuse it in the withdrawal list.`);
+      expect(lines[1]).toContain('Utoaji mkubwa unasubiri idhini ya pili');
+      expect(lines[2]).toContain('大额提款等待二次审批');
+      // The telegram.notify job the notice queued delivers it to tg_a's chat.
+      await waitFor('the notice on Telegram', async () => (await replies(7001)).includes(notes[0]!.content));
+      const row = await waitFor('the delivery recorded', async () => {
+        const [d] = await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, notes[0]!.id));
+        return d?.status === 'sending' ? null : d;
+      });
+      expect(row).toMatchObject({ status: 'sent', chatId: 7001 });
+      // The job run again (a retry after a crash) sends nothing more; tg_b's chat got nothing of it.
+      await deliverNotices(t.database.db, [{ id: notes[0]!.id, adminId: tgA, content: notes[0]!.content }]);
+      expect((await sb.sent(botToken, 7001)).filter((m) => m.text.includes(big.serialNumber))).toHaveLength(1);
+      expect((await sb.sent(botToken, 7002)).filter((m) => m.text.includes(big.serialNumber))).toHaveLength(0);
+      // The second approval by tg_a moves it on and raises no further notice.
+      const second = await t.call('POST', `/api/v1/money/withdrawals/${big.id}/approve`, { token: agentA });
+      expect(second.body.status).toBe(WITHDRAWAL_STATUS.disbursing);
+      expect(await t.database.db.select().from(notifications).where(like(notifications.content, `%${big.serialNumber}%`))).toHaveLength(1);
+    } finally {
+      await t.database.db.update(paymentConfig).set({ largeWithdrawal: cfg!.largeWithdrawal }).where(eq(paymentConfig.id, cfg!.id));
+    }
+  });
+
+  it('an RTP alert of the casino watch reaches every bound casino_game holder on Telegram', async () => {
+    await grantKeys(t, telegramRole, ['casino', 'casino_game']);
+    const [p] = await t.database.db.insert(casinoProviders).values({ code: 'tgwatch', name: 'Telegram Watch Studio' }).returning({ id: casinoProviders.id });
+    const [g] = await t.database.db.insert(casinoGames).values({ providerId: p!.id, gameCode: 'hot', name: 'Hot Slot', rtpBps: 9600, volatility: 1, kind: 'slot' }).returning({ id: casinoGames.id });
+    const b = await makePayer(t, tgA);
+    const now = Date.now();
+    // 200 rounds of 1.00 paying 1.50: RTP 150 %, far outside a 96 % game's band.
+    await t.database.db.insert(casinoRounds).values(
+      Array.from({ length: 200 }, (_, i) => ({
+        providerId: p!.id, roundRef: `tg${i}`, gameId: g!.id, bettorId: b.id, agentId: tgA, betTotal: 100, winTotal: 150,
+        status: CASINO_ROUND_STATUS.completed, createdAt: new Date(now - 60_000 + i),
+      })),
+    );
+    const run = await watchRtp(t.ctx, { windowDays: 1 });
+    expect(run.find((c) => c.gameId === g!.id)).toMatchObject({ inside: false, alerted: true });
+    const notes = await t.database.db.select().from(notifications).where(like(notifications.content, '%Hot Slot (tgwatch/hot)%'));
+    expect(notes.map((n) => n.adminId)).toEqual(expect.arrayContaining([tgA, tgB]));
+    for (const [adminId, chat] of [[tgA, 7001], [tgB, 7002]] as const) {
+      const note = notes.find((n) => n.adminId === adminId)!;
+      await waitFor(`the RTP alert in chat ${chat}`, async () => (await replies(chat)).includes(note.content));
+      expect((await replies(chat)).filter((x) => x === note.content)).toHaveLength(1);
+    }
+  });
+
+  it('a notice for an admin without a binding queues no delivery', async () => {
+    const events = await t.database.db.transaction((tx) => createNotices(tx, [w.agentB], 'Nobody reads this on Telegram'));
+    await deliverNotices(t.database.db, events);
+    expect(await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, events[0]!.id))).toHaveLength(0);
   });
 
   it('429 Too Many Requests releases the claim (the job is retried); a blocked bot is recorded as failed', async () => {

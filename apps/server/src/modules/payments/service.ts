@@ -3,12 +3,16 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
-import { promotionEvent } from '../promotions/service.js';
+import { bonusWageringLeft, promotionEvent } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
-import type { Db, Executor, Tx } from '../../platform/db.js';
+import type { Bus, Db, Executor, Tx } from '../../platform/db.js';
 import type { Jobs } from '../../platform/jobs.js';
+import { adminAuthOf } from '../../platform/access.js';
+import { scopeOf } from '../../platform/listing.js';
+import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
+import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
 import {
   isPayType, operators, OperatorTimeoutError, SandboxOperator, TimerScheduler,
   type CallbackEvent, type Deliver, type MobileMoneyOperator, type PayType, type Scheduler,
@@ -458,6 +462,9 @@ export async function requestWithdrawal(db: Db, input: { bettorId: number; payTy
   }
   return db.transaction(async (tx) => {
     const b = await loadBettor(tx, input.bettorId);
+    // Bonus terms (promotions): no withdrawal while an active bonus grant's wagering requirement is not met.
+    const left = await bonusWageringLeft(tx, b.id);
+    if (left > 0) throw new AppError(422, 'PROMO_WAGERING_NOT_MET', { left: formatAmount(left) });
     const phone = input.phone ? validatePhone(input.phone) : null;
     if (phone && !phone.ok) throw badRequest('PHONE_INVALID', [{ field: 'phone' }]);
     const [w] = await tx
@@ -549,10 +556,49 @@ async function loadScopedRecharge(ex: Executor, id: number, scope: Scope, opts: 
 
 const auditView = (w: WithdrawalRecord | RechargeRecord) => ({ ...w });
 
-/** What an approval needs: the database and the job queue the disbursement is enqueued on. */
+/** What an approval needs: the database, the job queue the disbursement is enqueued on, and the bus the notices go out on. */
 export interface PaymentsCtx {
   db: Db;
   jobs: Jobs;
+  /** Where the second-approval notices are published after the commit (absent: stored, and seen at the console's next load). */
+  bus?: Bus;
+}
+
+/**
+ * Who may give a large withdrawal its second approval: the enabled super admins and the enabled admins
+ * whose role holds withdraw_list's approve button and whose data scope holds the withdrawal's agent (the
+ * same `can` and `scopeOf` the approve route applies), except the first approver, who may not.
+ */
+export async function secondApprovers(tx: Tx, w: Pick<WithdrawalRecord, 'agentId' | 'firstApproverId'>): Promise<number[]> {
+  const holdsApprove = tx
+    .select({ roleId: roleMenus.roleId })
+    .from(roleMenus)
+    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
+    .where(eq(menuItems.key, 'withdraw_list:approve'));
+  const candidates = await tx
+    .select({ id: admins.id })
+    .from(admins)
+    .innerJoin(roles, eq(roles.id, admins.roleId))
+    .where(and(eq(admins.disabled, 1), sql`(${roles.isSuper} or ${admins.roleId} in ${holdsApprove})`));
+  const out: number[] = [];
+  for (const c of candidates) {
+    if (c.id === w.firstApproverId) continue;
+    const auth = await adminAuthOf(tx, c.id);
+    if (!auth || !auth.can('withdraw_list', 'approve')) continue;
+    const scope = await scopeOf(tx, auth);
+    if (scope.all || scope.agentIds.includes(w.agentId)) out.push(c.id);
+  }
+  return out;
+}
+
+/** The second-approval notice, in the three languages of the console (admins have no language of their own on the server). */
+function secondApprovalText(w: WithdrawalRecord, firstApprover: string): string {
+  const amount = formatAmount(w.amount);
+  return [
+    `Large withdrawal awaiting a second approval: ${w.serialNumber}, TSh ${amount}, first approved by ${firstApprover}. Approve or refuse it in the withdrawal list.`,
+    `Utoaji mkubwa unasubiri idhini ya pili: ${w.serialNumber}, TSh ${amount}, umeidhinishwa kwanza na ${firstApprover}. Uidhinishe au uukatae kwenye orodha ya utoaji.`,
+    `大额提款等待二次审批：${w.serialNumber}，TSh ${amount}，首次审批人 ${firstApprover}。请在提款列表中审批或拒绝。`,
+  ].join('\n');
 }
 
 /**
@@ -562,8 +608,9 @@ export interface PaymentsCtx {
  * step to disbursing enqueues the `payments.disburse` job in the same transaction, so an approval never
  * commits without its disbursement, and a crash after the commit only delays it (runDisbursement).
  */
-export async function approveWithdrawal({ db, jobs }: PaymentsCtx, actor: Actor, id: number): Promise<WithdrawalRecord> {
-  return db.transaction(async (tx) => {
+export async function approveWithdrawal({ db, jobs, bus }: PaymentsCtx, actor: Actor, id: number): Promise<WithdrawalRecord> {
+  let events: NoticeEvent[] = [];
+  const approved = await db.transaction(async (tx) => {
     const before = await loadScopedWithdrawal(tx, id, actor.scope);
     const cfg = await paymentSettings(tx);
     await approvalChecks.get(before.payType)?.(tx, before);
@@ -598,6 +645,12 @@ export async function approveWithdrawal({ db, jobs }: PaymentsCtx, actor: Actor,
     const after = rows[0];
     if (!after) throw new AppError(409, 'WITHDRAWAL_STATE_CHANGED');
     if (after.status === WITHDRAWAL_STATUS.disbursing) await jobs.send(tx, DISBURSE_JOB, { withdrawalId: after.id });
+    if (after.status === WITHDRAWAL_STATUS.awaiting_second_approval) {
+      // The admins who can give the second approval hear of it (console, and Telegram for the bound ones,
+      // whose delivery job the notices module's follower queues in this same transaction).
+      const [first] = await tx.select({ account: admins.account }).from(admins).where(eq(admins.id, actor.adminId));
+      events = await createNotices(tx, await secondApprovers(tx, after), secondApprovalText(after, first?.account ?? `#${actor.adminId}`), actor.adminId);
+    }
     const second = before.status === WITHDRAWAL_STATUS.awaiting_second_approval;
     await writeAudit(tx, actor.req, {
       type: LOG_TYPE.update_balance,
@@ -607,6 +660,8 @@ export async function approveWithdrawal({ db, jobs }: PaymentsCtx, actor: Actor,
     });
     return after;
   });
+  if (bus) await publishNotices(bus, events);
+  return approved;
 }
 
 /** The operator could not be reached (or did not answer in time): the job is retried with back-off. */
