@@ -35,18 +35,20 @@ export function ReportTotals({ api: path, kind }: { api: string; kind: 'games' |
   const q = useQuery({ queryKey: ['casino-totals', path, filters], queryFn: () => api.get<Totals>(`${path}/totals`, filters), refetchInterval: 30_000 });
   if (q.isError && !q.data) return <LoadError error={q.error} onRetry={() => void q.refetch()} />;
   const d = q.data;
-  const figures: Array<{ key: string; label: string; value: string; color?: string }> = [
+  // Money figures take wider columns than the counts on a wide screen (5 + 5 + 5 + 3 + 3 + 3 of 24):
+  // "TSh 236,990.64" does not fit a sixth of a 1280 px console.
+  const figures: Array<{ key: string; label: string; value: string; color?: string; money?: boolean }> = [
     { key: 'rounds', label: t('casino.field.rounds'), value: d ? count(d.rounds) : '-' },
     kind === 'games' ? { key: 'players', label: t('casino.field.players'), value: d ? count(d.players) : '-' } : { key: 'games', label: t('casino.field.games'), value: d ? count(d.games) : '-' },
-    { key: 'turnover', label: t('casino.field.turnover'), value: d ? tsh(d.turnover) : '-' },
-    { key: 'payouts', label: t('casino.field.payouts'), value: d ? tsh(d.payouts) : '-' },
-    { key: 'ggr', label: t('casino.field.ggr'), value: d ? tsh(d.ggr) : '-', color: !d || d.ggr === 0 ? undefined : d.ggr < 0 ? token.colorErrorText : token.colorSuccessText },
+    { key: 'turnover', label: t('casino.field.turnover'), value: d ? tsh(d.turnover) : '-', money: true },
+    { key: 'payouts', label: t('casino.field.payouts'), value: d ? tsh(d.payouts) : '-', money: true },
+    { key: 'ggr', label: t('casino.field.ggr'), value: d ? tsh(d.ggr) : '-', money: true, color: !d || d.ggr === 0 ? undefined : d.ggr < 0 ? token.colorErrorText : token.colorSuccessText },
     { key: 'rtp', label: t('casino.field.actual_rtp_bps'), value: d ? percent(d.actual_rtp_bps) : '-' },
   ];
   return (
     <Grid gutter={[12, 12]} style={{ marginBottom: 16 }} data-testid="casino-totals">
       {figures.map((f) => (
-        <Col key={f.key} xs={12} md={8} xl={4}>
+        <Col key={f.key} xs={12} md={8} xl={f.money ? 5 : 3}>
           <Panel style={{ height: '100%' }} testId={`casino-total-${f.key}`}>
             <Statistic title={f.label} loading={q.isPending} value={f.value} valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: f.color }} />
           </Panel>
