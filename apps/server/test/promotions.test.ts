@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT } from '@dau/domain';
+import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT, message } from '@dau/domain';
 import { activityQualifications, bettors, bills, houseEntries } from '../src/modules/money/schema';
 import { checkInvariants } from '../src/modules/money/ledger';
 import { registerBettor } from '../src/modules/money/bettors-service';
-import { recordReceivedRecharge } from '../src/modules/payments/service';
+import { recordReceivedRecharge, requestWithdrawal } from '../src/modules/payments/service';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { bonusGrants, campaigns, promotionEvents } from '../src/modules/promotions/schema';
@@ -300,11 +300,12 @@ describe('bonus funds', () => {
     expect(credit).toMatchObject({ accountKind: ACCOUNT_KIND.credit, type: CREDIT_BILL_TYPE.activity_credit_granted, amount: 20_000 });
     const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.qualificationId, row.id));
     expect(g).toMatchObject({ amount: 20_000, remaining: 20_000, wageringRequired: 60_000, wagered: 0, status: 'active' });
-    // A bet of 8,000 of which 5,000 bonus funds: the grant's remaining falls by 5,000, the whole stake counts.
-    await db().insert(promotionEvents).values({ kind: 'credit_bet', bettorId: b.id, data: { stake: 8_000, creditStake: 5_000, orderId: 1 } });
+    // A bet of 8,000 of which 5,000 bonus funds: the grant's remaining falls by 5,000 (once, however often the
+    // event is delivered); its stake counts towards the wagering only when it is settled.
+    for (let i = 0; i < 2; i++) await db().insert(promotionEvents).values({ kind: 'credit_bet', bettorId: b.id, data: { stake: 8_000, creditStake: 5_000, orderId: 1 } });
     await drainPromotionEvents(db());
     const [g2] = await db().select().from(bonusGrants).where(eq(bonusGrants.id, g.id));
-    expect(g2).toMatchObject({ remaining: 15_000, wagered: 8_000, status: 'active' });
+    expect(g2).toMatchObject({ remaining: 15_000, wagered: 0, status: 'active' });
     // Not yet due: nothing expires.
     expect(await expireBonusGrants(db())).toBe(0);
     const later = new Date(Date.now() + 8 * DAY);
@@ -319,18 +320,77 @@ describe('bonus funds', () => {
     // Statistics: one qualified and approved, cost 20,000 of which bonus, 15,000 expired.
     const stats = await t.call('GET', `/api/v1/promotions/campaigns/${c.id}/stats`, { token });
     expect(stats.status).toBe(200);
-    expect(stats.body).toMatchObject({ qualified: 1, approved: 1, pending: 0, cost: 20_000, bonus_granted: 20_000, cash_awarded: 0, bonus_expired: 15_000, bonus_wagered: 8_000, window_days: 7 });
+    expect(stats.body).toMatchObject({ qualified: 1, approved: 1, pending: 0, cost: 20_000, bonus_granted: 20_000, cash_awarded: 0, bonus_expired: 15_000, bonus_wagered: 0, window_days: 7 });
   });
 
-  it('wagering met completes the grant: it no longer expires', async () => {
-    const c = await campaign({ type: 'deposit_match', rules: { min_first_deposit: 1_000 }, reward: { kind: 'bonus', fixed_cents: 1_000 }, wagering_multiplier: 2, auto_approve: true });
+  it('counts settled stakes once at settlement, not voided ones; no withdrawal before the requirement is met', async () => {
+    let clock = Date.now() + 10_000_000;
+    const ev = (n: number) => `sr:match:wager${n}`;
+    const send = async (m: FeedMessageInput) => {
+      expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
+      await t.betting.drain();
+    };
+    expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 0 } })).status).toBe(200);
+    for (const n of [1, 2, 3]) {
+      await send({
+        type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(n), sport_id: SPORT.football, league_id: 'sr:tournament:wager',
+        league_name: 'Wager League', home_team: `WHome ${n}`, away_team: `WAway ${n}`, start_time: Date.now() + 3_600_000, status: EVENT_STATUS.not_started,
+      });
+      await send({
+        type: 'odds_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(n), event_status: EVENT_STATUS.not_started,
+        markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: ['2.00', '3.00', '4.00'].map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
+      });
+    }
+    const settle = (n: number, winner: string) =>
+      send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(n), markets: [{ id: 1, outcomes: ['1', '2', '3'].map((id) => ({ id, result: id === winner ? 1 : 0 })) }] });
+    // An order placed before the grant never counts towards it.
+    await db().update(campaigns).set({ status: 'paused' }).where(eq(campaigns.status, 'active'));
     const b = await makeBettor(t, rootId);
-    await deposit(b.id, 2_000);
-    await db().insert(promotionEvents).values({ kind: 'credit_bet', bettorId: b.id, data: { stake: 2_000, creditStake: 500, orderId: 2 } });
+    await deposit(b.id, 500_000);
     await drainPromotionEvents(db());
-    const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.campaignId, c.id));
-    expect(g).toMatchObject({ remaining: 500, wagered: 2_000, status: 'completed' });
-    expect(await expireBonusGrants(db(), new Date(Date.now() + 400 * DAY))).toBe(0);
+    const place = (n: number, stake: number, credit = 0) =>
+      placeOrder(db(), { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: stake, creditStakeCents: credit, legs: [{ eventId: ev(n), marketKey: '1|', outcomeId: '2', odds: '3.00' }], skipLiveDelay: true });
+    const early = await place(1, 12_000);
+    const c = await campaign({ type: 'custom', rules: {}, reward: { kind: 'bonus', fixed_cents: 10_000 }, wagering_multiplier: 3, auto_approve: true });
+    const put = await t.call('POST', `/api/v1/promotions/campaigns/${c.id}/award`, { token, body: { bettor_id: b.id } });
+    expect(put.status, JSON.stringify(put.body)).toBe(201);
+    const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.qualificationId, put.body.id));
+    expect(g).toMatchObject({ amount: 10_000, remaining: 10_000, wageringRequired: 30_000, wagered: 0, status: 'active' });
+    const withdraw = () => requestWithdrawal(db(), { bettorId: b.id, payType: PAY_TYPE.vodacom, amount: 100_000 });
+    await expect(withdraw()).rejects.toMatchObject({ status: 422, code: 'PROMO_WAGERING_NOT_MET', params: { left: '300.00' } });
+    expect(message('PROMO_WAGERING_NOT_MET', 'en-US', { left: '300.00' })).toBe('A bonus is still being wagered: bet TSh 300.00 more (settled stakes) before withdrawing');
+    const grant = async () => (await db().select().from(bonusGrants).where(eq(bonusGrants.id, g.id)))[0];
+
+    // Placed: nothing counts yet (cash or bonus funds). 4,000 of the second is bonus funds.
+    const lost = await place(1, 20_000);
+    const voided = await place(2, 15_000, 4_000);
+    await drainPromotionEvents(db());
+    expect(await grant()).toMatchObject({ wagered: 0, remaining: 6_000 });
+    // Match 1 settled: 20,000 counts (the order placed before the grant does not); replayed, it counts once.
+    await settle(1, '1');
+    await drainPromotionEvents(db());
+    expect(await grant()).toMatchObject({ wagered: 20_000, status: 'active' });
+    await db().execute(sql`INSERT INTO promotion_events (kind, bettor_id, data, at) SELECT kind, bettor_id, data, at FROM promotion_events WHERE kind = 'settled' AND data->'order_ids' @> ${JSON.stringify([lost.id])}::jsonb`);
+    await drainPromotionEvents(db());
+    expect(await grant()).toMatchObject({ wagered: 20_000 });
+    const counted = await db().execute(sql`SELECT order_id FROM bonus_wagering WHERE grant_id = ${g.id}`);
+    expect((counted as unknown as { rows: { order_id: string }[] }).rows.map((r) => Number(r.order_id))).toEqual([lost.id]);
+    expect(early.id).not.toBe(lost.id);
+    // The second order is cancelled (void): its stake adds nothing and its 4,000 of bonus funds return to the grant.
+    expect((await t.call('POST', `/api/v1/betting/orders/${voided.id}/cancel`, { token, body: { reason: 'Palpable error' } })).status).toBe(200);
+    await drainPromotionEvents(db());
+    expect(await grant()).toMatchObject({ wagered: 20_000, remaining: 10_000, status: 'active' });
+    await expect(withdraw()).rejects.toMatchObject({ code: 'PROMO_WAGERING_NOT_MET', params: { left: '100.00' } });
+    // An open order counts nothing; settled (won or lost), exactly the 10,000 left completes the grant and the withdrawal goes through.
+    await place(3, 10_000);
+    await drainPromotionEvents(db());
+    await expect(withdraw()).rejects.toMatchObject({ code: 'PROMO_WAGERING_NOT_MET', params: { left: '100.00' } });
+    await settle(3, '2');
+    await drainPromotionEvents(db());
+    expect(await grant()).toMatchObject({ wagered: 30_000, status: 'completed' });
+    const w = await withdraw();
+    expect(w).toMatchObject({ amount: 100_000 });
+    await invariantsHold();
   });
 });
 

@@ -446,6 +446,11 @@ export const MESSAGES = {
     'sw-KE': 'Mchezaji huyu hayumo kwenye tawi la kampeni',
     'zh-CN': '该投注用户不在此活动的分支范围内',
   },
+  PROMO_WAGERING_NOT_MET: {
+    'en-US': 'A bonus is still being wagered: bet TSh {left} more (settled stakes) before withdrawing',
+    'sw-KE': 'Bonasi bado inachezwa: weka dau la TSh {left} zaidi (dau zilizomalizika) kabla ya kutoa pesa',
+    'zh-CN': '奖金流水尚未完成：提款前还需投注 TSh {left}（以已结算注单计）',
+  },
   JACKPOT_TIERS_INVALID: {
     'en-US': 'Each prize tier needs a number of hits and a percentage; the percentages add up to at most 100 %',
     'sw-KE': 'Kila daraja la zawadi linahitaji idadi ya mechi zilizopatiwa na asilimia; jumla ya asilimia isizidi 100 %',

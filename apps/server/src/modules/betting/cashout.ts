@@ -21,6 +21,7 @@ import { HOUSE, newTxnId, post } from '../money/ledger.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { cashoutRules, orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
+import { promotionEvent } from '../promotions/service.js';
 import { OPEN_MARKET, OPEN_MATCH } from './selections.js';
 import { bumpExposure, bumpHour } from './stats.js';
 
@@ -98,6 +99,8 @@ async function payCashout(tx: Executor, orderId: number, offer: Offer & { amount
     before: { status: order.status }, after: { status, cashout_amount: offer.amount, early_cashout_fee: fee },
   });
   await tx.update(cashoutRules).set({ state: auto ? 'fired' : 'cancelled', updatedAt: sql`now()` }).where(and(eq(cashoutRules.orderId, order.id), eq(cashoutRules.state, 'active')));
+  // Promotions: a cashed-out stake is settled (bet-to-get, campaign GGR, bonus wagering).
+  await promotionEvent(tx, { kind: 'settled', bettorIds: [order.bettorId], orderIds: [order.id] });
   await bumpHour(tx, order.agentId, { payouts: offer.amount, cashouts: offer.amount, settled: 1, settled_stake: order.stake });
   await bumpExposure(tx, order.agentId, lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId, liability: -order.potentialPayout, payouts: offer.amount })));
   return { state: CASHOUT_STATE.accept, amount: offer.amount, fee, status };

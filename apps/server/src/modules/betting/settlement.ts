@@ -252,7 +252,8 @@ async function applyPlans(tx: Executor, plans: Plan[]): Promise<void> {
     FROM ${recordset(plans.map((p) => ({ id: p.order.id, ...p.after, bonus_rate: p.bonusRate })))} AS v(id bigint, status smallint, payout bigint,
       profit bigint, tax bigint, bonus bigint, bonus_rate integer, credited_cash bigint, credited_credit bigint, inviter_reward bigint)
     WHERE o.id = v.id`);
-  await promotionEvent(tx, { kind: 'settled', bettorIds: plans.filter((p) => p.after.status === ORDER_STATUS.settled).map((p) => p.order.bettorId) });
+  // Promotions: bet-to-get recounts the settled bettors; bonus wagering reads every order that moved (a void or a rollback takes its stake back).
+  await promotionEvent(tx, { kind: 'settled', bettorIds: plans.filter((p) => p.after.status === ORDER_STATUS.settled).map((p) => p.order.bettorId), orderIds: plans.map((p) => p.order.id) });
   await tx.execute(sql`
     INSERT INTO order_events (order_id, kind, source, admin_id, reason, before, after)
     SELECT v.order_id, v.kind, v.source, v.admin_id, v.reason, v.before, v.after

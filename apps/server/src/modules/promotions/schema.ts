@@ -110,6 +110,38 @@ export const promotionEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
     at: ts('at').notNull().defaultNow(),
     processedAt: ts('processed_at'),
+    /** Failed evaluations so far; past the limit the event is set aside (processed_at set, error kept). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
   },
   (t) => [index('promotion_events_unprocessed').on(t.id).where(sql`${t.processedAt} is null`)],
 );
+
+/**
+ * Wagering progress: one row per (grant, settled order) whose stake counted towards the grant's
+ * `wagered`. The primary key is the guard: a replayed settlement counts once; an order voided or rolled
+ * back later removes its row (and its stake) from the grants still active.
+ */
+export const bonusWagering = pgTable(
+  'bonus_wagering',
+  {
+    grantId: bigint('grant_id', { mode: 'number' }).notNull(),
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    stake: cents('stake').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.grantId, t.orderId] }), index('bonus_wagering_order').on(t.orderId)],
+);
+
+/**
+ * What a credit bet took from which grants' remaining (`parts`), once per order (the primary key is
+ * the guard against a replayed credit_bet event). `refunded` flips when the order is voided (its credit
+ * refund gives the grants their part back) and back when the void is undone, each by a conditional UPDATE.
+ */
+export const bonusOrderSpends = pgTable('bonus_order_spends', {
+  orderId: bigint('order_id', { mode: 'number' }).primaryKey(),
+  bettorId: integer('bettor_id').notNull(),
+  parts: jsonb('parts').$type<{ grant_id: number; amount: number }[]>().notNull(),
+  refunded: boolean('refunded').notNull().default(false),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -20,7 +20,7 @@ import type { Scope } from '../../platform/listing.js';
 import { HOUSE, post } from '../money/ledger.js';
 import { activityQualifications, bettors } from '../money/schema.js';
 import { awardOf, cashBillType, dayKey, previousDay } from './rules.js';
-import { bonusGrants, campaignProgress, campaigns, promotionEvents } from './schema.js';
+import { bonusGrants, bonusOrderSpends, campaignProgress, campaigns, promotionEvents } from './schema.js';
 
 type Campaign = typeof campaigns.$inferSelect;
 type Qualification = typeof activityQualifications.$inferSelect;
@@ -32,7 +32,7 @@ const rowsOf = async <T>(ex: Executor, q: ReturnType<typeof sql>) => ((await ex.
 export type PromotionEvent =
   | { kind: 'signin'; bettorId: number; ip?: string | null }
   | { kind: 'deposit'; bettorId: number; amount: number; rechargeId: number }
-  | { kind: 'settled'; bettorIds: number[] }
+  | { kind: 'settled'; bettorIds: number[]; orderIds?: number[] }
   | { kind: 'invited'; bettorId: number; inviterId: number }
   | { kind: 'credit_bet'; bettorId: number; stake: number; creditStake: number; orderId: number };
 
@@ -40,8 +40,9 @@ export type PromotionEvent =
 export async function promotionEvent(ex: Executor, e: PromotionEvent): Promise<void> {
   if (e.kind === 'settled') {
     const ids = [...new Set(e.bettorIds)];
-    if (!ids.length) return;
-    await ex.insert(promotionEvents).values({ kind: 'settled', bettorId: null, data: { bettor_ids: ids } });
+    const orderIds = [...new Set(e.orderIds ?? [])];
+    if (!ids.length && !orderIds.length) return;
+    await ex.insert(promotionEvents).values({ kind: 'settled', bettorId: null, data: { bettor_ids: ids, order_ids: orderIds } });
     return;
   }
   const { kind, bettorId, ...data } = e;
@@ -147,8 +148,11 @@ async function evaluate(tx: Executor, live: Campaign[], kind: string, bettorId: 
       if (!b) continue;
       for (const c of await ofType('bet_to_get', b)) await betToGet(tx, c, b);
     }
+    // Wagering of bonus grants: every order whose money changed, as it stands now (settled, void, rolled back).
+    const orderIds = ((data.order_ids as number[] | undefined) ?? []).map(Number);
+    if (orderIds.length) await countWagering(tx, orderIds);
   } else if (kind === 'credit_bet' && bettorId) {
-    await wager(tx, bettorId, Number(data.stake), Number(data.creditStake));
+    await spendBonus(tx, bettorId, Number(data.orderId), Number(data.creditStake));
   }
 }
 
@@ -294,12 +298,17 @@ export async function approveQualification(
 
 // ----------------------------------------------------------------------------------------- bonus funds
 
+/** Whether a grant is done: its wagering met (when it has a requirement), else nothing left of it. */
+const grantDone = (required: number, wagered: number, remaining: number) => (required > 0 ? wagered >= required : remaining <= 0);
+
 /**
- * A bet staked partly with bonus funds: its credit part uses the bettor's active grants' remaining,
- * soonest expiry first; its whole stake counts towards the wagering of every active grant. A grant whose
- * requirement is met, or with nothing left, is completed (it no longer expires).
+ * A bet staked partly with bonus funds (credit_bet event): its credit part uses the bettor's active
+ * grants' remaining, soonest expiry first, recorded once per order in `bonus_order_spends` (its primary
+ * key is the guard: a replayed event spends nothing more). Wagering is not counted here but at settlement
+ * (`countWagering`), so a voided order adds nothing.
  */
-async function wager(tx: Executor, bettorId: number, stake: number, creditStake: number) {
+async function spendBonus(tx: Executor, bettorId: number, orderId: number, creditStake: number) {
+  if (!Number.isSafeInteger(orderId) || !(creditStake > 0)) return;
   const grants = await tx
     .select()
     .from(bonusGrants)
@@ -307,15 +316,100 @@ async function wager(tx: Executor, bettorId: number, stake: number, creditStake:
     .orderBy(asc(bonusGrants.expiresAt), asc(bonusGrants.id))
     .for('update');
   let left = creditStake;
+  const parts: { grant_id: number; amount: number }[] = [];
   for (const g of grants) {
     const used = Math.min(left, Number(g.remaining));
+    if (used <= 0) continue;
     left -= used;
-    const remaining = Number(g.remaining) - used;
-    const wagered = Number(g.wagered) + stake;
-    const required = Number(g.wageringRequired);
-    const done = remaining === 0 || (required > 0 && wagered >= required);
-    await tx.update(bonusGrants).set({ remaining, wagered, status: done ? 'completed' : 'active' }).where(eq(bonusGrants.id, g.id));
+    parts.push({ grant_id: g.id, amount: used });
   }
+  const [won] = await tx.insert(bonusOrderSpends).values({ orderId, bettorId, parts }).onConflictDoNothing().returning({ orderId: bonusOrderSpends.orderId });
+  if (!won) return;
+  for (const p of parts) {
+    const g = grants.find((x) => x.id === p.grant_id)!;
+    const remaining = Number(g.remaining) - p.amount;
+    const done = grantDone(Number(g.wageringRequired), Number(g.wagered), remaining);
+    await tx.update(bonusGrants).set({ remaining, status: done ? 'completed' : 'active' }).where(eq(bonusGrants.id, g.id));
+  }
+}
+
+/** Statuses whose stake is settled: settled, early settlement and auto cash-out. */
+const SETTLED_STATUSES = [ORDER_STATUS.settled, ORDER_STATUS.early_settlement, ORDER_STATUS.auto_cash_out];
+
+/**
+ * Wagering progress from settlement (the settled event's order ids, each read as it stands now): an order
+ * settled (or cashed out) and not void counts its stake once towards every grant of its bettor active
+ * then and granted before the order was placed — one `bonus_wagering` row per (grant, order), inserted
+ * ON CONFLICT DO NOTHING, only inserted rows add to `wagered`; an order void or back to open removes its
+ * rows from the grants still active. A void order's credit refund gives the grants it used their part
+ * back (and a void undone takes it again), guarded by `bonus_order_spends.refunded`.
+ */
+async function countWagering(tx: Executor, orderIds: number[]) {
+  const list = await rowsOf<{ id: string; bettor_id: number; stake: string; status: number; created_at: Date | string; credited_credit: string; all_void: boolean }>(
+    tx,
+    sql`SELECT o.id, o.bettor_id, o.stake, o.status, o.created_at, o.credited_credit,
+          bool_and(coalesce((l.settlement->>'voidFactor')::numeric = 1, false)) AS all_void
+        FROM orders o JOIN order_lines l ON l.order_id = o.id
+        WHERE o.id IN (${sql.join(orderIds.map((id) => sql`${id}`), sql`, `)}) GROUP BY o.id ORDER BY o.id`,
+  );
+  for (const o of list) {
+    const settled = (SETTLED_STATUSES as number[]).includes(Number(o.status));
+    const isVoid = settled && Number(o.status) === ORDER_STATUS.settled && !!o.all_void;
+    const counts = settled && !isVoid;
+    const placedAt = new Date(o.created_at).toISOString();
+    // Lock the bettor's active grants (in id order) before moving their counters.
+    await rowsOf(tx, sql`SELECT id FROM bonus_grants WHERE bettor_id = ${o.bettor_id} AND status = 'active' ORDER BY id FOR UPDATE`);
+    const moved = counts
+      ? await rowsOf<{ grant_id: string; stake: string }>(
+          tx,
+          sql`INSERT INTO bonus_wagering (grant_id, order_id, stake)
+              SELECT g.id, ${o.id}, ${Number(o.stake)} FROM bonus_grants g
+              WHERE g.bettor_id = ${o.bettor_id} AND g.status = 'active' AND g.created_at <= ${placedAt}
+              ON CONFLICT DO NOTHING RETURNING grant_id, stake`,
+        )
+      : (
+          await rowsOf<{ grant_id: string; stake: string }>(
+            tx,
+            sql`DELETE FROM bonus_wagering w USING bonus_grants g WHERE w.order_id = ${o.id} AND g.id = w.grant_id AND g.status = 'active'
+                RETURNING w.grant_id, w.stake`,
+          )
+        ).map((r) => ({ grant_id: r.grant_id, stake: String(-Number(r.stake)) }));
+    for (const m of moved) await moveGrant(tx, Number(m.grant_id), { wagered: Number(m.stake) });
+    // The credit refund of a void order gives the grants back what the bet took from them (c).
+    const refunded = isVoid && Number(o.credited_credit) > 0;
+    const [flip] = await rowsOf<{ parts: { grant_id: number; amount: number }[] | string }>(
+      tx,
+      sql`UPDATE bonus_order_spends SET refunded = ${refunded} WHERE order_id = ${o.id} AND refunded = ${!refunded} RETURNING parts`,
+    );
+    if (flip) {
+      const parts = typeof flip.parts === 'string' ? (JSON.parse(flip.parts) as { grant_id: number; amount: number }[]) : flip.parts;
+      for (const p of parts) await moveGrant(tx, p.grant_id, { remaining: refunded ? p.amount : -p.amount });
+    }
+  }
+}
+
+/** Moves an active grant's wagered / remaining by a delta and completes it when it is done. */
+async function moveGrant(tx: Executor, id: number, d: { wagered?: number; remaining?: number }) {
+  const [g] = await tx.select().from(bonusGrants).where(and(eq(bonusGrants.id, id), eq(bonusGrants.status, 'active')));
+  if (!g) return;
+  const wagered = Math.max(0, Number(g.wagered) + (d.wagered ?? 0));
+  const remaining = Math.max(0, Number(g.remaining) + (d.remaining ?? 0));
+  const done = grantDone(Number(g.wageringRequired), wagered, remaining);
+  await tx.update(bonusGrants).set({ wagered, remaining, status: done ? 'completed' : 'active' }).where(eq(bonusGrants.id, id));
+}
+
+/**
+ * What the bettor still has to wager before a withdrawal (0 = nothing): the largest requirement left
+ * among active, unexpired grants (one settled stake counts towards every grant, so the largest is what
+ * unlocks them all). The payments module refuses a withdrawal request while it is above zero.
+ */
+export async function bonusWageringLeft(ex: Executor, bettorId: number, now = new Date()): Promise<number> {
+  const [r] = await rowsOf<{ left: string | null }>(
+    ex,
+    sql`SELECT max(wagering_required - wagered) AS left FROM bonus_grants
+        WHERE bettor_id = ${bettorId} AND status = 'active' AND wagered < wagering_required AND expires_at > ${now.toISOString()}`,
+  );
+  return Math.max(0, Number(r?.left ?? 0));
 }
 
 /**
