@@ -15,7 +15,8 @@ import { registerBettor } from '../src/modules/money/bettors-service';
 import { recordReceivedRecharge, requestWithdrawal } from '../src/modules/payments/service';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { bonusGrants, campaigns, promotionEvents } from '../src/modules/promotions/schema';
+import { bonusGrants, campaignProgress, campaigns, promotionEvents } from '../src/modules/promotions/schema';
+import { dayKey } from '../src/modules/promotions/rules';
 import { drainPromotionEvents, expireBonusGrants, recordBettorSignIn } from '../src/modules/promotions/service';
 import { SIM_CAMPAIGNS, simulatePromotions } from '../src/simulator/promotions';
 import { Rng } from '../src/simulator/rng';
@@ -135,6 +136,35 @@ describe('sign-in streak', () => {
     expect(g.last).not.toBeNull();
     expect(await rowsOf(c.id)).toHaveLength(1);
   });
+
+  it('a late or replayed sign-in keeps the streak and its day; replays qualify once', async () => {
+    const c = await campaign({ type: 'signin_streak', rules: { days: 3 } });
+    const steady = await makeBettor(t, rootId);
+    const gappy = await makeBettor(t, rootId);
+    const d0 = Date.now() - 6 * DAY;
+    const day = (n: number, h = 12) => new Date(Math.floor(d0 / DAY) * DAY + n * DAY + h * 3600_000);
+    for (const n of [0, 1, 2, 3]) await signInAt(steady.id, day(n));
+    for (const n of [0, 1, 3, 4]) await signInAt(gappy.id, day(n));
+    await drainPromotionEvents(db());
+    expect((await rowsOf(c.id)).map((r) => r.bettorId)).toEqual([steady.id]);
+    // A late sign-in of an older day (and a replay of the last one) neither restarts the streak nor moves its day back.
+    const progress = async (id: number) => (await db().select().from(campaignProgress).where(and(eq(campaignProgress.campaignId, c.id), eq(campaignProgress.bettorId, id))))[0]?.state;
+    expect(await progress(gappy.id)).toEqual({ last_day: dayKey(day(4)), streak: 2 });
+    await signInAt(gappy.id, day(1));
+    await signInAt(gappy.id, day(4, 18));
+    await drainPromotionEvents(db());
+    expect(await progress(gappy.id)).toEqual({ last_day: dayKey(day(4)), streak: 2 });
+    // Every sign-in event replayed: the streaks keep their progress and nobody qualifies twice.
+    await db().execute(sql`INSERT INTO promotion_events (kind, bettor_id, data, at) SELECT kind, bettor_id, data, at FROM promotion_events WHERE kind = 'signin' AND bettor_id IN (${steady.id}, ${gappy.id})`);
+    await drainPromotionEvents(db());
+    expect(await progress(steady.id)).toEqual({ last_day: dayKey(day(3)), streak: 4 });
+    expect(await progress(gappy.id)).toEqual({ last_day: dayKey(day(4)), streak: 2 });
+    expect(await rowsOf(c.id)).toHaveLength(1);
+    // The next day continues the streak: the third day in a row qualifies.
+    await signInAt(gappy.id, day(5));
+    await drainPromotionEvents(db());
+    expect((await rowsOf(c.id)).map((r) => r.bettorId)).toEqual([steady.id, gappy.id]);
+  });
 });
 
 describe('deposit match', () => {
@@ -172,6 +202,10 @@ describe('invitation', () => {
     await deposit(invitees[2].id, 25_000);
     await drainPromotionEvents(db());
     const rows = await rowsOf(c.id);
+    // Registration and deposit events replayed: the same rows.
+    await db().execute(sql`INSERT INTO promotion_events (kind, bettor_id, data, at) SELECT kind, bettor_id, data, at FROM promotion_events WHERE kind IN ('invited', 'deposit') AND bettor_id IN (${sql.join(invitees.map((i) => sql`${i.id}`), sql`, `)})`);
+    await drainPromotionEvents(db());
+    expect(await rowsOf(c.id)).toEqual(rows);
     // 3,000 for the first, then the cap of 5,000 leaves 2,000.
     expect(rows.map((r) => [r.bettorId, r.periodKey, r.reward])).toEqual([
       [inviter.id, `invitee:${invitees[1].id}`, 3_000],
@@ -211,6 +245,9 @@ describe('bet to get', () => {
     await drainPromotionEvents(db());
     expect(await rowsOf(c.id)).toHaveLength(0); // 90,000 settled: below 100,000; the open 10,000 does not count
     await send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(2), markets: [{ id: 1, outcomes: [{ id: '1', result: 0 }, { id: '2', result: 1 }, { id: '3', result: 0 }] }] });
+    await drainPromotionEvents(db());
+    // The settlement events replayed: still one row.
+    await db().execute(sql`INSERT INTO promotion_events (kind, bettor_id, data, at) SELECT kind, bettor_id, data, at FROM promotion_events WHERE kind = 'settled' AND data->'bettor_ids' @> ${JSON.stringify([b.id])}::jsonb`);
     await drainPromotionEvents(db());
     const rows = await rowsOf(c.id);
     expect(rows.map((r) => [r.bettorId, r.qualifyingAmount, r.reward])).toEqual([[b.id, 100_000, 7_000]]);

@@ -164,7 +164,8 @@ async function signInStreak(tx: Executor, c: Campaign, b: BettorInfo, at: Date) 
     .where(and(eq(campaignProgress.campaignId, c.id), eq(campaignProgress.bettorId, b.id), eq(campaignProgress.periodKey, 'all')))
     .for('update');
   const state = (p?.state ?? {}) as { last_day?: string; streak?: number };
-  if (state.last_day === day) return;
+  // A replayed or late sign-in of a day at or before the last one counted changes nothing (ISO days sort as strings).
+  if (state.last_day && day <= state.last_day) return;
   const streak = state.last_day === previousDay(day) ? (state.streak ?? 0) + 1 : 1;
   await tx
     .insert(campaignProgress)
