@@ -9,7 +9,10 @@ import { BETTING_OFFER_STATUS, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, SPORT } f
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { acceptCashout } from '../src/modules/betting/cashout';
-import { orders } from '../src/modules/betting/schema';
+import { orders, statsHourly } from '../src/modules/betting/schema';
+import { diffHours, rebuildHours } from '../src/modules/statistics/rebuild';
+import { addDays, dayStart, localDay } from '../src/modules/statistics/figures';
+import { and } from 'drizzle-orm';
 import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
@@ -110,5 +113,37 @@ describe('GGR over settled orders', () => {
     expect(s.totals.cashouts).toBe(after3.cashout);
     expect(s.totals.ggr).toBe(400_000 - s.totals.payouts);
     expect(s.open).toEqual({ open_orders: 2, open_stakes: 600_000, open_liability: 1_200_000 });
+  });
+
+  it('rebuilds the stored hours from the orders and their events: they match; a corrupted or stray row is repaired in one go', async () => {
+    const db = t.database.db;
+    const from = dayStart(addDays(localDay(Date.now()), -1));
+    const to = dayStart(addDays(localDay(Date.now()), 1));
+    // Placement, settlement, rollback and cashout above: the deltas kept equal what the rows say.
+    expect(await diffHours(db, from, to)).toEqual([]);
+    const stored = await db.select().from(statsHourly);
+    expect(stored.length).toBeGreaterThan(0);
+    const row = stored.find((r) => r.payouts !== 0 || r.turnover !== 0)!;
+    const where = and(eq(statsHourly.hour, row.hour), eq(statsHourly.agentId, row.agentId));
+    await db.update(statsHourly).set({ payouts: row.payouts + 12_345, turnover: 0, settledStake: row.settledStake - 1 }).where(where);
+    const strayHour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
+    await db.insert(statsHourly).values({ hour: strayHour, agentId: 2_147_000_001, turnover: 999, orders: 1 });
+    const diff = await diffHours(db, from, to);
+    expect(diff).toHaveLength(2);
+    const fixed = diff.find((d) => d.agent_id === row.agentId)!;
+    expect(fixed.rebuilt).toMatchObject({ payouts: row.payouts, turnover: row.turnover, settled_stake: row.settledStake });
+    expect(fixed.stored).toMatchObject({ payouts: row.payouts + 12_345, turnover: 0 });
+    expect(diff.find((d) => d.agent_id === 2_147_000_001)!.rebuilt.turnover).toBe(0);
+    // Comparing changed nothing.
+    expect((await db.select().from(statsHourly).where(where))[0].payouts).toBe(row.payouts + 12_345);
+
+    const r = await rebuildHours(db, from, to);
+    expect(r.diff).toHaveLength(2);
+    expect(await diffHours(db, from, to)).toEqual([]);
+    expect((await db.select().from(statsHourly).where(where))[0]).toEqual(row);
+    expect(await db.select().from(statsHourly).where(eq(statsHourly.agentId, 2_147_000_001))).toEqual([]);
+    const s = await today();
+    expect(s.totals.settled_stake).toBe(400_000);
+    expect(s.totals.turnover).toBe(1_000_000);
   });
 });
