@@ -13,6 +13,7 @@ import { createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { systemLogs } from '../src/platform/schema.js';
 import { serverProcesses } from '../src/modules/operations/schema.js';
 import { redactText } from '../src/modules/operations/redact.js';
+import { terminateBackend } from '../src/modules/operations/db-views.js';
 import { installMetrics } from '../src/platform/metrics.js';
 
 const onPg = !!process.env.TEST_DATABASE_URL;
@@ -164,6 +165,25 @@ describe('scripts', () => {
     expect(later.rows[0].n).toBe(before.rows[0].n + made.run.result.created);
   }, 60_000);
 
+  it('statistics-days rebuilds the stored hours: the dry run shows the difference, the real run repairs it', async () => {
+    const { statsHourly } = await import('../src/modules/betting/schema.js');
+    const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const day = new Date(hour.getTime() + 3 * 3_600_000).toISOString().slice(0, 10);
+    // No order was placed here: a stored row says 5 orders, the orders say none.
+    await t.database.db.insert(statsHourly).values({ hour, agentId: 2_147_000_002, turnover: 50_000, orders: 5 });
+    const stored = () => t.database.db.select().from(statsHourly).where(eq(statsHourly.agentId, 2_147_000_002));
+    const dry = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'statistics-days', args: { from: day, to: day }, dry_run: true, target: self } });
+    expect(dry.status).toBe(201);
+    const dried = await finished(dry.body.id);
+    expect(dried.run.result).toMatchObject({ days: 1, differing_hours: 1, rebuilt: false });
+    expect(dried.lines.some((l: { line: string }) => l.line.includes('would fix') && l.line.includes('orders 5 → 0'))).toBe(true);
+    expect(await stored()).toHaveLength(1);
+    const real = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'statistics-days', args: { from: day, to: day }, target: self } });
+    const done = await finished(real.body.id);
+    expect(done.run.result).toMatchObject({ differing_hours: 1, rebuilt: true });
+    expect(await stored()).toHaveLength(0);
+  }, 60_000);
+
   it('a dangerous script waits for a second admin; the requester cannot approve it', async () => {
     const r = await t.call('POST', '/api/v1/operations/script-runs', { token: root, body: { script: 'rebuild-console', args: {}, dry_run: true, target: self } });
     expect(r.status).toBe(201);
@@ -312,6 +332,25 @@ describe('database views', () => {
       expect(activity.body.supported).toBe(true);
       expect(activity.body.rows.find((a: { pid: number }) => a.pid === waiterPid)).toMatchObject({ command: 'Query' });
       expect(activity.body.statements.available || /pg_stat_statements/.test(activity.body.statements.message)).toBe(true);
+      // Only the product's database: the session of another database is not listed.
+      const elsewherePid = (await elsewhere.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      expect(activity.body.rows.find((a: { pid: number }) => a.pid === elsewherePid)).toBeUndefined();
+      expect(activity.body.rows.every((a: { database: string | null }) => a.database === activity.body.rows[0].database)).toBe(true);
+
+      // The terminating statement itself refuses a dau_ connection (a pid reused after the route's checks).
+      const ours = new pg.Client({ connectionString: t.database.url, application_name: 'dau_probe' });
+      await ours.connect();
+      try {
+        const oursPid = (await ours.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+        expect(await terminateBackend(t.database, oursPid)).toBe(false);
+        expect((await ours.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+        const viaRoute = await t.call('POST', `/api/v1/operations/locks/${oursPid}/release`, { token: root });
+        expect(viaRoute.status).toBe(409);
+        expect(viaRoute.body.code).toBe('LOCK_OWN_CONNECTION');
+        expect((await ours.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+      } finally {
+        await ours.end().catch(() => {});
+      }
 
       // Refused: one of the server's own connections (409), another database's backend (403), without the button (403).
       const own = await t.database.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'dau_server' AND datname = current_database() LIMIT 1`, []);

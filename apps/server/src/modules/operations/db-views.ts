@@ -82,10 +82,16 @@ export async function backendOf(database: Database, pid: number): Promise<{ ours
   return { ours: !!r.ours, own: OWN_APPLICATION.test(r.app), self: !!r.self };
 }
 
+/**
+ * Terminates the backend, every condition inside the terminating statement itself (our database, not this
+ * connection, not one of the product's own `dau_…` connections): a pid reused between the route's checks
+ * and this statement can never end one of ours. False when no such backend is there any more.
+ */
 export async function terminateBackend(database: Database, pid: number): Promise<boolean> {
   const { rows } = await database.query(
-    `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE pid = $1 AND datname = current_database() AND pid <> pg_backend_pid()`,
-    [pid],
+    `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+      WHERE pid = $1 AND datname = current_database() AND pid <> pg_backend_pid() AND coalesce(application_name, '') !~ $2`,
+    [pid, OWN_APPLICATION.source],
   );
   return !!rows[0]?.done;
 }
@@ -103,13 +109,13 @@ export interface ActivityRow {
   own: boolean;
 }
 
-/** pg_stat_activity now: the client backends of every database, longest running first (MySQL's process list). */
+/** pg_stat_activity now: the client backends of the product's database, longest running first (MySQL's process list). */
 export async function listActivity(database: Database): Promise<ActivityRow[]> {
   const { rows } = await database.query(
     `SELECT pid, usename, client_addr::text AS client_addr, client_port, datname, application_name, backend_type, state,
             coalesce(extract(epoch FROM now() - coalesce(query_start, backend_start)), 0)::float8 AS seconds, left(query, 2000) AS query
        FROM pg_stat_activity
-      WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+      WHERE backend_type = 'client backend' AND datname = current_database() AND pid <> pg_backend_pid()
       ORDER BY (state = 'active') DESC, seconds DESC LIMIT 500`,
     [],
   );

@@ -265,7 +265,12 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
       if (backend.own || backend.self) throw conflict('LOCK_OWN_CONNECTION');
       const before = (await listLocks(database)).find((l) => l.pid === pid) ?? { pid };
       const done = await terminateBackend(database, pid);
-      if (!done) throw notFound();
+      if (!done) {
+        // The statement refused it: gone, or the pid now belongs to one of our own connections.
+        const now = await backendOf(database, pid);
+        if (now && (now.own || now.self)) throw conflict('LOCK_OWN_CONNECTION');
+        throw notFound();
+      }
       await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `released database lock: terminated backend ${pid}`, before, after: { terminated: pid } });
       return { ok: true };
     },
