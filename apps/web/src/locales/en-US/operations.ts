@@ -55,6 +55,8 @@ const operations = {
       outputOf: 'Run #{{id}}: {{name}}',
       noOutput: 'No output yet.',
       following: 'Following the output…',
+      followLost: 'Lost contact with the server: trying again in {{seconds}} s. The run goes on meanwhile.',
+      followRetry: 'Try now',
       result: 'Result',
       error: 'Error',
       approveConfirm: 'Approve this dangerous run? It starts on its server at once.',

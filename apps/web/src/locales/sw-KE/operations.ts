@@ -55,6 +55,8 @@ const operations = {
       outputOf: 'Utekelezaji #{{id}}: {{name}}',
       noOutput: 'Bado hakuna matokeo.',
       following: 'Inafuatilia matokeo…',
+      followLost: 'Mawasiliano na seva yamekatika: inajaribu tena baada ya sekunde {{seconds}}. Utekelezaji unaendelea wakati huo.',
+      followRetry: 'Jaribu sasa',
       result: 'Matokeo',
       error: 'Hitilafu',
       approveConfirm: 'Idhinisha utekelezaji huu hatari? Utaanza kwenye seva yake mara moja.',

@@ -55,6 +55,8 @@ const operations = {
       outputOf: '运行 #{{id}}：{{name}}',
       noOutput: '暂无输出。',
       following: '正在跟踪输出…',
+      followLost: '与服务器的连接中断：{{seconds}} 秒后重试。运行仍在继续。',
+      followRetry: '立即重试',
       result: '结果',
       error: '错误',
       approveConfirm: '批准这次危险运行吗？它会立即在目标服务器上开始。',

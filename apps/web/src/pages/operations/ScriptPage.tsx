@@ -18,47 +18,77 @@ interface OutputLine {
   at: string;
 }
 
-/** A run's output, followed while it runs: asks for the lines after the last seen one every second. */
+/** Back-off of the output's reads after a failure: 1 s, 2 s, 4 s … at most 30 s, forever while the drawer is open. */
+export const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1));
+/** A failure that retrying cannot mend (signed out, no longer allowed, the run is gone): following stops. */
+const permanent = (err: unknown) => err instanceof ApiFailure && [401, 403, 404].includes(err.status);
+
+/**
+ * A run's output, followed while it runs: asks for the lines after the last seen one every second. A
+ * failed read (network, a restarting server) is retried with back-off and shown as a warning the
+ * operator can cut short; only a permanent refusal stops following.
+ */
 function useRunOutput(id: number | null) {
   const [lines, setLines] = useState<OutputLine[]>([]);
   const [run, setRun] = useState<ScriptRunRow | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [retrying, setRetrying] = useState<{ failures: number; seconds: number; error: unknown } | null>(null);
+  const retryNow = useRef<() => void>(() => {});
   useEffect(() => {
     setLines([]);
     setRun(null);
     setError(null);
+    setRetrying(null);
     if (id == null) return;
     let after = 0;
     let stopped = false;
+    let failures = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const schedule = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void tick(), ms);
+    };
     const tick = async () => {
       try {
         const a = await api.get<{ run: ScriptRunRow; lines: OutputLine[] }>(`/operations/script-runs/${id}/output`, { after });
         if (stopped) return;
+        failures = 0;
+        setRetrying(null);
         if (a.lines.length) {
           after = a.lines[a.lines.length - 1]!.seq;
           setLines((old) => [...old, ...a.lines]);
         }
         setRun(a.run);
         // Keep reading until the run is over and a read brought nothing new.
-        if (!FINAL.has(a.run.status) || a.lines.length) timer = setTimeout(() => void tick(), a.lines.length ? 200 : 1000);
+        if (!FINAL.has(a.run.status) || a.lines.length) schedule(a.lines.length ? 200 : 1000);
       } catch (err) {
-        if (!stopped) setError(err);
+        if (stopped) return;
+        if (permanent(err)) {
+          setRetrying(null);
+          setError(err);
+          return;
+        }
+        failures++;
+        const ms = retryDelay(failures);
+        setRetrying({ failures, seconds: Math.round(ms / 1000), error: err });
+        schedule(ms);
       }
     };
+    retryNow.current = () => schedule(0);
     void tick();
     return () => {
       stopped = true;
       clearTimeout(timer);
+      retryNow.current = () => {};
     };
   }, [id]);
-  return { lines, run, error };
+  return { lines, run, error, retrying, retryNow: () => retryNow.current() };
 }
 
 function OutputDrawer({ id, name, onClose }: { id: number | null; name: string; onClose: () => void }) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
-  const { lines, run, error } = useRunOutput(id);
+  const { lines, run, error, retrying, retryNow } = useRunOutput(id);
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
@@ -66,6 +96,17 @@ function OutputDrawer({ id, name, onClose }: { id: number | null; name: string; 
   return (
     <Drawer open={id != null} onClose={onClose} size={mobile ? '100%' : 'large'} destroyOnHidden title={t('operations.script.outputOf', { id, name: run?.script ?? name })} data-testid="script-output-drawer">
       {error != null && <LoadError error={error} onRetry={onClose} />}
+      {retrying && (
+        <Alert
+          data-testid="script-output-retrying"
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t('operations.script.followLost', { seconds: retrying.seconds })}
+          description={retrying.error instanceof Error ? retrying.error.message : undefined}
+          action={<Button size="small" onClick={retryNow}>{t('operations.script.followRetry')}</Button>}
+        />
+      )}
       {run && (
         <Space wrap style={{ marginBottom: 12 }}>
           <StateTag state={run.status} text={t(`operations.script.states.${run.status}`)} testId="script-output-status" />
