@@ -33,6 +33,27 @@ import zhTron from '../src/locales/zh-CN/tron';
 import enOperations from '../src/locales/en-US/operations';
 import swOperations from '../src/locales/sw-KE/operations';
 import zhOperations from '../src/locales/zh-CN/operations';
+import enContent from '../src/locales/en-US/content';
+import swContent from '../src/locales/sw-KE/content';
+import zhContent from '../src/locales/zh-CN/content';
+import enShop from '../src/locales/en-US/shop';
+import swShop from '../src/locales/sw-KE/shop';
+import zhShop from '../src/locales/zh-CN/shop';
+import enVisitors from '../src/locales/en-US/visitors';
+import swVisitors from '../src/locales/sw-KE/visitors';
+import zhVisitors from '../src/locales/zh-CN/visitors';
+import enMessaging from '../src/locales/en-US/messaging';
+import swMessaging from '../src/locales/sw-KE/messaging';
+import zhMessaging from '../src/locales/zh-CN/messaging';
+import enSms from '../src/locales/en-US/sms';
+import swSms from '../src/locales/sw-KE/sms';
+import zhSms from '../src/locales/zh-CN/sms';
+import enPush from '../src/locales/en-US/push';
+import swPush from '../src/locales/sw-KE/push';
+import zhPush from '../src/locales/zh-CN/push';
+import enPromotions from '../src/locales/en-US/promotions';
+import swPromotions from '../src/locales/sw-KE/promotions';
+import zhPromotions from '../src/locales/zh-CN/promotions';
 import { BETTING_RESOURCES, CASINO_ROUND_FIELDS, CASINO_TRANSACTION_FIELDS, casinoCategoryResource, casinoGameResource, casinoProviderResource, casinoRoundResource, casinoSettingsResource, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
@@ -59,6 +80,13 @@ const FILES = {
   casino: { en: enCasino, sw: swCasino, zh: zhCasino },
   tron: { en: enTron, sw: swTron, zh: zhTron },
   operations: { en: enOperations, sw: swOperations, zh: zhOperations },
+  content: { en: enContent, sw: swContent, zh: zhContent },
+  shop: { en: enShop, sw: swShop, zh: zhShop },
+  visitors: { en: enVisitors, sw: swVisitors, zh: zhVisitors },
+  messaging: { en: enMessaging, sw: swMessaging, zh: zhMessaging },
+  sms: { en: enSms, sw: swSms, zh: zhSms },
+  push: { en: enPush, sw: swPush, zh: zhPush },
+  promotions: { en: enPromotions, sw: swPromotions, zh: zhPromotions },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
