@@ -88,6 +88,10 @@ describe('campaigns', () => {
     expect((await post({ rules: { min_first_deposit: 100 }, reward: { kind: 'cash', fixed_cents: 100 } })).body.code).toBe('PROMO_RULES_INVALID');
     expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100 }, ends_at: '2025-12-31T00:00:00Z' })).body.code).toBe('PROMO_PERIOD_INVALID');
     expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100, percent_bps: 10 } })).status).toBe(400);
+    // A percentage reward needs a cap per bettor, on create and on edit.
+    const uncapped = await post({ type: 'deposit_match', rules: { min_first_deposit: 100 }, reward: { kind: 'cash', percent_bps: 1000 } });
+    expect([uncapped.status, uncapped.body.code, uncapped.body.details]).toEqual([422, 'PROMO_PERCENT_CAP_REQUIRED', [{ field: 'reward.cap_cents' }]]);
+    expect(uncapped.body.message).toBe('A percentage reward needs a cap: the most one bettor can receive from the campaign');
     expect((await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100 }, agent_id: null }, tokenA)).body.code).toBe('PROMO_GLOBAL_SUPER_ONLY');
     const mine = await post({ rules: { days: 3 }, reward: { kind: 'cash', fixed_cents: 100 } }, tokenA);
     expect(mine.status).toBe(201);
@@ -277,6 +281,19 @@ describe('approval', () => {
       rows.push(r.body);
     }
     expect((await award(inA[0].id)).body.code).toBe('PROMO_ALREADY_QUALIFIED');
+    // A custom percentage campaign: no qualifying amount (or one whose percentage floors to 0) is its own 422, not "already on it".
+    const pc = await campaign({ type: 'custom', rules: {}, reward: { kind: 'cash', percent_bps: 250, cap_cents: 5_000 }, agent_id: agentA }, token);
+    const put = (body: Record<string, unknown>) => t.call('POST', `/api/v1/promotions/campaigns/${pc.id}/award`, { token: tokenA, body: { bettor_id: inA[0].id, ...body } });
+    for (const body of [{}, { qualifying_amount: 39 }]) {
+      const zero = await put(body);
+      expect([zero.status, zero.body.code]).toEqual([422, 'PROMO_AWARD_ZERO']);
+    }
+    // 2.5 % of 199,999 is 4,999.975: floored to 4,999 (under the cap of 5,000).
+    const floored = await put({ qualifying_amount: 199_999 });
+    expect([floored.status, floored.body.reward]).toEqual([201, 4_999]);
+    expect((await put({ qualifying_amount: 199_999 })).body.code).toBe('PROMO_ALREADY_QUALIFIED');
+    await db().update(campaigns).set({ status: 'paused' }).where(eq(campaigns.id, pc.id));
+    await db().update(campaigns).set({ status: 'active' }).where(eq(campaigns.id, c.id));
     expect((await award(outside.id, token)).body.code).toBe('PROMO_BETTOR_OUTSIDE_CAMPAIGN');
     // Agent B may not approve agent A's bettors.
     expect((await t.call('POST', `/api/v1/promotions/qualifications/${rows[0].id}/approve`, { token: tokenB })).status).toBe(403);

@@ -65,7 +65,8 @@ export type CampaignRules = z.infer<typeof campaignRules>;
 /**
  * The award: cash (cash account) or bonus funds (credit account, with wagering and expiry). Exactly one of
  * `fixed_cents` and `percent_bps` (basis points of the qualifying amount: deposit, stakes; not for
- * signin_streak). `cap_cents`: the most one bettor receives from the campaign in total (null: no cap).
+ * signin_streak). `cap_cents`: the most one bettor receives from the campaign in total (null: no cap;
+ * required with `percent_bps`: the server answers 422 PROMO_PERCENT_CAP_REQUIRED).
  */
 export const campaignReward = z
   .strictObject({

@@ -451,6 +451,16 @@ export const MESSAGES = {
     'sw-KE': 'Bonasi bado inachezwa: weka dau la TSh {left} zaidi (dau zilizomalizika) kabla ya kutoa pesa',
     'zh-CN': '奖金流水尚未完成：提款前还需投注 TSh {left}（以已结算注单计）',
   },
+  PROMO_PERCENT_CAP_REQUIRED: {
+    'en-US': 'A percentage reward needs a cap: the most one bettor can receive from the campaign',
+    'sw-KE': 'Zawadi ya asilimia inahitaji kikomo: kiasi cha juu kabisa ambacho mchezaji mmoja anaweza kupata kutoka kwenye kampeni',
+    'zh-CN': '按比例的奖励必须设置上限：每位投注用户从该活动最多可获得的金额',
+  },
+  PROMO_AWARD_ZERO: {
+    'en-US': 'This award comes to TSh 0.00: give a qualifying amount large enough for the campaign\'s percentage',
+    'sw-KE': 'Zawadi hii ni TSh 0.00: weka kiasi cha kustahiki kinachotosha kwa asilimia ya kampeni',
+    'zh-CN': '该奖励金额为 TSh 0.00：请填写足够的参与金额以按活动比例计算奖励',
+  },
   JACKPOT_TIERS_INVALID: {
     'en-US': 'Each prize tier needs a number of hits and a percentage; the percentages add up to at most 100 %',
     'sw-KE': 'Kila daraja la zawadi linahitaji idadi ya mechi zilizopatiwa na asilimia; jumla ya asilimia isizidi 100 %',

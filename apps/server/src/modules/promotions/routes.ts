@@ -27,7 +27,7 @@ import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '.
 import { agentInScope } from '../../platform/ownership.js';
 import { admins } from '../../platform/schema.js';
 import { activityQualifications, bettors } from '../money/schema.js';
-import { checkReward, checkRules } from './rules.js';
+import { awardOf, checkReward, checkRules } from './rules.js';
 import { campaignProgress, campaigns } from './schema.js';
 import { approveQualification, inBranch, qualify } from './service.js';
 import { campaignStats } from './stats.js';
@@ -262,6 +262,8 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!b) throw notFound();
       if (!agentInScope(scope, b.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
       if (!(await inBranch(tx, c, b.agentId))) throw new AppError(422, 'PROMO_BETTOR_OUTSIDE_CAMPAIGN');
+      // A percentage of no (or too small a) qualifying amount is an award of 0: its own refusal, not "already on it".
+      if (awardOf(c.reward, req.body.qualifying_amount ?? null, 0) <= 0) throw new AppError(422, 'PROMO_AWARD_ZERO', {}, [{ field: 'qualifying_amount' }]);
       const id = await qualify(tx, c, b, 'all', req.body.qualifying_amount ?? null, req.body.remark ?? '');
       if (id == null) throw new AppError(409, 'PROMO_ALREADY_QUALIFIED');
       const row = await qualificationRow(tx, id);

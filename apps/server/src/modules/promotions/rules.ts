@@ -17,10 +17,15 @@ export function checkRules(type: CampaignType, rules: unknown): Record<string, u
   return parsed.data as Record<string, unknown>;
 }
 
-/** The reward, normalised to every key present; a percent reward only where there is an amount. */
+/**
+ * The reward, normalised to every key present; a percent reward only where there is an amount, and never
+ * without a cap per bettor (422 PROMO_PERCENT_CAP_REQUIRED: a percentage of an unbounded deposit or
+ * stake has no ceiling otherwise).
+ */
 export function checkReward(type: CampaignType, reward: { kind: 'cash' | 'bonus'; fixed_cents?: number | null; percent_bps?: number | null; cap_cents?: number | null }): CampaignRewardJson {
   const r: CampaignRewardJson = { kind: reward.kind, fixed_cents: reward.fixed_cents ?? null, percent_bps: reward.percent_bps ?? null, cap_cents: reward.cap_cents ?? null };
   if (r.percent_bps != null && !HAS_AMOUNT.has(type)) throw new AppError(422, 'PROMO_REWARD_INVALID');
+  if (r.percent_bps != null && r.cap_cents == null) throw new AppError(422, 'PROMO_PERCENT_CAP_REQUIRED', {}, [{ field: 'reward.cap_cents' }]);
   return r;
 }
 

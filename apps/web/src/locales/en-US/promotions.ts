@@ -73,6 +73,7 @@ const promotions = {
       reward_bonus: 'Added as activity credit (bonus funds) with a wagering requirement and an expiry.',
       percent: 'Of the deposit or the stakes that qualified.',
       cap: 'Empty: no cap.',
+      capPercent: 'Required for a percentage reward: the most one bettor receives from the campaign.',
       budget: 'Approvals stop when the next award would pass it.',
       auto_approve: 'On: the award is posted as soon as a bettor qualifies. Off: an operator approves each one.',
       qualifying_amount: 'The amount a percentage reward is taken of.',

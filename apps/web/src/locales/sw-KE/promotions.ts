@@ -71,6 +71,7 @@ const promotions: Shape<typeof en> = {
       reward_bonus: 'Inaongezwa kama mkopo wa shughuli (fedha za bonasi) yenye sharti la mzunguko wa dau na muda wa kuisha.',
       percent: 'Ya amana au ya dau zilizostahilisha.',
       cap: 'Tupu: hakuna kikomo.',
+      capPercent: 'Inahitajika kwa zawadi ya asilimia: kiasi cha juu ambacho mchezaji mmoja anapata kutoka kwenye kampeni.',
       budget: 'Uidhinishaji husimama pale zawadi inayofuata ingeipita.',
       auto_approve: 'Imewashwa: zawadi inalipwa mara mchezaji anapostahili. Imezimwa: mhudumu anaidhinisha kila mmoja.',
       qualifying_amount: 'Kiasi ambacho zawadi ya asilimia hukokotolewa kutoka kwake.',

@@ -69,6 +69,7 @@ const promotions: Shape<typeof en> = {
       reward_bonus: '以活动彩金（奖金）发放，附带流水要求和有效期。',
       percent: '按获得资格的充值或投注额计算。',
       cap: '留空：不设上限。',
+      capPercent: '按比例奖励必填：每位投注用户从该活动最多可获得的金额。',
       budget: '下一笔奖励将超出预算时停止审核。',
       auto_approve: '开启：用户一获得资格即发放奖励。关闭：由运营人员逐一审核。',
       qualifying_amount: '百分比奖励据以计算的金额。',

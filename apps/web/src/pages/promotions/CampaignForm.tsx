@@ -295,7 +295,13 @@ export function CampaignForm({ open, row, onClose, onSubmit }: CampaignFormProps
             </Col>
           )}
           <Col xs={24} md={12}>
-            <Form.Item name="cap" label={t('promotions.field.cap')} rules={amount()} extra={t('promotions.help.cap')}>
+            {/* A percentage reward must have a cap per bettor (the server refuses it otherwise: PROMO_PERCENT_CAP_REQUIRED). */}
+            <Form.Item
+              name="cap"
+              label={t('promotions.field.cap')}
+              rules={rewardMode === 'percent' && percentAllowed ? [required(t('promotions.field.cap')), ...amount()] : amount()}
+              extra={t(rewardMode === 'percent' && percentAllowed ? 'promotions.help.capPercent' : 'promotions.help.cap')}
+            >
               <TshInput disabled={locked} data-testid="reward-cap" />
             </Form.Item>
           </Col>
