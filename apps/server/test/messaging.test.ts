@@ -276,11 +276,16 @@ describe('sending in-app messages', () => {
 describe('app versions', () => {
   it('edited through app_config; the public check answers none, optional or forced', async () => {
     const api = '/api/v1/messaging/app_versions';
-    const mk = (body: Record<string, unknown>) => t.call('POST', api, { token: agentA, body: { platform: 'android', download_url: 'https://dl.example/a.apk', ...body } });
+    const mk = (body: Record<string, unknown>, token = root) => t.call('POST', api, { token, body: { platform: 'android', download_url: 'https://dl.example/a.apk', ...body } });
+    // A version reaches every branch's bettors: a branch agent holding the buttons is refused, nothing is written.
+    const refused = await mk({ version: '0.9.0', version_code: 90 }, agentA);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('WHOLE_BOOK_ONLY');
+    expect((await t.call('GET', `${api}?version=0.9.0`, { token: root })).body.items).toHaveLength(0);
     expect((await mk({ version: '1.0.0', version_code: 100 })).status).toBe(201);
     const forced = await mk({ version: '1.1.0', version_code: 110, force_update: true });
     expect(forced.status).toBe(201);
-    expect(forced.body.updated_by).toBe('agent_a');
+    expect(forced.body.updated_by).toBe('admin');
     const latest = await mk({ version: '1.2.0', version_code: 120, update_text: 'New lobby', poster: 'https://cdn.example/p.png' });
     expect(latest.status).toBe(201);
     expect((await mk({ version: '1.2.0', version_code: 121 })).status).toBe(409);
@@ -289,6 +294,13 @@ describe('app versions', () => {
     expect(bad.body.code).toBe('APP_VERSION_INVALID');
     expect((await mk({ version: '2.0.0', version_code: 200, download_url: 'ftp://x' })).status).toBe(400);
     expect((await mk({ platform: 'windows', version: '2.0.0', version_code: 200 })).status).toBe(400);
+    // Nor may the agent edit or delete one.
+    for (const [method, body] of [['PUT', { force_update: false }], ['DELETE', undefined]] as const) {
+      const r = await t.call(method, `${api}/${forced.body.id}`, { token: agentA, body });
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe('WHOLE_BOOK_ONLY');
+    }
+    expect((await t.call('GET', `${api}/${forced.body.id}`, { token: root })).body.force_update).toBe(true);
 
     const check = (v: string, p = 'android') => t.call('GET', `/api/public/app-version?platform=${p}&version=${v}`);
     expect((await check('1.0.0')).body).toMatchObject({ latest: '1.2.0', update: 'forced', download_url: 'https://dl.example/a.apk', update_text: 'New lobby', poster: 'https://cdn.example/p.png' });
@@ -298,10 +310,10 @@ describe('app versions', () => {
     expect((await check('abc')).status).toBe(400);
 
     // The forced version edited to optional: 1.0.0 is now told "optional".
-    const edit = await t.call('PUT', `${api}/${forced.body.id}`, { token: agentA, body: { force_update: false } });
+    const edit = await t.call('PUT', `${api}/${forced.body.id}`, { token: root, body: { force_update: false } });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     expect((await check('1.0.0')).body.update).toBe('optional');
-    expect((await t.call('DELETE', `${api}/${latest.body.id}`, { token: agentA })).status).toBe(200);
+    expect((await t.call('DELETE', `${api}/${latest.body.id}`, { token: root })).status).toBe(200);
     expect((await check('1.0.0')).body.latest).toBe('1.1.0');
   });
 });

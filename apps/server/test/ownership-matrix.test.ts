@@ -66,7 +66,7 @@ const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdr
 /** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */
 const MESSAGING_KEYS = ['message_board', 'message_board:reply', 'message_board:delete', 'message_list', 'message_list:send', 'message_list:delete'];
 /** Push and Telegram (issue 15, PUSH): a precision push to my branch's devices; unbinding my branch's Telegram accounts. */
-const PUSH_KEYS = ['precision_push_device', 'precision_push_device:push', 'telegram_bot_binding', 'telegram_bot_binding:delete'];
+const PUSH_KEYS = ['precision_push_device', 'precision_push_device:push', 'telegram_bot_binding', 'telegram_bot_binding:delete', 'push_device', 'push_device:edit', 'telegram_bot_binding:edit', 'app_config', 'app_config:create', 'app_config:edit', 'app_config:delete'];
 /** Shop (issue 16, SHOP): one catalogue for the whole product, edited by any holder of its pages (no branch owns a row). */
 /** SMS (issue 15, SMS): sends to my branch's bettors and the no-send list (settings stay with the super admin). */
 const SMS_KEYS = ['sms_send', 'sms_send:send', 'no_send_sms', 'no_send_sms:create', 'no_send_sms:delete', 'no_send_sms:import'];
@@ -640,6 +640,32 @@ const CASES: RouteCase[] = [
     cells: { super: 200, own: [403] },
     target: async () => ({ url: '/api/v1/sms/config', body: { sender_id: uniq('M').slice(0, 11) }, probe: async () => (await t.call('GET', '/api/v1/sms/config', { token: tokens.super })).body.sender_id }),
   },
+  // The FCM project, the Telegram bot and the app versions serve every branch: a holder of the button who does
+  // not see the whole book is refused (403 WHOLE_BOOK_ONLY), whatever the body.
+  {
+    route: 'PUT /api/v1/push/config',
+    cells: { super: 200, own: [403] },
+    target: async () => ({ url: '/api/v1/push/config', body: { rate_per_second: 100 + ((n += 1) % 900) }, probe: async () => (await t.call('GET', '/api/v1/push/config', { token: tokens.super })).body }),
+  },
+  {
+    route: 'PUT /api/v1/telegram/config',
+    cells: { super: 200, own: [403] },
+    target: async () => {
+      const probe = async () => (await t.call('GET', '/api/v1/telegram/config', { token: tokens.super })).body;
+      return { url: '/api/v1/telegram/config', body: { notify_admins: !(await probe()).notify_admins }, probe };
+    },
+  },
+  ...(['POST', 'PUT', 'DELETE'] as const).map((method): RouteCase => ({
+    route: method === 'POST' ? 'POST /api/v1/messaging/app_versions' : `${method} /api/v1/messaging/app_versions/:id`,
+    cells: { super: method === 'POST' ? 201 : 200, own: [403] },
+    target: async () => {
+      const version = () => `9.${(n += 1)}.0`;
+      const list = async () => (await t.call('GET', '/api/v1/messaging/app_versions?page_size=200', { token: tokens.super })).body.items.map((v: { id: number; version: string }) => `${v.id}:${v.version}`).sort();
+      if (method === 'POST') return { url: '/api/v1/messaging/app_versions', body: { platform: 'android', version: version(), version_code: n, download_url: 'https://example.com/dau.apk' }, probe: list };
+      const made = await t.call('POST', '/api/v1/messaging/app_versions', { token: tokens.super, body: { platform: 'ios', version: version(), version_code: n, download_url: 'https://example.com/dau.ipa' } });
+      return { url: `/api/v1/messaging/app_versions/${made.body.id}`, body: method === 'PUT' ? { version: version() } : undefined, probe: list };
+    },
+  })),
   // Shop (issue 16, SHOP): a row of the catalogue is nobody's: every holder of the page edits or deletes any.
   ...(['categories', 'brands', 'products'] as const).flatMap((kind) =>
     (['PUT', 'DELETE'] as const).map((method): RouteCase => ({

@@ -7,6 +7,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import { message } from '@dau/domain';
+import { roles } from '../src/platform/schema.js';
 import { createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { waitFor } from './support/processes.js';
@@ -208,5 +210,23 @@ describe('devices and settings', () => {
     const bad = await t.call('PUT', '/api/v1/push/config', { token: admin, body: { service_account_json: '{"type":"user"}' } });
     expect(bad.status).toBe(400);
     expect((await t.call('PUT', '/api/v1/push/config', { token: agentA, body: { rate_per_second: 5 } })).status).toBe(403);
+  });
+
+  it('the FCM settings serve every branch: a holder of the button who does not see the whole book is refused', async () => {
+    const editor = await makeRole(t, 'Push editor', [...PUSH_KEYS, 'push_device:edit']);
+    await makeAdmin(t, 'push_editor_a', editor, w.agentA);
+    const branch = await t.login('push_editor_a');
+    const [before] = await t.database.db.select().from(pushConfig);
+    const refused = await t.call('PUT', '/api/v1/push/config', { token: branch, body: { rate_per_second: 7 } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('WHOLE_BOOK_ONLY');
+    for (const locale of ['en-US', 'sw-KE', 'zh-CN'] as const) expect(message('WHOLE_BOOK_ONLY', locale)).not.toBe('WHOLE_BOOK_ONLY');
+    expect((await t.call('GET', '/api/v1/push/config', { token: admin })).body.rate_per_second).toBe(before!.ratePerSecond);
+    // Staff serving the super admin's branch see the whole book: allowed.
+    const staff = await makeRole(t, 'Push staff', [...PUSH_KEYS, 'push_device:edit']);
+    await t.database.db.update(roles).set({ servesSuperiorBranch: true }).where(eq(roles.id, staff));
+    await makeAdmin(t, 'push_staff', staff, w.rootId);
+    const ok = await t.call('PUT', '/api/v1/push/config', { token: await t.login('push_staff'), body: { rate_per_second: before!.ratePerSecond } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 });

@@ -224,4 +224,13 @@ describe('the binding list', () => {
     expect(JSON.stringify(r.body)).not.toContain(botToken.split(':')[1]);
     expect((await t.call('PUT', '/api/v1/telegram/config', { token: admin, body: { bot_token: 'nope' } })).status).toBe(400);
   });
+
+  it('the bot serves every branch: a holder of the settings button who does not see the whole book is refused', async () => {
+    await grantKeys(t, telegramRole, ['telegram_bot_binding:edit']);
+    const before = (await t.call('GET', '/api/v1/telegram/config', { token: admin })).body;
+    const refused = await t.call('PUT', '/api/v1/telegram/config', { token: agentA, body: { notify_admins: !before.notify_admins } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('WHOLE_BOOK_ONLY');
+    expect((await t.call('GET', '/api/v1/telegram/config', { token: admin })).body).toEqual(before);
+  });
 });

@@ -900,6 +900,12 @@ export const MESSAGES = {
     'sw-KE': 'Msimbo huu si sahihi, umeisha muda au umeshatumika. Omba msimbo mpya kwenye koni.',
     'zh-CN': '该验证码无效、已过期或已被使用，请在后台重新获取。',
   },
+  // Messaging (issue 15): provider settings, app versions and the no-send list are the whole product's
+  WHOLE_BOOK_ONLY: {
+    'en-US': 'This applies to every branch: only an administrator who sees the whole book can do it',
+    'sw-KE': 'Hili linahusu matawi yote: ni msimamizi anayeona data za matawi yote pekee anayeweza kulifanya',
+    'zh-CN': '此操作影响所有分支：只有可查看全部数据的管理员才能执行',
+  },
   // Operations (issue 16): the bills-detach-month script
   BILL_MONTH_TOO_RECENT: {
     'en-US': 'The bills of {month} are still read by the bill lists: only a month that ended before the previous month and more than 30 days ago can be detached',
