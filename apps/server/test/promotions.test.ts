@@ -171,6 +171,23 @@ describe('sign-in streak', () => {
   });
 });
 
+describe('campaign period', () => {
+  it('counts an event at starts_at and just before ends_at, not one at ends_at or just before starts_at', async () => {
+    const startsAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 2 * DAY);
+    const endsAt = new Date(startsAt.getTime() + 3 * DAY);
+    const c = await campaign({ type: 'signin_streak', rules: { days: 1 }, starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() });
+    const at = [new Date(startsAt.getTime() - 1), startsAt, new Date(endsAt.getTime() - 1), endsAt];
+    const who = [];
+    for (const instant of at) {
+      const b = await makeBettor(t, rootId);
+      who.push(b.id);
+      await signInAt(b.id, instant);
+    }
+    await drainPromotionEvents(db());
+    expect((await rowsOf(c.id)).map((r) => r.bettorId)).toEqual([who[1], who[2]]);
+  });
+});
+
 describe('deposit match', () => {
   it('takes the first credited deposit at or above the minimum, a percentage capped per bettor; replays qualify once', async () => {
     const c = await campaign({ type: 'deposit_match', rules: { min_first_deposit: 10_000 }, reward: { kind: 'cash', percent_bps: 5_000, cap_cents: 6_000 } });
@@ -244,6 +261,9 @@ describe('bet to get', () => {
     await place(60_000, pick(1, '1', '2.00')); // counts (odds at the minimum)
     await place(50_000, pick(1, '2', '1.99')); // odds below
     await place(30_000, pick(1, '3', '2.10')); // counts: 90,000 so far
+    // Another bettor one cent short: 60,000 + 39,999 = 99,999 settled at the minimum odds.
+    const short = await makeBettor(t, rootId, { cash: 1_000_000 });
+    for (const stake of [60_000, 39_999]) await placeOrder(db(), { bettorId: short.id, type: ORDER_TYPE.user_bet, stakeCents: stake, legs: [pick(1, '1', '2.00')], skipLiveDelay: true });
     await place(10_000, pick(2, '1', '2.00')); // match 2 stays open for now
     await send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(1), markets: [{ id: 1, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }] });
     await drainPromotionEvents(db());
@@ -445,6 +465,11 @@ describe('bonus funds', () => {
     const w = await withdraw();
     expect(w).toMatchObject({ amount: 100_000 });
     await invariantsHold();
+    // Statistics, all settled after the qualification: 12,000 and 20,000 lost (+32,000), the void 15,000 back (0),
+    // 10,000 won at 3.00 (payout 30,000: -20,000): GGR after 12,000; NGR after = 12,000 - 10,000 cost = 2,000;
+    // the bonus is 10,000 / 2,000 = 50,000 bps of it.
+    const stats = await t.call('GET', `/api/v1/promotions/campaigns/${c.id}/stats`, { token });
+    expect(stats.body).toMatchObject({ qualified: 1, cost: 10_000, bonus_granted: 10_000, bonus_wagered: 30_000, ggr_before: 0, ggr_after: 12_000, ngr_after: 2_000, bonus_share_bps: 50_000 });
   });
 });
 
