@@ -375,6 +375,42 @@ const CASES: RouteCase[] = [
       };
     },
   },
+  {
+    // A campaign for an agent of another branch is refused; the super admin's is for branch B.
+    route: 'POST /api/v1/promotions/campaigns',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const name = uniq('New campaign ');
+      return {
+        url: '/api/v1/promotions/campaigns',
+        body: {
+          name, type: 'custom', starts_at: new Date(Date.now() - 86_400_000).toISOString(), ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+          agent_id: sideOf(who) === 'A' ? w.agentA : w.agentB, rules: {}, reward: { kind: 'cash', fixed_cents: 100_00 }, budget_cents: 10_000_00,
+        },
+        probe: async () => (await db().select({ n: count() }).from(campaigns).where(eq(campaigns.name, name)))[0].n,
+      };
+    },
+  },
+  {
+    // The batch: a row of branch A with one of the cell's side; one of another branch refuses the whole call (row A stays pending).
+    route: 'POST /api/v1/promotions/qualifications/approve',
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const rows: number[] = [];
+      for (const side of ['A', sideOf(who)] as const) {
+        const c = await freshCampaign(side, 'active');
+        const bettorId = await freshBettor(side);
+        const [b] = await db().select().from(bettors).where(eq(bettors.id, bettorId));
+        const [a] = await db().insert(activityQualifications).values({ bettorId, agentId: b.agentId, activity: c.name, campaignId: c.id, periodKey: 'all', reward: 100_00 }).returning();
+        rows.push(a.id);
+      }
+      return {
+        url: '/api/v1/promotions/qualifications/approve',
+        body: { ids: rows },
+        probe: async () => (await db().select({ id: activityQualifications.id, status: activityQualifications.status }).from(activityQualifications).where(sql`${activityQualifications.id} in (${sql.join(rows.map((id) => sql`${id}`), sql`, `)})`)).map((r) => [r.id, r.status]).sort(),
+      };
+    },
+  },
   // Sandbox routes (bettor-facing requests on a bettor id)
   ...([['withdrawals', withdrawals], ['recharges', recharges]] as const).map(([path, table]): RouteCase => ({
     route: `POST /api/v1/sandbox/${path}`,
@@ -626,10 +662,11 @@ const CASES: RouteCase[] = [
       return { url: '/api/v1/sms/sends', body: { content, target }, probe: async () => (await db().select({ n: count() }).from(smsSends).where(eq(smsSends.content, content)))[0] };
     },
   })),
-  // The no-send list is the product's, not a branch's: any holder of the page adds or removes any number.
+  // The no-send list is the product's, not a branch's: any holder of the page adds a number, but only the
+  // whole book removes one (a branch would otherwise lift another branch's STOP): 403 WHOLE_BOOK_ONLY.
   {
     route: 'DELETE /api/v1/sms/exclusions/:id',
-    cells: { super: 200, own: 200 },
+    cells: { super: 200, own: [403], other: [403] },
     target: async () => {
       const [row] = await db().insert(smsExclusions).values({ phone: `+25571${String(1_000_000 + (n += 1)).slice(-7)}`, source: 'manual' }).returning();
       return { url: `/api/v1/sms/exclusions/${row!.id}`, probe: async () => (await db().select().from(smsExclusions).where(eq(smsExclusions.id, row!.id)))[0] ?? null };

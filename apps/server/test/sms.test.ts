@@ -83,7 +83,12 @@ describe('no-send list', () => {
 
     const list = await t.call('GET', '/api/v1/sms/exclusions?phone=7123456', { token: tokB });
     expect(list.body.total).toBe(3);
-    const del = await t.call('DELETE', `/api/v1/sms/exclusions/${a.body.id}`, { token: tokA });
+    // Removing a number lifts an opt-out for every branch: a branch agent may not, even one they added.
+    const refused = await t.call('DELETE', `/api/v1/sms/exclusions/${a.body.id}`, { token: tokA });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('WHOLE_BOOK_ONLY');
+    expect((await t.database.db.select().from(smsExclusions).where(eq(smsExclusions.phone, '+255712345600'))).length).toBe(1);
+    const del = await t.call('DELETE', `/api/v1/sms/exclusions/${a.body.id}`, { token: root });
     expect(del.status).toBe(200);
     expect((await t.database.db.select().from(smsExclusions).where(eq(smsExclusions.phone, '+255712345600'))).length).toBe(0);
   });
@@ -93,6 +98,9 @@ describe('no-send list', () => {
     expect(((await res.json()) as { delivered: boolean }).delivered).toBe(true);
     const [row] = await t.database.db.select().from(smsExclusions).where(eq(smsExclusions.phone, '+255712345690'));
     expect(row?.source).toBe('stop');
+    // Another branch's agent cannot lift the bettor's STOP.
+    expect((await t.call('DELETE', `/api/v1/sms/exclusions/${row!.id}`, { token: tokB })).status).toBe(403);
+    expect(await t.database.db.select().from(smsExclusions).where(eq(smsExclusions.id, row!.id))).toHaveLength(1);
     // Any other text does nothing; a wrong token is refused.
     await fetch(`${gw.url}/sandbox/incoming`, { method: 'POST', body: new URLSearchParams({ from: '+255712345691', text: 'hello' }) });
     expect((await t.database.db.select().from(smsExclusions).where(eq(smsExclusions.phone, '+255712345691'))).length).toBe(0);

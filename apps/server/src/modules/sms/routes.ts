@@ -57,6 +57,17 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
   ctx.jobs.define<{ sendId: number }>(SMS_DELIVER_JOB, ({ sendId }) => deliverSend(ctx, sendId), { retryLimit: 20, retryDelaySeconds: 2 });
 
   // ------------------------------------------------------------------------------------ no-send list
+  // The list is the whole product's (a STOP holds for every branch): any holder of the page's buttons adds
+  // to it, but only an admin who sees the whole book removes a number (403 WHOLE_BOOK_ONLY), so a branch
+  // cannot lift another branch's bettor's opt-out. The resource layer's delete has no request-aware hook:
+  // the check is a preHandler of that route, after the permission check of onRequest.
+  const exclusionRow = `/api/v1${smsExclusionResource.api}/:id`;
+  app.addHook('onRoute', (route) => {
+    if (route.url !== exclusionRow || ![route.method].flat().includes('DELETE')) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), async (req: FastifyRequest) => {
+      if (!(await scopeOf(db, authOf(req))).all) throw new AppError(403, 'WHOLE_BOOK_ONLY');
+    }];
+  });
   registerResource(app, db, {
     def: smsExclusionResource,
     table: smsExclusions,
