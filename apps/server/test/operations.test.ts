@@ -14,6 +14,7 @@ import { systemLogs } from '../src/platform/schema.js';
 import { serverProcesses } from '../src/modules/operations/schema.js';
 import { redactText } from '../src/modules/operations/redact.js';
 import { terminateBackend } from '../src/modules/operations/db-views.js';
+import { checkInvariants } from '../src/modules/money/ledger.js';
 import { installMetrics } from '../src/platform/metrics.js';
 
 const onPg = !!process.env.TEST_DATABASE_URL;
@@ -239,7 +240,13 @@ describe('scripts', () => {
     await q(`SELECT dau_ensure_bill_partitions('2001-01-01'::date, 2)`);
     await bill('2001-01-15T10:00:00Z', 700, 0, 'detach-jan');
     await bill('2001-01-15T11:00:00Z', -700, 700, 'detach-jan');
-    expect((await q(`SELECT count(*)::int AS n FROM bills_200101`)).rows[0].n).toBe(2);
+    // A real account whose only bill is of January 2001 (with its journal counter-entry): once the month
+    // is detached, the ledger check must still count it (the archive table is read).
+    const [acct] = (await q(`INSERT INTO bettors (phone, name, agent_id, invitation_code, cash_balance) VALUES ('255700000777', 'Detach', 1, 'DETACH777', 900) RETURNING id`)).rows as { id: number }[];
+    await q(`INSERT INTO bills (created_at, serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, txn_id)
+             VALUES ('2001-01-20T10:00:00Z', 'detach-acct', $1, 1, 1, 4, 900, 0, 900, 'admin', 'detach-acct')`, [acct!.id]);
+    await q(`INSERT INTO house_entries (txn_id, account, amount, bill_type) VALUES ('detach-acct', 'clearing:6', -900, 4)`);
+    expect((await q(`SELECT count(*)::int AS n FROM bills_200101`)).rows[0].n).toBe(3);
     // Not the oldest month: January still holds bills.
     const notOldest = await ask({ month: '2001-02' });
     expect(notOldest.status).toBe(422);
@@ -252,23 +259,27 @@ describe('scripts', () => {
     expect((await t.call('POST', `/api/v1/operations/script-runs/${dry.body.id}/approve`, { token: approver })).status).toBe(200);
     const dried = await finished(dry.body.id);
     expect(dried.run.status).toBe('succeeded');
-    expect(dried.run.result).toMatchObject({ partition: 'bills_200101', archive: 'bills_archive_200101', rows: 2, accounts: 0, allowed: true, detached: false });
+    expect(dried.run.result).toMatchObject({ partition: 'bills_200101', archive: 'bills_archive_200101', rows: 3, accounts: 1, allowed: true, detached: false });
     expect(dried.lines.some((l: { line: string }) => l.line.startsWith('would detach bills_200101'))).toBe(true);
     const attached = `SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'bills'::regclass AND inhrelid = to_regclass('bills_200101')`;
     expect((await q(attached)).rows[0].n).toBe(1);
     expect((await q(`SELECT to_regclass('bills_archive_200101') IS NULL AS absent`)).rows[0].absent).toBe(true);
 
     // The real run waits for a second admin, then detaches: the bills table no longer sees January, the archive table keeps it.
+    const ledgerBefore = await checkInvariants(t.database.db);
+    expect(ledgerBefore.filter((p) => p.includes(`bettor ${acct!.id} `) || p.includes('detach-acct'))).toEqual([]);
     const real = await ask({ month: '2001-01' });
     expect(real.body.status).toBe('awaiting_approval');
     expect((await t.call('POST', `/api/v1/operations/script-runs/${real.body.id}/approve`, { token: root })).status).toBe(403);
     expect((await t.call('POST', `/api/v1/operations/script-runs/${real.body.id}/approve`, { token: approver })).status).toBe(200);
     const done = await finished(real.body.id);
     expect(done.run.status).toBe('succeeded');
-    expect(done.run.result).toMatchObject({ rows: 2, detached: true });
+    expect(done.run.result).toMatchObject({ rows: 3, detached: true });
     expect((await q(`SELECT to_regclass('bills_200101') IS NULL AS absent`)).rows[0].absent).toBe(true);
-    expect((await q(`SELECT count(*)::int AS n FROM bills_archive_200101`)).rows[0].n).toBe(2);
+    expect((await q(`SELECT count(*)::int AS n FROM bills_archive_200101`)).rows[0].n).toBe(3);
     expect((await q(`SELECT count(*)::int AS n FROM bills WHERE created_at < '2001-02-01'`)).rows[0].n).toBe(0);
+    // The ledger still balances: the account's 900 and its journal transaction are read from the archive.
+    expect(await checkInvariants(t.database.db)).toEqual(ledgerBefore);
     // Detached once: asking again is 422.
     const again = await ask({ month: '2001-01' });
     expect(again.status).toBe(422);
@@ -276,6 +287,8 @@ describe('scripts', () => {
     await q(`DELETE FROM bills WHERE bettor_id = 2147480000`);
     await q(`DROP TABLE bills_archive_200101`);
     await q(`DROP TABLE bills_200102`);
+    await q(`DELETE FROM house_entries WHERE txn_id = 'detach-acct'`);
+    await q(`DELETE FROM bettors WHERE id = $1`, [acct!.id]);
   }, 60_000);
 
   it("a script's output never contains secrets", async () => {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, type AccountKind } from '@dau/domain';
 import { bettors, bills, houseEntries } from './schema.js';
 import { AppError } from '../../platform/errors.js';
@@ -147,29 +147,47 @@ export async function post(ex: Executor, p: Posting): Promise<PostedBill> {
 export async function checkInvariants(ex: Executor): Promise<string[]> {
   const problems: string[] = [];
   const q = async <T>(s: ReturnType<typeof sql>) => ((await ex.execute(s)) as unknown as { rows: T[] }).rows;
+  const ledger = await allBills(ex);
   const sums = await q<{ id: number; kind: number; balance: string; sum: string }>(sql`
     SELECT b.id, k.kind, CASE k.kind WHEN 1 THEN b.cash_balance ELSE b.credit_balance END AS balance,
-           COALESCE((SELECT sum(amount) FROM bills x WHERE x.bettor_id = b.id AND x.account_kind = k.kind), 0) AS sum
+           COALESCE((SELECT sum(amount) FROM ${ledger} x WHERE x.bettor_id = b.id AND x.account_kind = k.kind), 0) AS sum
     FROM bettors b CROSS JOIN (VALUES (1), (2)) AS k(kind)`);
   for (const r of sums) if (Number(r.balance) !== Number(r.sum)) problems.push(`bettor ${r.id} account ${r.kind}: balance ${r.balance} != sum of bills ${r.sum}`);
   // A balance may only go below zero through a settlement correction (type 8 debit, allowNegative) and
   // stay there until credits cover it; no other debit may leave it negative.
   const arithmetic = await q<{ id: number }>(
-    sql`SELECT id FROM bills WHERE balance_before + amount <> balance_after OR (balance_after < 0 AND amount < 0
+    sql`SELECT id FROM ${ledger} b WHERE balance_before + amount <> balance_after OR (balance_after < 0 AND amount < 0
        AND NOT (account_kind = ${ACCOUNT_KIND.cash} AND type = ${ROLLBACK_TYPE}) AND NOT (account_kind = ${ACCOUNT_KIND.credit} AND type = ${CREDIT_ROLLBACK_TYPE}))`,
   );
   for (const r of arithmetic) problems.push(`bill ${r.id}: before + amount != after, or negative`);
   const gaps = await q<{ id: number }>(sql`
     SELECT id FROM (
-      SELECT id, balance_before, lag(balance_after) OVER (PARTITION BY bettor_id, account_kind ORDER BY id) AS prev FROM bills
+      SELECT id, balance_before, lag(balance_after) OVER (PARTITION BY bettor_id, account_kind ORDER BY id) AS prev FROM ${ledger} b
     ) x WHERE prev IS NOT NULL AND prev <> balance_before`);
   for (const r of gaps) problems.push(`bill ${r.id}: does not chain from the previous bill of its account`);
   const unbalanced = await q<{ txn_id: string; total: string }>(sql`
     SELECT txn_id, sum(amount) AS total FROM (
-      SELECT txn_id, amount FROM bills UNION ALL SELECT txn_id, amount FROM house_entries
+      SELECT txn_id, amount FROM ${ledger} b UNION ALL SELECT txn_id, amount FROM house_entries
     ) j GROUP BY txn_id HAVING sum(amount) <> 0`);
   for (const r of unbalanced) problems.push(`journal transaction ${r.txn_id} sums to ${r.total}`);
   return problems;
+}
+
+/** Only a detached month's table name ever goes into the SQL text (operations' bills-detach-month script). */
+const ARCHIVE_TABLE = /^bills_archive_[0-9]{6}$/;
+
+/**
+ * Every bill the ledger holds: the partitioned `bills` and the months detached from it into standalone
+ * `bills_archive_YYYYMM` tables (still in the database, still part of every account's sum and chain).
+ */
+async function allBills(ex: Executor): Promise<SQL> {
+  const { rows } = (await ex.execute(sql`
+    SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'bills_archive_%' ORDER BY c.relname`)) as unknown as { rows: { name: string }[] };
+  const archives = rows.map((r) => r.name).filter((n) => ARCHIVE_TABLE.test(n));
+  const cols = 'id, bettor_id, account_kind, type, amount, balance_before, balance_after, txn_id';
+  if (archives.length === 0) return sql.raw('bills');
+  return sql.raw(`(SELECT ${cols} FROM bills${archives.map((a) => ` UNION ALL SELECT ${cols} FROM ${a}`).join('')})`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -76,9 +76,8 @@ export async function planDetach(database: Database, month: string, now = new Da
  * Detaches an archived month of bills (monthly range partitions of `bills`, migration 0001) into a
  * standalone table `bills_archive_YYYYMM` kept in the database: nothing is deleted, but from then on no
  * screen reads it: the bill archive lookups (bill_archive, bill_credit_archive), an order's bills on its
- * detail, the first-deposit lookup of promotions, and the ledger check (`balance = sum of bills` and
- * "every journal transaction sums to zero" no longer see that month, so ledger-invariants reports the
- * accounts and transactions it held until the check learns the archive tables).
+ * detail and the first-deposit lookup of promotions no longer see that month. The ledger check
+ * (money's checkInvariants) reads the archive tables with `bills`, so every account still sums.
  *
  * Allowed only for a partition of a month that ended before the previous month began and more than 30
  * days ago (never the current or previous month, never inside the bill lists' 30 days), oldest month
