@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq, gte, ilike, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   approveBatchAnswer, approveBatchBody, campaignAwardBody, campaignCreateBody, campaignFilters, campaignRow, campaignStatsAnswer, campaignStatsQuery,
@@ -284,14 +284,19 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post('/api/v1/promotions/qualifications/approve', {
     config: { access: { page: 'activity_qualification', button: 'approve' } },
-    schema: { tags: ['activity_qualification'], body: approveBatchBody, response: { 200: approveBatchAnswer }, summary: 'Approve pending campaign qualifications of my branch, each in its own transaction: approved and refused ids' },
+    schema: { tags: ['activity_qualification'], body: approveBatchBody, response: { 200: approveBatchAnswer }, summary: 'Approve pending campaign qualifications of my branch, each in its own transaction: approved and refused ids (one id of another branch refuses the whole call)' },
   }, async (req) => {
     const auth = authOf(req);
     const scope = await scopeOf(db, auth);
     const locale = localeOf(req);
+    const ids = [...new Set(req.body.ids)];
+    // One id of another branch refuses the whole call (403 OUT_OF_SCOPE, nothing approved), as every bulk
+    // body does; unknown ids and per-row states (approved, budget) are answered row by row below.
+    const owners = await db.select({ agentId: activityQualifications.agentId }).from(activityQualifications).where(inArray(activityQualifications.id, ids));
+    if (owners.some((o) => !agentInScope(scope, o.agentId))) throw new AppError(403, 'OUT_OF_SCOPE');
     const approved = [];
     const refused = [];
-    for (const id of [...new Set(req.body.ids)]) {
+    for (const id of ids) {
       try {
         approved.push(await db.transaction((tx) => approveAudited(tx, req, id, scope)));
       } catch (err) {
