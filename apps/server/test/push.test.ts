@@ -194,6 +194,23 @@ describe('devices and settings', () => {
     expect(p.body.items.map((d: any) => d.id)).toEqual([dev.b1]);
   });
 
+  it('never answers a device\'s FCM registration token (device list and precision list, whole book and branch)', async () => {
+    const stored = (await t.database.db.select({ token: pushDevices.token }).from(pushDevices)).map((d) => d.token).filter(Boolean);
+    expect(stored.length).toBeGreaterThan(0);
+    const answers = [
+      await t.call('GET', '/api/v1/push/devices?page=1&page_size=200', { token: admin }),
+      await t.call('GET', '/api/v1/push/precision/devices?page=1&page_size=200', { token: admin }),
+      await t.call('GET', '/api/v1/push/devices?page=1&page_size=200', { token: agentA }),
+    ];
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.body.items.length).toBeGreaterThan(0);
+      for (const item of a.body.items) expect(item).not.toHaveProperty('token');
+      const text = JSON.stringify(a.body);
+      for (const tok of stored) expect(text).not.toContain(tok);
+    }
+  });
+
   it('registering a token again makes its device valid again', async () => {
     await registerDevice(t.database.db, { bettorId: null, token: tokens.gone!, platform: 'android' });
     const [d] = await t.database.db.select().from(pushDevices).where(eq(pushDevices.token, tokens.gone!));

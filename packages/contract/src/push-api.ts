@@ -23,7 +23,7 @@ export const pushDeviceRow = z.object({
   id: num,
   bettor_id: num.nullable(),
   phone: str.nullable(),
-  token: str,
+  // No FCM registration token: whoever holds it can push to the phone; the server never answers it.
   platform: str,
   model: str,
   os_name: str,

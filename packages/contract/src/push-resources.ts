@@ -24,7 +24,6 @@ export const PUSH_DEVICE_FIELDS: readonly FieldDef[] = [
   { key: 'invalid_reason', type: 'text', table: false },
   { key: 'last_pushed_at', type: 'datetime', sortable: true },
   { key: 'registered_at', type: 'datetime', sortable: true },
-  { key: 'token', type: 'text', table: false },
 ];
 
 /** The FCM settings (push_device › settings, button `edit`): the service account key file is write-only. */

@@ -40,8 +40,9 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 type Device = typeof pushDevices.$inferSelect;
+/** A device as the console sees it: never its FCM registration token (a credential to push to the phone). */
 const toDeviceRow = (d: Device) => ({
-  id: d.id, bettor_id: d.bettorId, phone: d.phone, token: d.token, platform: d.platform, model: d.model, os_name: d.osName,
+  id: d.id, bettor_id: d.bettorId, phone: d.phone, platform: d.platform, model: d.model, os_name: d.osName,
   os_version: d.osVersion, app_version: d.appVersion, last_title: d.lastTitle, last_body: d.lastBody, last_pushed_at: iso(d.lastPushedAt),
   invalid: d.invalidAt !== null, invalid_reason: d.invalidReason, registered_at: d.registeredAt.toISOString(),
 });

@@ -28,7 +28,6 @@ const push = {
       invalid_reason: 'Why invalid',
       last_pushed_at: 'Last pushed',
       registered_at: 'Registered',
-      token: 'FCM token',
       project_id: 'Firebase project ID',
       service_account_json: 'Service account key file (JSON)',
       rate_per_second: 'Messages per second',

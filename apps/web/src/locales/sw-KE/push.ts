@@ -23,7 +23,6 @@ const push = {
       invalid_reason: 'Sababu ya kutokuwa halali',
       last_pushed_at: 'Arifa ya mwisho',
       registered_at: 'Imesajiliwa',
-      token: 'Tokeni ya FCM',
       project_id: 'Kitambulisho cha mradi wa Firebase',
       service_account_json: 'Faili la ufunguo la akaunti ya huduma (JSON)',
       rate_per_second: 'Ujumbe kwa sekunde',

@@ -23,7 +23,6 @@ const push = {
       invalid_reason: '无效原因',
       last_pushed_at: '最近推送',
       registered_at: '注册时间',
-      token: 'FCM 令牌',
       project_id: 'Firebase 项目 ID',
       service_account_json: '服务账号密钥文件（JSON）',
       rate_per_second: '每秒消息数',

@@ -28,7 +28,6 @@ function useDeviceView(resource: typeof pushDeviceResource) {
       model: { keep: true },
       platform: { options: platformOptions(t), render: (v) => <Tag>{textOf(PLATFORM_TEXT, v, t)}</Tag> },
       invalid: { keep: true, render: (v, row) => <span data-testid={`device-invalid-${String(row.id)}`}><InvalidTag invalid={v} t={t} /></span> },
-      token: { render: (v) => <Typography.Text code copyable style={{ wordBreak: 'break-all' }}>{String(v ?? '')}</Typography.Text> },
     };
     return pushView(resource, hints);
   }, [t, resource]);
