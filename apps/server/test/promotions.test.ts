@@ -473,6 +473,30 @@ describe('bonus funds', () => {
   });
 });
 
+describe('events queue', () => {
+  it('an event that throws is rolled back alone, retried, and set aside after 5 attempts; the others proceed', async () => {
+    const c = await campaign({ type: 'signin_streak', rules: { days: 1 } });
+    const b = await makeBettor(t, rootId);
+    // An order id that is not a number makes the database refuse the wagering query of this settled event.
+    const [bad] = await db().insert(promotionEvents).values({ kind: 'settled', bettorId: null, data: { bettor_ids: [], order_ids: ['not-a-number'] } }).returning();
+    await signInAt(b.id, new Date());
+    await drainPromotionEvents(db());
+    expect((await rowsOf(c.id)).map((r) => r.bettorId)).toEqual([b.id]);
+    const state = async () => (await db().select().from(promotionEvents).where(eq(promotionEvents.id, bad.id)))[0];
+    const first = await state();
+    expect(first).toMatchObject({ attempts: 1, processedAt: null });
+    expect(first.lastError).toBeTruthy();
+    for (let i = 2; i <= 5; i++) {
+      await drainPromotionEvents(db());
+      expect((await state()).attempts).toBe(i);
+    }
+    expect((await state()).processedAt).not.toBeNull();
+    await drainPromotionEvents(db());
+    expect((await state()).attempts).toBe(5);
+    expect(await db().select({ id: promotionEvents.id }).from(promotionEvents).where(sql`processed_at IS NULL`)).toEqual([]);
+  });
+});
+
 describe('simulator', () => {
   it('runs a sign-in streak and a bet-to-get campaign whose sign-in history makes rows at once', async () => {
     await db().update(campaigns).set({ status: 'paused' }).where(eq(campaigns.status, 'active'));

@@ -2,7 +2,8 @@
  * Promotions at work (issue 17):
  *  - events: the owning modules write a row of `promotion_events` in the cause's transaction
  *    (`promotionEvent`); the `promotions.events` job evaluates them in id order (`processPromotionEvents`),
- *    each batch in one transaction that also marks its events processed, so an event is evaluated once;
+ *    each batch in one transaction that also marks its events processed, so an event is evaluated once; each
+ *    event in its own savepoint, so one that throws is retried at the next run and set aside after 5 attempts;
  *  - qualification: one `activity_qualifications` row per (campaign, bettor, period), inserted with
  *    ON CONFLICT DO NOTHING against the partial unique index: a replayed event qualifies once;
  *  - approval (`approveQualification`): the budget guard (UPDATE … WHERE spent + award ≤ budget), the
@@ -61,33 +62,58 @@ export async function recordBettorSignIn(db: Db, bettorId: number, ip: string | 
   });
 }
 
-/** Evaluates up to `limit` unprocessed events (oldest first) in one transaction; answers how many. */
-export async function processPromotionEvents(db: Db, limit = 200): Promise<number> {
+/** Failed evaluations after which an event is set aside (processed_at set, its error kept) so the rest proceed. */
+export const EVENT_MAX_ATTEMPTS = 5;
+
+/**
+ * Evaluates up to `limit` unprocessed events after id `afterId` (oldest first) in one transaction, each
+ * in its own savepoint: an event that throws is rolled back alone, its attempts and error recorded, and
+ * it stays for the next run — after EVENT_MAX_ATTEMPTS it is set aside — while the others are evaluated
+ * and marked processed. Answers how many were taken and the last id.
+ */
+async function processBatch(db: Db, limit: number, afterId: number): Promise<{ taken: number; lastId: number }> {
   return db.transaction(async (tx) => {
     const events = await rowsOf<{ id: number; kind: string; bettor_id: number | null; data: Record<string, unknown>; at: Date | string }>(
       tx,
-      sql`SELECT id, kind, bettor_id, data, at FROM promotion_events WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+      sql`SELECT id, kind, bettor_id, data, at FROM promotion_events WHERE processed_at IS NULL AND id > ${afterId} ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
     );
-    if (!events.length) return 0;
+    if (!events.length) return { taken: 0, lastId: afterId };
     const active = await tx.select().from(campaigns).where(eq(campaigns.status, 'active'));
+    const done: number[] = [];
     for (const e of events) {
       const at = new Date(e.at);
-      const data = typeof e.data === 'string' ? (JSON.parse(e.data) as Record<string, unknown>) : e.data;
-      const live = active.filter((c) => c.startsAt <= at && at < c.endsAt);
-      if (live.length) await evaluate(tx, live, e.kind, e.bettor_id, data, at);
+      try {
+        await tx.transaction(async (sp) => {
+          const data = typeof e.data === 'string' ? (JSON.parse(e.data) as Record<string, unknown>) : e.data;
+          const live = active.filter((c) => c.startsAt <= at && at < c.endsAt);
+          if (live.length) await evaluate(sp, live, e.kind, e.bettor_id, data, at);
+        });
+        done.push(Number(e.id));
+      } catch (err) {
+        const error = String((err as Error)?.message ?? err).slice(0, 500);
+        await tx.execute(sql`UPDATE promotion_events SET attempts = attempts + 1, last_error = ${error},
+          processed_at = CASE WHEN attempts + 1 >= ${EVENT_MAX_ATTEMPTS} THEN now() ELSE NULL END WHERE id = ${e.id}`);
+      }
     }
-    await tx.update(promotionEvents).set({ processedAt: new Date() }).where(inArray(promotionEvents.id, events.map((e) => Number(e.id))));
-    return events.length;
+    if (done.length) await tx.update(promotionEvents).set({ processedAt: new Date() }).where(inArray(promotionEvents.id, done));
+    return { taken: events.length, lastId: Number(events[events.length - 1].id) };
   });
 }
 
-/** Processes every waiting event (tests, the job). */
+/** Evaluates up to `limit` unprocessed events (oldest first); answers how many were taken. */
+export async function processPromotionEvents(db: Db, limit = 200): Promise<number> {
+  return (await processBatch(db, limit, 0)).taken;
+}
+
+/** Processes every waiting event once (tests, the job): a failing event is tried again at the next run, not in a loop. */
 export async function drainPromotionEvents(db: Db): Promise<number> {
   let total = 0;
+  let after = 0;
   for (;;) {
-    const n = await processPromotionEvents(db);
-    total += n;
-    if (!n) return total;
+    const { taken, lastId } = await processBatch(db, 200, after);
+    total += taken;
+    after = lastId;
+    if (!taken) return total;
   }
 }
 
@@ -448,9 +474,10 @@ export async function expireBonusGrants(db: Db, now = new Date(), limit = 500): 
   return n;
 }
 
-/** Evaluated events older than a week are removed (the outbox stays small). */
+/** Evaluated events older than a week are removed (the outbox stays small); the ones set aside after failing stay for an operator. */
 export async function pruneEvents(db: Db, now = new Date()): Promise<void> {
-  await db.execute(sql`DELETE FROM promotion_events WHERE processed_at IS NOT NULL AND processed_at < ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}`);
+  await db.execute(sql`DELETE FROM promotion_events WHERE processed_at IS NOT NULL AND processed_at < ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}
+    AND NOT (last_error IS NOT NULL AND attempts >= ${EVENT_MAX_ATTEMPTS})`);
 }
 
 /** Campaigns past their end are ended. */
