@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { PushSendAnswer, PushSendDetail, TelegramBindCodeAnswer } from '@dau/contract/ui';
 import { api } from '../../app/api';
 import { formatDateTime, useApiMutation, type Row } from '../../resources';
-import { platformOptions, ResultTag } from './shared';
+import { platformOptions, PushErrorText, ResultTag } from './shared';
 
 /** Polls a push every 2 s until it is done. */
 function usePushProgress<T extends PushSendAnswer>(path: string | null) {
@@ -164,7 +164,7 @@ export function PrecisionPushDialog({ devices, onClose }: { devices: Row[] | nul
               { title: t('push.field.model'), dataIndex: 'model' },
               { title: t('push.field.phone'), dataIndex: 'phone' },
               { title: t('push.result.title'), dataIndex: 'status', render: (v: string) => <ResultTag status={v} t={t} /> },
-              { title: t('push.result.error'), dataIndex: 'error', render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : '-') },
+              { title: t('push.result.error'), dataIndex: 'error', render: (v: string | null) => <PushErrorText code={v} t={t} /> },
             ]}
           />
         </>

@@ -8,7 +8,7 @@ import { api } from '../../app/api';
 import { useAccess } from '../../app/access';
 import { ActionButton, formatDateTime, ResourcePage, SettingsCard, useApiMutation, type FieldView, type Row } from '../../resources';
 import { BindDialog, PrecisionPushDialog, PublicPushDialog } from './dialogs';
-import { InvalidTag, PLATFORM_TEXT, SUBJECT_TEXT, textOf, platformOptions, precisionDeviceResource, pushDeviceResource, pushView, telegramBindingResource } from './shared';
+import { InvalidTag, PushErrorText, PLATFORM_TEXT, SUBJECT_TEXT, textOf, platformOptions, precisionDeviceResource, pushDeviceResource, pushView, telegramBindingResource } from './shared';
 
 const clamp = (v: unknown) =>
   v ? (
@@ -27,6 +27,7 @@ function useDeviceView(resource: typeof pushDeviceResource) {
       last_body: { render: clamp },
       model: { keep: true },
       platform: { options: platformOptions(t), render: (v) => <Tag>{textOf(PLATFORM_TEXT, v, t)}</Tag> },
+      invalid_reason: { render: (v) => <PushErrorText code={v == null ? null : String(v)} t={t} /> },
       invalid: { keep: true, render: (v, row) => <span data-testid={`device-invalid-${String(row.id)}`}><InvalidTag invalid={v} t={t} /></span> },
     };
     return pushView(resource, hints);

@@ -1,4 +1,4 @@
-import { Tag } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { PUSH_DEVICE_FIELDS, TELEGRAM_BINDING_FIELDS, type ResourceDef } from '@dau/contract/ui';
 import type { FieldView, Option, ResourceView } from '../../resources';
@@ -42,6 +42,27 @@ const RESULT_TEXT = { sent: 'push.result.sent', invalid: 'push.result.invalid', 
 export function ResultTag({ status, t }: { status: string; t: TFunction }) {
   const key = RESULT_TEXT[status as keyof typeof RESULT_TEXT];
   return <Tag color={RESULT_COLOR[status] ?? 'default'} data-testid={`push-result-${status}`}>{key ? t(key) : status}</Tag>;
+}
+
+/** The labels of the error codes of a push result (FCM's, and ours: IN_DOUBT, DISABLED, NOT_CONFIGURED); literal for the key checks. */
+const ERROR_TEXT: Record<string, string> = {
+  UNREGISTERED: 'push.errorCode.UNREGISTERED', INVALID_ARGUMENT: 'push.errorCode.INVALID_ARGUMENT', SENDER_ID_MISMATCH: 'push.errorCode.SENDER_ID_MISMATCH',
+  QUOTA_EXCEEDED: 'push.errorCode.QUOTA_EXCEEDED', RESOURCE_EXHAUSTED: 'push.errorCode.RESOURCE_EXHAUSTED', UNAVAILABLE: 'push.errorCode.UNAVAILABLE',
+  INTERNAL: 'push.errorCode.INTERNAL', NETWORK: 'push.errorCode.NETWORK', THIRD_PARTY_AUTH_ERROR: 'push.errorCode.THIRD_PARTY_AUTH_ERROR',
+  PERMISSION_DENIED: 'push.errorCode.PERMISSION_DENIED', UNAUTHENTICATED: 'push.errorCode.UNAUTHENTICATED', invalid_grant: 'push.errorCode.invalid_grant',
+  IN_DOUBT: 'push.errorCode.IN_DOUBT', DISABLED: 'push.errorCode.DISABLED', NOT_CONFIGURED: 'push.errorCode.NOT_CONFIGURED',
+};
+
+/** An error code of a push result or a device's invalid reason: its label, with the code beside it (what support searches for). */
+export function PushErrorText({ code, t }: { code: string | null | undefined; t: TFunction }) {
+  if (!code) return <>-</>;
+  const key = ERROR_TEXT[code];
+  return (
+    <span data-testid={`push-error-${code}`}>
+      {key ? `${t(key)} ` : null}
+      <Typography.Text code>{code}</Typography.Text>
+    </span>
+  );
 }
 
 export function InvalidTag({ invalid, t }: { invalid: unknown; t: TFunction }) {
