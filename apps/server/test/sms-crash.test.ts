@@ -9,6 +9,8 @@
  * callback answers, as the server comes back) settle them by phone; none is resent while the grace
  * period (DAU_SMS_DOUBT_SECONDS, 90 s here) runs. The test waits for the send to be done with every
  * recipient delivered (a state, not a time), then counts the gateway's books: one message per number.
+ * It first checks that the kill did land mid-send (numbers in the gateway's books, rows still queued),
+ * so a kill after the end (or before the start) fails instead of passing trivially.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsSandbox, type SmsSandbox } from '../src/modules/sms/index.js';
@@ -60,11 +62,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('SMS send after a kill -9 (Postg
     await server.kill();
     const atKill = await progress();
     const [states] = await q(
-      `SELECT count(*) FILTER (WHERE status = 'sending')::int AS sending, count(*) FILTER (WHERE status = 'queued')::int AS queued FROM sms_recipients WHERE send_id = $1`,
+      `SELECT count(*) FILTER (WHERE status = 'sending')::int AS sending, count(*) FILTER (WHERE status = 'queued')::int AS queued,
+              count(*) FILTER (WHERE status NOT IN ('queued', 'sending'))::int AS answered
+       FROM sms_recipients WHERE send_id = $1`,
       [send.id],
     );
-    console.log(`SMS crash test: killed with ${atKill} of ${RECIPIENTS} messages in the gateway's books, ${states.sending} rows in doubt, ${states.queued} queued`);
+    console.log(`SMS crash test: killed with ${atKill} of ${RECIPIENTS} messages in the gateway's books, ${states.answered} rows answered, ${states.sending} rows in doubt, ${states.queued} queued`);
+    // The kill fell in the middle of the send, or the test proves nothing: some numbers had reached the
+    // gateway (and some of those answers were recorded), others were not yet even claimed.
+    expect(atKill).toBeGreaterThan(0);
     expect(atKill).toBeLessThan(RECIPIENTS);
+    expect(states.answered + states.sending).toBeGreaterThan(0);
+    expect(states.queued).toBeGreaterThan(0);
+    expect(states.answered + states.sending + states.queued).toBe(RECIPIENTS);
 
     await server.restart();
     await waitFor(
