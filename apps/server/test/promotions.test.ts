@@ -9,10 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT, message } from '@dau/domain';
-import { activityQualifications, bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { activityQualifications, bettors, bills, houseEntries, withdrawals } from '../src/modules/money/schema';
 import { checkInvariants } from '../src/modules/money/ledger';
 import { registerBettor } from '../src/modules/money/bettors-service';
 import { recordReceivedRecharge, requestWithdrawal } from '../src/modules/payments/service';
+import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { bonusGrants, campaignProgress, campaigns, promotionEvents } from '../src/modules/promotions/schema';
@@ -433,6 +434,10 @@ describe('bonus funds', () => {
     const withdraw = () => requestWithdrawal(db(), { bettorId: b.id, payType: PAY_TYPE.vodacom, amount: 100_000 });
     await expect(withdraw()).rejects.toMatchObject({ status: 422, code: 'PROMO_WAGERING_NOT_MET', params: { left: '300.00' } });
     expect(message('PROMO_WAGERING_NOT_MET', 'en-US', { left: '300.00' })).toBe('A bonus is still being wagered: bet TSh 300.00 more (settled stakes) before withdrawing');
+    // The same rule for a USDT withdrawal (modules/tron), and nothing is held for either.
+    await expect(requestUsdtWithdrawal(db(), { bettorId: b.id, amount: 100_000, toAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }))
+      .rejects.toMatchObject({ status: 422, code: 'PROMO_WAGERING_NOT_MET', params: { left: '300.00' } });
+    expect(await db().select().from(withdrawals).where(eq(withdrawals.bettorId, b.id))).toEqual([]);
     const grant = async () => (await db().select().from(bonusGrants).where(eq(bonusGrants.id, g.id)))[0];
 
     // Placed: nothing counts yet (cash or bonus funds). 4,000 of the second is bonus funds.

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
-import { bonusWageringLeft, promotionEvent } from '../promotions/service.js';
+import { promotionEvent, refuseWithdrawalWhileWagering } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
@@ -463,8 +463,7 @@ export async function requestWithdrawal(db: Db, input: { bettorId: number; payTy
   return db.transaction(async (tx) => {
     const b = await loadBettor(tx, input.bettorId);
     // Bonus terms (promotions): no withdrawal while an active bonus grant's wagering requirement is not met.
-    const left = await bonusWageringLeft(tx, b.id);
-    if (left > 0) throw new AppError(422, 'PROMO_WAGERING_NOT_MET', { left: formatAmount(left) });
+    await refuseWithdrawalWhileWagering(tx, b.id);
     const phone = input.phone ? validatePhone(input.phone) : null;
     if (phone && !phone.ok) throw badRequest('PHONE_INVALID', [{ field: 'phone' }]);
     const [w] = await tx

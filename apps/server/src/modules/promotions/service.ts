@@ -13,7 +13,7 @@
  *    active grant's remainder is removed with credit bill 105, once (`expireBonusGrants`).
  */
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, ORDER_STATUS } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, ORDER_STATUS, formatAmount } from '@dau/domain';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { agentInScope } from '../../platform/ownership.js';
@@ -428,7 +428,7 @@ async function moveGrant(tx: Executor, id: number, d: { wagered?: number; remain
 /**
  * What the bettor still has to wager before a withdrawal (0 = nothing): the largest requirement left
  * among active, unexpired grants (one settled stake counts towards every grant, so the largest is what
- * unlocks them all). The payments module refuses a withdrawal request while it is above zero.
+ * unlocks them all). Withdrawal requests are refused while it is above zero (refuseWithdrawalWhileWagering).
  */
 export async function bonusWageringLeft(ex: Executor, bettorId: number, now = new Date()): Promise<number> {
   const [r] = await rowsOf<{ left: string | null }>(
@@ -437,6 +437,12 @@ export async function bonusWageringLeft(ex: Executor, bettorId: number, now = ne
         WHERE bettor_id = ${bettorId} AND status = 'active' AND wagered < wagering_required AND expires_at > ${now.toISOString()}`,
   );
   return Math.max(0, Number(r?.left ?? 0));
+}
+
+/** Every withdrawal request (mobile money, USDT) asks this first: 422 PROMO_WAGERING_NOT_MET with the amount left. */
+export async function refuseWithdrawalWhileWagering(ex: Executor, bettorId: number): Promise<void> {
+  const left = await bonusWageringLeft(ex, bettorId);
+  if (left > 0) throw new AppError(422, 'PROMO_WAGERING_NOT_MET', { left: formatAmount(left) });
 }
 
 /**

@@ -14,6 +14,7 @@ import { isTronAddress } from './chain-reader.js';
 import { chainSenderOf, rememberSigned, signedOf } from './chain-sender.js';
 import { centsToUsdt, tronSettingsOf } from './deposits.js';
 import { chainReaderOf } from './watcher.js';
+import { refuseWithdrawalWhileWagering } from '../promotions/service.js';
 
 /**
  * USDT withdrawals (issue 14) through the existing withdrawal review (modules/payments): a bettor's
@@ -95,6 +96,8 @@ export async function requestUsdtWithdrawal(db: Db, input: { bettorId: number; a
     const [b] = await tx.select().from(bettors).where(eq(bettors.id, input.bettorId));
     if (!b) throw notFound();
     if (b.disabled === 2) throw new AppError(422, 'ACCOUNT_DISABLED');
+    // Bonus terms (promotions), as for mobile money: no withdrawal while a bonus's wagering is not met.
+    await refuseWithdrawalWhileWagering(tx, b.id);
     const warning = await poisoningWarning(tx, to);
     const hot = await hotWallet(tx);
     const [w] = await tx
