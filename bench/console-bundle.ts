@@ -68,9 +68,12 @@ const LANGUAGE = 'en-US';
 /** The texts of one language that a screen area loads with its chunk (src/locales/<lang>/<area>.ts). */
 const texts = (...areas: string[]) => lazy(...areas.map((a) => new RegExp(`^src/locales/${LANGUAGE}/${a}\\.ts$`)));
 
-const LOGIN = [ENTRY, 'src/pages/auth/LoginPage.tsx'];
+/** The product's messages in the language shown (src/app/spec-messages.ts), loaded before the first render. */
+const MESSAGES = `virtual:spec-messages/${LANGUAGE}`;
+const LOGIN = [ENTRY, MESSAGES, 'src/pages/auth/LoginPage.tsx'];
 const LANDING_FIRST_SEEN = [
   ENTRY,
+  MESSAGES,
   'src/app/shell/index.ts',
   'src/pages/statistics/TodayStatisticsPage.tsx',
   // The shell's texts and the screen's, in the language shown.

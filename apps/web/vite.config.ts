@@ -1,8 +1,29 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { MESSAGES } from '../../packages/domain/src/messages';
+import { SUPPORTED_LOCALES, type Locale } from '../../packages/domain/src/locale';
+
+/**
+ * `virtual:spec-messages/<locale>`: the domain's message catalogue in one language (src/app/spec-messages.ts
+ * loads the language shown), so the console does not download every message in three languages.
+ */
+function specMessages(): Plugin {
+  const PREFIX = 'virtual:spec-messages/';
+  return {
+    name: 'dau-spec-messages',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return undefined;
+      const lng = id.slice(PREFIX.length + 1) as Locale;
+      if (!(SUPPORTED_LOCALES as readonly string[]).includes(lng)) throw new Error(`no messages for ${lng}`);
+      const texts = Object.fromEntries(Object.entries(MESSAGES).map(([code, t]) => [code, (t as Record<Locale, string>)[lng]]));
+      return `export default ${JSON.stringify(texts)};`;
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), specMessages()],
   base: './',
   build: {
     outDir: 'dist',

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { App } from 'antd';
-import { SOCKET_PUSH_TYPE, isMessageCode, message as specMessage } from '@dau/domain';
+import { SOCKET_PUSH_TYPE } from '@dau/domain';
+import { isSpecCode, specMessage } from './spec-messages';
 import { useAuth } from './auth';
 import { usePrefs } from './prefs';
 import { storage } from './storage';
@@ -60,7 +61,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       if (m.status === false) {
         const lng = languageRef.current;
         // The server may answer with a message code (e.g. UNAUTHORIZED): show its text in the operator's language.
-        toast.error(m.message ? (isMessageCode(m.message) ? specMessage(m.message, lng) : m.message) : specMessage('DATA_ABNORMAL', lng));
+        toast.error(m.message ? (isSpecCode(m.message) ? specMessage(m.message, lng) : m.message) : specMessage('DATA_ABNORMAL', lng));
         if (m.type !== SOCKET_PUSH_TYPE.close) return;
       }
       switch (m.type) {

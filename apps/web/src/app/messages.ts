@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
-import { message as specMessage, isMessageCode, type Locale, type MessageCode, type MessageParams } from '@dau/domain';
+import type { Locale, MessageCode, MessageParams } from '@dau/domain';
+import { isSpecCode, specMessage } from './spec-messages';
 import { ApiFailure } from './api';
 import { usePrefs } from './prefs';
 
@@ -20,7 +21,7 @@ export function errorText(err: unknown, locale: Locale, fallback: MessageCode = 
   if (err instanceof ApiFailure) {
     if (err.status === 0) return specMessage('LOAD_FAILED', locale);
     if (err.message && err.message !== 'Internal Server Error') return err.message;
-    if (isMessageCode(err.code)) return specMessage(err.code, locale);
+    if (isSpecCode(err.code)) return specMessage(err.code, locale);
   }
   return specMessage(fallback, locale);
 }

@@ -6,6 +6,7 @@ import type { Locale as AntLocale } from 'antd/es/locale';
 import antdEnUS from 'antd/es/locale/en_US';
 import enCommon from './en-US/common';
 import { storage } from '../app/storage';
+import { loadSpecMessages } from '../app/spec-messages';
 
 /**
  * The console's texts. Each area owns one file per language (common: shell, login, shared words; menu:
@@ -103,7 +104,7 @@ export function loadLanguage(lng: Locale): Promise<void> {
     : ANTD_LOCALE_FILES[lng]().then((m) => {
         antdLocales[lng] = m.default;
       });
-  return Promise.all([antd, ...[...areasInUse].map((area) => loadArea(area, lng))]).then(() => undefined);
+  return Promise.all([antd, loadSpecMessages(lng), ...[...areasInUse].map((area) => loadArea(area, lng))]).then(() => undefined);
 }
 
 const isLocale = (l: string | undefined): l is Locale => (SUPPORTED_LOCALES as readonly (string | undefined)[]).includes(l);

@@ -3,12 +3,12 @@ import { Col, ColorPicker, DatePicker, Form, Input, InputNumber, Row as Grid, Se
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey, imagesMax } from '@dau/contract/ui';
-import { message } from '@dau/domain';
 import { DATETIME_FORMAT } from './datetime';
 import { formFields } from './formValues';
 import { fieldOptions, useLocale } from './locale';
 import { TshInput, tshRule } from './TshInput';
 import { ImageUpload } from './ImageUpload';
+import { specMessage } from '../app/spec-messages';
 import type { FieldContext, FieldView } from './types';
 
 const isJson = (v: string) => {
@@ -37,7 +37,7 @@ export function fieldRules(f: FieldView, t: TFunction, locale: string): FormRule
     else if (f.max !== undefined) rules.push({ type: 'number', max: f.max, message: t('form.atMost', { max: f.max }) });
   }
   if (f.type === 'json' || f.check === 'json') {
-    rules.push({ validator: async (_r, v: unknown) => (typeof v !== 'string' || !v.trim() || isJson(v) ? undefined : Promise.reject(new Error(message('CONVERSION_FAILED', locale)))) });
+    rules.push({ validator: async (_r, v: unknown) => (typeof v !== 'string' || !v.trim() || isJson(v) ? undefined : Promise.reject(new Error(specMessage('CONVERSION_FAILED', locale)))) });
   }
   return [...rules, ...(f.rules ?? [])];
 }

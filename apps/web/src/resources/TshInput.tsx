@@ -1,6 +1,7 @@
 import { Input, type FormRule, type InputProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { formatAmount, message, parseTshToCents } from '@dau/domain';
+import { formatAmount, parseTshToCents } from '@dau/domain';
+import { specMessage } from '../app/spec-messages';
 
 /**
  * An amount of shillings typed as text ("10,000", "-2,500.50", "TSh 1,305"): read exactly with
@@ -30,7 +31,7 @@ export function tshRule(t: TFunction, locale: string, opts: TshRuleOptions = {})
       const text = value === undefined || value === null ? '' : String(value).trim();
       if (!text) return;
       const cents = parseTshToCents(text);
-      if (cents === null || (cents === 0 && opts.allowZero === false)) throw new Error(message('AMOUNT_INVALID', locale));
+      if (cents === null || (cents === 0 && opts.allowZero === false)) throw new Error(specMessage('AMOUNT_INVALID', locale));
       const { min, max } = opts;
       if (min !== undefined && max !== undefined && (cents < min || cents > max)) {
         throw new Error(t('form.between', { min: formatAmount(min), max: formatAmount(max) }));
