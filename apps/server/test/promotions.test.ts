@@ -15,6 +15,7 @@ import { registerBettor } from '../src/modules/money/bettors-service';
 import { recordReceivedRecharge, requestWithdrawal } from '../src/modules/payments/service';
 import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
+import { acceptCashout, priceCashout } from '../src/modules/betting/cashout';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { bonusGrants, campaignProgress, campaigns, promotionEvents } from '../src/modules/promotions/schema';
 import { dayKey } from '../src/modules/promotions/rules';
@@ -243,6 +244,27 @@ describe('bet to get', () => {
     expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
     await t.betting.drain();
   }
+  it('counts a cashed-out order (early settlement) as settled, an open one not', async () => {
+    expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 0 } })).status).toBe(200);
+    await send({
+      type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(3), sport_id: SPORT.football, league_id: 'sr:tournament:promo',
+      league_name: 'Promo League', home_team: 'Home 3', away_team: 'Away 3', start_time: Date.now() + 3_600_000, status: EVENT_STATUS.not_started,
+    });
+    await send({
+      type: 'odds_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(3), event_status: EVENT_STATUS.not_started,
+      markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: ['2.00', '3.00', '3.50'].map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
+    });
+    const c = await campaign({ type: 'bet_to_get', rules: { min_stake: 50_000, min_odds: 2 }, reward: { kind: 'cash', fixed_cents: 1_000 } });
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const o = await placeOrder(db(), { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 50_000, legs: [{ eventId: ev(3), marketKey: '1|', outcomeId: '1', odds: '2.00' }], skipLiveDelay: true });
+    await drainPromotionEvents(db());
+    expect(await rowsOf(c.id)).toHaveLength(0); // open: nothing settled yet
+    const offer = await priceCashout(db(), o.id);
+    expect(await acceptCashout(db(), o.id, offer.amount!, { delayMs: 0 })).toMatchObject({ paid: true });
+    await drainPromotionEvents(db());
+    expect((await rowsOf(c.id)).map((r) => [r.bettorId, r.qualifyingAmount, r.reward])).toEqual([[b.id, 50_000, 1_000]]);
+  });
+
   it('sums the stakes of settled orders at odds at or above the minimum', async () => {
     expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 0 } })).status).toBe(200);
     for (const n of [1, 2]) {

@@ -223,11 +223,16 @@ async function invitation(tx: Executor, live: Campaign[], invitee: BettorInfo, b
   }
 }
 
-/** Settled orders placed within the period at total odds ≥ min_odds: their stakes summed reach min_stake. */
+/** An order whose money is decided: settled, or cashed out (early settlement, auto cashout). */
+export const SETTLED_STATUSES = [ORDER_STATUS.settled, ORDER_STATUS.early_settlement, ORDER_STATUS.auto_cash_out];
+/** `status IN (settled, cashed out)` of an orders query. */
+export const settledStatusSql = sql.join(SETTLED_STATUSES.map((st) => sql`${st}`), sql`, `);
+
+/** Settled or cashed-out orders placed within the period at total odds ≥ min_odds: their stakes summed reach min_stake. */
 async function betToGet(tx: Executor, c: Campaign, b: BettorInfo) {
   const [s] = await rowsOf<{ stakes: string | null }>(
     tx,
-    sql`SELECT sum(stake) AS stakes FROM orders WHERE bettor_id = ${b.id} AND status = ${ORDER_STATUS.settled}
+    sql`SELECT sum(stake) AS stakes FROM orders WHERE bettor_id = ${b.id} AND status IN (${settledStatusSql})
         AND created_at >= ${c.startsAt.toISOString()} AND created_at < ${c.endsAt.toISOString()} AND total_odds >= ${Number(c.rules.min_odds)}`,
   );
   const stakes = Number(s?.stakes ?? 0);
@@ -361,7 +366,6 @@ async function spendBonus(tx: Executor, bettorId: number, orderId: number, credi
 }
 
 /** Statuses whose stake is settled: settled, early settlement and auto cash-out. */
-const SETTLED_STATUSES = [ORDER_STATUS.settled, ORDER_STATUS.early_settlement, ORDER_STATUS.auto_cash_out];
 
 /**
  * Wagering progress from settlement (the settled event's order ids, each read as it stands now): an order

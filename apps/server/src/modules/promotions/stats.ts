@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { CampaignStatsAnswer } from '@dau/contract';
-import { ORDER_STATUS } from '@dau/domain';
+import { settledStatusSql } from './service.js';
 import type { Executor } from '../../platform/db.js';
 import type { campaigns } from './schema.js';
 
@@ -25,7 +25,7 @@ export async function campaignStats(ex: Executor, c: typeof campaigns.$inferSele
     WITH qb AS (SELECT bettor_id, min(created_at) AS t FROM activity_qualifications WHERE campaign_id = ${c.id} GROUP BY bettor_id)
     SELECT coalesce(sum(o.stake - o.payout) FILTER (WHERE o.settled_at < qb.t), 0) AS before,
            coalesce(sum(o.stake - o.payout) FILTER (WHERE o.settled_at >= qb.t), 0) AS after
-    FROM qb JOIN orders o ON o.bettor_id = qb.bettor_id AND o.status = ${ORDER_STATUS.settled}
+    FROM qb JOIN orders o ON o.bettor_id = qb.bettor_id AND o.status IN (${settledStatusSql})
       AND o.settled_at >= qb.t - ${window} AND o.settled_at < qb.t + ${window}`);
   const cost = Number(c.spentCents);
   const granted = num(g.granted);
