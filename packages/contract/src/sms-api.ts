@@ -46,7 +46,7 @@ export type SmsPreviewAnswer = z.infer<typeof smsPreviewAnswer>;
 export const smsSendRow = answerRow({
   id: 'number', content: 'string', encoding: 'string', segments: 'number', target_kind: 'string', recipient_count: 'number',
   excluded_count: 'number', estimated_cost_cents: 'number', sent_count: 'number', delivered_count: 'number', failed_count: 'number',
-  queued_count: 'number', status: 'string', sender_admin_id: 'number', sender_account: 'string?', create_time: 'string', finish_time: 'string?',
+  queued_count: 'number', written_count: 'number', status: 'string', sender_admin_id: 'number', sender_account: 'string?', create_time: 'string', finish_time: 'string?',
 });
 export type SmsSendRow = z.infer<typeof smsSendRow>;
 

@@ -12,7 +12,8 @@ export const SMS_EXCLUSION_SOURCES = ['manual', 'import', 'stop'] as const;
 export const SMS_TARGET_KINDS = ['phones', 'filter', 'one'] as const;
 /** A recipient's state: queued → sending → sent → delivered | failed. */
 export const SMS_RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed'] as const;
-export const SMS_SEND_STATUSES = ['sending', 'done'] as const;
+/** A send's state: 'preparing' (a filter send's recipients are still being written) → 'sending' → 'done'. */
+export const SMS_SEND_STATUSES = ['preparing', 'sending', 'done'] as const;
 /** Numbers a pasted list may hold. */
 export const SMS_MAX_PHONES = 50_000;
 
@@ -63,6 +64,8 @@ export const smsSendResource = /* @__PURE__ */ defineResource({
     { key: 'sent_count', type: 'number', table: false },
     { key: 'failed_count', type: 'number', width: 90 },
     { key: 'queued_count', type: 'number', table: false },
+    /** Recipient rows written so far (a filter send writes them after it is confirmed, while 'preparing'). */
+    { key: 'written_count', type: 'number', table: false },
     { key: 'status', type: 'text', search: 'exact', labels: 'sms.status', width: 110 },
     { key: 'sender_account', type: 'text', width: 120 },
     { key: 'created_at', type: 'datetime', search: 'range', table: false, detail: false },

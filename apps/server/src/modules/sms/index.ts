@@ -16,7 +16,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerSmsRoutes(app, ctx);
 }
 
-export { configureSms, smsRuntime, createSend, previewSend, deliverSend, applyDeliveryReport, applyIncomingMessage, SMS_DELIVER_JOB } from './service.js';
+export { configureSms, smsRuntime, createSend, previewSend, deliverSend, prepareSend, applyDeliveryReport, applyIncomingMessage, SMS_DELIVER_JOB, SMS_PREPARE_JOB } from './service.js';
 export { AfricasTalkingSms, type SmsProvider, type SmsSendOutcome } from './africastalking.js';
 export { startSmsSandbox, SANDBOX_SMS_API_KEY, SANDBOX_SMS_USERNAME, DEFAULT_SMS_SANDBOX_PORT, type SmsSandbox } from './sandbox.js';
 

@@ -22,7 +22,7 @@ import { subtreeCondition } from '../../platform/ownership.js';
 import { pageQuery } from '../../platform/paging.js';
 import { admins } from '../../platform/schema.js';
 import { smsConfig, smsExclusions, smsRecipients, smsSends } from './schema.js';
-import { applyDeliveryReport, applyIncomingMessage, callbackTokenOk, createSend, deliverSend, previewSend, SMS_DELIVER_JOB } from './service.js';
+import { applyDeliveryReport, applyIncomingMessage, callbackTokenOk, createSend, deliverSend, prepareSend, previewSend, SMS_DELIVER_JOB, SMS_PREPARE_JOB } from './service.js';
 
 const tags = ['sms'];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -43,7 +43,7 @@ type SendJoin = { row: typeof smsSends.$inferSelect; senderAccount: string | nul
 const toSendRow = ({ row: s, senderAccount, queued }: SendJoin) => ({
   id: s.id, content: s.content, encoding: s.encoding, segments: s.segments, target_kind: s.targetKind, recipient_count: s.recipientCount,
   excluded_count: s.excludedCount, estimated_cost_cents: s.estimatedCostCents, sent_count: s.sentCount, delivered_count: s.deliveredCount,
-  failed_count: s.failedCount, queued_count: Number(queued), status: s.status, sender_admin_id: s.senderAdminId, sender_account: senderAccount,
+  failed_count: s.failedCount, queued_count: Number(queued), written_count: s.writtenCount, status: s.status, sender_admin_id: s.senderAdminId, sender_account: senderAccount,
   create_time: s.createdAt.toISOString(), finish_time: iso(s.finishedAt),
 });
 
@@ -55,6 +55,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   ctx.jobs.define<{ sendId: number }>(SMS_DELIVER_JOB, ({ sendId }) => deliverSend(ctx, sendId), { retryLimit: 20, retryDelaySeconds: 2 });
+  ctx.jobs.define<{ sendId: number }>(SMS_PREPARE_JOB, ({ sendId }) => prepareSend(ctx, sendId), { retryLimit: 20, retryDelaySeconds: 2 });
 
   // ------------------------------------------------------------------------------------ no-send list
   // The list is the whole product's (a STOP holds for every branch): any holder of the page's buttons adds

@@ -57,8 +57,17 @@ export const smsSends = pgTable(
     sentCount: integer('sent_count').notNull().default(0),
     deliveredCount: integer('delivered_count').notNull().default(0),
     failedCount: integer('failed_count').notNull().default(0),
-    /** 'sending' | 'done'. */
+    /**
+     * 'preparing' (a filter send whose recipients the job `sms.prepare` is still writing, chunk by chunk)
+     * | 'sending' | 'done'.
+     */
     status: text('status').notNull().default('sending'),
+    /** A filter send: the sender's data scope when confirmed (`{all}` or `{all: false, agentIds}`), which the chunks apply. */
+    targetScope: jsonb('target_scope'),
+    /** A filter send: the last bettor id whose chunk is written (moved in the chunk's transaction). */
+    prepareCursor: bigint('prepare_cursor', { mode: 'number' }).notNull().default(0),
+    /** Recipient rows written so far (all of them once preparing is over). */
+    writtenCount: integer('written_count').notNull().default(0),
     senderAdminId: integer('sender_admin_id').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),

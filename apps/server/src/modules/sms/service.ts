@@ -8,14 +8,22 @@
  * not sent again blindly. Its delivery report (matched by message id, or for a row without one by phone,
  * oldest claim first) settles it; only when no report came within the grace period
  * (DAU_SMS_DOUBT_SECONDS, default 600) is it queued again and resent.
+ *
+ * A filter send writes no recipient in its request: the send is stored 'preparing' with its filter, the
+ * sender's scope and the preview's counts, and the job `sms.prepare` writes its recipients in chunks of
+ * `smsRuntime.filterChunk` bettors (DAU_SMS_FILTER_CHUNK, default 5,000), the pattern of messaging's
+ * targeted fan-out: each chunk is one transaction (one run at a time per send) that runs one
+ * `INSERT … SELECT … ON CONFLICT DO NOTHING` from the bettor id after the stored cursor and moves the
+ * cursor, so a retried chunk writes nobody twice. Delivery starts with the first chunk and, caught up,
+ * looks again every 2 s while the send is preparing; the last chunk turns the send 'sending'.
  */
 import crypto from 'node:crypto';
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isStopRequest, normaliseTzPhone, parsePhoneList, smsQuote, SMS_STATUS, tzPhoneStored } from '@dau/domain';
 import { bettorWhere } from '../money/bettors-routes.js';
 import { bettors } from '../money/schema.js';
 import { SMS_MAX_PHONES, type SmsTarget } from '@dau/contract';
-import type { Db, Executor } from '../../platform/db.js';
+import type { Db, Executor, Tx } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { type Scope } from '../../platform/listing.js';
@@ -24,6 +32,7 @@ import { smsConfig, smsExclusions, smsRecipients, smsSends } from './schema.js';
 import { AfricasTalkingSms, AT_ACCEPTED, DLR_FAILED, type DeliveryReport, type SmsProvider } from './africastalking.js';
 
 export const SMS_DELIVER_JOB = 'sms.deliver';
+export const SMS_PREPARE_JOB = 'sms.prepare';
 
 const rowsOf = async <T>(ex: Executor, q: SQL): Promise<T[]> => ((await ex.execute(q)) as unknown as { rows: T[] }).rows;
 
@@ -40,9 +49,13 @@ export const smsRuntime = {
   secondsPerJob: 20,
   /** How long a row in doubt waits for its delivery report before it is sent again. */
   doubtSeconds: Number(process.env.DAU_SMS_DOUBT_SECONDS) || 600,
+  /** Bettors read per transaction when a filter send's recipients are written. */
+  filterChunk: Math.max(1, Number(process.env.DAU_SMS_FILTER_CHUNK) || 5_000),
+  /** A run of `sms.prepare` writes chunks for at most this long, then queues the rest. */
+  prepareBudgetMs: 20_000,
 };
 
-export function configureSms(opts: { apiUrl?: string; provider?: SmsProvider; doubtSeconds?: number; chunk?: number }) {
+export function configureSms(opts: { apiUrl?: string; provider?: SmsProvider; doubtSeconds?: number; chunk?: number; filterChunk?: number }) {
   if (opts.apiUrl) {
     smsRuntime.apiUrl = opts.apiUrl;
     smsRuntime.provider = null;
@@ -50,6 +63,7 @@ export function configureSms(opts: { apiUrl?: string; provider?: SmsProvider; do
   if (opts.provider) smsRuntime.provider = opts.provider;
   if (opts.doubtSeconds) smsRuntime.doubtSeconds = opts.doubtSeconds;
   if (opts.chunk) smsRuntime.chunk = opts.chunk;
+  if (opts.filterChunk) smsRuntime.filterChunk = Math.max(1, opts.filterChunk);
 }
 
 const providerOf = () => (smsRuntime.provider ??= new AfricasTalkingSms(smsRuntime.apiUrl, 10_000));
@@ -156,8 +170,9 @@ export async function previewSend(ex: Executor, scope: Scope, content: string, t
 }
 
 /**
- * Creates a send: its row, every recipient row (set-based for a filter) and the delivery job, in the
- * caller's transaction. Answers the send's id.
+ * Creates a send in the caller's transaction: its row and, for a list or one number, every recipient row
+ * and the delivery job; for a filter, the row 'preparing' (filter, scope, the preview's counts) and the
+ * job `sms.prepare` that writes the recipients chunk by chunk after the commit. Answers the send's id.
  */
 export async function createSend(
   ctx: AppContext, tx: Executor, input: { adminId: number; scope: Scope; content: string; target: SmsTarget; expectedCostCents?: number },
@@ -169,33 +184,90 @@ export async function createSend(
   if (input.expectedCostCents !== undefined && input.expectedCostCents !== answer.estimated_cost_cents) throw new AppError(409, 'SMS_PREVIEW_CHANGED');
   const spec =
     input.target.kind === 'filter' ? { filter: input.target.filter } : input.target.kind === 'one' ? { phone: normaliseTzPhone(input.target.phone) } : { listed: r.recipientCount + r.excludedCount + r.outOfScopeCount };
+  const filter = input.target.kind === 'filter';
   const [send] = await tx
     .insert(smsSends)
     .values({
       content: input.content, encoding: answer.encoding, segments: answer.segments, targetKind: input.target.kind, targetSpec: spec,
       recipientCount: r.recipientCount, excludedCount: r.excludedCount, estimatedCostCents: answer.estimated_cost_cents, senderAdminId: input.adminId,
+      ...(filter ? { status: 'preparing', targetScope: input.scope } : { writtenCount: r.recipientCount }),
     })
     .returning({ id: smsSends.id });
   if (r.phones) {
     for (let i = 0; i < r.phones.length; i += 2000) {
       await tx.insert(smsRecipients).values(r.phones.slice(i, i + 2000).map((p) => ({ sendId: send.id, phone: p.phone, bettorId: p.bettorId })));
     }
+    await ctx.jobs.send(tx, SMS_DELIVER_JOB, { sendId: send.id });
   } else {
-    // One row per distinct number (two bettors may share one), excluded numbers left out.
-    await tx.execute(sql`
-      insert into ${smsRecipients} (send_id, phone, bettor_id)
-      select ${send.id}, '+' || ${bettors.phone}, min(${bettors.id})
-      from ${bettors}
-      where ${r.filterWhere} and not exists (select 1 from ${smsExclusions} where ${smsExclusions.phone} = '+' || ${bettors.phone})
-      group by ${bettors.phone}
-      on conflict do nothing`);
-    const [{ n }] = await tx.select({ n: count() }).from(smsRecipients).where(eq(smsRecipients.sendId, send.id));
-    if (Number(n) !== r.recipientCount) {
-      await tx.update(smsSends).set({ recipientCount: Number(n), estimatedCostCents: answer.segments * Number(n) * config.costPerSegmentCents }).where(eq(smsSends.id, send.id));
-    }
+    await ctx.jobs.send(tx, SMS_PREPARE_JOB, { sendId: send.id });
   }
-  await ctx.jobs.send(tx, SMS_DELIVER_JOB, { sendId: send.id });
   return { id: send.id, preview: answer };
+}
+
+// ------------------------------------------------------------------- a filter send's recipients
+
+/**
+ * One chunk of a filter send's recipients, in its own transaction under the send's advisory lock: the next
+ * `filterChunk` bettors after the cursor that match the filter within the stored scope, one row per
+ * distinct number (two bettors may share one: the first bettor's id, ON CONFLICT keeps it), numbers on
+ * the no-send list left out; the cursor and the written count move in the same transaction. The first
+ * chunk queues delivery; the last one makes the send 'sending' (its recipient count and cost become what
+ * was written). Answers whether more remains; `requeue` queues the next run.
+ *
+ * Lock order: runs of this job for one send take turns on a transaction advisory lock, and the send's row
+ * is locked only by the final UPDATE, after the INSERT. Delivery updates recipient rows and then the send's
+ * counters, so holding the send's row while the INSERT waits on a conflicting recipient row being claimed
+ * (a number shared with an earlier chunk, a replayed chunk) would deadlock.
+ */
+async function prepareStep(ctx: AppContext, tx: Tx, sendId: number, requeue: boolean): Promise<'done' | 'more' | 'queued'> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:prepare:${sendId}`}))`);
+  const [send] = await tx.select().from(smsSends).where(eq(smsSends.id, sendId));
+  if (!send || send.status !== 'preparing') return 'done';
+  const filter = ((send.targetSpec ?? {}) as { filter?: unknown }).filter ?? {};
+  const scope = (send.targetScope ?? { all: false, agentIds: [] }) as Scope;
+  const where = bettorWhere(filter as never, scope) ?? sql`true`;
+  const chunk = smsRuntime.filterChunk;
+  const [r] = await rowsOf<{ n: number; last: number | string | null; inserted: number }>(tx, sql`
+    with chunk as (
+      select ${bettors.id} as id, ${bettors.phone} as phone from ${bettors}
+      where ${where} and ${bettors.id} > ${send.prepareCursor} order by ${bettors.id} limit ${chunk}
+    ), ins as (
+      insert into ${smsRecipients} (send_id, phone, bettor_id)
+      select ${sendId}, '+' || c.phone, min(c.id) from chunk c
+      where not exists (select 1 from ${smsExclusions} e where e.phone = '+' || c.phone)
+      group by c.phone
+      on conflict do nothing returning 1
+    )
+    select (select count(*)::int from chunk) as n, (select max(id) from chunk) as last, (select count(*)::int from ins) as inserted`);
+  const done = Number(r!.n) < chunk;
+  const written = send.writtenCount + Number(r!.inserted);
+  const config = done ? await loadSmsConfig(tx) : null;
+  await tx
+    .update(smsSends)
+    .set({
+      prepareCursor: r!.last === null ? send.prepareCursor : Number(r!.last),
+      writtenCount: written,
+      ...(done ? { status: 'sending', recipientCount: written, estimatedCostCents: send.segments * written * config!.costPerSegmentCents } : {}),
+    })
+    .where(and(eq(smsSends.id, sendId), eq(smsSends.status, 'preparing')));
+  // Delivery starts with the first chunk and follows the writing (see the end of deliverSend).
+  if (send.prepareCursor === 0) await ctx.jobs.send(tx, SMS_DELIVER_JOB, { sendId });
+  if (done) return 'done';
+  if (requeue) {
+    await ctx.jobs.send(tx, SMS_PREPARE_JOB, { sendId });
+    return 'queued';
+  }
+  return 'more';
+}
+
+/** The job `sms.prepare` {sendId}: writes chunks for up to `prepareBudgetMs`, then queues the rest. */
+export async function prepareSend(ctx: AppContext, sendId: number): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const last = Date.now() - started > smsRuntime.prepareBudgetMs;
+    const step = await ctx.db.transaction((tx) => prepareStep(ctx, tx, sendId, last));
+    if (step !== 'more') return;
+  }
 }
 
 // --------------------------------------------------------------------------------------- delivery
@@ -322,6 +394,10 @@ export async function deliverSend(ctx: AppContext, sendId: number): Promise<void
     await db.transaction((tx) => recordAnswer(tx, sendId, claimed, results));
   }
   await db.transaction(async (tx) => {
+    // Locked first, so the counts below see a chunk of recipients committed meanwhile (its transaction
+    // holds this row), and a send still preparing is never closed.
+    const [now] = await tx.select({ status: smsSends.status }).from(smsSends).where(eq(smsSends.id, sendId)).for('update');
+    if (!now || now.status === 'done') return;
     const [left] = await tx
       .select({
         queued: sql<number>`count(*) filter (where ${smsRecipients.status} = 'queued')::int`,
@@ -331,6 +407,8 @@ export async function deliverSend(ctx: AppContext, sendId: number): Promise<void
       .where(and(eq(smsRecipients.sendId, sendId), inArray(smsRecipients.status, ['queued', 'sending'])));
     if (left.queued > 0) await ctx.jobs.send(tx, SMS_DELIVER_JOB, { sendId });
     else if (left.sending > 0) await ctx.jobs.send(tx, SMS_DELIVER_JOB, { sendId }, { startAfterSeconds: Math.max(1, Math.min(30, Math.ceil(smsRuntime.doubtSeconds / 4))) });
+    // Caught up with a send whose recipients are still being written: look again shortly.
+    else if (now.status === 'preparing') await ctx.jobs.send(tx, SMS_DELIVER_JOB, { sendId }, { startAfterSeconds: 2 });
     else await tx.update(smsSends).set({ status: 'done', finishedAt: new Date() }).where(and(eq(smsSends.id, sendId), eq(smsSends.status, 'sending')));
   });
 }

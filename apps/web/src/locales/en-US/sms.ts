@@ -25,6 +25,7 @@ const sms = {
       sent_count: 'Accepted',
       failed_count: 'Failed',
       queued_count: 'Waiting',
+      written_count: 'Recipients written',
       status: 'Status',
       sender_account: 'Account',
       create_time: 'Time',
@@ -39,7 +40,7 @@ const sms = {
     source: { manual: 'Added by hand', import: 'Imported', stop: 'Replied STOP' },
     encoding: { gsm7: 'GSM-7', ucs2: 'Unicode (UCS-2)' },
     target: { phones: 'Phone list', filter: 'Bettors filter', one: 'One number' },
-    status: { sending: 'Sending', done: 'Done' },
+    status: { preparing: 'Preparing recipients', sending: 'Sending', done: 'Done' },
     recipient: { queued: 'Waiting', sending: 'Sending', sent: 'Accepted', delivered: 'Delivered', failed: 'Failed' },
     smsStatus: { 1: 'Unused', 2: 'Used' },
     import: {
@@ -80,6 +81,7 @@ const sms = {
       sent: 'The SMS is on its way',
     },
     progress: '{{delivered}} of {{total}} delivered',
+    preparing: 'Preparing recipients: {{written}} of {{total}}',
     report: { title: 'Delivery report', all: 'All' },
     config: {
       title: 'SMS settings (Africa’s Talking)',

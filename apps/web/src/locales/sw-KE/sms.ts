@@ -22,6 +22,7 @@ const sms = {
       sent_count: 'Zilizokubaliwa',
       failed_count: 'Zilizoshindwa',
       queued_count: 'Zinazosubiri',
+      written_count: 'Wapokeaji walioandaliwa',
       status: 'Hali',
       sender_account: 'Akaunti',
       create_time: 'Muda',
@@ -36,7 +37,7 @@ const sms = {
     source: { manual: 'Imeongezwa kwa mkono', import: 'Imeingizwa', stop: 'Alijibu STOP' },
     encoding: { gsm7: 'GSM-7', ucs2: 'Unicode (UCS-2)' },
     target: { phones: 'Orodha ya namba', filter: 'Kichujio cha wadau', one: 'Namba moja' },
-    status: { sending: 'Inatumwa', done: 'Imekamilika' },
+    status: { preparing: 'Inaandaa wapokeaji', sending: 'Inatumwa', done: 'Imekamilika' },
     recipient: { queued: 'Inasubiri', sending: 'Inatumwa', sent: 'Imekubaliwa', delivered: 'Imefika', failed: 'Imeshindwa' },
     smsStatus: { 1: 'Haijatumika', 2: 'Imetumika' },
     import: {
@@ -77,6 +78,7 @@ const sms = {
       sent: 'SMS iko njiani',
     },
     progress: '{{delivered}} kati ya {{total}} zimefika',
+    preparing: 'Inaandaa wapokeaji: {{written}} kati ya {{total}}',
     report: { title: 'Ripoti ya kufika', all: 'Zote' },
     config: {
       title: 'Mipangilio ya SMS (Africa’s Talking)',

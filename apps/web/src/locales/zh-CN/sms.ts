@@ -22,6 +22,7 @@ const sms = {
       sent_count: '已受理',
       failed_count: '失败',
       queued_count: '等待中',
+      written_count: '已生成收件人',
       status: '状态',
       sender_account: '账号',
       create_time: '时间',
@@ -36,7 +37,7 @@ const sms = {
     source: { manual: '手动添加', import: '批量导入', stop: '回复 STOP' },
     encoding: { gsm7: 'GSM-7', ucs2: 'Unicode（UCS-2）' },
     target: { phones: '号码列表', filter: '用户筛选', one: '单个号码' },
-    status: { sending: '发送中', done: '已完成' },
+    status: { preparing: '正在准备收件人', sending: '发送中', done: '已完成' },
     recipient: { queued: '等待中', sending: '发送中', sent: '已受理', delivered: '已送达', failed: '失败' },
     smsStatus: { 1: '未使用', 2: '已使用' },
     import: {
@@ -77,6 +78,7 @@ const sms = {
       sent: '短信正在发送',
     },
     progress: '已送达 {{delivered}} / {{total}}',
+    preparing: '正在准备收件人：{{written}} / {{total}}',
     report: { title: '送达报告', all: '全部' },
     config: {
       title: '短信设置（Africa’s Talking）',

@@ -169,10 +169,21 @@ function SendDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   );
 }
 
-/** Delivered of recipients, as a bar while the send runs. */
+/** Delivered of recipients, as a bar while the send runs; written of expected while a filter send's recipients are prepared. */
 function SendProgress({ row }: { row: Row }) {
   const { t } = useTranslation();
   const total = Number(row.recipient_count ?? 0);
+  if (row.status === 'preparing') {
+    const written = Number(row.written_count ?? 0);
+    return (
+      <div style={{ minWidth: 150 }} data-testid={`sms-progress-${String(row.id)}`}>
+        <Progress percent={total ? Math.min(100, Math.floor((written / total) * 100)) : 0} size="small" status="active" showInfo={false} strokeColor="#8c8c8c" />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('sms.preparing', { written, total })}
+        </Typography.Text>
+      </div>
+    );
+  }
   const delivered = Number(row.delivered_count ?? 0);
   const failed = Number(row.failed_count ?? 0);
   const pct = total ? Math.floor(((delivered + failed) / total) * 100) : 0;
@@ -328,14 +339,15 @@ export default function SmsSendPage() {
       }),
     [t],
   );
-  const poll = (answer: ListAnswer<Row> | undefined) => (answer?.items.some((r) => r.status === 'sending') ? 2_000 : 30_000);
+  const running = (status: unknown) => status === 'sending' || status === 'preparing';
+  const poll = (answer: ListAnswer<Row> | undefined) => (answer?.items.some((r) => running(r.status)) ? 2_000 : 30_000);
   return (
     <ResourcePage
       def={def}
       intro={can('sms_send', 'config') ? <ConfigCard /> : undefined}
       detailColumns={2}
       detailTitle={(row) => `SMS #${String(row.id)}`}
-      detailExtra={(row) => <RecipientsReport sendId={Number(row.id)} running={row.status === 'sending'} />}
+      detailExtra={(row) => <RecipientsReport sendId={Number(row.id)} running={running(row.status)} />}
       toolbar={() => <ActionButton action="send" page="sms_send" type="primary" icon={<SendOutlined />} testId="sms-send" onClick={() => setSending(true)} />}
       pollInterval={poll}
     >
