@@ -143,3 +143,14 @@ export async function makeWorld(t: TestApp) {
   const disabled = await makeAdmin(t, 'disabled', agentRole, root.id, { disabled: 2 });
   return { rootId: root.id, agentRole, limitedRole, agentA, agentA1, agentB, agentB1, limited, disabled };
 }
+
+/** Polls `read` until `pred` holds (state, not time: a slow machine only waits longer; `ms` is a hang guard). */
+export async function until<T>(read: () => Promise<T>, pred: (v: T) => boolean, what: string, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (pred(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

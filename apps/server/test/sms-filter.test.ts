@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { admins } from '../src/platform/schema.js';
 import { sandboxSmsMessages, smsConfig, smsRecipients, smsSends } from '../src/modules/sms/schema.js';
 import { configureSms, prepareSend, SMS_PREPARE_JOB, startSmsSandbox, type SmsSandbox } from '../src/modules/sms/index.js';
-import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
+import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp, until } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 
 const SMS_KEYS = ['sms_send', 'sms_send:send', 'sms_send:config', 'no_send_sms', 'no_send_sms:create', 'no_send_sms:delete', 'no_send_sms:import'];
@@ -27,15 +27,6 @@ const aPhones: string[] = [];
 const bPhones: string[] = [];
 const excluded = ['+255714100003', '+255714100007'];
 
-async function until<T>(read: () => Promise<T>, pred: (v: T) => boolean, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (pred(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const sendRow = async (id: number) => (await t.database.db.select().from(smsSends).where(eq(smsSends.id, id)))[0]!;
 const recipientsOf = (id: number) => t.database.db.select().from(smsRecipients).where(eq(smsRecipients.sendId, id)).orderBy(smsRecipients.id);
 const expected = () => aPhones.filter((p) => !excluded.includes(p)).sort();
