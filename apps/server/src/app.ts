@@ -23,6 +23,7 @@ import { noticeRoutes } from './modules/notices/routes.js';
 import { noticeSocketChannel } from './modules/notices/service.js';
 import { adminRoutes } from './modules/system/admins-routes.js';
 import { roleRoutes } from './modules/system/roles-routes.js';
+import { dutiesRoutes, installDutyRings } from './modules/system/duties-routes.js';
 import { systemResources } from './modules/system/resources.js';
 import { sportsResources } from './modules/sports/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
@@ -182,6 +183,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   declareDocsAccess(app, !!opts.publicDocs);
   const routes = installAccessControl(app, db, { bus });
   installAuditTrail(app, db);
+  // Settings of the whole product: the whole book's, some two people's (declared beside each route's access).
+  installDutyRings(app, ctx);
   installMetrics(app, { database: opts.database, sockets: () => sockets.size });
 
   await app.register(fastifySwagger, {
@@ -231,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     noticeRoutes(scoped, ctx);
     adminRoutes(scoped, ctx);
     roleRoutes(scoped, ctx);
+    dutiesRoutes(scoped, ctx);
     systemResources(scoped, ctx);
     sportsResources(scoped, ctx);
     paymentRoutes(scoped, ctx);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
+import { approved, ADMIN_PASSWORD, PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { subscriberConfig } from '../src/modules/system/schema.js';
 import { admins, systemLogs } from '../src/platform/schema.js';
 import { sessions } from '../src/platform/schema.js';
@@ -84,7 +84,7 @@ describe('sign-in', () => {
 describe('IP blacklist', () => {
   it('refuses every request from a blacklisted address, including sign-in, and logs it', async () => {
     const token = await t.login('admin', ADMIN_PASSWORD);
-    const add = await t.call('POST', '/api/v1/system/ip_black', { token, body: { ip: '203.0.113.0/24', remark: 'abuse' } });
+    const add = await approved(t, 'POST', '/api/v1/system/ip_black', { token, body: { ip: '203.0.113.0/24', remark: 'abuse' } });
     expect(add.status).toBe(201);
     const r = await login({ account: 'admin', password: ADMIN_PASSWORD }, '203.0.113.77');
     expect(r.status).toBe(403);
@@ -93,13 +93,13 @@ describe('IP blacklist', () => {
     expect(other.status).toBe(200);
     const logs = await t.database.db.select().from(systemLogs).where(eq(systemLogs.type, 3));
     expect(logs.some((l) => l.ip === '203.0.113.77')).toBe(true);
-    await t.call('DELETE', `/api/v1/system/ip_black/${add.body.id}`, { token });
+    await approved(t, 'DELETE', `/api/v1/system/ip_black/${add.body.id}`, { token });
     expect((await login({ account: 'admin', password: ADMIN_PASSWORD }, '203.0.113.77')).status).toBe(200);
   });
 
   it('does not let an operator blacklist their own address', async () => {
     const token = await t.login('admin', ADMIN_PASSWORD);
-    const r = await t.call('POST', '/api/v1/system/ip_black', { token, body: { ip: '127.0.0.1' } });
+    const r = await approved(t, 'POST', '/api/v1/system/ip_black', { token, body: { ip: '127.0.0.1' } });
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('IP_SELF_BLOCK');
   });

@@ -10,7 +10,7 @@ import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { orders } from '../src/modules/betting/schema';
 import { admins } from '../src/platform/schema';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 
 let t: TestApp;
@@ -44,7 +44,7 @@ beforeAll(async () => {
     });
   }
   // No odds limit, so the payout rules are the ones that speak.
-  expect((await t.call('PUT', '/api/v1/betting/bet_config', { token, body: { max_odds: 0 } })).status).toBe(200);
+  expect((await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { max_odds: 0 } })).status).toBe(200);
 });
 afterAll(() => t?.close());
 
@@ -64,7 +64,7 @@ describe('maximum payout', () => {
   });
 
   it('refuses a payout beyond 2^53 cents with 422 when the maximum is removed, and places nothing', async () => {
-    expect((await t.call('PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 0 } })).status).toBe(200);
+    expect((await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 0 } })).status).toBe(200);
     // 1,000.00 x 900^6 = 5.3 x 10^22 cents.
     const err = await place(6, 100_000);
     expect(err).toMatchObject({ status: 422, code: 'BET_PAYOUT_OUT_OF_RANGE' });
@@ -75,9 +75,9 @@ describe('maximum payout', () => {
   });
 
   it('keeps the maximum editable within a safe amount of cents', async () => {
-    const bad = await t.call('PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 2 ** 53 + 2 } });
+    const bad = await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 2 ** 53 + 2 } });
     expect(bad.status).toBe(400);
-    const ok = await t.call('PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 5_000_000_000 } });
+    const ok = await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 5_000_000_000 } });
     expect(ok.body.max_payout).toBe(5_000_000_000);
   });
 });

@@ -19,7 +19,7 @@ import { acceptCashout, setCashoutRule } from '../src/modules/betting/cashout';
 import { sweepAbnormalBets } from '../src/modules/betting/remind';
 import { notifications } from '../src/modules/system/schema';
 import { admins } from '../src/platform/schema';
-import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 
 let t: TestApp;
@@ -70,7 +70,7 @@ async function invariantsHold() {
   expect(await checkInvariants(t.database.db)).toEqual([]);
 }
 const setConfig = async (body: Record<string, unknown>) => {
-  const r = await t.call('PUT', '/api/v1/betting/bet_config', { token, body });
+  const r = await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
 };
 

@@ -15,7 +15,7 @@ import { bettors, bills } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { casinoGames, casinoProviders, casinoRounds, casinoSettings, casinoTransactions } from '../src/modules/casino/schema';
 import { systemLogs } from '../src/platform/schema';
-import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
 import { WalletClient, cashOf, casinoBills, forget, houseBalance, sandboxClient, sandboxGame, session, uid } from './casino-wallet-support';
@@ -533,7 +533,7 @@ describe('operator routes', () => {
     expect(list.body.items[0]).not.toHaveProperty('secret');
     const one = await t.call('GET', `/api/v1/casino/providers/${prov!.id}`, { token });
     expect(one.body).not.toHaveProperty('secret');
-    const keep = await t.call('PUT', `/api/v1/casino/providers/${prov!.id}`, { token, body: { name: 'Sandbox provider', secret: '', allowed_ips: '' } });
+    const keep = await approved(t, 'PUT', `/api/v1/casino/providers/${prov!.id}`, { token, body: { name: 'Sandbox provider', secret: '', allowed_ips: '' } });
     expect(keep.status, JSON.stringify(keep.body)).toBe(200);
     const [same] = await t.database.db.select().from(casinoProviders).where(eq(casinoProviders.id, prov!.id));
     expect(same!.secret).toBe(prov!.secret);
@@ -541,7 +541,7 @@ describe('operator routes', () => {
     expect((await c.call('user/balance', { request_uuid: 'k', token: p.token })).body.status).toBe('RS_OK');
     // A new secret: the old one no longer signs, the new one does.
     const fresh = 'a-brand-new-shared-secret-0123456789';
-    const changed = await t.call('PUT', `/api/v1/casino/providers/${prov!.id}`, { token, body: { secret: fresh } });
+    const changed = await approved(t, 'PUT', `/api/v1/casino/providers/${prov!.id}`, { token, body: { secret: fresh } });
     expect(changed.status).toBe(200);
     expect(JSON.stringify(changed.body)).not.toContain(fresh);
     await refused(p, 'user/balance', { request_uuid: 'k', token: p.token }, 'RS_ERROR_INVALID_SIGNATURE');
@@ -551,7 +551,7 @@ describe('operator routes', () => {
     expect(JSON.stringify(logs)).not.toContain(fresh);
     // Bad values are refused.
     for (const body of [{ allowed_ips: '10.0.0.0/33' }, { auth_kind: 'md5' }, { launch_url: 'javascript:alert(1)' }, { secret: 'short' }, { auth_kind: 'rsa', public_key: 'nope' }]) {
-      expect((await t.call('PUT', `/api/v1/casino/providers/${prov!.id}`, { token, body })).status, JSON.stringify(body)).toBe(400);
+      expect((await approved(t, 'PUT', `/api/v1/casino/providers/${prov!.id}`, { token, body })).status, JSON.stringify(body)).toBe(400);
     }
     // Restore the seeded secret for the other tests.
     await t.database.db.update(casinoProviders).set({ secret: prov!.secret }).where(eq(casinoProviders.id, prov!.id));
@@ -565,9 +565,9 @@ describe('operator routes', () => {
       { code: 'sandbox', name: 'X', auth_kind: 'hmac', secret, currency: 'TZS' },
       { code: 'nosecret', name: 'X', auth_kind: 'hmac', currency: 'TZS' },
     ]) {
-      expect((await t.call('POST', '/api/v1/casino/providers', { token, body })).status, JSON.stringify(body)).toBe(400);
+      expect((await approved(t, 'POST', '/api/v1/casino/providers', { token, body })).status, JSON.stringify(body)).toBe(400);
     }
-    const made = await t.call('POST', '/api/v1/casino/providers', { token, body: { code: 'new-studio', name: 'New Studio', auth_kind: 'hmac', secret, currency: 'TZS', enabled: true } });
+    const made = await approved(t, 'POST', '/api/v1/casino/providers', { token, body: { code: 'new-studio', name: 'New Studio', auth_kind: 'hmac', secret, currency: 'TZS', enabled: true } });
     expect(made.status).toBe(201);
     expect(JSON.stringify(made.body)).not.toContain(secret);
     forget();

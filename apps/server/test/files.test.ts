@@ -7,7 +7,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 // s3rver: a real S3-compatible server (its own HTTP listener, signature V4 checks, a folder as store).
 import S3rver from 's3rver';
 import { eq } from 'drizzle-orm';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
+import { approved, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
 import { imageConfig, uploads } from '../src/schema.js';
 import { sniffImage } from '../src/modules/files/index.js';
 
@@ -125,7 +125,7 @@ describe('POST /api/v1/file/add on the data folder', () => {
   });
 
   it('refuses a picture over the configured size with the spec message, in the caller language', async () => {
-    const put = await t.call('PUT', '/api/v1/system/image_config', { token, body: { max_size: 2048 } });
+    const put = await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { max_size: 2048 } });
     expect(put.status).toBe(200);
     expect(put.body.max_size).toBe(2048);
     const big = png(3000, 7);
@@ -140,14 +140,14 @@ describe('POST /api/v1/file/add on the data folder', () => {
     expect(await t.database.db.select().from(uploads).where(eq(uploads.name, `${sha(big)}.png`))).toHaveLength(0);
     // Just under the limit goes through.
     expect((await upload('ok.png', 'image/png', png(1900, 8))).status).toBe(200);
-    await t.call('PUT', '/api/v1/system/image_config', { token, body: { max_size: 5 * 1024 * 1024 } });
+    await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { max_size: 5 * 1024 * 1024 } });
   });
 
   it('keeps to the allowed types of the config', async () => {
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { allowed_types: 'png, jpeg' } })).body.allowed_types).toBe('png,jpeg');
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { allowed_types: 'png, jpeg' } })).body.allowed_types).toBe('png,jpeg');
     expect((await upload('a.gif', 'image/gif', Buffer.concat([gif(), Buffer.from([1])]))).status).toBe(422);
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { allowed_types: 'png,svg' } })).status).toBe(400);
-    await t.call('PUT', '/api/v1/system/image_config', { token, body: { allowed_types: 'png,jpeg,gif,webp' } });
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { allowed_types: 'png,svg' } })).status).toBe(400);
+    await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { allowed_types: 'png,jpeg,gif,webp' } });
   });
 
   it('needs a signed-in admin and a multipart body', async () => {
@@ -230,7 +230,7 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
 
   it('writes to the bucket with the official client, serves from it, and keeps the secret write-only', async () => {
     const cfg = { upload_type: 's3', domain: endpoint, region: 'us-east-1', access_key_id: 'S3RVER', access_key_secret: 'S3RVER', bucket, save_path: 'console/pictures' };
-    const put = await t.call('PUT', '/api/v1/system/image_config', { token, body: cfg });
+    const put = await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: cfg });
     expect(put.status).toBe(200);
     expect(put.body).not.toHaveProperty('access_key_secret');
     expect(put.body.save_path).toBe('console/pictures/');
@@ -254,7 +254,7 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
     expect(res.headers['content-type']).toBe('image/png');
 
     // Back to the data folder: the picture kept in S3 is still served from there; a new one goes to disk.
-    await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
+    await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
     expect((await fetchUpload(r.body.url)).rawPayload.equals(bytes)).toBe(true);
     const local = await upload('local.png', 'image/png', png(41, 9));
     expect(fs.existsSync(path.join(t.ctx.dataDir, 'uploads', 'console', 'pictures', local.body.name))).toBe(true);
@@ -263,11 +263,11 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
   it('fails cleanly (no object, no row) when S3 refuses the keys', async () => {
     // s3rver checks the access key id (it does not recompute V4 signatures): an unknown one is refused with 403.
     // Settings the storage refuses are not kept (422, in the caller's language)...
-    const refused = await t.call('PUT', '/api/v1/system/image_config', { token, headers: { 'x-locale': 'sw-KE' }, body: { upload_type: 's3', access_key_id: 'NOBODY', access_key_secret: 'wrong-secret' } });
-    expect(refused.status).toBe(422);
+    const refused = await approved(t, 'PUT', '/api/v1/system/image_config', { token, headers: { 'x-locale': 'sw-KE' }, body: { upload_type: 's3', access_key_id: 'NOBODY', access_key_secret: 'wrong-secret' } });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
     expect(refused.body).toMatchObject({ code: 'IMAGE_STORAGE_UNREACHABLE', message: 'Hifadhi haikukubali mipangilio hii (anwani, ndoo au funguo). Hakuna kilichobadilishwa.' });
     expect((await t.call('GET', '/api/v1/system/image_config', { token })).body).toMatchObject({ upload_type: 'local', access_key_id: 'S3RVER' });
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 's3', bucket: 'no-such-bucket' } })).status).toBe(422);
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 's3', bucket: 'no-such-bucket' } })).status).toBe(422);
     // ...and keys revoked after they were kept fail the upload cleanly.
     await t.database.db.update(imageConfig).set({ uploadType: 's3', accessKeyId: 'NOBODY', accessKeySecret: 'wrong-secret' }).where(eq(imageConfig.id, 1));
     const bytes = png(60, 4);
@@ -276,16 +276,16 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
     expect(r.body.code).toBe('RESOURCE_ERROR');
     expect(JSON.stringify(r.body)).not.toMatch(/NOBODY|wrong-secret|127\.0\.0\.1/);
     expect(await t.database.db.select().from(uploads).where(eq(uploads.name, `${sha(bytes)}.png`))).toHaveLength(0);
-    await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
+    await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
     expect((await t.call('GET', '/api/v1/system/image_config', { token })).body.upload_type).toBe('local');
   });
 
   it('refuses an S3 config without its endpoint, bucket or keys, and bad names', async () => {
     await t.database.db.update(imageConfig).set({ domain: '', bucket: '' }).where(eq(imageConfig.id, 1));
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 's3' } })).status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { bucket: 'Bad_Bucket' } })).status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { save_path: '../etc' } })).status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { domain: 'ftp://x' } })).status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'ftp' } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 's3' } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { bucket: 'Bad_Bucket' } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { save_path: '../etc' } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { domain: 'ftp://x' } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'ftp' } })).status).toBe(400);
   });
 });

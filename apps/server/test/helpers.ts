@@ -154,3 +154,31 @@ export async function until<T>(read: () => Promise<T>, pred: (v: T) => boolean, 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const checkers = new WeakMap<TestApp, Promise<string>>();
+/** A second super administrator ('checker'), signed in: the second pair of eyes of pending changes. */
+export function checkerToken(t: TestApp): Promise<string> {
+  let token = checkers.get(t);
+  if (!token) {
+    token = (async () => {
+      const [superRole] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.isSuper, true));
+      const [root] = await t.database.db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
+      await makeAdmin(t, 'checker', superRole!.id, root!.id);
+      return t.login('checker');
+    })();
+    checkers.set(t, token);
+  }
+  return token;
+}
+
+/**
+ * A call of a setting that may wait for a second admin (DESIGN "Duties"): when it answers 202 with a
+ * pending change, the checker approves it; answers what the route answered when the change was applied.
+ */
+export async function approved(t: TestApp, method: string, url: string, opts: Parameters<TestApp['call']>[2] = {}) {
+  const first = await t.call(method, url, opts);
+  if (first.status !== 202 || !first.body?.pending_change) return first;
+  const a = await t.call('POST', `/api/v1/system/pending_changes/${first.body.pending_change.id}/approve`, { token: await checkerToken(t), body: {}, headers: opts.headers });
+  if (a.status !== 200) throw new Error(`approval of ${method} ${url} failed: ${a.status} ${JSON.stringify(a.body)}`);
+  return { status: a.body.pending_change.result_status as number, body: a.body.result, res: a.res };
+}

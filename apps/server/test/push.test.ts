@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { message } from '@dau/domain';
 import { roles } from '../src/platform/schema.js';
-import { createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
+import { approved, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { waitFor } from './support/processes.js';
 import {
@@ -224,9 +224,9 @@ describe('devices and settings', () => {
     expect(get.body.project_id).toBe(SANDBOX_PROJECT_ID);
     expect(JSON.stringify(get.body)).not.toContain('PRIVATE KEY');
     expect(get.body.service_account_json).toBeUndefined();
-    const bad = await t.call('PUT', '/api/v1/push/config', { token: admin, body: { service_account_json: '{"type":"user"}' } });
+    const bad = await approved(t, 'PUT', '/api/v1/push/config', { token: admin, body: { service_account_json: '{"type":"user"}' } });
     expect(bad.status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/push/config', { token: agentA, body: { rate_per_second: 5 } })).status).toBe(403);
+    expect((await approved(t, 'PUT', '/api/v1/push/config', { token: agentA, body: { rate_per_second: 5 } })).status).toBe(403);
   });
 
   it('the FCM settings serve every branch: a holder of the button who does not see the whole book is refused', async () => {
@@ -234,7 +234,7 @@ describe('devices and settings', () => {
     await makeAdmin(t, 'push_editor_a', editor, w.agentA);
     const branch = await t.login('push_editor_a');
     const [before] = await t.database.db.select().from(pushConfig);
-    const refused = await t.call('PUT', '/api/v1/push/config', { token: branch, body: { rate_per_second: 7 } });
+    const refused = await approved(t, 'PUT', '/api/v1/push/config', { token: branch, body: { rate_per_second: 7 } });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('WHOLE_BOOK_ONLY');
     for (const locale of ['en-US', 'sw-KE', 'zh-CN'] as const) expect(message('WHOLE_BOOK_ONLY', locale)).not.toBe('WHOLE_BOOK_ONLY');
@@ -243,7 +243,7 @@ describe('devices and settings', () => {
     const staff = await makeRole(t, 'Push staff', [...PUSH_KEYS, 'push_device:edit']);
     await t.database.db.update(roles).set({ servesSuperiorBranch: true }).where(eq(roles.id, staff));
     await makeAdmin(t, 'push_staff', staff, w.rootId);
-    const ok = await t.call('PUT', '/api/v1/push/config', { token: await t.login('push_staff'), body: { rate_per_second: before!.ratePerSecond } });
+    const ok = await approved(t, 'PUT', '/api/v1/push/config', { token: await t.login('push_staff'), body: { rate_per_second: before!.ratePerSecond } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { enumLabel } from '@dau/domain';
 import { admins, ipBlacklist } from '../src/platform/schema.js';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
+import { approved, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let token: string;
@@ -16,7 +16,7 @@ const AT = new Date('2026-11-25T07:51:00.123Z');
 beforeAll(async () => {
   t = await createTestApp();
   token = await t.login('admin', ADMIN_PASSWORD);
-  const made = await t.call('POST', '/api/v1/system/ip_black', { token, body: { ip: '203.0.113.9', remark: 'quick export' } });
+  const made = await approved(t, 'POST', '/api/v1/system/ip_black', { token, body: { ip: '203.0.113.9', remark: 'quick export' } });
   expect(made.status).toBe(201);
   await t.database.db.update(ipBlacklist).set({ createdAt: AT }).where(eq(ipBlacklist.id, made.body.id));
   await t.database.db.update(admins).set({ registerTime: AT }).where(eq(admins.account, 'admin'));

@@ -16,7 +16,7 @@ import { SandboxRacingProvider, RACE_EVERY_SECONDS, RACE_RUN_SECONDS } from '../
 import {
   RACE_STATUS, RACING_BET_STATUS, cashFor, checkCoinInvariants, coinBalanceOf, coinsFor, convertFromCoins, convertToCoins, placeRacingBet, settleRace, syncRaces,
 } from '../src/modules/racing/service';
-import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
 import { simulateRacing } from '../src/simulator/racing';
@@ -125,9 +125,9 @@ describe('races and bets', () => {
     await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.no_betting }).where(eq(bettors.id, alice));
     await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_RISK_BLOCKED');
     await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.none }).where(eq(bettors.id, alice));
-    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { enabled: false } })).status).toBe(200);
+    expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { enabled: false } })).status).toBe(200);
     await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_MATCH_CLOSED');
-    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { enabled: true } })).status).toBe(200);
+    expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { enabled: true } })).status).toBe(200);
     const after = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingBets);
     expect(after).toEqual(before);
     expect(await cash(alice)).toBe(60_00);
@@ -226,7 +226,7 @@ describe('racing coin', () => {
   });
 
   it('converts balance → coin (bill 15) and coin → balance (bill 16) at the configured rate, each a bill with its house counter-entry', async () => {
-    const set = await t.call('PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 150 } });
+    const set = await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 150 } });
     expect(set.body).toMatchObject({ coin_rate_bps: 150, enabled: true });
     const house0 = await houseRacing();
     const to = await tx((ex) => convertToCoins(ex, carol, 10_01));
@@ -268,9 +268,9 @@ describe('racing coin', () => {
   });
 
   it('validates the settings and needs casino_config:edit', async () => {
-    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 0 } })).status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/racing/settings', { token, body: { other: 1 } })).status).toBe(400);
-    expect((await t.call('PUT', '/api/v1/racing/settings', { token: await t.login('agent_a'), body: { enabled: false } })).status).toBe(403);
+    expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 0 } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { other: 1 } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token: await t.login('agent_a'), body: { enabled: false } })).status).toBe(403);
     expect((await t.call('GET', '/api/v1/racing/settings', { token })).body).toMatchObject({ coin_rate_bps: 150, enabled: true });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
+import { approved, ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { systemLogs } from '../src/platform/schema.js';
 
 let t: TestApp;
@@ -15,34 +15,34 @@ afterAll(() => t?.close());
 
 describe('IP blacklist resource', () => {
   it('creates, normalises, filters, edits, exports and deletes', async () => {
-    const a = await t.call('POST', '/api/v1/system/ip_black', { token: root, body: { ip: '10.1.2.3/16', remark: 'office scan' } });
+    const a = await approved(t, 'POST', '/api/v1/system/ip_black', { token: root, body: { ip: '10.1.2.3/16', remark: 'office scan' } });
     expect(a.status).toBe(201);
     expect(a.body.ip).toBe('10.1.0.0/16');
-    const bad = await t.call('POST', '/api/v1/system/ip_black', { token: root, body: { ip: '999.1.1.1' } });
+    const bad = await approved(t, 'POST', '/api/v1/system/ip_black', { token: root, body: { ip: '999.1.1.1' } });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe('ip');
-    const dup = await t.call('POST', '/api/v1/system/ip_black', { token: root, body: { ip: '10.1.9.9/16' } });
+    const dup = await approved(t, 'POST', '/api/v1/system/ip_black', { token: root, body: { ip: '10.1.9.9/16' } });
     expect(dup.status).toBe(409);
-    await t.call('POST', '/api/v1/system/ip_black', { token: root, body: { ip: '198.51.100.7', remark: '=cmd|calc' } });
+    await approved(t, 'POST', '/api/v1/system/ip_black', { token: root, body: { ip: '198.51.100.7', remark: '=cmd|calc' } });
     const filtered = await t.call('GET', '/api/v1/system/ip_black?remark=scan', { token: root });
     expect(filtered.body.items.map((i: { ip: string }) => i.ip)).toEqual(['10.1.0.0/16']);
-    const edited = await t.call('PUT', `/api/v1/system/ip_black/${a.body.id}`, { token: root, body: { remark: 'office' } });
+    const edited = await approved(t, 'PUT', `/api/v1/system/ip_black/${a.body.id}`, { token: root, body: { remark: 'office' } });
     expect(edited.body.remark).toBe('office');
-    const unknownField = await t.call('PUT', `/api/v1/system/ip_black/${a.body.id}`, { token: root, body: { created_by: 5 } });
+    const unknownField = await approved(t, 'PUT', `/api/v1/system/ip_black/${a.body.id}`, { token: root, body: { created_by: 5 } });
     expect(unknownField.status).toBe(400);
     const csv = await t.call('GET', '/api/v1/system/ip_black/export', { token: root });
     expect(csv.res.headers['content-disposition']).toContain('ip_black-');
     expect(csv.res.body).toContain('10.1.0.0/16');
     // A cell a spreadsheet would run as a formula is defused.
     expect(csv.res.body).toContain("'=cmd|calc");
-    expect((await t.call('DELETE', `/api/v1/system/ip_black/${a.body.id}`, { token: root })).status).toBe(200);
+    expect((await approved(t, 'DELETE', `/api/v1/system/ip_black/${a.body.id}`, { token: root })).status).toBe(200);
     expect((await t.call('GET', `/api/v1/system/ip_black/${a.body.id}`, { token: root })).status).toBe(404);
     const trail = await t.database.db.select().from(systemLogs).where(eq(systemLogs.type, 3));
     expect(trail.map((r) => r.content)).toEqual(expect.arrayContaining([expect.stringContaining('Created ip_black'), expect.stringContaining('Deleted ip_black')]));
   });
 
   it('pages and sorts with limits', async () => {
-    for (let i = 1; i <= 5; i++) await t.call('POST', '/api/v1/system/ip_black', { token: root, body: { ip: `192.0.2.${i}` } });
+    for (let i = 1; i <= 5; i++) await approved(t, 'POST', '/api/v1/system/ip_black', { token: root, body: { ip: `192.0.2.${i}` } });
     const p = await t.call('GET', '/api/v1/system/ip_black?page=2&page_size=2&sort=id', { token: root });
     expect(p.body.page).toBe(2);
     expect(p.body.items).toHaveLength(2);
@@ -80,9 +80,9 @@ describe('site configuration and subscriber config', () => {
   });
 
   it('subscriber config validates and drives registration', async () => {
-    const bad = await t.call('PUT', '/api/v1/system/subscriber_config', { token: root, body: { share_ratio: -0.5 } });
+    const bad = await approved(t, 'PUT', '/api/v1/system/subscriber_config', { token: root, body: { share_ratio: -0.5 } });
     expect(bad.status).toBe(400);
-    const ok = await t.call('PUT', '/api/v1/system/subscriber_config', { token: root, body: { allow_registration: true, login_failure_limit: 7 } });
+    const ok = await approved(t, 'PUT', '/api/v1/system/subscriber_config', { token: root, body: { allow_registration: true, login_failure_limit: 7 } });
     expect(ok.body).toMatchObject({ allow_registration: true, login_failure_limit: 7 });
     expect((await t.call('GET', '/api/v1/auth/register-config')).body.allow_registration).toBe(true);
   });

@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import { admins, systemLogs } from '../src/platform/schema.js';
 import { sandboxSmsMessages, smsConfig, smsExclusions, smsRecipients, smsSends } from '../src/modules/sms/schema.js';
 import { configureSms, startSmsSandbox, type SmsSandbox } from '../src/modules/sms/index.js';
-import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp, until } from './helpers.js';
+import { approved, ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp, until } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 
 const SMS_KEYS = ['sms_send', 'sms_send:send', 'sms_send:config', 'no_send_sms', 'no_send_sms:create', 'no_send_sms:delete', 'no_send_sms:import'];
@@ -193,7 +193,7 @@ describe('sending', () => {
   });
 
   it('throttled by the gateway (429): the refused chunks are queued again and every number gets one message', async () => {
-    await t.call('PUT', '/api/v1/sms/config', { token: root, body: { rate_per_second: 3 } });
+    await approved(t, 'PUT', '/api/v1/sms/config', { token: root, body: { rate_per_second: 3 } });
     gw.throttleNext(2);
     try {
       const phones = Array.from({ length: 7 }, (_, i) => `07134000${String(i).padStart(2, '0')}`).join('\n');
@@ -205,7 +205,7 @@ describe('sending', () => {
       for (const r of rows) expect((await booksFor(r.phone)).length).toBe(1);
     } finally {
       gw.throttleNext(0);
-      await t.call('PUT', '/api/v1/sms/config', { token: root, body: { rate_per_second: 50 } });
+      await approved(t, 'PUT', '/api/v1/sms/config', { token: root, body: { rate_per_second: 50 } });
     }
   });
 
@@ -269,7 +269,7 @@ describe('delivery reports', () => {
 
 describe('settings and scope', () => {
   it('the API key is write-only: never answered, never in the audit trail', async () => {
-    const put = await t.call('PUT', '/api/v1/sms/config', { token: root, body: { api_key: 'atsk_secret_value_123', sender_id: 'DAU' } });
+    const put = await approved(t, 'PUT', '/api/v1/sms/config', { token: root, body: { api_key: 'atsk_secret_value_123', sender_id: 'DAU' } });
     expect(put.status).toBe(200);
     expect(JSON.stringify(put.body)).not.toContain('atsk_secret_value_123');
     expect(put.body).toMatchObject({ api_key_set: true, sender_id: 'DAU' });
@@ -277,8 +277,8 @@ describe('settings and scope', () => {
     const logs = await t.database.db.select().from(systemLogs);
     expect(JSON.stringify(logs)).not.toContain('atsk_secret_value_123');
     // Back to the sandbox's key (an empty key keeps the stored one).
-    await t.call('PUT', '/api/v1/sms/config', { token: root, body: { api_key: 'atsk_sandbox_dau_local', sender_id: '' } });
-    const keep = await t.call('PUT', '/api/v1/sms/config', { token: root, body: { api_key: '' } });
+    await approved(t, 'PUT', '/api/v1/sms/config', { token: root, body: { api_key: 'atsk_sandbox_dau_local', sender_id: '' } });
+    const keep = await approved(t, 'PUT', '/api/v1/sms/config', { token: root, body: { api_key: '' } });
     expect(keep.body.api_key_set).toBe(true);
     expect((await t.database.db.select().from(smsConfig))[0]!.apiKey).toBe('atsk_sandbox_dau_local');
   });

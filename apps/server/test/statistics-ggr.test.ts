@@ -14,7 +14,7 @@ import { diffHours, rebuildHours } from '../src/modules/statistics/rebuild';
 import { addDays, dayStart, localDay } from '../src/modules/statistics/figures';
 import { and } from 'drizzle-orm';
 import { admins } from '../src/platform/schema';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
 
 let t: TestApp;
@@ -59,7 +59,7 @@ beforeAll(async () => {
   rootId = root.id;
   expect((await t.call('PUT', '/api/v1/sports/margins', { token, body: { sport_id: SPORT.football, margin_bps: 0 } })).status).toBe(200);
   // No withholding tax and no accumulator bonus: the figures below are plain stakes and payouts.
-  expect((await t.call('PUT', '/api/v1/betting/bet_config', { token, body: { tax_rate: 0, cashout_enabled: true } })).status).toBe(200);
+  expect((await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { tax_rate: 0, cashout_enabled: true } })).status).toBe(200);
   for (let n = 1; n <= 4; n++) await match(n);
 });
 afterAll(async () => {

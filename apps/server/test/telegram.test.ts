@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, like } from 'drizzle-orm';
 import { CASINO_ROUND_STATUS, message, WITHDRAWAL_STATUS } from '@dau/domain';
-import { createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
+import { approved, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { grantKeys, makePayer } from './payments-fixtures.js';
 import { paymentConfig } from '../src/modules/money/schema.js';
@@ -222,13 +222,13 @@ describe('the binding list', () => {
     expect(r.status).toBe(200);
     expect(r.body.bot_token).toBeUndefined();
     expect(JSON.stringify(r.body)).not.toContain(botToken.split(':')[1]);
-    expect((await t.call('PUT', '/api/v1/telegram/config', { token: admin, body: { bot_token: 'nope' } })).status).toBe(400);
+    expect((await approved(t, 'PUT', '/api/v1/telegram/config', { token: admin, body: { bot_token: 'nope' } })).status).toBe(400);
   });
 
   it('the bot serves every branch: a holder of the settings button who does not see the whole book is refused', async () => {
     await grantKeys(t, telegramRole, ['telegram_bot_binding:edit']);
     const before = (await t.call('GET', '/api/v1/telegram/config', { token: admin })).body;
-    const refused = await t.call('PUT', '/api/v1/telegram/config', { token: agentA, body: { notify_admins: !before.notify_admins } });
+    const refused = await approved(t, 'PUT', '/api/v1/telegram/config', { token: agentA, body: { notify_admins: !before.notify_admins } });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('WHOLE_BOOK_ONLY');
     expect((await t.call('GET', '/api/v1/telegram/config', { token: admin })).body).toEqual(before);

@@ -16,6 +16,7 @@ export const betConfigResource = /* @__PURE__ */ defineResource({
   api: '/betting/bet_config',
   kind: 'singleton',
   actions: ['edit'],
+  duty: { two: ['min_stake', 'max_stake', 'max_payout', 'max_odds', 'max_stake_per_match', 'tax_rate'] },
   fields: [
     { key: 'min_stake', type: 'money', editable: true, required: true, min: 0 },
     { key: 'max_stake', type: 'money', editable: true, required: true, min: 0 },
@@ -49,6 +50,7 @@ export const stringRewardsResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: 'legs',
   actions: ['create', 'edit', 'delete'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', width: 70 },
     { key: 'legs', type: 'number', sortable: true, editable: true, required: true, min: 2, max: 50 },

@@ -18,6 +18,7 @@ export const casinoCategoryResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: 'sort',
   actions: ['create', 'edit', 'delete', 'export'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     { key: 'name_en', type: 'text', search: 'like', editable: true, required: true, maxLength: 64 },
@@ -42,6 +43,7 @@ export const casinoGameResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: '-id',
   actions: ['create', 'edit', 'delete', 'export'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     /** casino_providers.id (the providers are listed by GET /casino/providers). */
@@ -76,6 +78,7 @@ export const casinoProviderResource = /* @__PURE__ */ defineResource({
   defaultSort: 'id',
   title: 'resource.casino_provider.title',
   actions: ['create', 'edit'],
+  duty: { two: ['auth_kind', 'public_key', 'secret', 'allowed_ips'], twoCreate: true },
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     /** The path segment of the wallet calls: POST /wallet/v1/<code>/... */
@@ -103,6 +106,7 @@ export const casinoSettingsResource = /* @__PURE__ */ defineResource({
   kind: 'singleton',
   title: 'resource.casino_settings.title',
   actions: ['edit'],
+  duty: { two: ['max_bet', 'max_win'] },
   fields: [
     { key: 'casino_enabled', type: 'switch', editable: true },
     /** Largest bet per wallet call; 0 = only the game's limits. */

@@ -21,6 +21,7 @@ export const imageConfigResource = /* @__PURE__ */ defineResource({
   api: '/system/image_config',
   kind: 'singleton',
   actions: ['edit'],
+  duty: { two: ['upload_type', 'domain', 'region', 'access_key_id', 'access_key_secret', 'bucket'] },
   fields: [
     /** 'local' or 's3' (labels content.uploadType.<code>). */
     { key: 'upload_type', type: 'text', editable: true, required: true, maxLength: 8, labels: 'content.uploadType', default: 'local' },

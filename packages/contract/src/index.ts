@@ -26,3 +26,4 @@ export * from './push-resources.js';
 export * from './push-api.js';
 export * from './operations-api.js';
 export * from './content-resources.js';
+export * from './duties-api.js';

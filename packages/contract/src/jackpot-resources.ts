@@ -25,6 +25,7 @@ export const jackpotBetTypeResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: '-id',
   actions: ['create', 'edit', 'delete'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     { key: 'type', type: 'text', search: 'like', editable: true, required: true, maxLength: 64 },

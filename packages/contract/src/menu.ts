@@ -159,6 +159,9 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'log_type', buttons: ['edit'] },
       { path: 'log_config', buttons: ['edit'] },
       { path: 'ip_black', buttons: ['create', 'edit', 'delete', 'export'] },
+      // Duties (issue 22): changes waiting for a second admin, and every setting's history.
+      { path: 'pending_change' },
+      { path: 'setting_history', buttons: ['export'] },
       { path: 'language_list', buttons: ['create', 'edit', 'delete'] },
       { path: 'rotation_type', buttons: CRUD },
       { path: 'rotation', buttons: CRUD },

@@ -94,6 +94,7 @@ export const appVersionResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: '-id',
   actions: ['create', 'edit', 'delete'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     /** 'android' | 'ios' (labels messaging.platform.<code>). */

@@ -34,6 +34,7 @@ export const pushConfigResource = /* @__PURE__ */ defineResource({
   kind: 'singleton',
   title: 'push.config.title',
   actions: ['edit'],
+  duty: { two: ['project_id', 'service_account_json'] },
   fields: [
     { key: 'project_id', type: 'text', editable: true, maxLength: 64, label: 'push.field.project_id' },
     { key: 'service_account_json', type: 'textarea', editable: true, writeOnly: true, table: false, detail: false, maxLength: 8_000, label: 'push.field.service_account_json' },
@@ -64,6 +65,7 @@ export const telegramConfigResource = /* @__PURE__ */ defineResource({
   kind: 'singleton',
   title: 'push.telegram.configTitle',
   actions: ['edit'],
+  duty: { two: ['bot_token'] },
   fields: [
     { key: 'bot_token', type: 'text', editable: true, writeOnly: true, table: false, detail: false, maxLength: 200, label: 'push.field.bot_token' },
     { key: 'enabled', type: 'switch', editable: true, label: 'push.field.enabled' },

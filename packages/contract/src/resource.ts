@@ -66,6 +66,13 @@ export interface ResourceDef {
   actions: readonly ResourceAction[];
   /** Default sort, e.g. '-id'. */
   defaultSort?: string;
+  /**
+   * A setting of the whole product (DESIGN "Duties"): every write is the whole book's (403 WHOLE_BOOK_ONLY to a
+   * branch); a change of a field in `two` (a created row holding one, an edit changing one) and, with
+   * `twoDelete`, a delete wait for a second whole-book admin's approval. Absent: rows any holder of the page's
+   * buttons may write within their scope. `writes`: the writes it covers (default all). `twoCreate`: a created row holding one of `two` waits too.
+   */
+  duty?: { two?: readonly string[]; twoCreate?: boolean; twoDelete?: boolean; writes?: readonly ResourceAction[] };
   /** Locale key of a sentence shown under the title. */
   description?: string;
   /** Locale key of the title (default `resource.<name>.title`). */

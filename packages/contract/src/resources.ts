@@ -8,6 +8,7 @@ export const ipBlackResource = defineResource({
   kind: 'list',
   defaultSort: '-id',
   actions: ['create', 'edit', 'delete', 'export'],
+  duty: { two: ['ip'], twoDelete: true },
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 80 },
     { key: 'ip', type: 'text', search: 'like', editable: true, required: true, maxLength: 64, check: 'ip' },
@@ -25,6 +26,7 @@ export const languageResource = defineResource({
   kind: 'list',
   defaultSort: '-sort',
   actions: ['create', 'edit', 'delete'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     { key: 'code', type: 'text', search: 'like', createOnly: true, required: true, maxLength: 16, check: 'locale' },
@@ -48,6 +50,7 @@ export const logTypeResource = defineResource({
   kind: 'list',
   defaultSort: 'id',
   actions: ['edit'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 70 },
     { key: 'code', type: 'text', search: 'like' },
@@ -65,6 +68,7 @@ export const logConfigResource = defineResource({
   kind: 'list',
   defaultSort: 'id',
   actions: ['edit'],
+  duty: {},
   fields: [
     { key: 'id', type: 'number', width: 70 },
     { key: 'logger', type: 'text', search: 'like' },
@@ -83,6 +87,7 @@ export const configurationResource = defineResource({
   api: '/system/configuration',
   kind: 'singleton',
   actions: ['edit'],
+  duty: {},
   fields: [
     { key: 'title', type: 'text', editable: true, required: true, maxLength: 64 },
     { key: 'icon', type: 'image', editable: true, maxLength: 500 },
@@ -99,6 +104,7 @@ export const subscriberConfigResource = defineResource({
   api: '/system/subscriber_config',
   kind: 'singleton',
   actions: ['edit'],
+  duty: { two: ['share_ratio', 'login_failure_limit', 'failure_window_minutes', 'session_idle_minutes', 'session_absolute_hours'] },
   fields: [
     { key: 'share_ratio', type: 'number', editable: true, required: true, min: 0, max: 1 },
     { key: 'online_check', type: 'switch', editable: true },
@@ -148,6 +154,7 @@ export const payConfigResource = defineResource({
   api: '/money/pay_config',
   kind: 'singleton',
   actions: ['edit'],
+  duty: { two: ['min_recharge', 'min_withdrawal', 'max_withdrawal', 'large_withdrawal'] },
   fields: [
     { key: 'min_recharge', type: 'money', editable: true, required: true, min: 1, max: 100_000_000_00 },
     { key: 'min_withdrawal', type: 'money', editable: true, required: true, min: 1, max: 100_000_000_00 },

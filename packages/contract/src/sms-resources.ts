@@ -28,6 +28,7 @@ export const smsExclusionResource = /* @__PURE__ */ defineResource({
   kind: 'list',
   defaultSort: '-id',
   actions: ['create', 'delete'],
+  duty: { writes: ['delete'] },
   fields: [
     { key: 'id', type: 'number', sortable: true, width: 80 },
     /** Any local form on create (0712 345 678); stored and shown as +255712345678. */

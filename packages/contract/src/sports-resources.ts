@@ -23,6 +23,8 @@ const catalogue = (name: string, api: string, fields: readonly FieldDef[], extra
     kind: 'list',
     defaultSort: '-id',
     actions: ['create', 'edit', 'delete', 'export'],
+    // One catalogue for every branch: a setting of the whole product.
+    duty: {},
     fields,
     ...extra,
   });

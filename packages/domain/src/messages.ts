@@ -906,6 +906,32 @@ export const MESSAGES = {
     'sw-KE': 'Hili linahusu matawi yote: ni msimamizi anayeona data za matawi yote pekee anayeweza kulifanya',
     'zh-CN': '此操作影响所有分支：只有可查看全部数据的管理员才能执行',
   },
+  // Duties (issue 22): settings that wait for a second admin
+  PENDING_CHANGE_OWN: {
+    'en-US': 'You asked for this change: another administrator who sees the whole book must approve it',
+    'sw-KE': 'Wewe ndiye uliyeomba mabadiliko haya: msimamizi mwingine anayeona data za matawi yote lazima ayaidhinishe',
+    'zh-CN': '此变更由您提出：必须由另一位可查看全部数据的管理员批准',
+  },
+  PENDING_CHANGE_DECIDED: {
+    'en-US': 'This change is no longer waiting: it was already approved, refused, withdrawn or it expired. Reload the list',
+    'sw-KE': 'Mabadiliko haya hayasubiri tena: yameshaidhinishwa, yamekataliwa, yameondolewa au muda wake umekwisha. Pakia upya orodha',
+    'zh-CN': '此变更已不在等待中：它已被批准、拒绝、撤回或已过期。请刷新列表',
+  },
+  PENDING_CHANGE_REASON: {
+    'en-US': 'Say why you refuse this change',
+    'sw-KE': 'Eleza kwa nini unakataa mabadiliko haya',
+    'zh-CN': '请说明拒绝此变更的原因',
+  },
+  PENDING_APPROVAL: {
+    'en-US': 'Saved as a pending change: it takes effect when a second administrator approves it',
+    'sw-KE': 'Imehifadhiwa kama mabadiliko yanayosubiri: yataanza kutumika msimamizi wa pili atakapoyaidhinisha',
+    'zh-CN': '已保存为待审批变更：第二位管理员批准后生效',
+  },
+  PENDING_NO_APPROVER: {
+    'en-US': 'Saved as a pending change, but no other administrator can approve it yet: it waits until one exists (24 hours at most)',
+    'sw-KE': 'Imehifadhiwa kama mabadiliko yanayosubiri, lakini bado hakuna msimamizi mwingine anayeweza kuyaidhinisha: yatasubiri hadi awepo (saa 24 zaidi)',
+    'zh-CN': '已保存为待审批变更，但目前没有其他管理员可以批准：将等待直至有人可批准（最长 24 小时）',
+  },
   // Operations (issue 16): the bills-detach-month script
   BILL_MONTH_TOO_RECENT: {
     'en-US': 'The bills of {month} are still read by the bill lists: only a month that ended before the previous month and more than 30 days ago can be detached',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ALWAYS_ALLOWED_PAGES, permissionKey, type Permission } from '@dau/contract';
+import { ALWAYS_ALLOWED_PAGES, permissionKey, type Duty, type Permission } from '@dau/contract';
 import { admins, menuItems, roleMenus, roles, sessions } from './schema.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { sha256 } from './crypto.js';
@@ -11,9 +11,11 @@ import type { Bus, Db } from './db.js';
  * route declares nothing.
  *  - `{ public: true }`: anyone (sign-in, health, docs, the console's files);
  *  - `{ signedIn: true }`: any signed-in admin (own profile, own password, notices);
- *  - `{ page, button? }`: the permission from the catalogue.
+ *  - `{ page, button? }`: the permission from the catalogue;
+ *  - `{ page, button?, duty }`: and a setting of the whole product: the whole book's, or two people's
+ *    (platform/duties.ts enforces it; contract `Duty`).
  */
-export type Access = { public: true } | { signedIn: true } | Permission;
+export type Access = { public: true } | { signedIn: true } | (Permission & { duty?: Duty });
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -68,7 +68,13 @@ function textIn(zone: string): CellOf {
   return (v) => {
     if (v === null || v === undefined) return null;
     if (typeof v === 'number') return Number.isFinite(v) ? { t: 'n', v } : { t: 's', v: String(v) };
-    if (typeof v === 'string') return { t: 's', v: ISO_INSTANT.test(v) ? formatInstant(new Date(v), zone) : v };
+    if (typeof v === 'string') {
+      // Only a real instant is written in the zone: text that merely looks like one (a name such as
+      // "2026-13-45T99:99:99Z") stays as it is.
+      if (!ISO_INSTANT.test(v)) return { t: 's', v };
+      const d = new Date(v);
+      return { t: 's', v: Number.isNaN(d.getTime()) ? v : formatInstant(d, zone) };
+    }
     if (typeof v === 'bigint') return { t: 's', v: v.toString() };
     if (typeof v === 'boolean') return { t: 's', v: v ? 'true' : 'false' };
     if (v instanceof Date) return { t: 's', v: Number.isNaN(v.getTime()) ? '' : formatInstant(v, zone) };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { getTableColumns } from 'drizzle-orm';
-import type { FieldDef, ResourceDef } from '@dau/contract';
+import type { Duty, FieldDef, ResourceDef } from '@dau/contract';
 import {
   bigIdParams, bigintMoney, csvAnswer, dateTime, decimal, idParams as serialIdParams, imagesMax, int16, int32, isEditable, isImageRef, okAnswer, pageAnswer, queryInt32, rawText,
   resourceRow, text, INT32_MAX,
@@ -15,7 +15,7 @@ import type { Db, Executor } from './db.js';
 import { badRequest, notFound } from './errors.js';
 import { writeAudit } from './audit.js';
 import { localeOf } from './http.js';
-import { authOf } from './access.js';
+import { authOf, type Access } from './access.js';
 import { cellReader, csvHeader, csvLine, labelsFor, labelsParam, timeZoneOf } from './csv.js';
 import { pageQuery } from './paging.js';
 
@@ -235,6 +235,15 @@ function orderOf(b: ResourceBinding, sort: string | undefined) {
   return fallback && col !== fallback ? [dir(col), dir(fallback)] : [dir(col)];
 }
 
+/** The access of a resource's write route: its button, and the duty its declaration states (platform/duties.ts). */
+function writeAccess(def: ResourceDef, button: 'create' | 'edit' | 'delete'): Access {
+  const d = def.duty;
+  if (!d || (d.writes && !d.writes.includes(button))) return { page: def.page, button };
+  const two = button === 'delete' ? !!d.twoDelete : !!d.two?.length && (button === 'edit' || !!d.twoCreate);
+  const duty: Duty = two ? { ring: 'two', setting: def.name, ...(button === 'delete' ? {} : { fields: d.two }) } : { ring: 'book', setting: def.name };
+  return { page: def.page, button, duty };
+}
+
 export function registerResource(app: FastifyInstance, db: Db, b: ResourceBinding) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { def } = b;
@@ -261,7 +270,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
     });
     if (can('edit')) {
       const schema = { tags, summary: `Change the ${what} settings`, body: bodySchema(b, 'edit'), response: { 200: row } };
-      r.put(base, { config: { access: { page: def.page, button: 'edit' } }, schema }, async (req) => {
+      r.put(base, { config: { access: writeAccess(def, 'edit') }, schema }, async (req) => {
         const body = keepEmptySecrets(def, { ...(req.body as Record<string, unknown>) });
         const after = await db.transaction(async (tx) => {
           const before = await loadOne(tx, sid, true);
@@ -353,7 +362,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
 
   if (can('create')) {
     const schema = { tags, summary: `Create a ${what} row`, body: bodySchema(b, 'create'), response: { 201: row } };
-    r.post(base, { config: { access: { page: def.page, button: 'create' } }, schema }, async (req, reply) => {
+    r.post(base, { config: { access: writeAccess(def, 'create') }, schema }, async (req, reply) => {
       const body = { ...(req.body as Record<string, unknown>) };
       for (const f of def.fields) if (isEditable(f, 'create') && body[f.key] === undefined && f.default !== undefined) body[f.key] = f.default;
       checkPictures(def, body);
@@ -371,7 +380,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
 
   if (can('edit')) {
     const schema = { tags, summary: `Change a ${what} row`, params: idParams, body: bodySchema(b, 'edit'), response: { 200: row } };
-    r.put(`${base}/:id`, { config: { access: { page: def.page, button: 'edit' } }, schema }, async (req) => {
+    r.put(`${base}/:id`, { config: { access: writeAccess(def, 'edit') }, schema }, async (req) => {
       const body = keepEmptySecrets(def, { ...(req.body as Record<string, unknown>) });
       const updated = await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
@@ -392,7 +401,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
 
   if (can('delete')) {
     const schema = { tags, summary: `Delete a ${what} row`, params: idParams, response: { 200: okAnswer } };
-    r.delete(`${base}/:id`, { config: { access: { page: def.page, button: 'delete' } }, schema }, async (req) => {
+    r.delete(`${base}/:id`, { config: { access: writeAccess(def, 'delete') }, schema }, async (req) => {
       await db.transaction(async (tx) => {
         const before = await loadOne(tx, req.params.id, true);
         if (!before) throw notFound();

@@ -181,3 +181,59 @@ export const ipBlacklist = pgTable('ip_blacklist', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+// Duties (DESIGN "Duties: branch, whole book, two people").
+
+/**
+ * A change of a setting that can move money or open a door, waiting for a second whole-book admin: the
+ * route and body it replays when approved. `body` holds what was asked, secrets included, until the change
+ * is decided or expires; it is cleared then and never answered (the `diff` is masked).
+ * Status: pending → applying → applied | failed; pending → refused | withdrawn; a pending past `expires_at`
+ * is expired (answered as such, cleared by the sweep).
+ */
+export const pendingChanges = pgTable(
+  'pending_changes',
+  {
+    id: serial('id').primaryKey(),
+    setting: text('setting').notNull(),
+    method: text('method').notNull(),
+    url: text('url').notNull(),
+    route: text('route').notNull(),
+    page: text('page').notNull(),
+    button: text('button'),
+    body: jsonb('body'),
+    diff: jsonb('diff').notNull(),
+    status: text('status').notNull().default('pending'),
+    requestedBy: integer('requested_by').notNull(),
+    requestedAt: ts('requested_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    decidedBy: integer('decided_by'),
+    decidedAt: ts('decided_at'),
+    reason: text('reason'),
+    /** One-time token of the replay that applies an approved change (so only that replay skips the wait). */
+    nonce: text('nonce'),
+    resultStatus: integer('result_status'),
+    resultCode: text('result_code'),
+  },
+  (t) => [index('pending_changes_status').on(t.status, t.requestedAt), index('pending_changes_setting').on(t.setting, t.requestedAt)],
+);
+
+/** Every change of every whole-product setting: who, when, before → after (secrets masked), approved by whom. */
+export const settingHistory = pgTable(
+  'setting_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    setting: text('setting').notNull(),
+    method: text('method').notNull(),
+    url: text('url').notNull(),
+    adminId: integer('admin_id'),
+    account: text('account'),
+    approvedBy: integer('approved_by'),
+    approvedAccount: text('approved_account'),
+    pendingChangeId: integer('pending_change_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('setting_history_setting_created').on(t.setting, t.createdAt), index('setting_history_created').on(t.createdAt)],
+);

@@ -327,7 +327,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/betting/matches/:event_id/result',
     {
-      config: { access: { page: 'order_detailed', button: 'change_match_result' } },
+      config: { access: { page: 'order_detailed', button: 'change_match_result', duty: { ring: 'book', setting: 'match_result' } } },
       schema: {
         tags: ['order_detailed'],
         summary: 'Change the result of a selection for every order holding it',

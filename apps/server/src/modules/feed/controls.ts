@@ -85,7 +85,8 @@ const marginRow = (r: typeof priceMargins.$inferSelect) => ({
 export function feedControls(app: FastifyInstance, ctx: AppContext, engine: FeedEngine, store: PgFeedStore) {
   const { db } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const button = (b: string) => ({ access: { page: 'match_list', button: b } });
+  // A match is every branch's: its controls are the whole book's (DESIGN "Duties").
+  const button = (b: string) => ({ access: { page: 'match_list', button: b, duty: { ring: 'book' as const, setting: 'match_list' } } });
 
   /** Locks the event row, applies the patch, writes the audit row: one transaction. */
   async function patchEvent(
@@ -230,7 +231,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
   r.put(
     '/api/v1/sports/margins',
     {
-      config: button('odds'),
+      config: { access: { page: 'match_list', button: 'odds', duty: { ring: 'book', setting: 'margins' } } },
       schema: {
         tags: ['match_list'],
         summary: 'Set the price margin of a sport or league',

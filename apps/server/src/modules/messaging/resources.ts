@@ -2,16 +2,15 @@
  * App versions (app_config) through the resource layer: the platform is fixed at creation, the version
  * must be dotted numbers and unique per platform, links are http(s), and `updated_by` is the editor.
  * A version reaches every branch's bettors: only an admin who sees the whole book creates, edits or
- * deletes one (403 WHOLE_BOOK_ONLY); reading stays with the page's holders.
+ * deletes one (the declaration's duty: 403 WHOLE_BOOK_ONLY); reading stays with the page's holders.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { and, eq, ne } from 'drizzle-orm';
 import { parseAppVersion } from '@dau/domain';
 import { APP_PLATFORMS, appVersionResource } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
 import { AppError, badRequest } from '../../platform/errors.js';
-import { scopeOf } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import { appVersions } from './schema.js';
 
@@ -26,17 +25,6 @@ function httpUrl(v: unknown): boolean {
 }
 
 export function appVersionResources(app: FastifyInstance, ctx: AppContext) {
-  const base = `/api/v1${appVersionResource.api}`;
-  const wholeBookOnly = async (req: FastifyRequest) => {
-    if (!(await scopeOf(ctx.db, authOf(req))).all) throw new AppError(403, 'WHOLE_BOOK_ONLY');
-  };
-  // Every write route of the resource (create, edit, delete) gets the check, after the permission check
-  // of onRequest; the resource layer's delete has no request-aware hook of its own.
-  app.addHook('onRoute', (route) => {
-    if (route.url !== base && !route.url.startsWith(`${base}/`)) return;
-    if ([route.method].flat().every((m) => m === 'GET' || m === 'HEAD')) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), wholeBookOnly];
-  });
   registerResource(app, ctx.db, {
     def: appVersionResource,
     table: appVersions,

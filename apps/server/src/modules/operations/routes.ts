@@ -64,7 +64,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
   r.delete(
     '/api/v1/operations/servers/:id',
     {
-      config: { access: { page: 'server_list', button: 'delete' } },
+      config: { access: { page: 'server_list', button: 'delete', duty: { ring: 'book' } } },
       schema: { tags: ['server_list'], summary: "Removes a down or stopped process's row (a running one answers 409)", params: serverParams, response: { 200: okAnswer } },
     },
     async (req) => {
@@ -137,7 +137,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
   r.post(
     '/api/v1/operations/script-runs',
     {
-      config: { access: { page: 'script', button: 'run' } },
+      config: { access: { page: 'script', button: 'run', duty: { ring: 'book', setting: 'script' } } },
       schema: {
         tags: ['script'],
         summary: 'Asks for a run of an allow-listed script on a target server (queued, or awaiting a second admin when dangerous); unknown script or bad arguments 400',
@@ -184,7 +184,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
   r.post(
     '/api/v1/operations/script-runs/:id/approve',
     {
-      config: { access: { page: 'script', button: 'approve' } },
+      config: { access: { page: 'script', button: 'approve', duty: { ring: 'book', setting: 'script' } } },
       schema: { tags: ['script'], summary: "Approves a dangerous script's run (another admin than the requester); it is then queued on its target", params: scriptRunParams, response: { 200: scriptOutputAnswer.shape.run } },
     },
     async (req) => {
@@ -248,7 +248,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
   r.post(
     '/api/v1/operations/locks/:pid/release',
     {
-      config: { access: { page: 'mysql_lock', button: 'release' } },
+      config: { access: { page: 'mysql_lock', button: 'release', duty: { ring: 'book' } } },
       schema: {
         tags: ['mysql_lock'],
         summary: "Releases a lock by terminating the backend holding it (pg_terminate_backend): only in the product's database, never one of the server's own connections",

@@ -122,8 +122,6 @@ export function pushRoutes(app: FastifyInstance, ctx: AppContext, opts: { sandbo
     table: pushConfig,
     singletonId: 1,
     prepare: async (v, { req, ex }) => {
-      // The FCM project serves every branch: only an admin who sees the whole book changes it.
-      if (!(await scopeOf(ex, authOf(req))).all) throw new AppError(403, 'WHOLE_BOOK_ONLY');
       if (v.project_id !== undefined && v.project_id !== '' && !/^[a-z][a-z0-9-]{3,40}$/.test(String(v.project_id))) {
         throw badRequest('PARAM_INVALID', [{ field: 'project_id', message: 'a Firebase project id (lowercase letters, digits, dashes)' }]);
       }

@@ -266,7 +266,7 @@ export function registerRacingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/v1/racing/settings',
     {
-      config: { access: { page: 'casino_config', button: 'edit' } },
+      config: { access: { page: 'casino_config', button: 'edit', duty: { ring: 'two', fields: ['coin_rate_bps'], setting: 'racing_settings' } } },
       schema: { tags: ['casino_config'], summary: 'Change the virtual racing settings (audited)', body: racingSettingsBody, response: { 200: racingSettingsAnswer } },
     },
     async (req) =>

@@ -59,16 +59,8 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // ------------------------------------------------------------------------------------ no-send list
   // The list is the whole product's (a STOP holds for every branch): any holder of the page's buttons adds
-  // to it, but only an admin who sees the whole book removes a number (403 WHOLE_BOOK_ONLY), so a branch
-  // cannot lift another branch's bettor's opt-out. The resource layer's delete has no request-aware hook:
-  // the check is a preHandler of that route, after the permission check of onRequest.
-  const exclusionRow = `/api/v1${smsExclusionResource.api}/:id`;
-  app.addHook('onRoute', (route) => {
-    if (route.url !== exclusionRow || ![route.method].flat().includes('DELETE')) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), async (req: FastifyRequest) => {
-      if (!(await scopeOf(db, authOf(req))).all) throw new AppError(403, 'WHOLE_BOOK_ONLY');
-    }];
-  });
+  // to it, but only an admin who sees the whole book removes a number (the declaration's duty covers the
+  // delete: 403 WHOLE_BOOK_ONLY), so a branch cannot lift another branch's bettor's opt-out.
   registerResource(app, db, {
     def: smsExclusionResource,
     table: smsExclusions,
@@ -131,7 +123,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/v1/sms/config',
     {
-      config: { access: { page: 'sms_send', button: 'config' } },
+      config: { access: { page: 'sms_send', button: 'config', duty: { ring: 'two', fields: ['username', 'api_key', 'sender_id'], setting: 'sms_config' } } },
       schema: { tags, summary: 'Change the SMS settings (an empty API key keeps the stored one)', body: smsConfigBody, response: { 200: smsConfigAnswer } },
     },
     async (req) => {

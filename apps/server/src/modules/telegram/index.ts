@@ -120,8 +120,6 @@ export function telegramRoutes(app: FastifyInstance, ctx: AppContext) {
     table: telegramConfig,
     singletonId: 1,
     prepare: async (v, { req, ex }) => {
-      // One bot serves every branch: only an admin who sees the whole book changes its settings.
-      if (!(await scopeOf(ex, authOf(req))).all) throw new AppError(403, 'WHOLE_BOOK_ONLY');
       if (typeof v.bot_token === 'string' && v.bot_token !== '' && !/^\d{5,12}:[A-Za-z0-9_-]{30,60}$/.test(v.bot_token)) {
         throw badRequest('PARAM_INVALID', [{ field: 'bot_token', message: 'a bot token from BotFather (123456789:AA…)' }]);
       }
