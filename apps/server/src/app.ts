@@ -248,7 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     bettingRoutes(scoped, ctx);
     await jackpotRoutes(scoped, ctx);
     await tronRoutes(scoped, ctx, opts.tron);
-    await casinoRoutes(scoped, ctx);
+    await casinoRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     await promotionsRoutes(scoped, ctx);
     racingRoutes(scoped, ctx);
     pushRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });

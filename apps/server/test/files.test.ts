@@ -222,8 +222,11 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
     s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }] });
     const { port } = await s3.run();
     endpoint = `http://127.0.0.1:${port}`;
+    // s3rver listens on loopback: this file's server allows private endpoints, as a MinIO next to it would need.
+    process.env.DAU_ALLOW_PRIVATE_ENDPOINTS = '1';
   });
   afterAll(async () => {
+    delete process.env.DAU_ALLOW_PRIVATE_ENDPOINTS;
     await s3?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -278,6 +281,43 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
     expect(await t.database.db.select().from(uploads).where(eq(uploads.name, `${sha(bytes)}.png`))).toHaveLength(0);
     await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
     expect((await t.call('GET', '/api/v1/system/image_config', { token })).body.upload_type).toBe('local');
+  });
+
+  it('never serves an object it did not write: content that is not the named sha256 answers 404', async () => {
+    const cfg = { upload_type: 's3', domain: endpoint, region: 'us-east-1', access_key_id: 'S3RVER', access_key_secret: 'S3RVER', bucket, save_path: 'console/pictures' };
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: cfg })).status).toBe(200);
+    const bytes = png(44, 7);
+    const r = await upload('kept.png', 'image/png', bytes);
+    expect(r.status).toBe(200);
+    expect((await fetchUpload(r.body.url)).statusCode).toBe(200);
+    // Someone else writes other bytes under the same name in the bucket.
+    const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: `console/pictures/${r.body.name}`, Body: png(45, 8), ContentType: 'image/png' }));
+    client.destroy();
+    expect((await fetchUpload(r.body.url)).statusCode).toBe(404);
+    await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local' } });
+  });
+
+  it('refuses an endpoint on an internal network unless private endpoints are allowed, at saving and at connecting', async () => {
+    delete process.env.DAU_ALLOW_PRIVATE_ENDPOINTS;
+    try {
+      for (const domain of [endpoint, 'http://localhost:9000', 'http://10.1.2.3', 'http://169.254.169.254', 'http://[::1]:9000', 'http://[fd00::1]', 'http://192.168.1.10:9000', 'http://100.64.0.1']) {
+        const r = await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { domain } });
+        expect(r.status, domain).toBe(422);
+        expect(r.body.code, domain).toBe('ENDPOINT_INTERNAL');
+      }
+      // A stored internal endpoint (kept before the rule, or a name that now resolves inside) is refused at connection: the upload fails, nothing is written.
+      await t.database.db.update(imageConfig).set({ uploadType: 's3', domain: endpoint, bucket, accessKeyId: 'S3RVER', accessKeySecret: 'S3RVER' }).where(eq(imageConfig.id, 1));
+      const bytes = png(46, 3);
+      const r = await upload('inside.png', 'image/png', bytes);
+      expect(r.status).toBe(502);
+      expect(JSON.stringify(r.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|private/i);
+      expect(await t.database.db.select().from(uploads).where(eq(uploads.name, `${sha(bytes)}.png`))).toHaveLength(0);
+    } finally {
+      process.env.DAU_ALLOW_PRIVATE_ENDPOINTS = '1';
+      await t.database.db.update(imageConfig).set({ uploadType: 'local' }).where(eq(imageConfig.id, 1));
+    }
   });
 
   it('refuses an S3 config without its endpoint, bucket or keys, and bad names', async () => {

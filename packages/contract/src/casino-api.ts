@@ -81,3 +81,23 @@ export const casinoWalletAnswer = z.object({
   balance: z.number(),
 });
 export type CasinoWalletAnswer = z.infer<typeof casinoWalletAnswer>;
+
+// ------------------------------------------------------------------------------------------ large wins
+
+export const casinoLargeWinFilters = z.object({
+  game_id: queryId().optional(),
+  bettor_id: queryId().optional(),
+  reason: z.enum(['multiple', 'amount']).optional(),
+  reviewed: z.enum(['yes', 'no']).optional(),
+  created_at_from: dateTime().optional(),
+  created_at_to: dateTime().optional(),
+});
+
+export const casinoLargeWinRow = answerRow({
+  round_id: 'number', round_ref: 'string?', game_id: 'number', game_name: 'string?', bettor_id: 'number', phone: 'string?',
+  bet_total: 'number', win_total: 'number', reason: 'string', created_at: 'string', reviewed: 'string', reviewed_account: 'string?',
+  reviewed_at: 'string?', review_note: 'string?',
+});
+export type CasinoLargeWinRow = z.infer<typeof casinoLargeWinRow>;
+export const casinoLargeWinParams = z.object({ round_id: queryBigId() });
+export const casinoLargeWinReview = z.object({ note: z.string().refine((s) => !s.includes('\0')).trim().min(1).max(500) });

@@ -64,6 +64,8 @@ export const casinoGameResource = /* @__PURE__ */ defineResource({
     { key: 'sort', type: 'number', sortable: true, editable: true, min: 0, max: 1_000_000, default: 0 },
     { key: 'hot', type: 'switch', search: 'exact', editable: true, default: false },
     { key: 'is_new', type: 'switch', search: 'exact', editable: true, default: false },
+    /** A round whose wins exceed its bets this many times is listed as a large win for review. */
+    { key: 'large_win_multiple', type: 'number', editable: true, min: 1, max: 1_000_000, default: 5000, table: false },
     { key: 'created_at', type: 'datetime', table: false },
     { key: 'updated_at', type: 'datetime', sortable: true },
   ],
@@ -115,6 +117,8 @@ export const casinoSettingsResource = /* @__PURE__ */ defineResource({
     { key: 'max_win', type: 'money', editable: true, min: 0, max: 100_000_000_000_00 },
     /** Confidence of the RTP watch's band, bps (9990 = 99.9 %). */
     { key: 'rtp_alert_confidence', type: 'number', editable: true, min: 5000, max: 9999 },
+    /** A win of at least this much is listed as a large win for review (0 = only the game's multiple counts). */
+    { key: 'large_win_amount', type: 'money', editable: true, min: 0, max: 100_000_000_000_00 },
     { key: 'updated_at', type: 'datetime' },
   ],
 });

@@ -27,3 +27,4 @@ export * from './push-api.js';
 export * from './operations-api.js';
 export * from './content-resources.js';
 export * from './duties-api.js';
+export * from './duties-resources.js';

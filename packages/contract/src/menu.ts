@@ -66,6 +66,7 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'casino_order_details', hidden: true },
       { path: 'casino_config', buttons: ['create', 'edit'] },
       { path: 'casino_game', buttons: ['export'] },
+      { path: 'casino_large_win', buttons: ['review', 'export'] },
       { path: 'casino_user', buttons: ['export'] },
     ],
   },

@@ -27,3 +27,6 @@ export type { PushDeviceRow, PushSegment, PushPublicBody, PushPrecisionBody, Pus
 // operations-api.ts builds zod shapes: the console takes its types only.
 export type { ServerRow, ScriptDefRow, ScriptTarget, ScriptRunRow, LockRow, ActivityRow, StatementRow } from './operations-api.js';
 export * from './content-resources.js';
+export * from './duties-resources.js';
+// duties-api.ts builds zod shapes: the console takes its types only.
+export type { Duty, PendingChangeRow, SettingHistoryRow } from './duties-api.js';

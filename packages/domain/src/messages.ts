@@ -906,6 +906,16 @@ export const MESSAGES = {
     'sw-KE': 'Hili linahusu matawi yote: ni msimamizi anayeona data za matawi yote pekee anayeweza kulifanya',
     'zh-CN': '此操作影响所有分支：只有可查看全部数据的管理员才能执行',
   },
+  CASINO_LARGE_WIN_REVIEWED: {
+    'en-US': 'This large win was already reviewed',
+    'sw-KE': 'Ushindi huu mkubwa umeshakaguliwa',
+    'zh-CN': '该大额赢奖已复核',
+  },
+  ENDPOINT_INTERNAL: {
+    'en-US': 'This address is on a private or local network: the product only calls public addresses (ask the operator of the server to allow private endpoints)',
+    'sw-KE': 'Anwani hii iko kwenye mtandao binafsi au wa ndani: mfumo huita anwani za umma pekee (muombe msimamizi wa seva aruhusu anwani binafsi)',
+    'zh-CN': '该地址位于私有或本地网络：本系统只访问公网地址（如需使用私有地址，请联系服务器运维开启）',
+  },
   // Duties (issue 22): settings that wait for a second admin
   PENDING_CHANGE_OWN: {
     'en-US': 'You asked for this change: another administrator who sees the whole book must approve it',

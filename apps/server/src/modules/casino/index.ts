@@ -8,10 +8,13 @@ import type { AppContext } from '../../platform/context.js';
 import { casinoResources } from './resources.js';
 import { roundRoutes, sessionRoutes, walletRoutes } from './routes.js';
 import { casinoReportRoutes } from './report-routes.js';
+import { largeWinRoutes } from './large-wins.js';
 
-export async function casinoRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function casinoRoutes(app: FastifyInstance, ctx: AppContext, opts: { sandboxRoutes?: boolean } = {}) {
   casinoResources(app, ctx);
-  sessionRoutes(app, ctx);
+  // Opening a session for a bettor is a demo convenience: in production sessions come from the bettor's own launch.
+  if (opts.sandboxRoutes) sessionRoutes(app, ctx);
+  largeWinRoutes(app, ctx);
   roundRoutes(app, ctx);
   casinoReportRoutes(app, ctx);
   await walletRoutes(app, ctx);

@@ -46,6 +46,8 @@ export const casinoSettings = pgTable('casino_settings', {
   maxWin: cents('max_win').notNull().default(0),
   /** Confidence of the RTP watch's band, bps (9990 = 99.9 %). */
   rtpAlertConfidence: integer('rtp_alert_confidence').notNull().default(9990),
+  /** A win of at least this much is a large win, whatever the bets (listed for review; 0 = only the multiple counts). */
+  largeWinAmount: cents('large_win_amount').notNull().default(10_000_000_00),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
@@ -89,6 +91,8 @@ export const casinoGames = pgTable(
     sort: integer('sort').notNull().default(0),
     hot: boolean('hot').notNull().default(false),
     isNew: boolean('is_new').notNull().default(false),
+    /** A round whose wins exceed its bets this many times is a large win (listed for review). */
+    largeWinMultiple: integer('large_win_multiple').notNull().default(5000),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -195,3 +199,34 @@ export const casinoRtpChecks = pgTable(
   },
   (t) => [index('casino_rtp_checks_game').on(t.gameId, t.checkedAt)],
 );
+
+/**
+ * Large wins (issue 22): a round whose wins exceed its game's multiple of its bets, or the settings' amount.
+ * Found by the large-win watch after the round (the wallet pays as the provider says); one row per round,
+ * reviewed by a casino_game holder with a note.
+ */
+export const casinoLargeWins = pgTable(
+  'casino_large_wins',
+  {
+    roundId: bigint('round_id', { mode: 'number' }).primaryKey(),
+    providerId: integer('provider_id').notNull(),
+    gameId: integer('game_id').notNull(),
+    bettorId: integer('bettor_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    betTotal: cents('bet_total').notNull(),
+    winTotal: cents('win_total').notNull(),
+    /** 'multiple' (wins over bets × the game's multiple) or 'amount' (at least the settings' amount). */
+    reason: text('reason').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    reviewedBy: integer('reviewed_by'),
+    reviewedAt: ts('reviewed_at'),
+    reviewNote: text('review_note'),
+  },
+  (t) => [index('casino_large_wins_created').on(t.createdAt), index('casino_large_wins_agent').on(t.agentId, t.createdAt)],
+);
+
+/** How far the large-win watch has read casino_rounds (one row, id 1). */
+export const casinoLargeWinCursor = pgTable('casino_large_win_cursor', {
+  id: smallint('id').primaryKey().default(1),
+  lastRoundId: bigint('last_round_id', { mode: 'number' }).notNull().default(0),
+});

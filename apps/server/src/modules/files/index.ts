@@ -15,6 +15,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { authOf } from '../../platform/access.js';
 import { registerResource } from '../../platform/resource.js';
 import { writeAudit } from '../../platform/audit.js';
+import { assertPublicEndpoint } from '../../platform/endpoints.js';
 import { openSecret, sealSecret } from '../casino/index.js';
 import { imageConfig } from './schema.js';
 import { allowedKinds, loadImageConfig, openUpload, sniffImage, storeUpload } from './service.js';
@@ -67,6 +68,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
         }
         if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password) throw invalid('domain', 'an http(s) address of the storage endpoint');
         v.domain = url.origin + url.pathname.replace(/\/+$/, '');
+        await assertPublicEndpoint(String(v.domain), 'domain');
       }
       if (v.bucket !== undefined && v.bucket !== '' && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(String(v.bucket))) throw invalid('bucket', 'a bucket name (3-63 of a-z, 0-9, . and -)');
       if (v.save_path !== undefined) {

@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { UploadType } from '@dau/contract';
+import { allowPrivateEndpoints, publicOnlyAgents } from '../../platform/endpoints.js';
 
 export interface StorageSettings {
   uploadType: UploadType;
@@ -87,7 +88,8 @@ export class S3Store implements ObjectStore {
       credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.accessKeySecret },
       maxAttempts: 2,
       // A storage that does not answer fails the upload in seconds, not after the OS's TCP timeout.
-      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
+      // The endpoint is an admin's setting: the agents refuse internal addresses at every connection.
+      requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, ...publicOnlyAgents() },
     });
   }
 
@@ -112,10 +114,19 @@ export class S3Store implements ObjectStore {
     );
   }
 
+  /**
+   * The object under `key`, only when its bytes are what we wrote: an object is named by the sha256 of its
+   * content, so anything else at that name (another writer, a storage answering for another host) is not
+   * served (null: 404).
+   */
   async get(key: string): Promise<Readable | null> {
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return out.Body instanceof Readable ? out.Body : out.Body ? Readable.fromWeb(out.Body.transformToWebStream() as never) : null;
+      if (!out.Body) return null;
+      const bytes = Buffer.from(await out.Body.transformToByteArray());
+      const named = /([0-9a-f]{64})\.[a-z0-9]+$/.exec(key)?.[1];
+      if (!named || crypto.createHash('sha256').update(bytes).digest('hex') !== named) return null;
+      return Readable.from([bytes]);
     } catch (e) {
       if (isNotFound(e)) return null;
       throw e;
@@ -142,7 +153,8 @@ export class StoreCache {
   }
 
   of(s: StorageSettings): ObjectStore {
-    const key = JSON.stringify(s);
+    // Whether private endpoints are allowed is part of the client (its agents): a change makes a new one.
+    const key = JSON.stringify({ ...s, allowPrivate: allowPrivateEndpoints() });
     if (this.store && key === this.key) return this.store;
     if (this.store instanceof S3Store) this.store.destroy();
     this.key = key;
@@ -158,7 +170,7 @@ export class StoreCache {
   reader(s: StorageSettings, kind: string, bucket: string): ObjectStore {
     if (kind === 'local') return this.local;
     if (s.uploadType === 's3' && s.bucket === bucket) return this.of(s);
-    const key = JSON.stringify({ ...s, bucket });
+    const key = JSON.stringify({ ...s, bucket, allowPrivate: allowPrivateEndpoints() });
     let store = this.older.get(key);
     if (!store) {
       if (this.older.size >= 4) this.closeOlder();
