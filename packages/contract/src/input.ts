@@ -45,15 +45,22 @@ export const dateTime = () => z.string().datetime({ offset: true });
 
 // Query strings and path parameters carry text: the same rules, coerced from it.
 
+/**
+ * An integer as a query or path carries it: digits only, with an optional minus sign (" 1", "1 ", "1e3",
+ * "0x10" and "1.0" are refused, not read as numbers); a number given as a number (an export's stored
+ * parameters) passes as it is.
+ */
+const integerText = z.union([z.number(), z.string().regex(/^-?[0-9]{1,20}$/, 'an integer (digits only)')]);
+
 /** An integer of a query or path parameter within an `integer` column's range. */
 export const queryInt32 = (min = INT32_MIN, max = INT32_MAX) =>
-  z.coerce.number().int().min(Math.max(min, INT32_MIN)).max(Math.min(max, INT32_MAX));
+  integerText.pipe(z.coerce.number<string | number>().int().min(Math.max(min, INT32_MIN)).max(Math.min(max, INT32_MAX)));
 
 /** The id of a `serial` row in a query or path parameter. */
 export const queryId = () => queryInt32(1);
 
 /** The id of a `bigserial` row in a query or path parameter. */
-export const queryBigId = () => z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+export const queryBigId = () => integerText.pipe(z.coerce.number<string | number>().int().min(1).max(Number.MAX_SAFE_INTEGER));
 
 /** The id path parameter of a `serial` row: `/:id`. */
 export const idParams = z.object({ id: queryId() });

@@ -67,16 +67,23 @@ declare module 'fastify' {
 }
 const SECRET_KEYS = /password|secret|token|google_code|key/i;
 
-/** NUL characters (refused by PostgreSQL in text and JSON) shown as the visible ␀, so a refused input still leaves its row. */
-const visibleNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '\u2400') : s);
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * NUL characters (refused by PostgreSQL in text and JSON) shown as the visible ␀, and lone surrogates (not
+ * valid text, refused by jsonb) as �, so a refused input still leaves its row.
+ */
+const visibleNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '\u2400') : s).replace(LONE_SURROGATES, '\uFFFD');
+/** Deeper than this, the trail keeps a mark instead of the value (an input nested thousands of levels deep). */
+const AUDIT_DEPTH = 20;
 
-/** Values written to the audit trail never carry secrets, nor NUL characters. */
-export function redact(v: unknown): unknown {
+/** Values written to the audit trail never carry secrets, nor NUL characters, nor invalid text, nor unbounded nesting. */
+export function redact(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return visibleNul(v);
-  if (Array.isArray(v)) return v.map(redact);
+  if (depth >= AUDIT_DEPTH && v && typeof v === 'object') return '…';
+  if (Array.isArray(v)) return v.map((x) => redact(x, depth + 1));
   if (v && typeof v === 'object' && !(v instanceof Date)) {
     const out: Record<string, unknown> = {};
-    for (const [k, val] of Object.entries(v)) out[visibleNul(k)] = SECRET_KEYS.test(k) ? (val == null ? val : '***') : redact(val);
+    for (const [k, val] of Object.entries(v)) out[visibleNul(k)] = SECRET_KEYS.test(k) ? (val == null ? val : '***') : redact(val, depth + 1);
     return out;
   }
   return v;

@@ -4,6 +4,13 @@ import { z } from 'zod';
 import { message, normalizeLocale, type Locale } from '@dau/domain';
 import { AppError } from './errors.js';
 
+/** A URL with the values of secret-looking query parameters (token, key, secret, signature, password) replaced by ***. */
+export function redactQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  return url.slice(0, q) + url.slice(q).replace(/([?&][^=&]*(?:token|key|secret|signature|password|sig)[^=&]*=)[^&#]*/gi, '$1***');
+}
+
 export function localeOf(req: FastifyRequest): Locale {
   const h = (req.headers['x-locale'] as string | undefined) ?? req.headers['accept-language'] ?? '';
   return normalizeLocale(String(h).split(',')[0]?.trim() ?? '');
@@ -67,7 +74,29 @@ export function installInputGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
     const field = nulPath(req.params, '') ?? nulPath(req.query, '') ?? nulPath(req.body, '');
     if (field !== null) throw new AppError(400, 'PARAM_INVALID', {}, [{ field: field || 'body', message: 'must not contain NUL characters' }]);
+    // What the audit trail (jsonb) could not keep is refused before anything acts: a lone surrogate is not
+    // valid text, and nesting deeper than any form of ours is not an input.
+    const bad = textProblem(req.body, 'body', 0);
+    if (bad) throw new AppError(400, 'PARAM_INVALID', {}, [bad]);
   });
+}
+
+/** Nesting deeper than this in a body is refused (no route of ours takes more than a few levels). */
+export const MAX_BODY_DEPTH = 16;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first string with a lone surrogate, or the first place nested too deep; null when the input is fine. */
+export function textProblem(v: unknown, at: string, depth: number): { field: string; message: string } | null {
+  if (typeof v === 'string') return LONE_SURROGATE.test(v) ? { field: at, message: 'must be valid text (a lone surrogate)' } : null;
+  if (!v || typeof v !== 'object') return null;
+  if (depth >= MAX_BODY_DEPTH) return { field: at, message: `nested deeper than ${MAX_BODY_DEPTH} levels` };
+  for (const [k, val] of Object.entries(v)) {
+    const here = `${at}.${k}`;
+    if (LONE_SURROGATE.test(k)) return { field: here, message: 'must be valid text (a lone surrogate)' };
+    const found = textProblem(val, here, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Keeps only what a schema declares (object keys, array items), whatever the values' types. */
@@ -143,6 +172,11 @@ export function installErrorHandler(app: FastifyInstance) {
     if (state && BAD_VALUE_SQLSTATES[state]) {
       req.log.warn({ err }, 'bad value reached the database');
       return reply.status(400).send({ code: 'PARAM_INVALID', message: message('PARAM_INVALID', locale), details: { reason: BAD_VALUE_SQLSTATES[state] } });
+    }
+    // A unique key refused a second row (a language code, a name already taken): a conflict, never a 500.
+    if (state === '23505') {
+      req.log.warn({ err }, 'unique key refused a row');
+      return reply.status(409).send({ code: 'CONFLICT', message: message('CONFLICT', locale) });
     }
     const status = (err as FastifyError).statusCode ?? 500;
     if (status === 429) return reply.status(429).send({ code: 'TOO_MANY_REQUESTS', message: message('TOO_MANY_REQUESTS', locale) });

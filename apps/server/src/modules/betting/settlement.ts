@@ -558,9 +558,10 @@ export async function withPreview(db: Db, preview: boolean, fn: (tx: Executor) =
   }
 }
 
-/** Outcome statuses an operator may set as a result (pending ones are not results). */
+/** Outcome statuses an operator may set as a result (pending ones are not results); 10 is the operator's own cancellation. */
 export const RESULT_STATUSES: OutcomeStatus[] = [
   OUTCOME_STATUS.won, OUTCOME_STATUS.lost, OUTCOME_STATUS.half_won, OUTCOME_STATUS.half_lost, OUTCOME_STATUS.void, OUTCOME_STATUS.cancelled,
+  OUTCOME_STATUS.admin_cancelled,
 ];
 
 /**

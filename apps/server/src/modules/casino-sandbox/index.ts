@@ -8,7 +8,7 @@
  */
 import type { Database, Db } from '../../platform/db.js';
 import { leadership, type Leadership } from '../../platform/leader.js';
-import { DEFAULT_SANDBOX_PORT, SANDBOX_PROVIDER_NAME, launchPortOf, sandboxProviderEnv, startSandboxGameProvider, type SandboxGameProvider } from './server.js';
+import { DEFAULT_SANDBOX_PORT, SANDBOX_PROVIDER_NAME, launchPortOf, pointLaunchUrlAt, sandboxProviderEnv, startSandboxGameProvider, type SandboxGameProvider } from './server.js';
 
 export { SANDBOX_PROVIDER_NAME, startSandboxGameProvider, type SandboxGameProvider };
 
@@ -32,6 +32,8 @@ export function runSandboxGameProvider(database: Database, db: Db, opts: RunOpti
     onLead: () => {
       starting = (async () => {
         const port = env.port ?? (await launchPortOf(db)) ?? DEFAULT_SANDBOX_PORT;
+        // The launch URL follows the port the sandbox listens on (it was seeded with another one).
+        await pointLaunchUrlAt(db, port);
         running = await startSandboxGameProvider({
           db, walletUrl: opts.walletUrl, port, rates: env.rates, lateMs: env.lateMs, backoffMs: env.backoffMs, log: opts.log, info: opts.info,
         });

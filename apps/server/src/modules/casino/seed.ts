@@ -11,7 +11,7 @@ import { casinoCategories, casinoGames, casinoProviders, casinoSettings } from '
 import { sealSecret } from './service.js';
 
 export const SANDBOX_PROVIDER_CODE = 'sandbox';
-export const sandboxLaunchUrl = () => process.env.DAU_CASINO_SANDBOX_URL ?? 'http://127.0.0.1:6019';
+export const sandboxLaunchUrl = () => process.env.DAU_CASINO_SANDBOX_URL ?? `http://127.0.0.1:${process.env.DAU_CASINO_SANDBOX_PORT || 6019}`;
 
 const CATEGORIES = [
   { nameEn: 'Slots', nameSw: 'Mashine za Sloti', nameZh: '老虎机', icon: 'slot', sort: 1 },

@@ -84,13 +84,16 @@ export async function backendOf(database: Database, pid: number): Promise<{ ours
 
 /**
  * Terminates the backend, every condition inside the terminating statement itself (our database, not this
- * connection, not one of the product's own `dau_…` connections): a pid reused between the route's checks
- * and this statement can never end one of ours. False when no such backend is there any more.
+ * connection, not one of the product's own `dau_…` connections, and a backend that holds or waits for a
+ * lock the list shows, never an idle one): a pid reused between the route's checks and this statement can
+ * never end one of ours. False when no such backend is there any more.
  */
 export async function terminateBackend(database: Database, pid: number): Promise<boolean> {
   const { rows } = await database.query(
-    `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
-      WHERE pid = $1 AND datname = current_database() AND pid <> pg_backend_pid() AND coalesce(application_name, '') !~ $2`,
+    `SELECT pg_terminate_backend(a.pid) AS done FROM pg_stat_activity a
+      WHERE a.pid = $1 AND a.datname = current_database() AND a.pid <> pg_backend_pid() AND coalesce(a.application_name, '') !~ $2
+        AND EXISTS (SELECT 1 FROM pg_locks lk WHERE lk.pid = a.pid AND lk.locktype <> 'virtualxid'
+                      AND NOT (lk.locktype = 'relation' AND lk.mode = 'AccessShareLock' AND lk.relation::regclass::text LIKE 'pg_%'))`,
     [pid, OWN_APPLICATION.source],
   );
   return !!rows[0]?.done;

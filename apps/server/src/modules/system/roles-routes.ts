@@ -136,6 +136,9 @@ export function roleRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     const name = nameOf(req.body);
     return db.transaction(async (tx) => {
       await assertRoleOwned(tx, auth, req.params.id);
+      // The name and remarks are what every holder's superior reads: a role given to an admin of another
+      // branch is no longer only the editor's to rename (as for its permissions).
+      await assertRoleHoldersInSubtree(tx, auth, req.params.id);
       assertScopeFieldsAllowed(auth, req.body);
       const before = await roleRow(tx, req.params.id);
       await assertFreeName(tx, name, req.params.id);

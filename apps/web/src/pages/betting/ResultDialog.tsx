@@ -8,8 +8,10 @@ import { useMsg } from '../../app/messages';
 import { enumText, useApiMutation, useLocale } from '../../resources';
 import { EnumTag, ORDER_LISTS, useSignedTsh, useTsh } from './shared';
 
-/** The results an operator may set (server RESULT_STATUSES): won, lost, half won, half lost, void, cancelled. */
-export const RESULT_CHOICES = [OUTCOME_STATUS.won, OUTCOME_STATUS.lost, OUTCOME_STATUS.half_won, OUTCOME_STATUS.half_lost, OUTCOME_STATUS.void, OUTCOME_STATUS.cancelled];
+/** The results an operator may set (server RESULT_STATUSES): won, lost, half won, half lost, void, cancelled, admin-cancelled. */
+export const RESULT_CHOICES = [
+  OUTCOME_STATUS.won, OUTCOME_STATUS.lost, OUTCOME_STATUS.half_won, OUTCOME_STATUS.half_lost, OUTCOME_STATUS.void, OUTCOME_STATUS.cancelled, OUTCOME_STATUS.admin_cancelled,
+];
 
 const REASON_MAX = 500;
 

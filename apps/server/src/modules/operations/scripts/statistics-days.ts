@@ -19,7 +19,8 @@ export const statisticsDays = defineScript({
   changesData: true,
   args: z
     .strictObject({ from: day, to: day })
-    .refine((a) => a.from <= a.to && addDays(a.from, 31) >= a.to, { message: 'from ≤ to, at most 31 days', path: ['to'] }),
+    // Days that are not days are refused by their own fields (never a RangeError here).
+    .refine((a) => !isDay(a.from) || !isDay(a.to) || (a.from <= a.to && addDays(a.from, 31) >= a.to), { message: 'from ≤ to, at most 31 days', path: ['to'] }),
   fields: [
     { name: 'from', type: 'day', required: true },
     { name: 'to', type: 'day', required: true },
