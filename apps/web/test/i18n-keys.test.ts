@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_LOCALES } from '@dau/domain';
-import { APP_PLATFORMS, flattenCatalogue, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES, SMS_EXCLUSION_SOURCES, SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, SMS_TARGET_KINDS } from '@dau/contract';
+import * as contract from '@dau/contract';
+import { APP_PLATFORMS, flattenCatalogue, PENDING_CHANGE_STATUSES, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES, SMS_EXCLUSION_SOURCES, SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, SMS_TARGET_KINDS } from '@dau/contract';
 import { CASHOUT_RULE_STATES, HISTORY_KEYS, ORDER_EVENT_KINDS, ORDER_EVENT_SOURCES } from '../src/pages/betting/historyKeys';
 import { KNOWN_MARKET_TYPES } from '../src/app/marketNames';
 
@@ -70,6 +71,13 @@ function stringsIn(text: string, startsWith: RegExp): string[] {
 }
 
 const catalogue = flattenCatalogue();
+/** The settings named by duties: resource declarations with a duty, and the `setting` of the server's custom routes. */
+const serverSources = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? serverSources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [fs.readFileSync(path.join(dir, e.name), 'utf8')] : []));
+const dutySettings = [
+  ...Object.values(contract).flatMap((v) => (v && typeof v === 'object' && 'duty' in v && 'name' in v ? [String((v as { name: string }).name)] : [])),
+  ...serverSources(path.join(REPO, 'apps/server/src')).flatMap((t) => [...t.matchAll(/duty: \{ ring: '(?:book|two)'[^}]*setting: '(\w+)'/g)].map((m) => m[1]!)),
+];
 const statisticsShared = read('apps/web/src/pages/statistics/shared.tsx');
 const figureKeys = [
   ...[...read('packages/contract/src/statistics.ts').matchAll(/^\s+(\w+): number;/gm)].map((m) => m[1]),
@@ -114,6 +122,10 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'sms.smsStatus.': ['1', '2'],
   'sms.status.': SMS_SEND_STATUSES,
   'sms.source.': SMS_EXCLUSION_SOURCES,
+  'duties.status.': PENDING_CHANGE_STATUSES,
+  'duties.setting.': dutySettings,
+  'casino.largeWin.reason.': ['multiple', 'amount'],
+  'casino.largeWin.reviewed.': ['yes', 'no'],
   // The bettors-list filters a send dialog offers (messaging and SMS).
   'field.': ['risk_level', 'online_status', 'bet_status', 'disabled'],
 };

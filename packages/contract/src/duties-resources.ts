@@ -72,7 +72,7 @@ export const casinoLargeWinResource = /* @__PURE__ */ defineResource({
     { key: 'game_id', type: 'number', search: 'exact', table: false, label: 'casino.field.game_id' },
     { key: 'game_name', type: 'text', label: 'casino.field.game_name', width: 160 },
     { key: 'bettor_id', type: 'number', search: 'exact', label: 'casino.field.bettor_id', width: 100 },
-    { key: 'phone', type: 'text', width: 140 },
+    { key: 'phone', type: 'text', label: 'casino.field.phone', width: 140 },
     { key: 'bet_total', type: 'money', sortable: true, label: 'casino.field.bet_total' },
     { key: 'win_total', type: 'money', sortable: true, label: 'casino.field.win_total' },
     { key: 'reason', type: 'text', search: 'exact', label: 'casino.field.large_win_reason', labels: 'casino.largeWin.reason', width: 110 },

@@ -82,7 +82,20 @@ function textIn(zone: string): CellOf {
   };
 }
 
+/** A reader that never throws: a value it cannot format is written as its text, so one row never cuts a download. */
+const safely = (read: CellOf): CellOf => (v) => {
+  try {
+    return read(v);
+  } catch {
+    return v === null || v === undefined ? null : { t: 's', v: String(v) };
+  }
+};
+
 export function cellReader(col: ExportColumn, locale: string, zone: string = DEFAULT_TIME_ZONE): CellOf {
+  return safely(readerOf(col, locale, zone));
+}
+
+function readerOf(col: ExportColumn, locale: string, zone: string): CellOf {
   const text = textIn(zone);
   if (col.money) {
     return (v) => {

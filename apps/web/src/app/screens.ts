@@ -64,6 +64,9 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   configuration: resource('configuration'),
   subscriber_config_default: resource('subscriber_config_default'),
   log: resource('log'),
+  // Duties (issue 22)
+  pending_change: () => import('../pages/system/PendingChangePage'),
+  setting_history: () => import('../pages/system/SettingHistoryPage'),
   async_operations: money(() => import('../pages/money/AsyncOperationsPage')),
   // System: uploads and content (issue 16)
   image_config: contentResource('image_config'),
@@ -110,6 +113,7 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   casino_order_details: casino(() => import('../pages/casino/RoundPage')),
   casino_config: casino(() => import('../pages/casino/ConfigPage')),
   casino_game: casinoResource('casino_game'),
+  casino_large_win: casino(() => import('../pages/casino/LargeWinPage')),
   casino_user: casinoResource('casino_user'),
   // Users and money
   user: money(betting(() => import('../pages/money/UserPage'))),

@@ -10,6 +10,7 @@ import { FieldValue } from './FieldValue';
 import { FormFields } from './FieldInput';
 import { formFields, fromFormValues, toFormValues } from './formValues';
 import { PageHeader, resourceTexts } from './PageHeader';
+import { SettingHistoryButton } from './SettingHistoryButton';
 import { applyServerErrors } from './serverErrors';
 import { LoadError } from './StateViews';
 import type { ResourceView, Row } from './types';
@@ -29,9 +30,12 @@ export function SettingsCard({ def, invalidate = [] }: { def: ResourceView; inva
         title={t(texts.title)}
         description={t(texts.description)}
         extra={
-          canEdit && data && !editing ? (
-            <ActionButton action="edit" page={def.page} type="primary" icon={<EditOutlined />} testId="resource-edit" onClick={() => setEditing(true)} />
-          ) : undefined
+          <Flex gap={8} wrap>
+            <SettingHistoryButton setting={def.name} />
+            {canEdit && data && !editing ? (
+              <ActionButton action="edit" page={def.page} type="primary" icon={<EditOutlined />} testId="resource-edit" onClick={() => setEditing(true)} />
+            ) : null}
+          </Flex>
         }
       />
       {record.isError && !data ? (

@@ -61,12 +61,26 @@ export interface ApiMutationOptions<R> {
  * A write: pessimistic (the screen changes when the server has answered), then the lists are refreshed and
  * a toast says "Successful operation" or the server's message.
  */
+/** The pending change of an answer 202 (a setting that waits for a second admin), if it is one. */
+export function pendingChangeOf(answer: unknown): { id: number; approvers: number } | null {
+  if (!answer || typeof answer !== 'object' || !('pending_change' in answer)) return null;
+  const c = (answer as { pending_change?: { id?: unknown; approvers?: unknown } }).pending_change;
+  return c && typeof c.id === 'number' ? { id: c.id, approvers: Number(c.approvers ?? 0) } : null;
+}
+
 export function useApiMutation<V, R>(fn: (vars: V) => Promise<R>, opts: ApiMutationOptions<R> = {}) {
   const client = useQueryClient();
-  const { ok, fail } = useFeedback();
+  const { ok, fail, pending } = useFeedback();
   return useMutation({
     mutationFn: fn,
     onSuccess: async (answer) => {
+      const waiting = pendingChangeOf(answer);
+      if (waiting) {
+        // Saved as a pending change: nothing changed yet, so the screen's own success handling is skipped.
+        pending(waiting.approvers);
+        await client.invalidateQueries({ queryKey: ['pending_change'] });
+        return;
+      }
       if (opts.success !== false) ok(opts.success);
       opts.onSuccess?.(answer);
       await Promise.all((opts.invalidate ?? []).map((queryKey) => client.invalidateQueries({ queryKey })));

@@ -9,6 +9,8 @@ export function useFeedback() {
   const errText = useErrorText();
   return {
     ok: (code: MessageCode = 'SUCCESS') => void message.success(msg(code)),
+    /** A change that now waits for a second administrator (DESIGN "Duties"): said as such, never as done. */
+    pending: (approvers: number) => void message.warning(msg(approvers > 0 ? 'PENDING_APPROVAL' : 'PENDING_NO_APPROVER'), 8),
     fail: (err: unknown) => void message.error(errText(err)),
   };
 }

@@ -33,6 +33,7 @@ export {
   useResourceRecord,
   useSingleton,
   useApiMutation,
+  pendingChangeOf,
   useResourceMutations,
   type ApiMutationOptions,
   type ListQueryOptions,
@@ -40,3 +41,5 @@ export {
 export { useFeedback } from './feedback';
 export { applyServerErrors } from './serverErrors';
 export { useLocale, hasEnum, enumText, enumColor, fieldOptions } from './locale';
+export { ChangeLines, ChangeStatus, SettingValue, historyLines } from './ChangeLines';
+export { SettingHistoryButton } from './SettingHistoryButton';

@@ -64,7 +64,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
   r.delete(
     '/api/v1/operations/servers/:id',
     {
-      config: { access: { page: 'server_list', button: 'delete', duty: { ring: 'book' } } },
+      config: { access: { page: 'server_list', button: 'delete', duty: { ring: 'book', setting: 'server_list' } } },
       schema: { tags: ['server_list'], summary: "Removes a down or stopped process's row (a running one answers 409)", params: serverParams, response: { 200: okAnswer } },
     },
     async (req) => {
@@ -248,7 +248,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
   r.post(
     '/api/v1/operations/locks/:pid/release',
     {
-      config: { access: { page: 'mysql_lock', button: 'release', duty: { ring: 'book' } } },
+      config: { access: { page: 'mysql_lock', button: 'release', duty: { ring: 'book', setting: 'mysql_lock' } } },
       schema: {
         tags: ['mysql_lock'],
         summary: "Releases a lock by terminating the backend holding it (pg_terminate_backend): only in the product's database, never one of the server's own connections",

@@ -79,7 +79,7 @@ export function tronFlowRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/tron/collect_all',
     {
-      config: { access: { page: 'tron', button: 'collect_all', duty: { ring: 'book' } } },
+      config: { access: { page: 'tron', button: 'collect_all', duty: { ring: 'book', setting: 'tron_collect' } } },
       schema: { tags: ['tron'], summary: 'Collect every deposit address at or above the threshold (a durable job; the whole book only)', response: { 202: queued } },
     },
     async (req, reply) => {

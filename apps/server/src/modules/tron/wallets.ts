@@ -375,7 +375,7 @@ export function walletRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/v1/tron/wallets/sync',
-    { config: { access: { page: 'tron', button: 'sync_balance', duty: { ring: 'book' } } }, schema: { tags, summary: "Sync every wallet's stored balance from the node (a background job)", body: tronConfirmBody, response: { 202: tronSyncAnswer } } },
+    { config: { access: { page: 'tron', button: 'sync_balance', duty: { ring: 'book', setting: 'tron_sync' } } }, schema: { tags, summary: "Sync every wallet's stored balance from the node (a background job)", body: tronConfirmBody, response: { 202: tronSyncAnswer } } },
     async (req, reply) => {
       const scope = await scopeOf(db, authOf(req));
       if (!scope.all) throw new AppError(403, 'FORBIDDEN');

@@ -6,6 +6,7 @@
 const casino = {
   casino: {
     describe: {
+      casino_large_win: 'Rounds that won far beyond their bets (the game’s multiple, 5,000× by default) or at least the settings’ amount. They were paid; look at each and record what you found.',
       casino_classification: 'Groups the games are shown in, with their names in the three languages. Hidden categories stay out of the apps.',
       casino_list: 'The games providers run for you: limits, theoretical RTP and volatility, and whether bettors see them.',
       casino_order: 'Game rounds as the providers report them through the wallet: the bets, the wins and where each round stands.',
@@ -17,6 +18,15 @@ const casino = {
       casino_user: 'What each bettor played over a period: rounds, turnover, payouts and the house result.',
     },
     field: {
+      round_id: 'Round',
+      found_at: 'Found',
+      reviewed: 'Reviewed',
+      reviewed_account: 'Reviewed by',
+      reviewed_at: 'Reviewed at',
+      review_note: 'Review note',
+      large_win_reason: 'Why',
+      large_win_multiple: 'Large win multiple',
+      large_win_amount: 'Large win amount',
       id: 'ID',
       name_en: 'Name (English)',
       name_sw: 'Name (Swahili)',
@@ -81,6 +91,18 @@ const casino = {
       bill_id: 'Bill ID',
       bill_serial: 'Bill',
       tombstone: 'Rollback of an unknown bet',
+    },
+    largeWin: {
+      intro: 'The wallet pays what the provider reports, as aggregators require; these wins are listed so that a person checks them.',
+      reviewTitle: 'Review the large win of round {{round}} ({{win}})',
+      reason: {
+        multiple: 'Multiple of the bets',
+        amount: 'Amount',
+      },
+      reviewed: {
+        yes: 'Reviewed',
+        no: 'To review',
+      },
     },
     help: {
       name_en: 'Each app shows the name in its language.',

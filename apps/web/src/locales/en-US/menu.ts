@@ -98,6 +98,9 @@ const menu = {
     log_type: 'Log types',
     log_config: 'Server log settings',
     ip_black: 'IP blacklist',
+    pending_change: 'Pending changes',
+    setting_history: 'Settings history',
+    casino_large_win: 'Large wins',
     language_list: 'Languages',
     rotation_type: 'Banner types',
     rotation: 'Banners',
@@ -116,6 +119,7 @@ const menu = {
     image_text: 'Picture & text',
   },
   button: {
+    review: 'Review',
     import: 'Import',
     config: 'Settings',
     create: 'Create',

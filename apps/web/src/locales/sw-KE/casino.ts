@@ -5,6 +5,7 @@ import type { Shape } from '../shape';
 const casino: Shape<typeof en> = {
   casino: {
     describe: {
+      casino_large_win: 'Mizunguko iliyoshinda zaidi sana ya dau zake (kizidishi cha mchezo, 5,000× kwa kawaida) au angalau kiasi cha mipangilio. Imelipwa; kagua kila mmoja na uandike ulichokiona.',
       casino_classification: 'Makundi ambamo michezo huonyeshwa, pamoja na majina yake katika lugha tatu. Makundi yaliyofichwa hayaonekani kwenye programu.',
       casino_list: 'Michezo ambayo watoa huduma wanaendesha kwa niaba yako: vikomo, RTP ya kinadharia na mabadiliko, na kama wabashiri wanaiona.',
       casino_order: 'Mizunguko ya michezo kama watoa huduma wanavyoiripoti kupitia pochi: madau, ushindi na hali ya kila mzunguko.',
@@ -16,6 +17,15 @@ const casino: Shape<typeof en> = {
       casino_user: 'Alichocheza kila mbashiri katika kipindi fulani: mizunguko, mauzo, malipo na matokeo ya nyumba.',
     },
     field: {
+      round_id: 'Mzunguko',
+      found_at: 'Imegunduliwa',
+      reviewed: 'Imekaguliwa',
+      reviewed_account: 'Aliyekagua',
+      reviewed_at: 'Muda wa ukaguzi',
+      review_note: 'Maelezo ya ukaguzi',
+      large_win_reason: 'Sababu',
+      large_win_multiple: 'Kizidishi cha ushindi mkubwa',
+      large_win_amount: 'Kiasi cha ushindi mkubwa',
       id: 'Kitambulisho',
       name_en: 'Jina (Kiingereza)',
       name_sw: 'Jina (Kiswahili)',
@@ -80,6 +90,18 @@ const casino: Shape<typeof en> = {
       bill_id: 'Kitambulisho cha bili',
       bill_serial: 'Bili',
       tombstone: 'Kurejesha dau lisilojulikana',
+    },
+    largeWin: {
+      intro: 'Pochi hulipa kile mtoa huduma anachoripoti, kama wakusanyaji wanavyotaka; ushindi huu umeorodheshwa ili mtu aukague.',
+      reviewTitle: 'Kagua ushindi mkubwa wa mzunguko {{round}} ({{win}})',
+      reason: {
+        multiple: 'Kizidishi cha dau',
+        amount: 'Kiasi',
+      },
+      reviewed: {
+        yes: 'Imekaguliwa',
+        no: 'Inasubiri ukaguzi',
+      },
     },
     help: {
       name_en: 'Kila programu huonyesha jina katika lugha yake.',

@@ -99,6 +99,9 @@ const menu: Shape<typeof en> = {
     log_type: 'Aina za kumbukumbu',
     log_config: 'Mipangilio ya kumbukumbu za seva',
     ip_black: 'IP zilizozuiwa',
+    pending_change: 'Mabadiliko yanayosubiri idhini',
+    setting_history: 'Historia ya mipangilio',
+    casino_large_win: 'Ushindi mkubwa',
     language_list: 'Lugha',
     rotation_type: 'Aina za mabango',
     rotation: 'Mabango',
@@ -117,6 +120,7 @@ const menu: Shape<typeof en> = {
     image_text: 'Picha na maandishi',
   },
   button: {
+    review: 'Kagua',
     import: 'Ingiza orodha',
     config: 'Mipangilio',
     create: 'Ongeza',

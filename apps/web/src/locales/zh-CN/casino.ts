@@ -5,6 +5,7 @@ import type { Shape } from '../shape';
 const casino: Shape<typeof en> = {
   casino: {
     describe: {
+      casino_large_win: '赢奖远超投注的局（游戏倍数，默认 5,000 倍）或达到设置金额的局。已派彩；请逐一复核并记录结论。',
       casino_classification: '游戏展示所用的分类，含三种语言的名称。隐藏的分类不会出现在应用中。',
       casino_list: '由游戏供应商为您运营的游戏：限额、理论 RTP 与波动性，以及投注者是否可见。',
       casino_order: '供应商通过钱包上报的游戏局：投注、派彩以及每局的状态。',
@@ -16,6 +17,15 @@ const casino: Shape<typeof en> = {
       casino_user: '每位投注者在一段时间内的游戏情况：局数、投注额、派彩和平台盈亏。',
     },
     field: {
+      round_id: '局',
+      found_at: '发现时间',
+      reviewed: '已复核',
+      reviewed_account: '复核人',
+      reviewed_at: '复核时间',
+      review_note: '复核说明',
+      large_win_reason: '原因',
+      large_win_multiple: '大额赢奖倍数',
+      large_win_amount: '大额赢奖金额',
       id: 'ID',
       name_en: '名称（英文）',
       name_sw: '名称（斯瓦希里文）',
@@ -80,6 +90,18 @@ const casino: Shape<typeof en> = {
       bill_id: '账单 ID',
       bill_serial: '账单',
       tombstone: '未知投注的回滚',
+    },
+    largeWin: {
+      intro: '钱包按供应商上报的结果派彩（聚合商的要求）；这些赢奖列在此处供人工复核。',
+      reviewTitle: '复核第 {{round}} 局的大额赢奖（{{win}}）',
+      reason: {
+        multiple: '投注倍数',
+        amount: '金额',
+      },
+      reviewed: {
+        yes: '已复核',
+        no: '待复核',
+      },
     },
     help: {
       name_en: '各应用以其语言显示名称。',

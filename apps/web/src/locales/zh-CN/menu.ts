@@ -99,6 +99,9 @@ const menu: Shape<typeof en> = {
     log_type: '日志类型',
     log_config: '服务器日志配置',
     ip_black: 'IP黑名单',
+    pending_change: '待审批变更',
+    setting_history: '设置变更历史',
+    casino_large_win: '大额赢奖',
     language_list: '语言列表',
     rotation_type: '轮播图类型',
     rotation: '轮播图',
@@ -117,6 +120,7 @@ const menu: Shape<typeof en> = {
     image_text: '图文列表',
   },
   button: {
+    review: '复核',
     import: '导入',
     config: '设置',
     create: '新增',

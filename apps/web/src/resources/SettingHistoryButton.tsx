@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { HistoryOutlined } from '@ant-design/icons';
+import { Button, Drawer, List, Skeleton, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import type { SettingHistoryRow } from '@dau/contract/ui';
+import { useTranslation } from 'react-i18next';
+import { api, type ListAnswer } from '../app/api';
+import { useAccess } from '../app/access';
+import { useDialogWidth } from '../app/dialog';
+import { ChangeLines, historyLines } from './ChangeLines';
+import { formatDateTime } from './datetime';
+import { LoadError } from './StateViews';
+
+/**
+ * "History" on a settings screen (issue 22): the last changes of this setting, who asked, who approved,
+ * before → after; the whole history is under System › Settings history. Shown to holders of that page.
+ */
+export function SettingHistoryButton({ setting }: { setting: string }) {
+  const { t } = useTranslation();
+  const { can } = useAccess();
+  const [open, setOpen] = useState(false);
+  const width = useDialogWidth(640);
+  const q = useQuery({
+    queryKey: ['setting_history', 'card', setting],
+    queryFn: () => api.get<ListAnswer<SettingHistoryRow>>('/system/setting_history', { setting, page_size: 20 }),
+    enabled: open,
+  });
+  if (!can('setting_history')) return null;
+  return (
+    <>
+      <Button icon={<HistoryOutlined />} onClick={() => setOpen(true)} data-testid="setting-history">
+        {t('duties.history')}
+      </Button>
+      <Drawer open={open} onClose={() => setOpen(false)} width={width} title={t('duties.historyOf', { setting: t(`duties.setting.${setting}`, { defaultValue: setting }) })}>
+        {q.isError ? (
+          <LoadError error={q.error} onRetry={() => void q.refetch()} />
+        ) : !q.data ? (
+          <Skeleton active />
+        ) : (
+          <List
+            data-testid="setting-history-list"
+            dataSource={q.data.items}
+            locale={{ emptyText: t('duties.noHistory') }}
+            renderItem={(h) => (
+              <List.Item key={h.id}>
+                <List.Item.Meta
+                  title={
+                    <Typography.Text>
+                      {formatDateTime(h.created_at)} · {h.account ?? '-'}
+                      {h.approved_account ? ` · ${t('duties.approvedBy', { account: h.approved_account })}` : ''}
+                    </Typography.Text>
+                  }
+                  description={<ChangeLines rows={historyLines(h.before, h.after)} />}
+                />
+              </List.Item>
+            )}
+          />
+        )}
+      </Drawer>
+    </>
+  );
+}
