@@ -8,9 +8,9 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, like } from 'drizzle-orm';
+import { eq, inArray, like } from 'drizzle-orm';
 import { createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
-import { systemLogs } from '../src/platform/schema.js';
+import { roles, systemLogs } from '../src/platform/schema.js';
 import { serverProcesses } from '../src/modules/operations/schema.js';
 import { redactText } from '../src/modules/operations/redact.js';
 import { terminateBackend } from '../src/modules/operations/db-views.js';
@@ -57,6 +57,8 @@ beforeAll(async () => {
   rootId = a!.id;
   const runRole = await makeRole(t, 'Script runner', ['system', 'script', 'script:run', 'server_list']);
   const approveRole = await makeRole(t, 'Script approver', ['system', 'script', 'script:approve']);
+  // Scripts act on the whole product: the runner and the approver are staff serving the super admin's (whole) book.
+  await t.database.db.update(roles).set({ servesSuperiorBranch: true }).where(inArray(roles.id, [runRole, approveRole]));
   await makeAdmin(t, 'op_runner', runRole, rootId);
   await makeAdmin(t, 'op_approver', approveRole, rootId);
   runner = await t.login('op_runner');

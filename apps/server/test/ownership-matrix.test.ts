@@ -675,7 +675,8 @@ const CASES: RouteCase[] = [
   {
     route: 'PUT /api/v1/sms/config',
     cells: { super: 200, own: [403] },
-    target: async () => ({ url: '/api/v1/sms/config', body: { sender_id: uniq('M').slice(0, 11) }, probe: async () => (await t.call('GET', '/api/v1/sms/config', { token: tokens.super })).body.sender_id }),
+    // (The sender and the API key wait for a second admin: duties.test.ts; the rate applies at once.)
+    target: async () => ({ url: '/api/v1/sms/config', body: { rate_per_second: 10 + ((n += 1) % 40) }, probe: async () => (await t.call('GET', '/api/v1/sms/config', { token: tokens.super })).body.rate_per_second }),
   },
   // The FCM project, the Telegram bot and the app versions serve every branch: a holder of the button who does
   // not see the whole book is refused (403 WHOLE_BOOK_ONLY), whatever the body.

@@ -65,6 +65,7 @@ export const casinoLargeWinResource = /* @__PURE__ */ defineResource({
   description: 'casino.describe.casino_large_win',
   defaultSort: '-round_id',
   actions: ['export'],
+  exportType: 'casino_large_win',
   fetchDetail: false,
   fields: [
     { key: 'round_id', type: 'number', sortable: true, label: 'casino.field.round_id', width: 100 },

@@ -59,8 +59,11 @@ const same = (a: unknown, b: unknown) => {
   return JSON.stringify(a) === JSON.stringify(b);
 };
 
-/** The setting as it is now: the route's GET twin answered for the caller (no twin, or not a PUT/DELETE: null). */
-async function readState(app: FastifyInstance, req: FastifyRequest): Promise<Record<string, unknown> | null> {
+/**
+ * The setting as it is now: the route's GET twin answered for the caller (no twin, or not a PUT/DELETE:
+ * null); 'missing' when the twin answers 404 (the handler then answers it too: nothing to wait for).
+ */
+async function readState(app: FastifyInstance, req: FastifyRequest): Promise<Record<string, unknown> | null | 'missing'> {
   if (req.method !== 'PUT' && req.method !== 'DELETE') return null;
   const route = req.routeOptions.url;
   if (!route || !app.hasRoute({ method: 'GET', url: route })) return null;
@@ -70,6 +73,7 @@ async function readState(app: FastifyInstance, req: FastifyRequest): Promise<Rec
     headers: { authorization: String(req.headers.authorization ?? ''), 'x-locale': String(req.headers['x-locale'] ?? 'en-US') },
     remoteAddress: req.ip,
   });
+  if (res.statusCode === 404) return 'missing';
   if (res.statusCode !== 200) return null;
   const body = res.json() as unknown;
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
@@ -159,8 +163,9 @@ export function installDuties(app: FastifyInstance, db: Db, hooks: DutyHooks) {
     if (!duty || !access || !('page' in access)) return;
     const replay = req.headers[REPLAY_HEADER];
     if (replay !== undefined) req.dutyApproval = await checkReplay(db, req, String(replay));
-    req.dutyBefore = await readState(app, req);
-    if (duty.ring !== 'two' || req.dutyApproval) return;
+    const state = await readState(app, req);
+    req.dutyBefore = state === 'missing' ? null : state;
+    if (duty.ring !== 'two' || req.dutyApproval || state === 'missing') return;
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     if (!changedTwoFields(duty, req.method, body, req.dutyBefore).length) return;
     const auth = authOf(req);
@@ -193,7 +198,10 @@ export function installDuties(app: FastifyInstance, db: Db, hooks: DutyHooks) {
     if (!duty || reply.statusCode < 200 || reply.statusCode >= 300 || reply.statusCode === 202 || req.dutyBefore === undefined) return payload;
     try {
       let after: unknown = null;
-      if (req.method === 'PUT') after = await readState(app, req);
+      if (req.method === 'PUT') {
+        const state = await readState(app, req);
+        after = state === 'missing' ? null : state;
+      }
       if (after === null && req.method !== 'DELETE' && typeof payload === 'string') {
         try {
           after = JSON.parse(payload);
