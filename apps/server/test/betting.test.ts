@@ -371,6 +371,19 @@ describe('operator corrections', () => {
     await invariantsHold();
   });
 
+  it('takes an admin-cancelled result (10) for a leg: the leg is void and the stake comes back', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await match(64, ['1.50', '3.50', '5.00']);
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(64, '1', '1.50')], skipLiveDelay: true });
+    const [line] = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
+    const r = await t.call('POST', `/api/v1/betting/orders/${o.id}/lines/${line.id}/result`, { token, body: { outcome_status: OUTCOME_STATUS.admin_cancelled, reason: 'Cancelled by the operator' } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [after] = await t.database.db.select().from(orderLines).where(eq(orderLines.id, line.id));
+    expect(after.outcomeStatus).toBe(OUTCOME_STATUS.admin_cancelled);
+    expect((await balance(b.id)).cash).toBe(100_000);
+    await invariantsHold();
+  });
+
   it('changes a selection result for every order holding it, previewed first', async () => {
     const a = await makeBettor(t, rootId, { cash: 100_000 });
     const b = await makeBettor(t, rootId, { cash: 100_000 });

@@ -125,6 +125,12 @@ describe('scripts', () => {
     expect(extra.status).toBe(400);
     const badDays = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'statistics-days', args: { from: '2026-02-01', to: '2026-01-01' }, target: self } });
     expect(badDays.status).toBe(400);
+    // Days that are not days are a 400 naming the field (they were a RangeError, 500).
+    for (const args of [{ from: '2026-13-45', to: '2026-01-01' }, { from: '2026-01-01', to: 'soon' }, { from: 'x', to: 'y' }]) {
+      const r = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'statistics-days', args, target: self } });
+      expect(r.status, JSON.stringify(args)).toBe(400);
+      expect(r.body.code).toBe('PARAM_INVALID');
+    }
     const nowhere = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'ledger-invariants', args: {}, target: crypto.randomUUID() } });
     expect(nowhere.status).toBe(409);
     expect(nowhere.body.code).toBe('SERVER_NOT_RUNNING');

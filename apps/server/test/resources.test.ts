@@ -94,6 +94,10 @@ describe('languages', () => {
     expect(pub.body.items.map((l: { code: string }) => l.code)).toEqual(['en-US', 'sw-KE', 'zh-CN']);
     expect((await t.call('POST', '/api/v1/system/languages', { token: root, body: { code: 'French!', title: 'Français' } })).status).toBe(400);
     const fr = await t.call('POST', '/api/v1/system/languages', { token: root, body: { code: 'fr-FR', title: 'Français', show_status: 1 } });
+    // The same code again is a conflict (it was a 500 from the unique key).
+    const again = await t.call('POST', '/api/v1/system/languages', { token: root, body: { code: 'fr-FR', title: 'Français encore', show_status: 1 } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('CONFLICT');
     expect(fr.status).toBe(201);
     const makeDefault = await t.call('PUT', `/api/v1/system/languages/${fr.body.id}`, { token: root, body: { default_language: 2 } });
     expect(makeDefault.body.default_language).toBe(2);

@@ -74,12 +74,24 @@ export function installInputGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
     const field = nulPath(req.params, '') ?? nulPath(req.query, '') ?? nulPath(req.body, '');
     if (field !== null) throw new AppError(400, 'PARAM_INVALID', {}, [{ field: field || 'body', message: 'must not contain NUL characters' }]);
+    // A numeric id in a path is digits only, whatever schema the route's parameter has: " 1", "1e0",
+    // "0x1" or "+1" are not 1 (ids that are not numbers, a match's URN or a server's UUID, are left alone).
+    for (const [k, v] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
+      if (DIGIT_PARAMS.has(k) && typeof v === 'string' && NUMBER_LIKE.test(v) && !/^[0-9]{1,20}$/.test(v)) {
+        throw new AppError(400, 'PARAM_INVALID', {}, [{ field: k, message: 'digits only' }]);
+      }
+    }
     // What the audit trail (jsonb) could not keep is refused before anything acts: a lone surrogate is not
     // valid text, and nesting deeper than any form of ours is not an input.
     const bad = textProblem(req.body, 'body', 0);
     if (bad) throw new AppError(400, 'PARAM_INVALID', {}, [bad]);
   });
 }
+
+/** Path parameters that are row ids (numbers) in every route that has them. */
+const DIGIT_PARAMS = new Set(['id', 'line_id', 'round_id', 'pid']);
+/** What a number parser would read as a number (spaces, signs, decimals, exponents, hexadecimal). */
+const NUMBER_LIKE = /^\s*[+-]?(0x[0-9a-f]+|[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?)\s*$/i;
 
 /** Nesting deeper than this in a body is refused (no route of ours takes more than a few levels). */
 export const MAX_BODY_DEPTH = 16;

@@ -304,7 +304,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/jackpot/issues',
     {
-      config: { access: { page: 'jackpot_identifier', button: 'create' } },
+      config: { access: { page: 'jackpot_identifier', button: 'create', duty: { ring: 'book', setting: 'jackpot_issue' } } },
       schema: { tags: ['jackpot_identifier'], summary: 'Create a jackpot issue (identifier = prefix + running number); not open until its 13 matches are set', body: jackpotIssueCreateBody, response: { 201: jackpotIssueDetail } },
     },
     async (req, reply) => {
@@ -361,7 +361,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/v1/jackpot/issues/:id/matches',
     {
-      config: { access: { page: 'jackpot_identifier', button: 'get_matches' } },
+      config: { access: { page: 'jackpot_identifier', button: 'get_matches', duty: { ring: 'book', setting: 'jackpot_issue' } } },
       schema: { tags: ['jackpot_identifier'], summary: "Set the issue's 13 matches (in order)", params: issueParams, body: jackpotMatchesBody, response: { 200: jackpotIssueDetail } },
     },
     async (req) => {
@@ -377,7 +377,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/v1/jackpot/issues/:id/open',
-    { config: { access: { page: 'jackpot_identifier', button: 'open_bets' } }, schema: { tags: ['jackpot_identifier'], summary: 'Open betting on the issue', params: issueParams, response: { 200: jackpotIssueDetail } } },
+    { config: { access: { page: 'jackpot_identifier', button: 'open_bets', duty: { ring: 'book', setting: 'jackpot_issue' } } }, schema: { tags: ['jackpot_identifier'], summary: 'Open betting on the issue', params: issueParams, response: { 200: jackpotIssueDetail } } },
     async (req) => {
       await assertWholeBook(db, req);
       await db.transaction(async (tx) => {
@@ -392,7 +392,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/v1/jackpot/issues/:id/bet_status',
     {
-      config: { access: { page: 'jackpot_identifier', button: 'bet_status' } },
+      config: { access: { page: 'jackpot_identifier', button: 'bet_status', duty: { ring: 'book', setting: 'jackpot_issue' } } },
       schema: { tags: ['jackpot_identifier'], summary: 'Change the betting state of the issue (open, suspended, closed)', params: issueParams, body: jackpotBetStatusBody, response: { 200: jackpotIssueDetail } },
     },
     async (req) => {
@@ -409,7 +409,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/v1/jackpot/issues/:id/results',
     {
-      config: { access: { page: 'jackpot_identifier', button: 'change_result' } },
+      config: { access: { page: 'jackpot_identifier', button: 'change_result', duty: { ring: 'book', setting: 'jackpot_issue' } } },
       schema: {
         tags: ['jackpot_identifier'], summary: 'Set or change match results of the issue',
         description: "Results default to the feed's settled 1X2 result. A result other than the feed's is an operator override: it needs a reason and is audited. `result: null` goes back to the feed's.",
@@ -437,7 +437,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/jackpot/issues/:id/results/refresh',
     {
-      config: { access: { page: 'jackpot_identifier', button: 'change_result' } },
+      config: { access: { page: 'jackpot_identifier', button: 'change_result', duty: { ring: 'book', setting: 'jackpot_issue' } } },
       schema: { tags: ['jackpot_identifier'], summary: "Take the feed's settled 1X2 results into the issue (operator overrides stay)", params: issueParams, response: { 200: jackpotIssueDetail } },
     },
     async (req) => {

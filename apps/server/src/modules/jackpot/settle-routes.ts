@@ -249,12 +249,14 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   defineJackpotJobs(ctx);
   const access = (button: string) => ({ access: { page: 'jackpot_identifier', button } });
+  // A jackpot issue holds every branch's tickets: acting on it is the whole book's (DESIGN "Duties").
+  const acting = (button: string) => ({ access: { page: 'jackpot_identifier', button, duty: { ring: 'book' as const, setting: 'jackpot_issue' } } });
   const tags = ['jackpot_identifier'];
 
   r.post(
     '/api/v1/jackpot/issues/:id/settle/preview',
     {
-      config: access('settle'),
+      config: acting('settle'),
       schema: {
         tags, summary: 'Settlement preview of a jackpot issue', params: idParams, response: { 200: jackpotPlanAnswer },
         description: 'Per tier the winning lines, the prize per line (shared: rounded down to the cent), paid and rollover; tax, credited, withheld, the house result, and what a resettlement would move. Confirm with its fingerprint.',
@@ -271,7 +273,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/jackpot/issues/:id/settle',
     {
-      config: access('settle'),
+      config: acting('settle'),
       schema: {
         tags, summary: 'Settle (or resettle) a jackpot issue as previewed', params: idParams, body: jackpotSettleBody, response: { 202: settleAnswer },
         description: "Runs the preview's plan through a durable job (tickets paid in chunks, exactly once even across a crash). Refused with JACKPOT_PREVIEW_STALE when the results, tickets or pool changed since the preview.",
@@ -336,7 +338,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/v1/jackpot/issues/:id',
     {
-      config: access('delete'),
+      config: acting('delete'),
       schema: {
         tags, summary: 'Delete a jackpot issue and refund every ticket', params: idParams, body: jackpotReasonBody, response: { 200: deleteAnswer, 202: deleteAnswer },
         description: 'Irreversible: every ticket of the issue is refunded by a durable job. Needs a reason. A repeated call answers the first call\'s record (202 while the refunds run, 200 once done) and refunds nothing more.',
