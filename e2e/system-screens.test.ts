@@ -20,6 +20,13 @@ async function openScreen(page: Page, path: string, title: string) {
   await settled(page);
 }
 
+async function openPendingChanges(page: Page) {
+  await page.goto(`${e2e.server.baseUrl}/#/customer/pending_change`);
+  await until(async () => (await page.getByTestId('page-title').innerText()) === 'Pending changes', 'the pending changes screen');
+  await page.getByTestId('resource-table').waitFor({ state: 'visible' });
+  await settled(page);
+}
+
 /** "Successful operation" toasts already accounted for, per page: each call waits for one more. */
 const successToasts = new WeakMap<Page, number>();
 
@@ -71,17 +78,42 @@ describe('system screens', () => {
     expect(await rowByKey(page, id!).innerText()).not.toContain('Card fraud ring');
     await screenshot(page, 'ip-black-edited');
 
-    // Delete: asks first, then the row goes.
+    // Delete: asks first; lifting a block waits for a second administrator (issue 22), so the row stays.
     await page.getByTestId(`row-delete-${id}`).click();
     const confirm = page.locator('.ant-popconfirm:visible');
     await confirm.waitFor();
     expect(await rowByKey(page, id!).count(), 'row still there while confirming').toBe(1);
     await confirm.getByTestId('confirm-ok').click();
-    await expectSuccessToast(page, 'delete');
-    await rowByKey(page, id!).waitFor({ state: 'detached' });
-    expect(await rowWithText(page, ip).count()).toBe(0);
-    expect((await e2e.server.api('GET', `/system/ip_black/${id}`, undefined, adminToken)).status).toBe(404);
+    await until(async () => (await toastsShown(page)).some((t) => t.includes('Saved as a pending change')), 'the toast saying the removal waits for a second administrator');
+    expect((await e2e.server.api('GET', `/system/ip_black/${id}`, undefined, adminToken)).status).toBe(200);
+    // The history drawer of no settings card here; the pending change is listed for its requester, who cannot approve it.
+    await openPendingChanges(page);
+    const mine = rowWithText(page, ip);
+    await mine.waitFor({ state: 'visible' });
+    expect(await mine.getByTestId(/change-approve-/).count()).toBe(0);
+    await screenshot(page, 'pending-change-requester');
+
+    // A second super administrator approves it on the Pending changes screen: then the row goes.
+    const roles = expectStatus(await e2e.server.api('GET', '/system/roles?page_size=100', undefined, adminToken), 200, 'roles').items as { id: number; is_super: boolean }[];
+    expectStatus(
+      await e2e.server.api('POST', '/system/administrators', { account: 'checker', name: 'Second pair of eyes', password: ADMIN_PASSWORD, role_id: roles.find((r) => r.is_super)!.id }, adminToken),
+      201,
+      'the checker',
+    );
+    const checker = await e2e.newPage();
+    await signIn(checker, 'checker', ADMIN_PASSWORD);
+    await openPendingChanges(checker);
+    const pending = rowWithText(checker, ip);
+    await pending.waitFor({ state: 'visible' });
+    await pending.getByTestId(/change-approve-/).click();
+    await checker.locator('.ant-popconfirm:visible').getByTestId('confirm-ok').click();
+    await screenshot(checker, 'pending-change-approving');
+    await until(async () => (await toastsShown(checker)).some((t) => t.includes('the change is applied')), `the approval toast (${JSON.stringify(await toastsShown(checker))})`);
+    await until(async () => (await e2e.server.api('GET', `/system/ip_black/${id}`, undefined, adminToken)).status === 404, 'the row removed once approved');
+    await until(async () => (await pending.innerText()).includes('Applied'), 'the change shown as applied');
+    await screenshot(checker, 'pending-change-approved');
     expect(logOf(page).pageErrors).toEqual([]);
+    expect(logOf(checker).pageErrors).toEqual([]);
   });
 
   test('server log settings: invalid JSON in options is refused with "Conversion failed"', async () => {

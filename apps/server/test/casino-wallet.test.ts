@@ -27,7 +27,8 @@ let c: WalletClient;
 let game: typeof casinoGames.$inferSelect;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Opening a session for a bettor is a sandbox route (issue 22): this file exercises it.
+  t = await createTestApp({ sandboxRoutes: true });
   token = await t.login('admin', ADMIN_PASSWORD);
   w = await makeWorld(t);
   c = await sandboxClient(t);

@@ -30,6 +30,22 @@ export function ChangeLines({ rows }: { rows: readonly { field: string; before: 
   const label = useFieldLabel();
   const { t } = useTranslation();
   if (!rows.length) return <Typography.Text type="secondary">{t('duties.noChange')}</Typography.Text>;
+  // A removal: what goes, as its fields (not a JSON blob).
+  const only = rows.length === 1 ? rows[0]! : null;
+  if (only && only.field === '*' && only.after === null && only.before && typeof only.before === 'object' && !Array.isArray(only.before)) {
+    const gone = Object.entries(only.before as Record<string, unknown>).filter(([k]) => !['id', 'created_at', 'updated_at'].includes(k));
+    return (
+      <div data-testid="change-lines" style={{ display: 'grid', gap: 4 }}>
+        <Typography.Text strong type="danger">{t('duties.removal')}</Typography.Text>
+        {gone.map(([k, v]) => (
+          <div key={k} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
+            <Typography.Text>{label(k)}:</Typography.Text>
+            <SettingValue value={v} />
+          </div>
+        ))}
+      </div>
+    );
+  }
   return (
     <div data-testid="change-lines" style={{ display: 'grid', gap: 4 }}>
       {rows.map((r) => (

@@ -11,6 +11,12 @@ import { ChangeLines, historyLines } from './ChangeLines';
 import { formatDateTime } from './datetime';
 import { LoadError } from './StateViews';
 
+/** The settings named in the history and the pending changes (the filters' choices). */
+export function useSettingNames(): string[] {
+  const q = useQuery({ queryKey: ['setting_names'], queryFn: () => api.get<{ items: string[] }>('/system/setting_names'), staleTime: 60_000 });
+  return q.data?.items ?? [];
+}
+
 /**
  * "History" on a settings screen (issue 22): the last changes of this setting, who asked, who approved,
  * before → after; the whole history is under System › Settings history. Shown to holders of that page.

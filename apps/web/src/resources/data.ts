@@ -64,8 +64,9 @@ export interface ApiMutationOptions<R> {
 /** The pending change of an answer 202 (a setting that waits for a second admin), if it is one. */
 export function pendingChangeOf(answer: unknown): { id: number; approvers: number } | null {
   if (!answer || typeof answer !== 'object' || !('pending_change' in answer)) return null;
-  const c = (answer as { pending_change?: { id?: unknown; approvers?: unknown } }).pending_change;
-  return c && typeof c.id === 'number' ? { id: c.id, approvers: Number(c.approvers ?? 0) } : null;
+  // Only a change that now waits (an approval or a refusal answers the change too, decided).
+  const c = (answer as { pending_change?: { id?: unknown; approvers?: unknown; status?: unknown } }).pending_change;
+  return c && typeof c.id === 'number' && c.status === 'pending' ? { id: c.id, approvers: Number(c.approvers ?? 0) } : null;
 }
 
 export function useApiMutation<V, R>(fn: (vars: V) => Promise<R>, opts: ApiMutationOptions<R> = {}) {

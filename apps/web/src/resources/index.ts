@@ -42,4 +42,4 @@ export { useFeedback } from './feedback';
 export { applyServerErrors } from './serverErrors';
 export { useLocale, hasEnum, enumText, enumColor, fieldOptions } from './locale';
 export { ChangeLines, ChangeStatus, SettingValue, historyLines } from './ChangeLines';
-export { SettingHistoryButton } from './SettingHistoryButton';
+export { SettingHistoryButton, useSettingNames } from './SettingHistoryButton';

@@ -6,6 +6,7 @@
 const system = {
   // Duties (issue 22): pending changes and the settings history.
   duties: {
+    removal: 'Removal',
     describe: {
       pending_change: 'Changes of settings that can move money or open a door (secrets, limits, tax, sign-in rules, storage) wait here until a second administrator who sees the whole book approves them. They expire after 24 hours.',
       setting_history: 'Every change of a setting of the whole product: who asked, who approved, and the values before and after (secrets masked).',

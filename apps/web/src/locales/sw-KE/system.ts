@@ -5,6 +5,7 @@ import type { Shape } from '../shape';
 const system: Shape<typeof en> = {
   // Duties (issue 22): pending changes and the settings history.
   duties: {
+    removal: 'Kuondolewa',
     describe: {
       pending_change: 'Mabadiliko ya mipangilio yanayoweza kuhamisha pesa au kufungua mlango (siri, vikomo, kodi, sheria za kuingia, hifadhi) yanasubiri hapa hadi msimamizi wa pili anayeona data za matawi yote ayaidhinishe. Muda wake unaisha baada ya saa 24.',
       setting_history: 'Kila badiliko la mpangilio wa mfumo mzima: nani aliomba, nani aliidhinisha, na thamani kabla na baada (siri zimefichwa).',

@@ -5,6 +5,7 @@ import type { Shape } from '../shape';
 const system: Shape<typeof en> = {
   // Duties (issue 22): pending changes and the settings history.
   duties: {
+    removal: '删除',
     describe: {
       pending_change: '可能影响资金或安全的设置变更（密钥、限额、税率、登录规则、存储）在此等待，直至第二位可查看全部数据的管理员批准。24 小时后过期。',
       setting_history: '整个系统每一次设置变更：申请人、批准人，以及变更前后的值（密钥已隐藏）。',

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { CheckOutlined, CloseOutlined, RollbackOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Popconfirm, Space, Typography } from 'antd';
+import { Alert, App, Button, Popconfirm, Space, Typography, type ButtonProps } from 'antd';
 import { pendingChangeResource, type PendingChangeRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useMe } from '../../app/auth';
-import { ChangeLines, ChangeStatus, FormModal, ResourcePage, useApiMutation, type FieldView, type ResourceView, type Row } from '../../resources';
+import { ChangeLines, ChangeStatus, FormModal, ResourcePage, useApiMutation, useSettingNames, type FieldView, type ResourceView, type Row } from '../../resources';
 
 const LISTS = [['pending_change'], ['setting_history']];
 const STATUS_CHOICES = ['pending', 'applied', 'failed', 'refused', 'withdrawn', 'expired'] as const;
@@ -22,6 +22,7 @@ export default function PendingChangePage() {
   const { message } = App.useApp();
   const me = useMe().user_info.id;
   const [refusing, setRefusing] = useState<PendingChangeRow | null>(null);
+  const settings = useSettingNames();
   const view = useMemo<ResourceView>(
     () => ({
       ...pendingChangeResource,
@@ -32,13 +33,15 @@ export default function PendingChangePage() {
           case 'diff':
             return { ...f, keep: true, width: 360, render: (v) => <ChangeLines rows={(v ?? []) as PendingChangeRow['diff']} /> };
           case 'setting':
+            return { ...f, keep: true, options: settings.map((x) => ({ value: x, label: t(`duties.setting.${x}`, { defaultValue: x }) })) };
+          case 'requested_account':
             return { ...f, keep: true };
           default:
             return f;
         }
       }),
     }),
-    [t],
+    [t, settings],
   );
   const approve = useApiMutation((id: number) => api.post<{ pending_change: PendingChangeRow }>(`/system/pending_changes/${id}/approve`, {}), {
     invalidate: LISTS,
@@ -61,7 +64,7 @@ export default function PendingChangePage() {
               {t('duties.noApprover')}
             </Typography.Text>
           ) : null}
-          <Popconfirm title={t('duties.withdrawConfirm')} onConfirm={() => refuse.mutateAsync({ id: c.id })}>
+          <Popconfirm title={t('duties.withdrawConfirm')} onConfirm={() => refuse.mutateAsync({ id: c.id })} okButtonProps={{ 'data-testid': 'confirm-ok' } as ButtonProps}>
             <Button size="small" type="text" icon={<RollbackOutlined />} data-testid={`change-withdraw-${c.id}`}>
               {t('duties.withdraw')}
             </Button>
@@ -72,7 +75,7 @@ export default function PendingChangePage() {
     if (!c.can_decide) return <Typography.Text type="secondary">{t('duties.cannotDecide')}</Typography.Text>;
     return (
       <Space size={4} wrap>
-        <Popconfirm title={t('duties.approveConfirm')} onConfirm={() => approve.mutateAsync(c.id)}>
+        <Popconfirm title={t('duties.approveConfirm')} onConfirm={() => approve.mutateAsync(c.id)} okButtonProps={{ 'data-testid': 'confirm-ok' } as ButtonProps}>
           <Button size="small" type="text" icon={<CheckOutlined />} data-testid={`change-approve-${c.id}`}>
             {t('button.approve')}
           </Button>
