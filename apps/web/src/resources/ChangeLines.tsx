@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Tag, Typography } from 'antd';
-import { fieldLabelKey } from '@dau/contract/ui';
+import * as declarations from '@dau/contract/ui';
+import { fieldLabelKey, type FieldDef, type ResourceDef } from '@dau/contract/ui';
+import { FieldValue } from './FieldValue';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -9,25 +11,49 @@ import { useTranslation } from 'react-i18next';
  * settings history and every settings card's history.
  */
 
-/** One value of a setting as the reader sees it: secrets stay masked, objects as compact JSON. */
-export function SettingValue({ value }: { value: unknown }) {
+/** The declarations by name: a setting's fields say how to read its values (money in TSh, enums as words). */
+const DECLARED = new Map(
+  Object.values(declarations)
+    .filter((v): v is ResourceDef => !!v && typeof v === 'object' && 'fields' in v && 'api' in v && 'name' in v)
+    .map((d) => [d.name, d]),
+);
+const fieldOf = (setting: string | undefined, key: string): FieldDef | undefined => (setting ? DECLARED.get(setting)?.fields.find((f) => f.key === key) : undefined);
+
+/** Labels of the fields of settings with no declaration of their own (hand-written settings routes). */
+const OWN_LABELS: Record<string, string> = {
+  username: 'duties.field.username',
+  api_key: 'duties.field.api_key',
+  sender_id: 'duties.field.sender_id',
+  cost_per_segment_cents: 'duties.field.cost_per_segment_cents',
+  rate_per_second: 'duties.field.rate_per_second',
+  coin_rate_bps: 'duties.field.coin_rate_bps',
+};
+
+/** One value of a setting as the reader sees it: secrets stay masked, declared fields as their type says, the rest as compact JSON. */
+export function SettingValue({ value, field }: { value: unknown; field?: FieldDef }) {
   const { t } = useTranslation();
   if (value === null || value === undefined || value === '') return <Typography.Text type="secondary">{t('duties.empty')}</Typography.Text>;
   if (value === '***') return <Tag>{t('duties.secret')}</Tag>;
+  if (field && field.type !== 'json' && field.type !== 'image' && field.type !== 'images') return <FieldValue field={field} value={value} row={{}} variant="detail" />;
   if (typeof value === 'boolean') return <>{t(value ? 'duties.yes' : 'duties.no')}</>;
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
   return <Typography.Text code style={{ wordBreak: 'break-all' }}>{text.length > 200 ? `${text.slice(0, 200)}…` : text}</Typography.Text>;
 }
 
 /** A field's label: the resource layer's `field.<key>` when the console has it, else the key itself. */
-export function useFieldLabel() {
+export function useFieldLabel(setting?: string) {
   const { t } = useTranslation();
-  return (key: string) => (key === '*' ? t('duties.wholeRow') : t(fieldLabelKey({ key, type: 'text' }), { defaultValue: key }));
+  return (key: string) => {
+    if (key === '*') return t('duties.wholeRow');
+    const f = fieldOf(setting, key);
+    if (!f && OWN_LABELS[key]) return t(OWN_LABELS[key]);
+    return t(fieldLabelKey(f ?? { key, type: 'text' }), { defaultValue: key });
+  };
 }
 
 /** Lines of "field: before → after". */
-export function ChangeLines({ rows }: { rows: readonly { field: string; before: unknown; after: unknown }[] }) {
-  const label = useFieldLabel();
+export function ChangeLines({ rows, setting }: { rows: readonly { field: string; before: unknown; after: unknown }[]; setting?: string }) {
+  const label = useFieldLabel(setting);
   const { t } = useTranslation();
   if (!rows.length) return <Typography.Text type="secondary">{t('duties.noChange')}</Typography.Text>;
   // A removal: what goes, as its fields (not a JSON blob).
@@ -40,7 +66,7 @@ export function ChangeLines({ rows }: { rows: readonly { field: string; before: 
         {gone.map(([k, v]) => (
           <div key={k} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
             <Typography.Text>{label(k)}:</Typography.Text>
-            <SettingValue value={v} />
+            <SettingValue value={v} field={fieldOf(setting, k)} />
           </div>
         ))}
       </div>
@@ -51,9 +77,9 @@ export function ChangeLines({ rows }: { rows: readonly { field: string; before: 
       {rows.map((r) => (
         <div key={r.field} style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'baseline' }}>
           <Typography.Text strong>{label(r.field)}:</Typography.Text>
-          <SettingValue value={r.before} />
+          <SettingValue value={r.before} field={fieldOf(setting, r.field)} />
           <span aria-label={t('duties.becomes')}>→</span>
-          <SettingValue value={r.after} />
+          <SettingValue value={r.after} field={fieldOf(setting, r.field)} />
         </div>
       ))}
     </div>

@@ -56,7 +56,7 @@ export function SettingHistoryButton({ setting }: { setting: string }) {
                       {h.approved_account ? ` · ${t('duties.approvedBy', { account: h.approved_account })}` : ''}
                     </Typography.Text>
                   }
-                  description={<ChangeLines rows={historyLines(h.before, h.after)} />}
+                  description={<ChangeLines rows={historyLines(h.before, h.after)} setting={h.setting} />}
                 />
               </List.Item>
             )}

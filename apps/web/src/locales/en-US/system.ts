@@ -12,6 +12,12 @@ const system = {
       setting_history: 'Every change of a setting of the whole product: who asked, who approved, and the values before and after (secrets masked).',
     },
     field: {
+      username: 'Username',
+      api_key: 'API key',
+      sender_id: 'Sender ID',
+      cost_per_segment_cents: 'Cost of an SMS part (cents)',
+      rate_per_second: 'Messages per second',
+      coin_rate_bps: 'Racing coin rate (bps)',
       setting: 'Setting',
       status: 'Status',
       diff: 'Change',
@@ -40,6 +46,7 @@ const system = {
       expired: 'Expired',
     },
     setting: {
+      jackpot_issue: 'Jackpot issues',
       pay_config: 'Payment settings',
       bet_config: 'Betting settings',
       image_config: 'File storage settings',

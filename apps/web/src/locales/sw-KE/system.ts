@@ -11,6 +11,12 @@ const system: Shape<typeof en> = {
       setting_history: 'Kila badiliko la mpangilio wa mfumo mzima: nani aliomba, nani aliidhinisha, na thamani kabla na baada (siri zimefichwa).',
     },
     field: {
+      username: 'Jina la mtumiaji',
+      api_key: 'Ufunguo wa API',
+      sender_id: 'Kitambulisho cha mtumaji',
+      cost_per_segment_cents: 'Gharama ya sehemu ya SMS (senti)',
+      rate_per_second: 'Ujumbe kwa sekunde',
+      coin_rate_bps: 'Kiwango cha sarafu za mbio (bps)',
       setting: 'Mpangilio',
       status: 'Hali',
       diff: 'Badiliko',
@@ -39,6 +45,7 @@ const system: Shape<typeof en> = {
       expired: 'Muda umekwisha',
     },
     setting: {
+      jackpot_issue: 'Droo za jakpoti',
       pay_config: 'Mipangilio ya malipo',
       bet_config: 'Mipangilio ya ubashiri',
       image_config: 'Mipangilio ya hifadhi ya faili',

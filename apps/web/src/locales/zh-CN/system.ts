@@ -11,6 +11,12 @@ const system: Shape<typeof en> = {
       setting_history: '整个系统每一次设置变更：申请人、批准人，以及变更前后的值（密钥已隐藏）。',
     },
     field: {
+      username: '用户名',
+      api_key: 'API 密钥',
+      sender_id: '发送方 ID',
+      cost_per_segment_cents: '每段短信费用（分）',
+      rate_per_second: '每秒消息数',
+      coin_rate_bps: '赛马币汇率（bps）',
       setting: '设置项',
       status: '状态',
       diff: '变更内容',
@@ -39,6 +45,7 @@ const system: Shape<typeof en> = {
       expired: '已过期',
     },
     setting: {
+      jackpot_issue: '奖池期次',
       pay_config: '支付设置',
       bet_config: '投注设置',
       image_config: '文件存储设置',

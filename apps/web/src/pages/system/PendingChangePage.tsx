@@ -31,7 +31,7 @@ export default function PendingChangePage() {
           case 'status':
             return { ...f, keep: true, render: (v) => <ChangeStatus status={String(v)} />, options: STATUS_CHOICES.map((s) => ({ value: s, label: t(`duties.status.${s}`) })) };
           case 'diff':
-            return { ...f, keep: true, width: 360, render: (v) => <ChangeLines rows={(v ?? []) as PendingChangeRow['diff']} /> };
+            return { ...f, keep: true, width: 360, render: (v, row) => <ChangeLines rows={(v ?? []) as PendingChangeRow['diff']} setting={String(row.setting)} /> };
           case 'setting':
             return { ...f, keep: true, options: settings.map((x) => ({ value: x, label: t(`duties.setting.${x}`, { defaultValue: x }) })) };
           case 'requested_account':
@@ -95,7 +95,7 @@ export default function PendingChangePage() {
         mode="create"
         maxWidth={560}
         fields={REASON_FIELDS}
-        intro={refusing ? <ChangeLines rows={refusing.diff} /> : null}
+        intro={refusing ? <ChangeLines rows={refusing.diff} setting={refusing.setting} /> : null}
         onClose={() => setRefusing(null)}
         onSubmit={(body) => refuse.mutateAsync({ id: refusing!.id, reason: String(body.reason ?? '') }).then(() => setRefusing(null))}
       />

@@ -17,7 +17,7 @@ export default function SettingHistoryPage() {
         ...settingHistoryResource.fields
           .filter((f) => f.key !== 'before' && f.key !== 'after')
           .map((f): FieldView => (f.key === 'setting' ? { ...f, keep: true, options: settings.map((x) => ({ value: x, label: t(`duties.setting.${x}`, { defaultValue: x }) })) } : f)),
-        { key: 'change', type: 'text', label: 'duties.field.change', width: 380, keep: true, render: (_v, row: Row) => <ChangeLines rows={historyLines(row.before, row.after)} /> },
+        { key: 'change', type: 'text', label: 'duties.field.change', width: 380, keep: true, render: (_v, row: Row) => <ChangeLines rows={historyLines(row.before, row.after)} setting={String(row.setting)} /> },
         ...settingHistoryResource.fields.filter((f) => f.key === 'before' || f.key === 'after').map((f) => ({ ...f, table: false })),
       ],
     }),
