@@ -5,6 +5,7 @@ import { pendingChangeResource, type PendingChangeRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useMe } from '../../app/auth';
+import { useIsMobile } from '../../app/dialog';
 import { ChangeLines, ChangeStatus, FormModal, ResourcePage, useApiMutation, useSettingNames, type FieldView, type ResourceView, type Row } from '../../resources';
 
 const LISTS = [['pending_change'], ['setting_history']];
@@ -23,6 +24,7 @@ export default function PendingChangePage() {
   const me = useMe().user_info.id;
   const [refusing, setRefusing] = useState<PendingChangeRow | null>(null);
   const settings = useSettingNames();
+  const mobile = useIsMobile();
   const view = useMemo<ResourceView>(
     () => ({
       ...pendingChangeResource,
@@ -65,8 +67,8 @@ export default function PendingChangePage() {
             </Typography.Text>
           ) : null}
           <Popconfirm title={t('duties.withdrawConfirm')} onConfirm={() => refuse.mutateAsync({ id: c.id })} okButtonProps={{ 'data-testid': 'confirm-ok' } as ButtonProps}>
-            <Button size="small" type="text" icon={<RollbackOutlined />} data-testid={`change-withdraw-${c.id}`}>
-              {t('duties.withdraw')}
+            <Button size="small" type="text" icon={<RollbackOutlined />} data-testid={`change-withdraw-${c.id}`} aria-label={t('duties.withdraw')}>
+              {mobile ? null : t('duties.withdraw')}
             </Button>
           </Popconfirm>
         </Space>
@@ -76,12 +78,12 @@ export default function PendingChangePage() {
     return (
       <Space size={4} wrap>
         <Popconfirm title={t('duties.approveConfirm')} onConfirm={() => approve.mutateAsync(c.id)} okButtonProps={{ 'data-testid': 'confirm-ok' } as ButtonProps}>
-          <Button size="small" type="text" icon={<CheckOutlined />} data-testid={`change-approve-${c.id}`}>
-            {t('button.approve')}
+          <Button size="small" type="text" icon={<CheckOutlined />} data-testid={`change-approve-${c.id}`} aria-label={t('button.approve')}>
+            {mobile ? null : t('button.approve')}
           </Button>
         </Popconfirm>
-        <Button size="small" type="text" danger icon={<CloseOutlined />} data-testid={`change-refuse-${c.id}`} onClick={() => setRefusing(c)}>
-          {t('button.refuse')}
+        <Button size="small" type="text" danger icon={<CloseOutlined />} data-testid={`change-refuse-${c.id}`} aria-label={t('button.refuse')} onClick={() => setRefusing(c)}>
+          {mobile ? null : t('button.refuse')}
         </Button>
       </Space>
     );

@@ -16,7 +16,13 @@ export default function SettingHistoryPage() {
       fields: [
         ...settingHistoryResource.fields
           .filter((f) => f.key !== 'before' && f.key !== 'after')
-          .map((f): FieldView => (f.key === 'setting' ? { ...f, keep: true, options: settings.map((x) => ({ value: x, label: t(`duties.setting.${x}`, { defaultValue: x }) })) } : f)),
+          .map((f): FieldView =>
+            f.key === 'setting'
+              ? { ...f, keep: true, options: settings.map((x) => ({ value: x, label: t(`duties.setting.${x}`, { defaultValue: x }) })) }
+              : f.key === 'account' || f.key === 'approved_account'
+                ? { ...f, keep: true }
+                : f,
+          ),
         { key: 'change', type: 'text', label: 'duties.field.change', width: 380, keep: true, render: (_v, row: Row) => <ChangeLines rows={historyLines(row.before, row.after)} setting={String(row.setting)} /> },
         ...settingHistoryResource.fields.filter((f) => f.key === 'before' || f.key === 'after').map((f) => ({ ...f, table: false })),
       ],
