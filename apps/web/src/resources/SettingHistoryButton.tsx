@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { HistoryOutlined } from '@ant-design/icons';
-import { Button, Drawer, List, Skeleton, Typography } from 'antd';
+import { Alert, Button, Drawer, List, Skeleton, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import type { SettingHistoryRow } from '@dau/contract/ui';
+import type { PendingChangeRow, SettingHistoryRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api, type ListAnswer } from '../app/api';
 import { useAccess } from '../app/access';
@@ -64,5 +64,28 @@ export function SettingHistoryButton({ setting }: { setting: string }) {
         )}
       </Drawer>
     </>
+  );
+}
+
+/** On a settings screen: the changes of this setting that wait for a second admin, with a link to them. */
+export function PendingChangesNotice({ setting }: { setting: string }) {
+  const { t } = useTranslation();
+  const { can } = useAccess();
+  const q = useQuery({
+    queryKey: ['pending_change', 'card', setting],
+    queryFn: () => api.get<ListAnswer<PendingChangeRow>>('/system/pending_changes', { setting, status: 'pending', page_size: 5 }),
+    enabled: can('pending_change'),
+  });
+  const n = q.data?.total ?? 0;
+  if (!n) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      style={{ marginBottom: 12 }}
+      data-testid="setting-pending"
+      message={t('duties.waiting', { count: n })}
+      action={<a href="#/customer/pending_change">{t('duties.openPending')}</a>}
+    />
   );
 }

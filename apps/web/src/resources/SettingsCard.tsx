@@ -10,7 +10,7 @@ import { FieldValue } from './FieldValue';
 import { FormFields } from './FieldInput';
 import { formFields, fromFormValues, toFormValues } from './formValues';
 import { PageHeader, resourceTexts } from './PageHeader';
-import { SettingHistoryButton } from './SettingHistoryButton';
+import { PendingChangesNotice, SettingHistoryButton } from './SettingHistoryButton';
 import { applyServerErrors } from './serverErrors';
 import { LoadError } from './StateViews';
 import type { ResourceView, Row } from './types';
@@ -38,6 +38,7 @@ export function SettingsCard({ def, invalidate = [] }: { def: ResourceView; inva
           </Flex>
         }
       />
+      <PendingChangesNotice setting={def.name} />
       {record.isError && !data ? (
         <LoadError error={record.error} onRetry={() => void record.refetch()} />
       ) : !data ? (

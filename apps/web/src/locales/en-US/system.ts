@@ -6,6 +6,9 @@
 const system = {
   // Duties (issue 22): pending changes and the settings history.
   duties: {
+    waiting_one: '{{count}} change of these settings waits for a second administrator\'s approval',
+    waiting_other: '{{count}} changes of these settings wait for a second administrator\'s approval',
+    openPending: 'Open pending changes',
     removal: 'Removal',
     describe: {
       pending_change: 'Changes of settings that can move money or open a door (secrets, limits, tax, sign-in rules, storage) wait here until a second administrator who sees the whole book approves them. They expire after 24 hours.',

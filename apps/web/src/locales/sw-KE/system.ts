@@ -5,6 +5,9 @@ import type { Shape } from '../shape';
 const system: Shape<typeof en> = {
   // Duties (issue 22): pending changes and the settings history.
   duties: {
+    waiting_one: 'Badiliko {{count}} la mipangilio hii linasubiri idhini ya msimamizi wa pili',
+    waiting_other: 'Mabadiliko {{count}} ya mipangilio hii yanasubiri idhini ya msimamizi wa pili',
+    openPending: 'Fungua mabadiliko yanayosubiri',
     removal: 'Kuondolewa',
     describe: {
       pending_change: 'Mabadiliko ya mipangilio yanayoweza kuhamisha pesa au kufungua mlango (siri, vikomo, kodi, sheria za kuingia, hifadhi) yanasubiri hapa hadi msimamizi wa pili anayeona data za matawi yote ayaidhinishe. Muda wake unaisha baada ya saa 24.',

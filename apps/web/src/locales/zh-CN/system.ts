@@ -5,6 +5,9 @@ import type { Shape } from '../shape';
 const system: Shape<typeof en> = {
   // Duties (issue 22): pending changes and the settings history.
   duties: {
+    waiting_one: '此设置有 {{count}} 项变更等待第二位管理员批准',
+    waiting_other: '此设置有 {{count}} 项变更等待第二位管理员批准',
+    openPending: '查看待审批变更',
     removal: '删除',
     describe: {
       pending_change: '可能影响资金或安全的设置变更（密钥、限额、税率、登录规则、存储）在此等待，直至第二位可查看全部数据的管理员批准。24 小时后过期。',
