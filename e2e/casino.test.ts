@@ -108,8 +108,16 @@ describe('casino screens', () => {
     expect(await secretInput.inputValue()).toBe('');
     await secretInput.fill(SECRET);
     await shots(page, 'casino-01-provider-form');
-    await toastAfter(page, 'Successful', () => form.getByTestId('form-submit').click());
+    // A provider's secret can move money: it waits for a second administrator (issue 22), who approves it.
+    await toastAfter(page, 'Saved as a pending change', () => form.getByTestId('form-submit').click());
     await form.waitFor({ state: 'hidden' });
+    const superRole = (expectStatus(await api('GET', '/system/roles?page_size=100'), 200, 'roles').items as { id: number; is_super: boolean }[]).find((r) => r.is_super)!;
+    expectStatus(await api('POST', '/system/administrators', { account: 'casino_checker', name: 'Casino checker', password: ADMIN_PASSWORD, role_id: superRole.id }), 201, 'a second super admin');
+    const checkerToken = await e2e.server.loginApi('casino_checker', ADMIN_PASSWORD);
+    const waiting = expectStatus(await api('GET', '/system/pending_changes?status=pending&setting=casino_provider'), 200, 'pending changes').items as { id: number }[];
+    expect(waiting.length).toBe(1);
+    const approved = expectStatus(await e2e.server.api('POST', `/system/pending_changes/${waiting[0]!.id}/approve`, {}, checkerToken), 200, 'approval');
+    expect(approved.pending_change.status).toBe('applied');
     // Read back: the answer has no secret, and the form starts empty again.
     const read = expectStatus(await api('GET', `/casino/providers/${provider.id}`), 200, 'provider');
     expect(read.auth_kind).toBe('hmac');
