@@ -162,4 +162,56 @@ describe('sandbox feed (what `npm start` runs with the simulator switch)', () =>
     expect(total((s) => s.messages.alive)).toBeGreaterThan(0);
     expect(total((s) => s.errors.dataError + s.errors.unknownType)).toBe(0);
   });
+
+  /** Polls a state (a slow machine only waits longer; the bound is a hang guard). */
+  const waitFor = async (what: string, pred: () => boolean | Promise<boolean>) => {
+    const end = Date.now() + 120_000;
+    while (!(await pred())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  it('keeps its producers alive on the real clock: an alive every few seconds, whatever the simulated minutes', async () => {
+    await emptyStore();
+    // The real clock (speed 1: a simulated minute per real minute), and an engine that takes 1 s of silence as down.
+    const engine = new FeedEngine(new PgFeedStore(database.db), { margin: () => 500, aliveTimeoutMs: 1_000 });
+    const feed = startSandboxFeed(engine, { seed: 11, speed: 1, tickMs: 50, aliveCheckMs: 50, heartbeatMs: 100 });
+    try {
+      // Long enough for several silences of the timeout: at least 30 alive messages from each producer.
+      await waitFor('30 alive messages of each producer', () => engine.stats().length >= 2 && engine.stats().every((s) => s.messages.alive >= 30));
+      expect(engine.stats().map((s) => ({ producer: s.producer, alive: s.alive, downs: s.downs }))).toEqual(engine.stats().map((s) => ({ producer: s.producer, alive: true, downs: 0 })));
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it('a producer that went down for silence comes back through recovery: its events again, then up, markets open', async () => {
+    await emptyStore();
+    const store = new PgFeedStore(database.db);
+    const engine = new FeedEngine(store, { margin: () => 500, aliveTimeoutMs: 500 });
+    // No heartbeat of its own during the test: the test says alive when it wants.
+    const feed = startSandboxFeed(engine, { seed: 12, speed: 1, tickMs: 50, aliveCheckMs: 50, heartbeatMs: 3_600_000 });
+    try {
+      const prematch = PRODUCER.prematch;
+      await waitFor('the pre-match producer down for silence', () => engine.stats().some((s) => s.producer === prematch && !s.alive && s.downs === 1));
+      const suspended = (await store.marketsOfProducer(prematch)).filter((m) => m.suspendedByProducer);
+      expect(suspended.length).toBeGreaterThan(0);
+      const fixturesBefore = engine.stats().find((s) => s.producer === prematch)!.messages.fixture_change;
+      feed.provider.heartbeat();
+      await waitFor('the pre-match producer up again', () => engine.stats().some((s) => s.producer === prematch && s.alive));
+      const s = engine.stats().find((x) => x.producer === prematch)!;
+      expect(s).toMatchObject({ recoveries: 1, recovering: false });
+      // The recovery sent the producer's events again before producer_up.
+      expect(s.messages.fixture_change).toBeGreaterThan(fixturesBefore);
+      expect(s.messages.producer_up).toBe(1);
+      expect((await store.marketsOfProducer(prematch)).filter((m) => m.suspendedByProducer)).toEqual([]);
+      // A second alive while up asks nothing more.
+      feed.provider.heartbeat();
+      await waitFor('the next alive applied', () => engine.stats().find((x) => x.producer === prematch)!.messages.alive >= s.messages.alive + 1);
+      expect(engine.stats().find((x) => x.producer === prematch)!.messages.producer_up).toBe(1);
+    } finally {
+      await feed.stop();
+    }
+  });
 });

@@ -273,6 +273,8 @@ export interface ProducerStats {
   outOfOrder: number;
   downs: number;
   recoveries: number;
+  /** A recovery was asked and its producer_up has not arrived yet. */
+  recovering: boolean;
   /** Selection (outcome) price/state updates applied. */
   selectionUpdates: number;
   errors: { dataError: number; unknownType: number };
@@ -308,6 +310,12 @@ export interface FeedEngineOptions {
    * job commit together or not at all.
    */
   onApplying?: (msg: FeedMessage) => Promise<void>;
+  /**
+   * A producer that is down says it is alive (and subscribed) again: ask it to recover, i.e. send the
+   * state of its events again and then `producer_up` (UOF: a recovery request, ended by snapshot_complete).
+   * Asked once until the producer is up. Without it, an alive brings the producer up at once.
+   */
+  recover?: (producer: number) => void;
 }
 
 /** Outcome status and selection outcome of a settlement: the domain's rule, shared with the betting engine. */
@@ -389,7 +397,10 @@ export class FeedEngine {
     this.onLog = opts.onLog ?? (() => {});
     this.onApplied = opts.onApplied ?? (() => {});
     this.onApplying = opts.onApplying ?? (async () => {});
+    this.recover = opts.recover;
   }
+  /** Set by the feed's runner (the sandbox's recovery, or the real feed's recovery request). */
+  recover?: (producer: number) => void;
   private readonly onApplied: (msg: FeedMessage) => void;
   private readonly onApplying: (msg: FeedMessage) => Promise<void>;
 
@@ -480,6 +491,14 @@ export class FeedEngine {
       case 'alive':
         s.lastAliveAt = this.now();
         if (!msg.subscribed) await this.producerDown(msg.producer);
+        else if (!s.alive) {
+          // Down (silent, or unsubscribed) and alive again: it comes back through recovery, once.
+          if (!this.recover) await this.producerUp(msg.producer);
+          else if (!s.recovering) {
+            s.recovering = true;
+            this.recover(msg.producer);
+          }
+        }
         break;
       case 'producer_down':
         await this.producerDown(msg.producer);
@@ -581,6 +600,7 @@ export class FeedEngine {
         outOfOrder: 0,
         downs: 0,
         recoveries: 0,
+        recovering: false,
         selectionUpdates: 0,
         errors: { dataError: 0, unknownType: 0 },
         lastError: null,
@@ -799,6 +819,7 @@ export class FeedEngine {
     const s = this.stats0(producer);
     if (!s.alive) s.recoveries++;
     s.alive = true;
+    s.recovering = false;
     s.lastAliveAt = this.now();
     const changed = (await this.store.marketsOfProducer(producer)).filter((m) => m.suspendedByProducer);
     for (const m of changed) m.suspendedByProducer = false;

@@ -15,9 +15,10 @@ export interface SandboxFeedOptions {
   seed?: number;
   /** Simulated ms per real ms (default 1: the wall clock, so start times are real kick-offs). */
   speed?: number;
-  /** Real ms between clock advances (default 1000) and between alive checks (default 5000). */
+  /** Real ms between clock advances (default 1000), between alive checks (default 5000) and between the producers' alive messages (default 5000). */
   tickMs?: number;
   aliveCheckMs?: number;
+  heartbeatMs?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -41,6 +42,14 @@ export function startSandboxFeed(engine: FeedEngine, opts: SandboxFeedOptions = 
 
   const provider = new SandboxProvider({ seed: opts.seed ?? Date.now() % 2 ** 31, startTime: Date.now(), speed: opts.speed, emit });
   provider.start();
+  // A producer that went down (silent) and says alive again is recovered: its events' state, then up.
+  engine.recover = (producer) => provider.recover(producer);
+  // The producers say they are alive every few seconds, as a real feed does (the engine takes one silent
+  // for 20 s as down), whatever the simulated speed.
+  const heartbeat = setInterval(() => {
+    if (backlog === 0) provider.heartbeat();
+  }, opts.heartbeatMs ?? 5000);
+  heartbeat.unref();
   let last = Date.now();
   const tick = setInterval(() => {
     const now = Date.now();
@@ -62,6 +71,8 @@ export function startSandboxFeed(engine: FeedEngine, opts: SandboxFeedOptions = 
       stopped = true;
       clearInterval(tick);
       clearInterval(alive);
+      clearInterval(heartbeat);
+      if (engine.recover) engine.recover = undefined;
       await queue;
     },
   };

@@ -293,6 +293,31 @@ export class SandboxProvider {
     return Math.floor((elapsed * m.duration) / m.realMinutes);
   }
 
+  /**
+   * What a real feed sends every few seconds: `alive` for each producer that is up (the runner calls it
+   * on the wall clock, whatever the simulated speed).
+   */
+  heartbeat(): void {
+    if (this.started) this.alive();
+  }
+
+  /**
+   * A recovery the engine asked for (after the producer was silent): the current state of the producer's
+   * events (fixtures and odds), then `producer_up`, as a UOF recovery ends with snapshot_complete. A live
+   * producer in a simulated outage recovers when the outage ends.
+   */
+  recover(producer: number): void {
+    if (producer === PRODUCER.live && this.liveDownUntil !== null) return;
+    for (const m of this.matches) {
+      if (m.settled) continue;
+      const live = m.status === EVENT_STATUS.in_progress;
+      if ((producer === PRODUCER.live) !== live) continue;
+      this.fixture(m);
+      this.odds(m, producer);
+    }
+    this.emit({ type: 'producer_up', producer, timestamp: this.ts() });
+  }
+
   private alive() {
     this.emit({ type: 'alive', producer: PRODUCER.prematch, timestamp: this.ts(), subscribed: true });
     if (this.liveDownUntil === null) this.emit({ type: 'alive', producer: PRODUCER.live, timestamp: this.ts(), subscribed: true });
