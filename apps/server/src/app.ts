@@ -44,6 +44,7 @@ import { BettingFeedHook } from './modules/betting/feed-hook.js';
 import { defineRemindJob } from './modules/betting/remind.js';
 import { bettingRoutes } from './modules/betting/routes.js';
 import { feedControls } from './modules/feed/controls.js';
+import { changeTotals, voidEventOrders, withPreview } from './modules/betting/settlement.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
 import { jackpotRoutes } from './modules/jackpot/index.js';
 import { tronRoutes } from './modules/tron/index.js';
@@ -250,7 +251,11 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);
     feedRoutes(scoped, ctx, feed, feedStore);
-    feedControls(scoped, ctx, feed, feedStore);
+    feedControls(scoped, ctx, feed, feedStore, {
+      voidOrders: async (tx, eventId, adminId, reason) => changeTotals(await voidEventOrders(tx, eventId, { kind: 'cancelled', source: 'operator', adminId, reason })),
+      preview: async (eventId, adminId, reason) =>
+        changeTotals(await withPreview(db, true, (tx) => voidEventOrders(tx, eventId, { kind: 'cancelled', source: 'operator', adminId, reason }))),
+    });
     bettingRoutes(scoped, ctx);
     await jackpotRoutes(scoped, ctx);
     await tronRoutes(scoped, ctx, opts.tron);

@@ -384,6 +384,28 @@ describe('operator corrections', () => {
     await invariantsHold();
   });
 
+  it('cancelling a match voids its open orders and refunds them (preview first); a later feed settlement changes nothing', async () => {
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await match(66, ['1.80', '3.40', '4.20']);
+    const o = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(66, '1', '1.80')], skipLiveDelay: true });
+    expect((await balance(b.id)).cash).toBe(0);
+    const url = `/api/v1/sports/matches/${encodeURIComponent(ev(66))}/cancel`;
+    const preview = await t.call('POST', `${url}/preview`, { token, body: { reason: 'Pitch flooded' } });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toEqual({ orders: 1, cash: 100_000, credit: 0 });
+    expect((await balance(b.id)).cash).toBe(0);
+    const done = await t.call('POST', url, { token, body: { reason: 'Pitch flooded' } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect((await balance(b.id)).cash).toBe(100_000);
+    const [line] = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
+    expect(line.outcomeStatus).toBe(OUTCOME_STATUS.admin_cancelled);
+    // The feed settles the match afterwards as if it had been played: the operator's cancel stands.
+    await send(settle(66, [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }]));
+    expect((await balance(b.id)).cash).toBe(100_000);
+    expect((await t.call('POST', url, { token, body: { reason: 'again' } })).status).toBe(409);
+    await invariantsHold();
+  });
+
   it('changes a selection result for every order holding it, previewed first', async () => {
     const a = await makeBettor(t, rootId, { cash: 100_000 });
     const b = await makeBettor(t, rootId, { cash: 100_000 });

@@ -80,6 +80,7 @@ const MATRIX: Record<string, Case> = {
   'POST /api/v1/sports/matches/:id/ranking': { need: 'match_list:popularity', body: INVALID },
   'POST /api/v1/sports/matches/:id/maintenance': { need: 'match_list:maintain', body: INVALID },
   'POST /api/v1/sports/matches/:id/cancel': { need: 'match_list:cancel', body: INVALID },
+  'POST /api/v1/sports/matches/:id/cancel/preview': { need: 'match_list:cancel', url: `/api/v1/sports/matches/${MISSING}/cancel/preview`, body: {} },
   'GET /api/v1/sports/margins': { need: 'match_list' },
   'PUT /api/v1/sports/margins': { need: 'match_list:odds', body: INVALID },
   // Bettors and money (issue 3)

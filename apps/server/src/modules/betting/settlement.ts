@@ -624,3 +624,27 @@ export async function cancelOrder(tx: Executor, orderId: number, trigger: Trigge
   await writeLines(tx, lines.map((l) => operatorLine(l.id, VOID, OUTCOME_STATUS.admin_cancelled)));
   return reconcileOrder(tx, orderId, trigger);
 }
+
+/**
+ * An operator cancelled the match: every selection of the event still open on an order gets the
+ * operator's result 10 (admin-cancelled, void), and the orders are re-priced (a single's stake comes back;
+ * an accumulator goes on with that leg at 1.00). The operator's result stands against the feed, so a
+ * settlement the feed sends later does not undo it. Cashed-out orders are final and skipped.
+ */
+export async function voidEventOrders(tx: Executor, eventId: string, trigger: Trigger): Promise<OrderChange[]> {
+  const open = await tx
+    .selectDistinct({ marketKey: orderLines.marketKey, outcomeId: orderLines.outcomeId })
+    .from(orderLines)
+    .where(and(eq(orderLines.eventId, eventId), eq(orderLines.outcomeStatus, OUTCOME_STATUS.pending)))
+    .orderBy(orderLines.marketKey, orderLines.outcomeId);
+  const changes: OrderChange[] = [];
+  for (const sel of open) changes.push(...(await changeResults(tx, { eventId, marketKey: sel.marketKey, outcomeId: sel.outcomeId }, OUTCOME_STATUS.admin_cancelled, trigger)));
+  return changes;
+}
+
+/** The money a set of order changes moves, as previews and answers state it. */
+export const changeTotals = (changes: OrderChange[]) => ({
+  orders: new Set(changes.map((c) => c.order_id)).size,
+  cash: changes.reduce((a, c) => a + c.balance_delta.cash, 0),
+  credit: changes.reduce((a, c) => a + c.balance_delta.credit, 0),
+});

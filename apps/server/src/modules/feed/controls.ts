@@ -16,6 +16,7 @@ import { EVENT_STATUS, LOG_TYPE, MATCH_STATUS, SPORT } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { writeAudit } from '../../platform/audit.js';
+import { authOf } from '../../platform/access.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { leagues, priceMargins } from '../sports/schema.js';
 import type { FeedEngine, StoredMarket } from './engine.js';
@@ -82,7 +83,20 @@ const marginRow = (r: typeof priceMargins.$inferSelect) => ({
   updated_at: r.updatedAt.toISOString(),
 });
 
-export function feedControls(app: FastifyInstance, ctx: AppContext, engine: FeedEngine, store: PgFeedStore) {
+/** What cancelling a match does to the bets on it (the betting module's, wired by app.ts): the money it moves. */
+export interface MatchCancelHooks {
+  /** Voids the open selections of the event's orders in the caller's transaction. */
+  voidOrders(tx: Executor, eventId: string, adminId: number, reason: string): Promise<CancelTotals>;
+  /** The same, rolled back: what it would move. */
+  preview(eventId: string, adminId: number, reason: string): Promise<CancelTotals>;
+}
+export interface CancelTotals {
+  orders: number;
+  cash: number;
+  credit: number;
+}
+
+export function feedControls(app: FastifyInstance, ctx: AppContext, engine: FeedEngine, store: PgFeedStore, hooks?: MatchCancelHooks) {
   const { db } = ctx;
   const r = app.withTypeProvider<ZodTypeProvider>();
   // A match is every branch's: its controls are the whole book's (DESIGN "Duties").
@@ -203,7 +217,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
     {
       config: button('cancel'),
       schema: {
-        tags: ['match_list'], summary: 'Cancel a match with a reason (every market suspended)', params: idParams,
+        tags: ['match_list'], summary: 'Cancel a match with a reason: every market suspended, its open bets voided (result 10) and refunded', params: idParams,
         body: z.object({ reason: text(500).min(1) }).strict(), response: { 200: matchAnswer },
       },
     },
@@ -216,10 +230,29 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
           if (row.eventStatus === EVENT_STATUS.ended || row.matchStatus === MATCH_STATUS.ended || row.cancelReason !== '') throw conflict();
           return { cancelReason: req.body.reason, matchStatus: MATCH_STATUS.cancelled, isSuspended: true };
         },
-        // Every market is suspended by the operator. Voiding the bets placed on the match is the betting
-        // engine's job (next issue): it reads cancel_reason / match_status from here.
-        async () => ({ suspended_markets: await engine.suspendAllMarkets(req.params.id) }),
+        // Every market is suspended by the operator, and the bets placed on the match are voided in the
+        // same transaction (the operator's result 10 stands against any later feed settlement).
+        async (tx) => ({
+          suspended_markets: await engine.suspendAllMarkets(req.params.id),
+          ...(hooks ? { voided: await hooks.voidOrders(tx, req.params.id, authOf(req).admin.id, req.body.reason) } : {}),
+        }),
       ),
+  );
+
+  r.post(
+    '/api/v1/sports/matches/:id/cancel/preview',
+    {
+      config: button('cancel'),
+      schema: {
+        tags: ['match_list'], summary: 'What cancelling the match would void and refund (nothing is changed)', params: idParams,
+        body: z.object({ reason: text(500).optional() }).strict(), response: { 200: z.object({ orders: z.number(), cash: z.number(), credit: z.number() }) },
+      },
+    },
+    async (req) => {
+      const [row] = await db.select({ id: feedEvents.eventId }).from(feedEvents).where(eq(feedEvents.eventId, req.params.id));
+      if (!row) throw notFound();
+      return hooks ? hooks.preview(req.params.id, authOf(req).admin.id, req.body.reason ?? '') : { orders: 0, cash: 0, credit: 0 };
+    },
   );
 
   r.get('/api/v1/sports/margins', { config: { access: { page: 'match_list' } }, schema: { tags: ['match_list'], summary: 'The price margins per sport and league', response: { 200: z.object({ items: z.array(marginAnswer) }) } } }, async () => {

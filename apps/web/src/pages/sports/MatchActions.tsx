@@ -13,10 +13,11 @@ import {
 } from '@ant-design/icons';
 import { Alert, App } from 'antd';
 import type { QueryKey } from '@tanstack/react-query';
-import { MATCH_STATUS } from '@dau/domain';
+import { MATCH_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { ActionButton, ActionMenu, FormModal, useApiMutation, type FieldView, type Row } from '../../resources';
+import { useLocale } from '../../resources/locale';
 
 export const PAGE = 'match_list';
 /** Everything under the list's name: the list, and the odds of an open match. */
@@ -132,6 +133,7 @@ export function MatchDialog({ state, onClose }: { state: MatchDialogState | null
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const control = useMatchControl();
+  const locale = useLocale();
   const fields = useMemo<Record<MatchDialogKind, FieldView[]>>(
     () => ({
       live_delay: [{ key: 'live_delay_seconds', type: 'number', editable: true, required: true, min: 0, max: 600, label: 'sports.controls.delaySeconds' }],
@@ -151,11 +153,22 @@ export function MatchDialog({ state, onClose }: { state: MatchDialogState | null
   const submit = async (body: Row) => {
     if (kind === 'live_delay') return send('live-delay', { seconds: body.live_delay_seconds });
     if (kind === 'popularity') return send('ranking', { popularity: body.popularity, sequence: body.sequence });
-    // Cancelling cannot be undone here: a second, explicit confirmation.
+    // Cancelling cannot be undone here: a second, explicit confirmation that says what it voids and refunds.
+    const reason = String(body.cancel_reason ?? '').trim();
+    const effect = await api.post<{ orders: number; cash: number; credit: number }>(`/sports/matches/${encodeURIComponent(String(row.event_id))}/cancel/preview`, { reason });
     const sure = await new Promise<boolean>((resolve) =>
       modal.confirm({
         title: t('sports.controls.confirmCancel', { name }),
-        content: t('sports.controls.cancelWarning'),
+        content: (
+          <div data-testid="cancel-preview">
+            <p>{t('sports.controls.cancelWarning')}</p>
+            <p>
+              {effect.orders
+                ? t('sports.controls.cancelEffect', { count: effect.orders, cash: formatTsh(effect.cash, locale), credit: formatTsh(effect.credit, locale) })
+                : t('sports.controls.cancelNoOrders')}
+            </p>
+          </div>
+        ),
         okText: t('sports.controls.cancel'),
         okButtonProps: { danger: true, 'data-testid': 'confirm-ok' } as never,
         onOk: () => resolve(true),
@@ -163,7 +176,7 @@ export function MatchDialog({ state, onClose }: { state: MatchDialogState | null
       }),
     );
     if (!sure) throw new Error('not confirmed'); // keeps the dialog open
-    return send('cancel', { reason: String(body.cancel_reason ?? '').trim() });
+    return send('cancel', { reason });
   };
 
   const titles: Record<MatchDialogKind, string> = {
