@@ -81,6 +81,7 @@ const money = {
       awaitingSecond: 'Approved. This large withdrawal now awaits the approval of a second administrator.',
       withdrawalPaid: 'Paid: the operator has sent the money',
       withdrawalFailed: 'The payout failed and the amount was returned to the user: {{reason}}',
+      requeryWaiting: 'Re-queried: the operator has not answered yet, the payout is still in progress (it is asked again automatically)',
       disbursing: 'Approved: the payout has been sent to the operator',
       done: 'Successful operation',
       large: 'Large',

@@ -80,6 +80,7 @@ const money: Shape<typeof en> = {
       awaitingSecond: 'Imeidhinishwa. Utoaji huu mkubwa sasa unasubiri idhini ya msimamizi wa pili.',
       withdrawalPaid: 'Imelipwa: mtoa huduma ametuma pesa',
       withdrawalFailed: 'Malipo yameshindwa na kiasi kimerudishwa kwa mtumiaji: {{reason}}',
+      requeryWaiting: 'Imeulizwa tena: mtoa huduma bado hajajibu, malipo bado yanaendelea (yataulizwa tena yenyewe)',
       disbursing: 'Imeidhinishwa: malipo yametumwa kwa mtoa huduma',
       done: 'Imefanikiwa',
       large: 'Kikubwa',

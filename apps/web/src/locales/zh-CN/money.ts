@@ -80,6 +80,7 @@ const money: Shape<typeof en> = {
       awaitingSecond: '已审批。该笔大额提现正在等待第二位管理员审批。',
       withdrawalPaid: '已支付：运营商已出款',
       withdrawalFailed: '出款失败，金额已退回用户：{{reason}}',
+      requeryWaiting: '已重新查询：运营商尚未答复，付款仍在处理中（系统会自动再次查询）',
       disbursing: '已审批：出款请求已发送至运营商',
       done: '操作成功',
       large: '大额',

@@ -38,7 +38,7 @@ export default function AirtelTransferPage() {
       api
         .post<Row>(`/money/airtel_transfer/${String(r.kind)}/${String(r.row_id)}/requery`)
         .then((row) => ({ row, kind: r.kind === 'recharge' ? ('recharge' as const) : ('withdrawal' as const) })),
-    { success: false, invalidate: PAYMENT_LISTS, onSuccess: ({ row, kind }) => outcome(row, kind) },
+    { success: false, invalidate: PAYMENT_LISTS, onSuccess: ({ row, kind }) => outcome(row, kind, 'requery') },
   );
   const quick = useMemo<QuickFilter[]>(
     () => [

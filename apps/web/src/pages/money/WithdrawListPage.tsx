@@ -55,7 +55,7 @@ export default function WithdrawListPage() {
   const requery = useApiMutation((id: unknown) => api.post<Row>(`/money/withdrawals/${id}/requery`), {
     success: false,
     invalidate: PAYMENT_LISTS,
-    onSuccess: (row) => outcome(row, 'withdrawal'),
+    onSuccess: (row) => outcome(row, 'withdrawal', 'requery'),
   });
 
   const quick = useMemo<QuickFilter[]>(

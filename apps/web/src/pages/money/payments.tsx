@@ -24,7 +24,7 @@ export const PAYMENT_LISTS: QueryKey[] = [
 export function useOutcomeToast() {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  return (row: Row, kind: 'recharge' | 'withdrawal') => {
+  return (row: Row, kind: 'recharge' | 'withdrawal', after: 'approve' | 'requery' = 'approve') => {
     const reason = String(row.fail_reason ?? row.refuse_reason ?? '') || '-';
     if (kind === 'recharge') {
       if (row.pay_status === PAY_STATUS.paid) return void message.success(t('money.payment.rechargePaid'));
@@ -40,7 +40,8 @@ export function useOutcomeToast() {
       case WITHDRAWAL_STATUS.timed_out:
         return void message.warning(t('money.payment.withdrawalFailed', { reason }));
       case WITHDRAWAL_STATUS.disbursing:
-        return void message.info(t('money.payment.disbursing'));
+        // After a re-query the payout was sent long ago: what is new is that the operator has not answered yet.
+        return void message.info(t(after === 'requery' ? 'money.payment.requeryWaiting' : 'money.payment.disbursing'));
       default:
         return void message.success(t('money.payment.done'));
     }
