@@ -107,4 +107,31 @@ describe('sandbox feed fixtures', () => {
     sim.advance(59_999);
     expect(sim.now).toBe(T0 + MINUTE);
   });
+
+  it('is a believable fixture list: a club plays once a round, rounds days apart, kick-offs on the quarter hour in the evening (Dar es Salaam)', () => {
+    for (const seed of SEEDS) {
+      const first = new Map<string, Fixture>();
+      for (const m of play(seed)) if (m.type === 'fixture_change' && !first.has(m.event_id)) first.set(m.event_id, m);
+      const starts = new Map<string, number[]>(); // sport:team -> kick-offs
+      for (const f of first.values()) {
+        const where = `${f.event_id} ${f.home_team} - ${f.away_team} at ${new Date(f.start_time).toISOString()} (seed ${seed})`;
+        const start = Number(f.start_time);
+        expect(start % (15 * MINUTE), `${where}: on the quarter hour`).toBe(0);
+        // Upcoming matches (not already under way when the feed started) kick off in the evening slots, 16:00 to 22:15 in Dar es Salaam.
+        if (start > T0) {
+          const local = new Date(start + 3 * 60 * MINUTE);
+          const minutes = local.getUTCHours() * 60 + local.getUTCMinutes();
+          expect(minutes >= 16 * 60 && minutes <= 22 * 60 + 15, `${where}: an evening slot`).toBe(true);
+        }
+        for (const team of [f.home_team, f.away_team]) {
+          const k = `${f.sport_id}:${team}`;
+          starts.set(k, [...(starts.get(k) ?? []), start]);
+        }
+      }
+      for (const [team, list] of starts) {
+        const sorted = list.sort((a, b) => a - b);
+        for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!, `${team} twice within two days (seed ${seed})`).toBeGreaterThanOrEqual(2 * 24 * 60 * MINUTE);
+      }
+    }
+  });
 });

@@ -189,14 +189,20 @@ describe('sandbox feed (what `npm start` runs with the simulator switch)', () =>
   it('a producer that went down for silence comes back through recovery: its events again, then up, markets open', async () => {
     await emptyStore();
     const store = new PgFeedStore(database.db);
-    const engine = new FeedEngine(store, { margin: () => 500, aliveTimeoutMs: 500 });
-    // No heartbeat of its own during the test: the test says alive when it wants.
-    const feed = startSandboxFeed(engine, { seed: 12, speed: 1, tickMs: 50, aliveCheckMs: 50, heartbeatMs: 3_600_000 });
+    // The engine's clock is the test's: silence is a jump of it, not a wait.
+    let clock = Date.now();
+    const engine = new FeedEngine(store, { margin: () => 500, aliveTimeoutMs: 20_000, now: () => clock });
+    // No heartbeat nor alive check of its own during the test: the test says alive and checks when it wants.
+    const logs: string[] = [];
+    const feed = startSandboxFeed(engine, { seed: 12, speed: 1, tickMs: 50, aliveCheckMs: 3_600_000, heartbeatMs: 3_600_000, log: (m, e) => logs.push(`${m} ${String(e ?? '')}`) });
     try {
       const prematch = PRODUCER.prematch;
-      await waitFor('the pre-match producer down for silence', () => engine.stats().some((s) => s.producer === prematch && !s.alive && s.downs === 1));
-      const suspended = (await store.marketsOfProducer(prematch)).filter((m) => m.suspendedByProducer);
-      expect(suspended.length).toBeGreaterThan(0);
+      await waitFor('the start applied', async () => (await store.marketsOfProducer(prematch)).length > 0 && engine.stats().some((s) => s.producer === prematch && s.messages.alive >= 1));
+      await waitFor('the start fully applied (alive of the live producer too)', () => engine.stats().length === 2);
+      clock += 60_000;
+      expect(await feed.checkAlive()).toEqual(expect.arrayContaining([prematch]));
+      expect(engine.stats().find((s) => s.producer === prematch)).toMatchObject({ alive: false, downs: 1 });
+      expect((await store.marketsOfProducer(prematch)).some((m) => m.suspendedByProducer)).toBe(true);
       const fixturesBefore = engine.stats().find((s) => s.producer === prematch)!.messages.fixture_change;
       feed.provider.heartbeat();
       await waitFor('the pre-match producer up again', () => engine.stats().some((s) => s.producer === prematch && s.alive));
@@ -205,11 +211,12 @@ describe('sandbox feed (what `npm start` runs with the simulator switch)', () =>
       // The recovery sent the producer's events again before producer_up.
       expect(s.messages.fixture_change).toBeGreaterThan(fixturesBefore);
       expect(s.messages.producer_up).toBe(1);
-      expect((await store.marketsOfProducer(prematch)).filter((m) => m.suspendedByProducer)).toEqual([]);
+      await waitFor('its markets open again', async () => !(await store.marketsOfProducer(prematch)).some((m) => m.suspendedByProducer));
       // A second alive while up asks nothing more.
       feed.provider.heartbeat();
       await waitFor('the next alive applied', () => engine.stats().find((x) => x.producer === prematch)!.messages.alive >= s.messages.alive + 1);
       expect(engine.stats().find((x) => x.producer === prematch)!.messages.producer_up).toBe(1);
+      expect(logs).toEqual([]);
     } finally {
       await feed.stop();
     }

@@ -17,4 +17,12 @@ export class Rng {
   pick<T>(xs: readonly T[]): T {
     return xs[Math.floor(this.next() * xs.length)];
   }
+  /** Shuffles in place (Fisher-Yates) and answers the array. */
+  shuffle<T>(xs: T[]): T[] {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+    }
+    return xs;
+  }
 }

@@ -401,6 +401,8 @@ export class FeedEngine {
   }
   /** Set by the feed's runner (the sandbox's recovery, or the real feed's recovery request). */
   recover?: (producer: number) => void;
+  /** Recoveries to ask for once the current message's transaction is over. */
+  private readonly recoveries: number[] = [];
   private readonly onApplied: (msg: FeedMessage) => void;
   private readonly onApplying: (msg: FeedMessage) => Promise<void>;
 
@@ -453,6 +455,7 @@ export class FeedEngine {
       return done;
     });
     if (changed) this.onApplied(msg);
+    for (const producer of this.recoveries.splice(0)) this.recover?.(producer);
     return changed;
   }
 
@@ -495,8 +498,9 @@ export class FeedEngine {
           // Down (silent, or unsubscribed) and alive again: it comes back through recovery, once.
           if (!this.recover) await this.producerUp(msg.producer);
           else if (!s.recovering) {
+            // Asked once the message's transaction is over: what the recovery sends runs outside it.
             s.recovering = true;
-            this.recover(msg.producer);
+            this.recoveries.push(msg.producer);
           }
         }
         break;

@@ -66,6 +66,10 @@ export function startSandboxFeed(engine: FeedEngine, opts: SandboxFeedOptions = 
 
   return {
     provider,
+    /** An alive check now, on the queue (after the messages before it; one transaction at a time on PGlite). */
+    checkAlive(): Promise<number[]> {
+      return new Promise((resolve, reject) => run(() => engine.checkAlive().then(resolve, reject)));
+    },
     /** Stops the clock and the alive checks; resolves when the message being applied is done. */
     async stop() {
       stopped = true;

@@ -99,6 +99,32 @@ export const LEAGUES: Readonly<Record<number, readonly SandboxLeague[]>> = {
   ],
 };
 
+const DAY = 24 * 60 * MINUTE;
+/** Dar es Salaam is UTC+3 all year. */
+const EAT_OFFSET = 3 * 60 * MINUTE;
+/** Kick-off times of a round's evening, minutes after midnight in Dar es Salaam: 16:00, 17:15, 18:30, 19:45, 21:00, 22:15. */
+const EVENING_SLOTS = [16 * 60, 17 * 60 + 15, 18 * 60 + 30, 19 * 60 + 45, 21 * 60, 22 * 60 + 15];
+/** Days between two rounds of a league. */
+const ROUND_DAYS = 4;
+/** Midnight in Dar es Salaam of the day holding `ms`. */
+const eatDayStart = (ms: number) => Math.floor((ms + EAT_OFFSET) / DAY) * DAY - EAT_OFFSET;
+
+/** The rounds of a round-robin (circle method): each round pairs every team once. */
+export function roundRobin(teams: readonly string[]): [string, string][][] {
+  const t = teams.length % 2 ? [...teams, ''] : [...teams];
+  const rounds: [string, string][][] = [];
+  for (let r = 0; r < t.length - 1; r++) {
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < t.length / 2; i++) {
+      const [x, y] = [t[i]!, t[t.length - 1 - i]!];
+      if (x && y) pairs.push(r % 2 ? [y, x] : [x, y]);
+    }
+    rounds.push(pairs);
+    t.splice(1, 0, t.pop()!);
+  }
+  return rounds;
+}
+
 /** Football: the second half starts after a 15-minute break at minute 45. */
 const HALF_TIME = 15;
 /** Basketball: 48 minutes of play spread over this many wall-clock minutes (stoppages, quarters, half-time). */
@@ -171,31 +197,54 @@ export class SandboxProvider {
     if (!this.quiet) this.emitFn(msg);
   }
 
+  /**
+   * Believable fixtures (issue 23): each league plays in rounds (a round-robin: every club once per round),
+   * a league's rounds ROUND_DAYS apart, so a club plays at most once in a few days. A round's matches kick
+   * off on the quarter hour in the evening slots of Dar es Salaam (EVENING_SLOTS, UTC+3) of its first two
+   * days; in the first round one match in six is already under way (kicked off on a quarter hour 15 to 75
+   * minutes ago), so a fresh install shows live betting at once. Answers `n` fixtures, rounds first.
+   */
+  private schedule(sport: number, n: number): { league: SandboxLeague; home: string; away: string; start: number }[] {
+    const leagues = LEAGUES[sport];
+    const rounds = leagues.map((l) => roundRobin(this.rng.shuffle([...l.teams])));
+    const out: { league: SandboxLeague; home: string; away: string; start: number }[] = [];
+    const quarterNow = Math.floor(this.simNow / (15 * MINUTE)) * 15 * MINUTE;
+    for (let r = 0; out.length < n; r++) {
+      // The evening slots of this round's two days that are still ahead (at least 10 minutes from now).
+      const firstDay = eatDayStart(this.simNow) + r * ROUND_DAYS * DAY;
+      const slots = [0, 1].flatMap((d) => EVENING_SLOTS.map((m) => firstDay + d * DAY + m * MINUTE)).filter((t) => t >= this.simNow + 10 * MINUTE);
+      for (let li = 0; li < leagues.length && out.length < n; li++) {
+        const pairs = rounds[li]![r % rounds[li]!.length]!;
+        for (const [h, a] of pairs) {
+          if (out.length >= n) break;
+          const swap = (r + li) % 2 === 1;
+          const live = r === 0 && this.rng.next() < 1 / 6;
+          const start = live || !slots.length ? quarterNow - this.rng.int(1, 5) * 15 * MINUTE : this.rng.pick(slots);
+          out.push({ league: leagues[li]!, home: swap ? a : h, away: swap ? h : a, start });
+        }
+      }
+    }
+    return out;
+  }
+
   /** Create the fixtures and send their fixture changes and pre-match odds. */
   start(): void {
     if (this.started) return;
     this.started = true;
-    const horizon = this.o.days * 24 * 60;
     const make = (sport: number, n: number) => {
-      for (let i = 0; i < n; i++) {
-        const { id: leagueId, name: leagueName, teams } = this.rng.pick(LEAGUES[sport]);
-        const h = this.rng.int(0, teams.length - 1);
-        let a = this.rng.int(0, teams.length - 2);
-        if (a >= h) a++;
-        // One match in six is already under way (kicked off 5 to 80 minutes ago); the others start on a
-        // 15-minute slot between 10 minutes and the horizon from now.
-        const startMin = this.rng.next() < 1 / 6 ? -this.rng.int(5, 80) : 10 + this.rng.int(0, Math.floor((horizon - 10) / 15)) * 15;
+      for (const f of this.schedule(sport, n)) {
+        const { league, home, away, start } = f;
         const football = sport === SPORT.football;
         const strength = this.rng.next() - 0.5;
         const duration = football ? 90 + this.rng.int(2, 6) : 48;
         const m: SimMatch = {
           eventId: `sr:match:${sport === SPORT.football ? 1 : 8}${String(this.matches.length + 1).padStart(6, '0')}`,
           sport,
-          leagueId,
-          leagueName,
-          home: teams[h],
-          away: teams[a],
-          start: this.simNow + startMin * MINUTE,
+          leagueId: league.id,
+          leagueName: league.name,
+          home,
+          away,
+          start,
           rh: football ? (1.45 + strength * 0.8) / 90 : 1.72 + strength * 0.3,
           ra: football ? (1.15 - strength * 0.8) / 90 : 1.64 - strength * 0.3,
           duration,
