@@ -230,6 +230,9 @@ describe('console walk-through defects', () => {
     expect(await visibleFields()).toBeGreaterThanOrEqual(1);
     expect(await visibleFields()).toBeLessThanOrEqual(2);
     await screenshot(page, 'defects-withdraw_list-390');
+    // Nothing on the screen is wider than the phone (the quick-filter views scroll inside their own row).
+    await page.getByTestId('resource-quick-filters').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the page is no wider than the phone').toBeLessThanOrEqual(390);
     await page.getByTestId('resource-search-more').click();
     await until(async () => (await visibleFields()) > 4, 'every filter after the toggle');
     expect(errors).toEqual([]);

@@ -23,12 +23,15 @@ export function QuickFilters({ views, list }: { views: readonly QuickFilter[]; l
     for (const k of controlled) next[k] = view.filters[k];
     list.setFilters(next);
   };
+  // On a narrow screen the views scroll sideways inside their row: the page itself never gets wider.
   return (
-    <Segmented
-      value={active?.key ?? ''}
-      onChange={(v) => select(String(v))}
-      options={views.map((v) => ({ value: v.key, label: <span data-testid={`quick-${v.key}`}>{v.label}</span> }))}
-      data-testid="resource-quick-filters"
-    />
+    <div style={{ maxWidth: 'calc(100vw - 48px)', overflowX: 'auto', overflowY: 'hidden' }}>
+      <Segmented
+        value={active?.key ?? ''}
+        onChange={(v) => select(String(v))}
+        options={views.map((v) => ({ value: v.key, label: <span data-testid={`quick-${v.key}`}>{v.label}</span> }))}
+        data-testid="resource-quick-filters"
+      />
+    </div>
   );
 }
