@@ -13,6 +13,7 @@ import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { bettors, bills } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { orderEvents, orderLines, orders } from '../src/modules/betting/schema';
+import { feedOutcomes } from '../src/modules/feed/schema';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { reconcileOrder, refreshFromFeed } from '../src/modules/betting/settlement';
 import { acceptCashout, setCashoutRule } from '../src/modules/betting/cashout';
@@ -37,9 +38,9 @@ async function send(m: FeedMessageInput) {
 }
 
 /** A football match starting in an hour with a 1X2 market at these prices (margin 0 in these tests). */
-async function match(n: number, prices: [string, string, string], startInMs = 3_600_000) {
+async function match(n: number, prices: [string, string, string], startInMs = 3_600_000, sport: number = SPORT.football) {
   await send({
-    type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: SPORT.football,
+    type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: sport,
     league_id: 'sr:tournament:test', league_name: 'Test League', home_team: `Home ${n}`, away_team: `Away ${n}`,
     start_time: Date.now() + startInMs, status: EVENT_STATUS.not_started,
   });
@@ -515,6 +516,22 @@ describe('alerts, lists and scope', () => {
     expect(list.body.items.map((r: { id: number }) => r.id)).toContain(o.id);
     // Sweeping again raises nothing new.
     expect(await sweepAbnormalBets(t.database.db, t.ctx.bus, threeHoursAfter)).toEqual({});
+  });
+
+  it('gives a basketball game its length before its bets look abnormal (120 minutes after tip-off is still in play)', async () => {
+    const b = await makeBettor(t, rootId, { cash: 200_000 });
+    await match(42, ['1.80', '3.40', '4.20'], 3_600_000);
+    await match(43, ['1.70', '15.00', '2.10'], 3_600_000, SPORT.basketball);
+    const football = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(42, '1', '1.80')], skipLiveDelay: true });
+    // The price as the book offers it (basketball's margin is its own).
+    const [offered] = await t.database.db.select({ price: feedOutcomes.price }).from(feedOutcomes).where(and(eq(feedOutcomes.eventId, ev(43)), eq(feedOutcomes.outcomeId, '1')));
+    const basketball = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(43, '1', String(offered!.price))], skipLiveDelay: true });
+    const at = (o: { lastMatchAt: Date }, minutes: number) => new Date(o.lastMatchAt.getTime() + minutes * 60_000);
+    await sweepAbnormalBets(t.database.db, t.ctx.bus, at(basketball, 130));
+    expect((await orderRow(football.id)).abnormalFlag).toBe(ABNORMAL_BET_FLAG.no_result_120_minutes);
+    expect((await orderRow(basketball.id)).abnormalFlag).toBe(ABNORMAL_BET_FLAG.none);
+    await sweepAbnormalBets(t.database.db, t.ctx.bus, at(basketball, 185));
+    expect((await orderRow(basketball.id)).abnormalFlag).toBe(ABNORMAL_BET_FLAG.no_result_120_minutes);
   });
 
   it('asks for a filter, and keeps sub-admins to their branch', async () => {

@@ -6,7 +6,7 @@
  * orders). One notice per admin and sweep, naming how many orders crossed which threshold.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { ABNORMAL_BET_FLAG, ABNORMAL_BET_THRESHOLD_MINUTES, ORDER_STATUS } from '@dau/domain';
+import { ABNORMAL_BET_FLAG, ABNORMAL_BET_THRESHOLD_MINUTES, ORDER_STATUS, SPORT } from '@dau/domain';
 import type { Bus, Db, Executor } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';
 import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
@@ -17,6 +17,14 @@ export const REMIND_EVERY_MS = 60_000;
 const FLAGS = [ABNORMAL_BET_FLAG.no_result_24_hours, ABNORMAL_BET_FLAG.no_result_5_hours, ABNORMAL_BET_FLAG.no_result_150_minutes, ABNORMAL_BET_FLAG.no_result_120_minutes] as const;
 
 const LABEL: Record<number, string> = { 1: '120 minutes', 2: '150 minutes', 3: '5 hours', 4: '24 hours' };
+
+/**
+ * The spec's thresholds count from the last match's kick-off as a football match lasts; a sport whose
+ * match lasts longer gets that much more before its bets look abnormal (a basketball game is about
+ * 2.5 hours from tip-off to the final buzzer, an hour more than football).
+ */
+export const SPORT_GRACE_MINUTES: Readonly<Record<number, number>> = { [SPORT.basketball]: 60 };
+const sportGraceCases = () => Object.entries(SPORT_GRACE_MINUTES).map(([sport, mins]) => `WHEN ${Number(sport)} THEN ${Number(mins)}`).join(' ');
 
 /** One sweep: raises the flags that are due; answers how many orders crossed each threshold. */
 export async function sweepAbnormalBets(db: Db, bus: Bus, now: Date = new Date()): Promise<Record<number, number>> {
@@ -34,6 +42,10 @@ async function raiseFlags(db: Executor, now: Date): Promise<{ counts: Record<num
       UPDATE orders SET abnormal_flag = ${flag}, updated_at = now()
       WHERE status = ${ORDER_STATUS.pending} AND abnormal_flag < ${flag}
         AND last_match_at <= ${now.toISOString()}::timestamptz - make_interval(mins => ${minutes})
+        AND last_match_at <= ${now.toISOString()}::timestamptz - make_interval(mins => ${minutes} + (
+          SELECT coalesce(max(CASE e.sport_id ${sql.raw(sportGraceCases())} ELSE 0 END), 0)
+            FROM order_lines l JOIN feed_events e ON e.event_id = l.event_id
+           WHERE l.order_id = orders.id AND e.start_time >= orders.last_match_at))
       RETURNING id, agent_id`)) as unknown as { rows: { id: number; agent_id: number }[] };
     for (const r of rows.rows) crossed.push({ id: Number(r.id), agent_id: Number(r.agent_id), flag });
   }
