@@ -178,6 +178,21 @@ describe('console walk-through defects', () => {
     expect([...errors, ...zh.errors]).toEqual([]);
   });
 
+  test("a bill's drawer links to what caused it: the order", async () => {
+    const { page, errors } = await operator(1280);
+    const bills = expectStatus(await api('GET', `/money/bills?bettor_id=${order.bettor_id}&page_size=50`), 200, 'bills').items as { id: number; cause_type: string; cause_id: string }[];
+    const bet = bills.find((b) => b.cause_type === 'order' && b.cause_id === String(order.id));
+    expect(bet, 'the stake bill of the sandbox order').toBeDefined();
+    await open(page, `bill?bettor_id=${order.bettor_id}`);
+    await page.getByTestId(`row-view-${bet!.id}`).click();
+    const drawer = page.getByTestId('resource-detail');
+    await drawer.waitFor({ state: 'visible' });
+    await drawer.getByTestId('bill-cause-link').click();
+    await page.waitForURL(new RegExp(`#/customer/order_detailed\\?id=${order.id}$`));
+    await page.getByTestId('order-title').waitFor();
+    expect(errors).toEqual([]);
+  });
+
   test('match statistics filters sit on one row like every list; the match drawer names the league once', async () => {
     const { page, errors } = await operator(1280);
     await open(page, 'match_statistics');

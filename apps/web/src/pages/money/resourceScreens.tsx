@@ -27,7 +27,7 @@ export const screens: Record<string, ComponentType> = {
   user_list: list(userListResource),
   bill: list(billResource),
   bill_credit: list(billCreditResource),
-  cs_bill: () => <ResourcePage def={csBillResource} />,
+  cs_bill: list(csBillResource),
   bill_archive: list(billArchiveResource),
   bill_credit_archive: list(billCreditArchiveResource),
   cs_activity_qualification: () => <ResourcePage def={csActivityQualificationResource} />,

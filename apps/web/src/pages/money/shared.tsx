@@ -3,7 +3,7 @@ import { Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { QueryKey } from '@tanstack/react-query';
 import { useAccess } from '../../app/access';
-import type { Option, ResourceView } from '../../resources';
+import type { Option, ResourceView, Row } from '../../resources';
 import { useAdminOptions } from '../system/options';
 
 /** Lists that show bettors: refreshed after anything changes a bettor. */
@@ -27,12 +27,28 @@ export function useAgentChoices(): Option[] {
 export function useAdminPickers(def: ResourceView): ResourceView {
   const admins = useAgentChoices();
   return useMemo(() => {
-    if (!admins.length) return def;
+    const fields = def.fields.map((f) => (f.key === 'cause_id' ? { ...f, render: (v: unknown, row: Row) => <CauseLink type={row.cause_type} id={v} /> } : f));
+    if (!admins.length) return { ...def, fields };
     return {
       ...def,
-      fields: def.fields.map((f) => ((f.key === 'agent_id' || f.key === 'admin_id') && f.search ? { ...f, type: 'enum' as const, options: admins } : f)),
+      fields: fields.map((f) => ((f.key === 'agent_id' || f.key === 'admin_id') && f.search ? { ...f, type: 'enum' as const, options: admins } : f)),
     };
   }, [def, admins]);
+}
+
+/** Where a bill came from, as a link to it when the console has its screen and the admin may open it. */
+const CAUSE_SCREENS: Record<string, string> = { order: 'order_detailed', casino: 'casino_order_details' };
+
+export function CauseLink({ type, id }: { type: unknown; id: unknown }) {
+  const { can } = useAccess();
+  if (id === null || id === undefined || id === '') return <>-</>;
+  const page = CAUSE_SCREENS[String(type)];
+  if (!page || !can(page)) return <>{String(id)}</>;
+  return (
+    <a href={`#/customer/${page}?id=${encodeURIComponent(String(id))}`} data-testid="bill-cause-link">
+      {String(id)}
+    </a>
+  );
 }
 
 /**
