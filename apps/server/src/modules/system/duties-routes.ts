@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { aliasedTable, and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import {
   csvAnswer, pendingApprovalAnswer, pendingChangeAnswer, pendingChangeDecision, pendingChangeIdParams, pendingChangeList, pendingChangeQuery, settingHistoryList,
-  settingHistoryQuery, settingNamesAnswer, settingHistoryRow, type PendingChangeRow,
+  settingHistoryQuery, settingNamesAnswer, type PendingChangeRow,
 } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
@@ -280,5 +280,4 @@ export function dutiesRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.send(Readable.from(lines()) as never);
     },
   );
-  void settingHistoryRow;
 }
