@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Flex, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -57,31 +57,10 @@ export function ResourceTable({ screen, fields, list, result, toolbar, rowAction
   const prefs = useTablePrefs(screen);
   const all = useMemo(() => buildColumns(fields, t, list.sort), [fields, t, list.sort]);
   // Until the operator picks columns, the list shows those that fit its width (fitColumns).
-  const [observe, width] = useWidth();
-  const holder = useRef<HTMLElement | null>(null);
-  const box = useCallback(
-    (el: HTMLElement | null) => {
-      holder.current = el;
-      return observe(el);
-    },
-    [observe],
-  );
-  // The widths fitColumns reckons with are estimates: a state column with its marks, or a queue whose rows
-  // offer four buttons, takes more. Once rendered, a table still wider than its box gives up the next
-  // column(s) for the overflow it measured; the squeeze only grows while it hides more, and a new width
-  // starts afresh, so the fitting settles.
-  const [squeeze, setSqueeze] = useState(0);
-  useEffect(() => setSqueeze(0), [width]);
-  const extra = (rowActions ? ACTIONS_WIDTH : 0) + (rowSelection ? SELECTION_WIDTH : 0) + squeeze;
+  const [box, width] = useWidth();
+  const extra = (rowActions ? ACTIONS_WIDTH : 0) + (rowSelection ? SELECTION_WIDTH : 0);
   const autoHidden = useMemo(() => fitColumns(fields, width, extra), [fields, width, extra]);
   const hidden = prefs.hidden ?? autoHidden;
-  useLayoutEffect(() => {
-    if (prefs.hidden) return;
-    const scroller = holder.current?.querySelector<HTMLElement>('.ant-table-content, .ant-table-body');
-    if (!scroller || !width) return;
-    const over = scroller.scrollWidth - scroller.clientWidth;
-    if (over > 1 && fitColumns(fields, width, extra + over).length > autoHidden.length) setSqueeze((x) => x + over);
-  });
   const columns = useMemo(() => {
     const shown: TableColumnsType<Row> = all.filter((c) => !hidden.includes(String(c.key)));
     if (rowActions) {

@@ -37,7 +37,8 @@ export default function WithdrawListPage() {
   const def = useMemo<ResourceView>(
     () => ({
       ...base,
-      fields: base.fields.map((f) => (f.key === 'status' ? { ...f, render: (v: unknown, row: Row) => <StateTags enumName="withdrawal_status" value={v} row={row} /> } : f)),
+      // The state with its marks (large, stuck, in doubt) is wider than a plain state: the list fits it as it is shown.
+      fields: base.fields.map((f) => (f.key === 'status' ? { ...f, width: 240, render: (v: unknown, row: Row) => <StateTags enumName="withdrawal_status" value={v} row={row} /> } : f)),
     }),
     [base],
   );
