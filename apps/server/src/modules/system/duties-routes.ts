@@ -38,14 +38,25 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** A change's status as the caller sees it: a pending one past its expiry is expired. */
 const statusOf = (c: Change): PendingChangeRow['status'] => (c.status === 'pending' && c.expiresAt.getTime() <= Date.now() ? 'expired' : (c.status as PendingChangeRow['status']));
 
-async function answerOf(ex: Executor, c: Change, req: FastifyRequest, accounts?: { requested: string | null; decided: string | null }): Promise<PendingChangeRow> {
+/** Approvers per (page, button, requester), asked once per answered page of changes rather than once per row. */
+type ApproverCache = Map<string, Promise<number[]>>;
+
+async function answerOf(
+  ex: Executor,
+  c: Change,
+  req: FastifyRequest,
+  accounts?: { requested: string | null; decided: string | null },
+  cache: ApproverCache = new Map(),
+): Promise<PendingChangeRow> {
   const auth = authOf(req);
   const names = accounts ?? {
     requested: (await ex.select({ a: admins.account }).from(admins).where(eq(admins.id, c.requestedBy)))[0]?.a ?? null,
     decided: c.decidedBy ? ((await ex.select({ a: admins.account }).from(admins).where(eq(admins.id, c.decidedBy)))[0]?.a ?? null) : null,
   };
   const status = statusOf(c);
-  const approvers = status === 'pending' ? await approversOf(ex, c.page, c.button, c.requestedBy) : [];
+  const key = `${c.page}:${c.button ?? ''}:${c.requestedBy}`;
+  if (status === 'pending' && !cache.has(key)) cache.set(key, approversOf(ex, c.page, c.button, c.requestedBy));
+  const approvers = status === 'pending' ? await cache.get(key)! : [];
   return {
     id: c.id, setting: c.setting, method: c.method, url: c.url, page: c.page, button: c.button,
     diff: (c.diff as PendingChangeRow['diff']) ?? [], status,
@@ -144,7 +155,8 @@ export function dutiesRoutes(app: FastifyInstance, ctx: AppContext) {
         db.select({ n: count() }).from(pendingChanges).where(where),
       ]);
       const items = [];
-      for (const x of rows) items.push(await answerOf(db, x.c, req, { requested: x.requested, decided: x.decided }));
+      const cache: ApproverCache = new Map();
+      for (const x of rows) items.push(await answerOf(db, x.c, req, { requested: x.requested, decided: x.decided }, cache));
       return { items, total: Number(n), page: q.page, page_size: q.page_size };
     },
   );
