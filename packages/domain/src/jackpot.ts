@@ -197,6 +197,11 @@ export interface IssuePlanTier {
   prizePerLine: number;
   paid: number;
   rollover: number;
+  /**
+   * Shared reward type: what the tier's lines did not get because a line may not pay more than a line of
+   * a tier with more hits (prize per line capped at that tier's); included in `rollover`. 0 otherwise.
+   */
+  capped: number;
 }
 
 export interface IssuePlan {
@@ -247,8 +252,10 @@ function checkTiers(tiers: readonly JackpotTier[]): void {
 
 /**
  * Settlement plan of an issue (also the preview). For each tier: share = floor(pool x bps / 10000);
- *  - shared (1): prizePerLine = floor(share / lines), paid = prizePerLine x lines, rollover = share - paid
- *    (the whole share when nobody won the tier);
+ *  - shared (1): prizePerLine = floor(share / lines), but never more than the prize per line of a tier with
+ *    more hits that has winners (a 10-hit line never pays more than an 11-hit line: few 10-hit winners
+ *    against many 11-hit ones would invert them); paid = prizePerLine x lines, rollover = share - paid
+ *    (the whole share when nobody won the tier; the capped part, `capped`, rolls over too);
  *  - fixed (2): prizePerLine = share, paid = share x lines, rollover = share when nobody won, else 0.
  * Tier proportions must add up to at most 10000 bps and tiers' hits be distinct; every amount must be a
  * non-negative safe integer (RangeError otherwise, also when a fixed payout would not be one).
@@ -265,19 +272,33 @@ export function planIssue(
     throw new RangeError(`${tiers.length} tiers but ${winningLinesPerTier.length} winning-line counts`);
   }
   if (rewardType !== 1 && rewardType !== 2) throw new RangeError(`Unknown reward type ${rewardType}`);
+  for (const lines of winningLinesPerTier) nonNegativeInt('winning lines', lines);
+  // Shared: the cap of each tier's prize per line, the lowest prize per line of the tiers with more hits
+  // that have winners (tiers taken from the most hits down, whatever their order here).
+  const caps = new Array<number>(tiers.length).fill(Infinity);
+  if (rewardType === 1) {
+    let cap = Infinity;
+    for (const i of tiers.map((_, k) => k).sort((a, b) => tiers[b].hits - tiers[a].hits)) {
+      caps[i] = cap;
+      const lines = winningLinesPerTier[i];
+      if (lines > 0) cap = Math.min(cap, Math.floor(bpsOf(poolCents, tiers[i].proportionBps) / lines));
+    }
+  }
   let shares = 0;
   let paidTotal = 0;
   let rollover = 0;
   let houseFunded = 0;
   const out: IssuePlanTier[] = tiers.map((t, i) => {
     const lines = winningLinesPerTier[i];
-    nonNegativeInt('winning lines', lines);
     const share = bpsOf(poolCents, t.proportionBps);
     let prizePerLine: number;
     let paid: number;
     let tierRollover: number;
+    let capped = 0;
     if (rewardType === 1) {
-      prizePerLine = lines > 0 ? Math.floor(share / lines) : 0;
+      const even = lines > 0 ? Math.floor(share / lines) : 0;
+      prizePerLine = Math.min(even, caps[i]);
+      capped = (even - prizePerLine) * lines;
       paid = prizePerLine * lines;
       tierRollover = share - paid;
     } else {
@@ -289,7 +310,7 @@ export function planIssue(
     shares += share;
     paidTotal += paid;
     rollover += tierRollover;
-    return { hits: t.hits, share, winningLines: lines, prizePerLine, paid, rollover: tierRollover };
+    return { hits: t.hits, share, winningLines: lines, prizePerLine, paid, rollover: tierRollover, capped };
   });
   const unallocated = poolCents - shares;
   rollover += unallocated;

@@ -181,13 +181,59 @@ describe('planIssue', () => {
   it('shared: floor of the share per line, dust and unwon tiers roll over', () => {
     const plan = planIssue(POOL, TIERS, [0, 3, 7, 1000], 1);
     expect(plan.tiers).toEqual([
-      { hits: 13, share: 600_000, winningLines: 0, prizePerLine: 0, paid: 0, rollover: 600_000 },
-      { hits: 12, share: 200_000, winningLines: 3, prizePerLine: 66_666, paid: 199_998, rollover: 2 },
-      { hits: 11, share: 120_000, winningLines: 7, prizePerLine: 17_142, paid: 119_994, rollover: 6 },
-      { hits: 10, share: 80_000, winningLines: 1000, prizePerLine: 80, paid: 80_000, rollover: 0 },
+      { hits: 13, share: 600_000, winningLines: 0, prizePerLine: 0, paid: 0, rollover: 600_000, capped: 0 },
+      { hits: 12, share: 200_000, winningLines: 3, prizePerLine: 66_666, paid: 199_998, rollover: 2, capped: 0 },
+      { hits: 11, share: 120_000, winningLines: 7, prizePerLine: 17_142, paid: 119_994, rollover: 6, capped: 0 },
+      { hits: 10, share: 80_000, winningLines: 1000, prizePerLine: 80, paid: 80_000, rollover: 0, capped: 0 },
     ]);
     expect(plan).toMatchObject({ rollover: 600_008, paid: 399_992, pool: POOL, unallocated: 0, houseFunded: 0 });
     expect(plan.paid + plan.rollover).toBe(POOL);
+  });
+
+  it('shared: a lower tier never pays more per line than a higher one; the capped part rolls over (issue 23)', () => {
+    // Issue 23's kind of case (there 555,686.11 a 10-hit line against 535,840.17 an 11-hit line): here the one
+    // 10-hit line would get 555,660.00 while each of the 3 11-hit lines gets 529,200.00.
+    const tiers: JackpotTier[] = [{ hits: 11, proportionBps: 6000 }, { hits: 10, proportionBps: 2100 }];
+    const pool = 2_646_000_00;
+    expect(planIssue(pool, tiers, [0, 1], 1).tiers[1]).toMatchObject({ prizePerLine: 555_660_00, capped: 0 });
+    const plan = planIssue(pool, tiers, [3, 1], 1);
+    const [t11, t10] = plan.tiers;
+    expect(t11).toMatchObject({ winningLines: 3, prizePerLine: 529_200_00, capped: 0 });
+    expect(t10).toMatchObject({ winningLines: 1, prizePerLine: 529_200_00, paid: 529_200_00, capped: 26_460_00, rollover: 26_460_00 });
+    expect(plan.rollover).toBe(pool - 4 * 529_200_00);
+    expect(plan.paid + plan.rollover).toBe(pool);
+    // The cap comes from the nearest tier above that has winners (an unwon tier caps nothing), whatever the order given.
+    const three = planIssue(1_000_000, [{ hits: 10, proportionBps: 3000 }, { hits: 13, proportionBps: 6000 }, { hits: 12, proportionBps: 1000 }], [2, 0, 4], 1);
+    expect(three.tiers.map((t) => [t.hits, t.prizePerLine, t.capped])).toEqual([
+      [10, 25_000, 250_000], // 150,000 a line evenly, capped at the 12-hit line's 25,000
+      [13, 0, 0],
+      [12, 25_000, 0],
+    ]);
+    expect(three.rollover).toBe(600_000 + 250_000);
+    // A tier with more lines than cents pays 0 a line: the tiers below pay 0 too.
+    const dust = planIssue(1_000, [{ hits: 13, proportionBps: 100 }, { hits: 12, proportionBps: 9900 }], [20, 1], 1);
+    expect(dust.tiers.map((t) => t.prizePerLine)).toEqual([0, 0]);
+    expect(dust.rollover).toBe(1_000);
+  });
+
+  it('property: per line, the shared tiers never invert and the pool is exactly paid or rolled over', () => {
+    const tiersArb = fc.uniqueArray(fc.integer({ min: 8, max: 13 }), { minLength: 1, maxLength: 6 }).chain((hits) =>
+      fc.array(fc.integer({ min: 0, max: Math.floor(10_000 / hits.length) }), { minLength: hits.length, maxLength: hits.length }).map((bps) => hits.map((h, i) => ({ hits: h, proportionBps: bps[i] }))),
+    );
+    fc.assert(
+      fc.property(tiersArb, fc.integer({ min: 0, max: 1e12 }), fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 6, maxLength: 6 }), (tiers, pool, lines) => {
+        const p = planIssue(pool, tiers, tiers.map((_, i) => lines[i]), 1);
+        expect(p.paid + p.rollover).toBe(pool);
+        const won = p.tiers.filter((t) => t.winningLines > 0).sort((a, b) => b.hits - a.hits);
+        for (let i = 1; i < won.length; i++) expect(won[i].prizePerLine).toBeLessThanOrEqual(won[i - 1].prizePerLine);
+        for (const t of p.tiers) {
+          expect(t.paid).toBe(t.prizePerLine * t.winningLines);
+          expect(t.capped).toBeGreaterThanOrEqual(0);
+          expect(t.rollover).toBe(t.share - t.paid);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('fixed: every winning line is paid the share; the house funds the excess', () => {
