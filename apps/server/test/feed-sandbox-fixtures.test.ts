@@ -134,4 +134,40 @@ describe('sandbox feed fixtures', () => {
       }
     }
   });
+
+  it('never runs dry: left running for two weeks, it keeps publishing rounds ahead and settling matches, and keeps each club to one match a round', () => {
+    const out: FeedMessageInput[] = [];
+    const sim = new SandboxProvider({ seed: 3, startTime: T0, emit: (m) => out.push(m) });
+    sim.run(14 * 24 * 60);
+    const DAY = 24 * 60 * MINUTE;
+    const first = new Map<string, Fixture>();
+    for (const m of out) if (m.type === 'fixture_change' && !first.has(m.event_id)) first.set(m.event_id, m);
+    // Matches to bet on in the days ahead of the end, and matches settled in its last two days.
+    const upcoming = [...first.values()].filter((f) => f.start_time > sim.now && f.start_time < sim.now + 4 * DAY);
+    expect(upcoming.length).toBeGreaterThanOrEqual(12);
+    const settledLate = out.filter((m) => m.type === 'bet_settlement' && m.timestamp > sim.now - 2 * DAY);
+    expect(settledLate.length).toBeGreaterThan(0);
+    const starts = new Map<string, number[]>();
+    for (const f of first.values()) for (const team of [f.home_team, f.away_team]) starts.set(`${f.sport_id}:${team}`, [...(starts.get(`${f.sport_id}:${team}`) ?? []), f.start_time]);
+    for (const [team, list] of starts) {
+      const sorted = list.sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!, `${team} twice within two days`).toBeGreaterThanOrEqual(2 * DAY);
+    }
+    // The provider forgets what it settled a day ago: its memory does not grow with the weeks.
+    expect(sim.matches.length).toBeLessThan(80);
+  });
+
+  it('gives a restarted feed new event ids (a later run never rewrites an earlier run\'s match)', () => {
+    const ids = (startTime: number) => {
+      const seen = new Set<string>();
+      const sim = new SandboxProvider({ seed: 1, startTime, emit: (m) => m.type === 'fixture_change' && seen.add(m.event_id) });
+      sim.start();
+      return seen;
+    };
+    const a = ids(T0);
+    const b = ids(T0 + 7 * MINUTE);
+    expect(a.size).toBeGreaterThan(30);
+    expect([...a].filter((id) => b.has(id))).toEqual([]);
+    for (const id of a) expect(id).toMatch(/^sr:match:\d+$/);
+  });
 });

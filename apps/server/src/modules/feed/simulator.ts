@@ -14,7 +14,8 @@
  * 130 minutes). A match is settled only at its final whistle (or voided when cancelled before kick-off).
  *
  * What it does:
- *  - creates fixtures (football, basketball) spread over the coming `days`;
+ *  - creates fixtures (football, basketball) in league rounds, and publishes each next round when it comes
+ *    within `days` of now, so a sandbox left running never runs dry;
  *  - sends margin-free (fair) prices from a simple scoring model, drifting before the match;
  *  - takes matches live (event status 1 → 2 → 3) on the live producer;
  *  - sends a bet stop on every goal (football) and reopens the markets on the next odds change;
@@ -37,7 +38,7 @@ export interface SandboxOptions {
   emit: (msg: FeedMessageInput) => void;
   footballMatches?: number;
   basketballMatches?: number;
-  /** Fixtures are spread over this many days from the start. Default 3. */
+  /** A league round is published this many days before its first day. Default 3. */
   days?: number;
   /** Probabilities (0..1). */
   cancelMatchRate?: number;
@@ -163,6 +164,13 @@ export class SandboxProvider {
   private pendingReal = 0;
   private liveDownUntil: number | null = null;
   private started = false;
+  private readonly startTime: number;
+  /** Event ids of this run start above this (the start minute × 1000): a restart never reuses an id. */
+  private readonly idBase: number;
+  private made = 0;
+  /** Per sport: each league's round-robin, and the next round to publish. */
+  private readonly rounds: Record<number, [string, string][][][]> = {};
+  private readonly nextRound: Record<number, number> = {};
   /** While true, messages are not sent (catching up on matches already under way at the start). */
   private quiet = false;
   private readonly o: Required<Omit<SandboxOptions, 'emit' | 'seed' | 'startTime' | 'speed'>>;
@@ -172,6 +180,8 @@ export class SandboxProvider {
     this.speed = opts.speed ?? 1;
     this.emitFn = opts.emit;
     this.simNow = opts.startTime;
+    this.startTime = opts.startTime;
+    this.idBase = Math.floor(opts.startTime / MINUTE) * 1000;
     this.o = {
       footballMatches: opts.footballMatches ?? 24,
       basketballMatches: opts.basketballMatches ?? 12,
@@ -202,67 +212,77 @@ export class SandboxProvider {
    * a league's rounds ROUND_DAYS apart, so a club plays at most once in a few days. A round's matches kick
    * off on the quarter hour in the evening slots of Dar es Salaam (EVENING_SLOTS, UTC+3) of its first two
    * days; in the first round one match in six is already under way (kicked off on a quarter hour 15 to 75
-   * minutes ago), so a fresh install shows live betting at once. Answers `n` fixtures, rounds first.
+   * minutes ago), so a fresh install shows live betting at once. Answers at most `limit` fixtures of round `r`.
    */
-  private schedule(sport: number, n: number): { league: SandboxLeague; home: string; away: string; start: number }[] {
+  private round(sport: number, r: number, limit: number): { league: SandboxLeague; home: string; away: string; start: number }[] {
     const leagues = LEAGUES[sport];
-    const rounds = leagues.map((l) => roundRobin(this.rng.shuffle([...l.teams])));
+    const rounds = (this.rounds[sport] ??= leagues.map((l) => roundRobin(this.rng.shuffle([...l.teams]))));
     const out: { league: SandboxLeague; home: string; away: string; start: number }[] = [];
     const quarterNow = Math.floor(this.simNow / (15 * MINUTE)) * 15 * MINUTE;
-    for (let r = 0; out.length < n; r++) {
-      // The evening slots of this round's two days that are still ahead (at least 10 minutes from now).
-      const firstDay = eatDayStart(this.simNow) + r * ROUND_DAYS * DAY;
-      const slots = [0, 1].flatMap((d) => EVENING_SLOTS.map((m) => firstDay + d * DAY + m * MINUTE)).filter((t) => t >= this.simNow + 10 * MINUTE);
-      for (let li = 0; li < leagues.length && out.length < n; li++) {
-        const pairs = rounds[li]![r % rounds[li]!.length]!;
-        for (const [h, a] of pairs) {
-          if (out.length >= n) break;
-          const swap = (r + li) % 2 === 1;
-          const live = r === 0 && this.rng.next() < 1 / 6;
-          const start = live || !slots.length ? quarterNow - this.rng.int(1, 5) * 15 * MINUTE : this.rng.pick(slots);
-          out.push({ league: leagues[li]!, home: swap ? a : h, away: swap ? h : a, start });
-        }
+    // The evening slots of this round's two days that are still ahead (at least 10 minutes from now).
+    const slots = [0, 1].flatMap((d) => EVENING_SLOTS.map((m) => this.roundDay(r) + d * DAY + m * MINUTE)).filter((t) => t >= this.simNow + 10 * MINUTE);
+    for (let li = 0; li < leagues.length && out.length < limit; li++) {
+      const pairs = rounds[li]![r % rounds[li]!.length]!;
+      for (const [h, a] of pairs) {
+        if (out.length >= limit) break;
+        const swap = (r + li) % 2 === 1;
+        const live = r === 0 && this.rng.next() < 1 / 6;
+        const start = live || !slots.length ? quarterNow - this.rng.int(1, 5) * 15 * MINUTE : this.rng.pick(slots);
+        out.push({ league: leagues[li]!, home: swap ? a : h, away: swap ? h : a, start });
       }
     }
     return out;
   }
 
-  /** Create the fixtures and send their fixture changes and pre-match odds. */
+  /** Midnight (Dar es Salaam) of the first day of round `r`. */
+  private roundDay(r: number): number {
+    return eatDayStart(this.startTime) + r * ROUND_DAYS * DAY;
+  }
+
+  /** A new fixture of this provider: its id is unique across runs (the start time is in it). */
+  private createMatch(sport: number, f: { league: SandboxLeague; home: string; away: string; start: number }): SimMatch {
+    const football = sport === SPORT.football;
+    const strength = this.rng.next() - 0.5;
+    const duration = football ? 90 + this.rng.int(2, 6) : 48;
+    this.made++;
+    const m: SimMatch = {
+      eventId: `sr:match:${this.idBase + this.made}`,
+      sport,
+      leagueId: f.league.id,
+      leagueName: f.league.name,
+      home: f.home,
+      away: f.away,
+      start: f.start,
+      rh: football ? (1.45 + strength * 0.8) / 90 : 1.72 + strength * 0.3,
+      ra: football ? (1.15 - strength * 0.8) / 90 : 1.64 - strength * 0.3,
+      duration,
+      realMinutes: football ? duration + HALF_TIME : BASKETBALL_REAL_MINUTES + this.rng.int(0, 20),
+      minute: 0,
+      sh: 0,
+      sa: 0,
+      status: EVENT_STATUS.not_started,
+      cancelled: false,
+      settled: false,
+      betStopped: false,
+      cancelWindowAt: null,
+    };
+    this.matches.push(m);
+    return m;
+  }
+
+  /** Create the fixtures of the first rounds and send their fixture changes and pre-match odds. */
   start(): void {
     if (this.started) return;
     this.started = true;
-    const make = (sport: number, n: number) => {
-      for (const f of this.schedule(sport, n)) {
-        const { league, home, away, start } = f;
-        const football = sport === SPORT.football;
-        const strength = this.rng.next() - 0.5;
-        const duration = football ? 90 + this.rng.int(2, 6) : 48;
-        const m: SimMatch = {
-          eventId: `sr:match:${sport === SPORT.football ? 1 : 8}${String(this.matches.length + 1).padStart(6, '0')}`,
-          sport,
-          leagueId: league.id,
-          leagueName: league.name,
-          home,
-          away,
-          start,
-          rh: football ? (1.45 + strength * 0.8) / 90 : 1.72 + strength * 0.3,
-          ra: football ? (1.15 - strength * 0.8) / 90 : 1.64 - strength * 0.3,
-          duration,
-          realMinutes: football ? duration + HALF_TIME : BASKETBALL_REAL_MINUTES + this.rng.int(0, 20),
-          minute: 0,
-          sh: 0,
-          sa: 0,
-          status: EVENT_STATUS.not_started,
-          cancelled: false,
-          settled: false,
-          betStopped: false,
-          cancelWindowAt: null,
-        };
-        this.matches.push(m);
+    const first = (sport: number, n: number) => {
+      let made = 0;
+      for (let r = 0; made < n; r++) {
+        for (const f of this.round(sport, r, n - made)) (this.createMatch(sport, f), made++);
+        this.nextRound[sport] = r + 1;
       }
     };
-    make(SPORT.football, this.o.footballMatches);
-    make(SPORT.basketball, this.o.basketballMatches);
+    first(SPORT.football, this.o.footballMatches);
+    first(SPORT.basketball, this.o.basketballMatches);
     for (const m of this.matches) {
       if (m.start <= this.simNow) {
         // Under way: play the minutes since kick-off without sending them; the feed sees the match live.
@@ -276,6 +296,30 @@ export class SandboxProvider {
       this.odds(m, m.status === EVENT_STATUS.in_progress ? PRODUCER.live : PRODUCER.prematch);
     }
     this.alive();
+  }
+
+  /**
+   * The season goes on: a league's next round is published once it is within `days` of now (checked every
+   * simulated hour), so a sandbox left running never runs out of matches. Matches settled a day ago are
+   * forgotten (the feed keeps them; the provider need not).
+   */
+  private publishRounds(): void {
+    for (const sport of [SPORT.football, SPORT.basketball]) {
+      const next = this.nextRound[sport];
+      if (next === undefined || next === 0) continue; // a sport with no fixtures asked for stays empty
+      for (let r = next; this.roundDay(r) <= this.simNow + this.o.days * DAY; r = ++this.nextRound[sport]!) {
+        for (const f of this.round(sport, r, Infinity)) {
+          const m = this.createMatch(sport, f);
+          this.fixture(m);
+          this.odds(m, PRODUCER.prematch);
+        }
+      }
+    }
+    const forget = this.simNow - DAY;
+    for (let i = this.matches.length - 1; i >= 0; i--) {
+      const m = this.matches[i]!;
+      if (m.settled && m.start + m.realMinutes * MINUTE < forget) this.matches.splice(i, 1);
+    }
   }
 
   /** Advance by real elapsed ms × speed, in whole simulated minutes. */
@@ -309,7 +353,7 @@ export class SandboxProvider {
     for (const m of this.matches) {
       if (m.settled) continue;
       if (m.status === EVENT_STATUS.not_started) {
-        if (this.simNow >= m.start - 30 * MINUTE && !m.cancelled && this.rng.next() < this.o.cancelMatchRate / 30) {
+        if (this.simNow >= m.start - 30 * MINUTE && this.simNow < m.start && !m.cancelled && this.rng.next() < this.o.cancelMatchRate / 30) {
           this.cancelMatch(m);
           continue;
         }
@@ -332,6 +376,7 @@ export class SandboxProvider {
       if (m.minute < this.playedBy(m)) this.playMinute(m);
     }
     if (this.simNow % (10 * MINUTE) < MINUTE) this.alive();
+    if (this.simNow % (60 * MINUTE) < MINUTE) this.publishRounds();
   }
 
   /** Minutes of play a match has reached by now: the clock stops at half-time (football) and between plays (basketball). */
