@@ -229,8 +229,20 @@ describe('shell', () => {
     // tested here, so this one wait is on the clock).
     await page.waitForTimeout(3500);
     expect(await toastEl.isVisible()).toBe(true);
+
+    // A newer notice takes the place of the one on screen: one notice toast at a time.
+    const newer = `Producer down, markets suspended (${Date.now()})`;
+    expectStatus(await server.api('POST', '/system/administrators/notify', { admin_ids: [me.user_info.id], content: newer }, apiToken), 200, 'notify');
+    await fullyShown(page.getByTestId('notice-toast').filter({ hasText: newer }));
+    expect(await page.getByTestId('notice-toast').count(), 'one notice toast at a time').toBe(1);
     await page.getByTestId('notice-close').click();
-    await toastEl.waitFor({ state: 'hidden' });
+    await page.getByTestId('notice-toast').first().waitFor({ state: 'hidden' });
+    // Closed is closed: another screen, and a reload, do not bring it back (both were marked viewed).
+    await until(async () => (await server.api('GET', '/notices?notify_status=1', undefined, apiToken)).body?.total === 0, 'both notices viewed');
+    await page.reload();
+    await page.getByTestId('today-statistics').waitFor({ state: 'visible' });
+    await settled(page);
+    expect(await page.getByTestId('notice-toast').count()).toBe(0);
     expect(logOf(page).pageErrors).toEqual([]);
   });
 });

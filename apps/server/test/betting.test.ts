@@ -511,7 +511,10 @@ describe('alerts, lists and scope', () => {
     expect(counts[ABNORMAL_BET_FLAG.no_result_150_minutes]).toBeGreaterThanOrEqual(1);
     expect((await orderRow(o.id)).abnormalFlag).toBe(ABNORMAL_BET_FLAG.no_result_150_minutes);
     const notes = await t.database.db.select().from(notifications).where(eq(notifications.adminId, rootId));
-    expect(notes.some((n) => n.content.includes('Abnormal bets'))).toBe(true);
+    // In the three languages of the console, as every notice.
+    const note = notes.find((n) => n.content.includes('Abnormal bets'));
+    expect(note?.content).toMatch(/Madau yenye hitilafu: oda \d+ bila matokeo dakika 150/);
+    expect(note?.content).toMatch(/异常注单：\d+ 张注单在比赛时间后 150 分钟 仍无赛果/);
     const list = await t.call('GET', '/api/v1/betting/reminders', { token });
     expect(list.body.items.map((r: { id: number }) => r.id)).toContain(o.id);
     // Sweeping again raises nothing new.

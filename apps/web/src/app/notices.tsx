@@ -9,6 +9,8 @@ import { feedback } from './feedback';
 /**
  * Notices to the operator (spec §7, §8): an unviewed notice is shown as a persistent, centred error toast
  * (it stays until closed), then marked viewed. Used at load, after sign-in, and for live notices (type 10).
+ * One toast at a time, whatever the screen: a newer notice takes the place of the one on screen (the
+ * Notices list keeps them all), and a notice once shown is never shown again.
  */
 const shown = new Set<number>();
 
@@ -17,7 +19,7 @@ export function showNotice(n: { id: number; content: string }) {
   const fb = feedback();
   if (!fb) return;
   shown.add(n.id);
-  const key = `notice-${n.id}`;
+  const key = 'notice';
   fb.message.open({
     key,
     type: 'error',

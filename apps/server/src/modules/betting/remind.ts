@@ -16,7 +16,21 @@ export const REMIND_EVERY_MS = 60_000;
 
 const FLAGS = [ABNORMAL_BET_FLAG.no_result_24_hours, ABNORMAL_BET_FLAG.no_result_5_hours, ABNORMAL_BET_FLAG.no_result_150_minutes, ABNORMAL_BET_FLAG.no_result_120_minutes] as const;
 
-const LABEL: Record<number, string> = { 1: '120 minutes', 2: '150 minutes', 3: '5 hours', 4: '24 hours' };
+/** The notice, in the three languages of the console (as every notice of the product): one line each. */
+const THRESHOLD: Record<number, [string, string, string]> = {
+  1: ['120 minutes', 'dakika 120', '120 分钟'],
+  2: ['150 minutes', 'dakika 150', '150 分钟'],
+  3: ['5 hours', 'saa 5', '5 小时'],
+  4: ['24 hours', 'saa 24', '24 小时'],
+};
+export function abnormalNoticeText(perFlag: Record<number, number>): string {
+  const parts = Object.entries(perFlag).map(([flag, n]) => ({ n, t: THRESHOLD[Number(flag)]! }));
+  return [
+    `Abnormal bets: ${parts.map(({ n, t }) => `${n} order(s) without a result ${t[0]} after match time`).join('; ')}. Check them under Betting & matches › Abnormal bet alerts.`,
+    `Madau yenye hitilafu: ${parts.map(({ n, t }) => `oda ${n} bila matokeo ${t[1]} baada ya muda wa mechi`).join('; ')}. Zikague kwenye Ubashiri na mechi › Arifa za madau yenye hitilafu.`,
+    `异常注单：${parts.map(({ n, t }) => `${n} 张注单在比赛时间后 ${t[2]} 仍无赛果`).join('；')}。请在 赛事投注 › 异常注单提醒 中查看。`,
+  ].join('\n');
+}
 
 /**
  * The spec's thresholds count from the last match's kick-off as a football match lasts; a sport whose
@@ -78,10 +92,7 @@ async function raiseFlags(db: Executor, now: Date): Promise<{ counts: Record<num
   }
   const events: NoticeEvent[] = [];
   for (const [adminId, m] of perAdmin) {
-    const text = Object.entries(m)
-      .map(([flag, n]) => `${n} order(s) without a result ${LABEL[Number(flag)]} after match time`)
-      .join('; ');
-    events.push(...(await createNotices(db, [adminId], `Abnormal bets: ${text}.`)));
+    events.push(...(await createNotices(db, [adminId], abnormalNoticeText(m))));
   }
   return { counts, events };
 }
