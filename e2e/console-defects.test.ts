@@ -99,13 +99,20 @@ async function coveredColumns(page: Page, table: string): Promise<string[]> {
 }
 
 describe('console walk-through defects', () => {
-  test('lists fit 1280 px: no column under the Actions column, state columns shown', async () => {
+  test('lists fit 1280 px: no column under the Actions column; what identifies a row and its state shown', async () => {
     const { page, errors } = await operator(1280);
-    for (const [route, state] of [['withdraw_list', 'Withdrawal status'], ['match_list', 'Match status']] as const) {
+    // Per list, the columns an operator reads a row by: who, what, when, and its state.
+    const lists: [string, string[]][] = [
+      ['withdraw_list', ['Withdrawal status', 'Phone', 'Operator', 'Created']],
+      ['match_list', ['Match status', 'Home team', 'Away team', 'League', 'Start time', 'Suspended']],
+      ['bill', ['Phone', 'Bill type', 'Time']],
+    ];
+    for (const [route, identifying] of lists) {
       await open(page, route);
       await page.getByTestId('resource-table').locator('tbody tr.ant-table-row').first().waitFor();
       expect(await coveredColumns(page, 'resource-table'), route).toEqual([]);
-      expect(await page.getByTestId('resource-table').locator('thead th').allInnerTexts(), route).toContain(state);
+      const heads = await page.getByTestId('resource-table').locator('thead th').allInnerTexts();
+      for (const h of identifying) expect(heads, route).toContain(h);
       await screenshot(page, `defects-${route}-1280`);
     }
     // The order's selections: "Settled by" and the match time are not under the line actions.

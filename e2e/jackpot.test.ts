@@ -297,7 +297,10 @@ async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
   await shot(page, 'jackpot-09-bills');
 
   // The ticket on the operator's list: each match's pick, result and hit / miss.
+  // At 1280 px the list keeps what identifies a ticket: its period and the bettor's phone.
+  await page.setViewportSize({ width: 1280, height: 900 });
   await openScreen(page, `jackpot_bet_list?serial_number=${ticket.serial_number}`, 'Jackpot bets');
+  expect(await page.getByTestId('resource-table').locator('thead th').allInnerTexts()).toEqual(expect.arrayContaining(['Period', 'Phone']));
   await rowWithText(page, ticket.serial_number).click();
   const drawer = page.getByTestId('resource-detail');
   await drawer.getByTestId('ticket-match-table').waitFor();

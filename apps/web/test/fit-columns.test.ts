@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS_WIDTH, SELECTION_WIDTH, columnWidth, fitColumns } from '../src/resources/fitColumns';
 import type { FieldView } from '../src/resources/types';
+import { billResource, jackpotTicketListResource, matchListResource, withdrawalResource, type ResourceDef } from '@dau/contract/ui';
 
 /** The administrators list as declared (adminFields.tsx), reduced to what fitting reads. */
 const ADMIN_FIELDS: FieldView[] = [
@@ -64,5 +65,32 @@ describe('columns that fit the list', () => {
 
   it('hides nothing when every column fits', () => {
     expect(fitColumns(ADMIN_FIELDS, 10_000)).toEqual([]);
+  });
+});
+
+describe('the lists an operator reads at 1280 px keep what identifies a row (issue 23)', () => {
+  // The table's width on a 1280 px screen: the menu and the page's padding taken off.
+  const WIDTH = 1000;
+  const cases: [ResourceDef, string[]][] = [
+    [withdrawalResource, ['phone', 'amount', 'pay_type', 'status', 'create_time']],
+    [billResource, ['phone', 'type', 'amount', 'update_time']],
+    [matchListResource, ['league_name', 'home_team', 'away_team', 'start_time', 'match_status', 'is_suspended']],
+    [jackpotTicketListResource, ['identifier', 'phone', 'stake', 'status', 'create_time']],
+  ];
+  for (const [def, identifying] of cases) {
+    it(`${def.name}: ${identifying.join(', ')}`, () => {
+      const keys = shown(def.fields as FieldView[], WIDTH);
+      expect(keys).toEqual(expect.arrayContaining(identifying));
+      const used = def.fields.filter((f) => keys.includes(f.key)).reduce((s, f) => s + columnWidth(f), ACTIONS_WIDTH + SELECTION_WIDTH);
+      expect(used, 'fits the width').toBeLessThanOrEqual(WIDTH + SELECTION_WIDTH);
+    });
+  }
+
+  it('a list that declares what identifies its rows gives up its first column and serial number before them', () => {
+    // The console widens the withdrawal state column for its marks (WithdrawalListPage).
+    const keys = shown(withdrawalResource.fields.map((f) => (f.key === 'status' ? { ...f, width: 240 } : f)) as FieldView[], WIDTH);
+    expect(keys).toEqual(expect.arrayContaining(['phone', 'amount', 'pay_type', 'status', 'create_time']));
+    expect(keys).not.toContain('id');
+    expect(keys).not.toContain('serial_number');
   });
 });

@@ -41,6 +41,11 @@ export interface FieldDef {
   default?: string | number | boolean;
   /** Column width hint in the table. */
   width?: number;
+  /**
+   * What identifies a row to its reader (a bettor's phone, the teams of a match, the time of a bill): the
+   * list keeps this column when it fits its columns to a narrow screen; the others give way first.
+   */
+  keep?: boolean;
   /** For a text field holding codes: the locale key prefix of their labels (`<labels>.<value>`). */
   labels?: string;
   /** Shown in the detail view (default true); a search-only field (e.g. a date range filter) says false. */

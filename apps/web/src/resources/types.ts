@@ -23,8 +23,6 @@ export interface FieldContext {
  * a plain FieldDef the same way: every hint is optional.
  */
 export interface FieldView extends FieldDef {
-  /** The list keeps this column when it fits its columns to the screen (fitColumns), like the row's name and state. */
-  keep?: boolean;
   /** Replaces the typed renderer in the table and the detail drawer. */
   render?: (value: unknown, row: Row) => ReactNode;
   /** Choices when they do not come from a domain enumeration (e.g. roles loaded from the server). */

@@ -115,7 +115,7 @@ const money = {
         moved: 'Paid to the user',
         notMoved: 'Not paid',
         hint: 'Look the payout up on the operator’s statement: the money is moved by what you choose, once.',
-        confirmMoved: 'Record withdrawal {{serial}} of {{amount}} as paid by the operator? It is settled as a successful payout.',
+        confirmMoved: 'Record withdrawal {{serial}} of {{amount}} as paid by the operator? It is recorded as a successful payout.',
         confirmNotMoved: 'Record withdrawal {{serial}} of {{amount}} as not paid? The amount is returned to the user’s balance with a bill.',
       },
       recharge: {

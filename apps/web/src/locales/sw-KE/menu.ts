@@ -141,7 +141,7 @@ const menu: Shape<typeof en> = {
     get_matches: 'Pata mechi',
     open_bets: 'Fungua ubashiri',
     bet_status: 'Badilisha hali ya ubashiri',
-    settle: 'Kamilisha malipo',
+    settle: 'Amua madau',
     statistics: 'Takwimu',
     edit_balance: 'Hariri salio',
     edit_credit: 'Hariri salio la ofa',

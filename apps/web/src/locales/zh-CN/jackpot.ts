@@ -6,7 +6,7 @@ const jackpot: Shape<typeof en> = {
   jackpot: {
     describe: {
       jackpot_bet_type: '奖池产品：奖级、奖池、每注金额及投注单的限制。打开表单可查看每个字段的含义。',
-      jackpot_identifier: '13 场比赛的奖池期号：获取比赛、开放投注、录入赛果、预览后派奖，并在开赛前关注风险。',
+      jackpot_identifier: '13 场比赛的奖池期号：获取比赛、开放投注、录入赛果、预览后结算，并在开赛前关注风险。',
       jackpot_bet: '代投注者下一张奖池投注单，与 App 相同：付款前先显示注数和投注金额。',
       jackpot_bet_list: '本分支的奖池投注单，含选择、命中和奖金。',
       cs_jackpot_bet_list: '奖池投注单（只读）：打开一张可查看每场比赛的选择和赛果。',
