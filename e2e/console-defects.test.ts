@@ -182,6 +182,12 @@ describe('console walk-through defects', () => {
     expect(await lines.innerText()).toContain('胜平负');
     expect(await lines.innerText()).not.toContain('1X2');
     await screenshot(zh.page, 'defects-order-detail-zh-CN');
+    // The live ticker of the landing page names the market in the operator's language too.
+    await open(zh.page, 'today_statistics');
+    const ticked = zh.page.getByTestId('bet-ticker').getByTestId(`ticker-order-${order.id}`);
+    await ticked.waitFor({ state: 'visible' });
+    expect(await ticked.innerText()).toContain('胜平负');
+    expect(await ticked.innerText()).not.toContain('1X2');
     expect([...errors, ...zh.errors]).toEqual([]);
   });
 

@@ -589,7 +589,8 @@ describe('random bets and the ticker', () => {
     }
     const ticker = await t.call('GET', `/api/v1/betting/ticker?after_id=${before}`, { token });
     expect(ticker.body.items.map((x: { id: number }) => x.id).sort()).toEqual(placed.map((o) => o.id).sort());
-    expect(ticker.body.items[0].legs[0]).toMatchObject({ match: 'Home 9 - Away 9' });
+    // The provider's ids come with the names, so the console names the market in the operator's language.
+    expect(ticker.body.items[0].legs[0]).toMatchObject({ match: 'Home 9 - Away 9', market_type_id: 1, selection_id: expect.stringMatching(/^[123]$/), specifiers: '' });
     for (const bad of [{ ...body, max_amount: 1 }, { ...body, bettor_ids: [] }, { ...body, max_odds: 2 }]) {
       expect((await t.call('POST', '/api/v1/betting/random-bets', { token, body: bad })).status).toBe(400);
     }

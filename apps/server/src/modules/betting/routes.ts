@@ -211,7 +211,7 @@ const randomBetsAnswer = z.object({
   refused: z.array(answerRow({ bettor_id: 'number', code: 'string' })),
 });
 const tickerAnswer = z.object({
-  items: z.array(orderRow.extend({ legs: z.array(answerRow({ match: 'string', market: 'string?', selection: 'string?', odds: 'string' })) })),
+  items: z.array(orderRow.extend({ legs: z.array(answerRow({ match: 'string', market: 'string?', selection: 'string?', odds: 'string', market_type_id: 'number', selection_id: 'string', specifiers: 'string' })) })),
 });
 
 const changeAnswer = (preview: boolean, changes: OrderChange[]) => ({
@@ -438,7 +438,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
       const ids = rows.map((x) => x.order.id);
       const legs = ids.length
         ? await db
-            .select({ orderId: orderLines.orderId, home: orderLines.homeTeam, away: orderLines.awayTeam, market: orderLines.marketName, selection: orderLines.selectionName, odds: orderLines.odds })
+            .select({ orderId: orderLines.orderId, home: orderLines.homeTeam, away: orderLines.awayTeam, market: orderLines.marketName, selection: orderLines.selectionName, odds: orderLines.odds, marketTypeId: orderLines.marketTypeId, outcomeId: orderLines.outcomeId, specifiers: orderLines.specifiers })
             .from(orderLines)
             .where(inArray(orderLines.orderId, ids))
             .orderBy(asc(orderLines.id))
@@ -446,7 +446,9 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
       return {
         items: rows.map((x) => ({
           ...toOrderRow(x),
-          legs: legs.filter((l) => l.orderId === x.order.id).map((l) => ({ match: `${l.home} - ${l.away}`, market: l.market, selection: l.selection, odds: l.odds })),
+          legs: legs
+            .filter((l) => l.orderId === x.order.id)
+            .map((l) => ({ match: `${l.home} - ${l.away}`, market: l.market, selection: l.selection, odds: l.odds, market_type_id: l.marketTypeId, selection_id: l.outcomeId, specifiers: l.specifiers })),
         })),
       };
     },

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useSocketHandler } from '../../app/live';
 import { formatDateTime, LoadError, Panel, type Row } from '../../resources';
+import { useMarketNames } from '../../app/marketNames';
 import { EnumTag, orderHref, useTsh } from './shared';
 
 /** GET /betting/ticker (apps/server/src/modules/betting/routes.ts). */
@@ -17,7 +18,8 @@ interface TickerOrder extends Row {
   potential_payout: number;
   total_price: string;
   create_time: string;
-  legs: { match: string; market: string; selection: string; odds: string }[];
+  /** The names are the server's (English); the provider's ids name the known markets in the operator's language (useMarketNames). */
+  legs: { match: string; market: string; selection: string; odds: string; market_type_id: number; selection_id: string; specifiers: string }[];
 }
 
 /** The socket push that says new orders arrived (PUSH.orders on the server). */
@@ -37,6 +39,7 @@ export function BetTicker({ limit = 15 }: { limit?: number }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const tsh = useTsh();
+  const names = useMarketNames();
   const q = useQuery({
     queryKey: ['bet-ticker', limit],
     queryFn: () => api.get<{ items: TickerOrder[] }>('/betting/ticker', { limit }),
@@ -104,7 +107,7 @@ export function BetTicker({ limit = 15 }: { limit?: number }) {
                 </Typography.Text>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {o.legs.length === 1
-                    ? `${o.legs[0].match} · ${o.legs[0].market}: ${o.legs[0].selection}`
+                    ? `${o.legs[0].match} · ${names.market(o.legs[0].market_type_id, o.legs[0].market)}: ${names.selection(o.legs[0].selection_id, o.legs[0].selection, o.legs[0].specifiers)}`
                     : t('betting.ticker.legs', { count: o.legs.length, first: o.legs[0]?.match ?? '' })}
                 </Typography.Text>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
