@@ -128,7 +128,7 @@ async function expectSettled(status: number) {
   const sums = (await db.execute(sql`
     SELECT cause_id, account_kind, sum(amount)::bigint AS total FROM bills
     WHERE cause_type = 'order' AND type NOT IN (${BILL_TYPE.bet}, ${CREDIT_BILL_TYPE.credit_bet}, ${BILL_TYPE.inviter_profit_reward})
-      AND NOT (type = ${BILL_TYPE.amount_rolled_back} AND remark LIKE '%inviter reward')
+      AND NOT (type = ${BILL_TYPE.amount_rolled_back} AND coalesce(remark_params->>'part', '') = 'inviter_reward')
     GROUP BY cause_id, account_kind`)) as unknown as { rows: { cause_id: string; account_kind: number; total: string }[] };
   const byOrder = new Map(sums.rows.map((r) => [`${r.cause_id}:${r.account_kind}`, Number(r.total)]));
   for (const o of rows) {

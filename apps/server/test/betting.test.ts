@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { ACCOUNT_KIND, CREDIT_BILL_TYPE, type LegSettlement, ABNORMAL_BET_FLAG, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, RISK_LEVEL, SPORT } from '@dau/domain';
+import { ACCOUNT_KIND, CREDIT_BILL_TYPE, type LegSettlement, ABNORMAL_BET_FLAG, billRemarkText, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, RISK_LEVEL, SPORT } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { bettors, bills } from '../src/modules/money/schema';
+import { bettors, bills, houseEntries } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { orderEvents, orderLines, orders } from '../src/modules/betting/schema';
 import { feedOutcomes } from '../src/modules/feed/schema';
@@ -244,9 +244,14 @@ describe('settlement from the feed', () => {
     expect((await orderRow(late.id)).creditedCash).toBe(100_000);
     expect((await orderRow(early.id)).status).toBe(ORDER_STATUS.pending);
     expect((await balance(b.id)).cash).toBe(200_000);
+    // The void order's stake comes back as a refund (bill 8 "amount rolled back"), not as a payout (issue 23).
+    expect((await orderBills(late.id)).map((x) => [x.type, x.amount])).toEqual([[BILL_TYPE.bet, -100_000], [BILL_TYPE.amount_rolled_back, 100_000]]);
     await send({ type: 'rollback_bet_cancel', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(3), start_time: cut, markets: [{ id: 1 }] });
     expect((await orderRow(late.id)).status).toBe(ORDER_STATUS.pending);
     expect((await balance(b.id)).cash).toBe(100_000);
+    expect((await orderBills(late.id)).map((x) => [x.type, x.amount])).toEqual([
+      [BILL_TYPE.bet, -100_000], [BILL_TYPE.amount_rolled_back, 100_000], [BILL_TYPE.amount_rolled_back, -100_000],
+    ]);
     await invariantsHold();
   });
 
@@ -400,6 +405,10 @@ describe('operator corrections', () => {
     expect((await balance(b.id)).cash).toBe(100_000);
     const [line] = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
     expect(line.outcomeStatus).toBe(OUTCOME_STATUS.admin_cancelled);
+    // A refund, bill 8, saying so as a kind with the operator's reason as its text (issue 23).
+    const [, refund] = await orderBills(o.id);
+    expect(refund).toMatchObject({ type: BILL_TYPE.amount_rolled_back, amount: 100_000, remark: 'Pitch flooded', remarkKind: 'order_change' });
+    expect(refund.remarkParams).toEqual({ order_no: o.orderNo, change: 'cancelled' });
     // The feed settles the match afterwards as if it had been played: the operator's cancel stands.
     await send(settle(66, [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }]));
     expect((await balance(b.id)).cash).toBe(100_000);
@@ -446,9 +455,22 @@ describe('operator corrections', () => {
     const refund = await orderBills(o.id);
     expect(refund.map((x) => [x.type, x.amount, x.balanceBefore, x.balanceAfter])).toEqual([
       [BILL_TYPE.bet, -100_000, 100_000, 0],
-      [BILL_TYPE.bet_payout, 100_000, 0, 100_000],
+      [BILL_TYPE.amount_rolled_back, 100_000, 0, 100_000],
     ]);
-    expect(refund[1].remark).toContain('Palpable error');
+    // What the bills say is stored as a kind and parameters, read in the reader's language; the reason stays the admin's text.
+    expect(refund.map((x) => [x.remarkKind, x.remarkParams, x.remark])).toEqual([
+      ['order_stake', { order_no: o.orderNo }, ''],
+      ['order_change', { order_no: o.orderNo, change: 'cancelled' }, 'Palpable error'],
+    ]);
+    expect(billRemarkText(refund[1].remarkKind, refund[1].remarkParams, refund[1].remark, 'en-US')).toBe(`Order ${o.orderNo}: cancelled — Palpable error`);
+    expect(billRemarkText(refund[1].remarkKind, refund[1].remarkParams, refund[1].remark, 'sw-KE')).toBe(`Oda ${o.orderNo}: imeghairiwa — Palpable error`);
+    expect(billRemarkText(refund[1].remarkKind, refund[1].remarkParams, refund[1].remark, 'zh-CN')).toBe(`订单 ${o.orderNo}：已取消：Palpable error`);
+    // The order's detail answers them with the bills.
+    const detail = await t.call('GET', `/api/v1/betting/orders/${o.id}`, { token });
+    expect(detail.body.bills.map((x: { remark_kind: string; remark_params: unknown; remark: string }) => [x.remark_kind, x.remark_params, x.remark])).toEqual([
+      ['order_stake', { order_no: o.orderNo }, ''],
+      ['order_change', { order_no: o.orderNo, change: 'cancelled' }, 'Palpable error'],
+    ]);
     const lines = await t.database.db.select().from(orderLines).where(eq(orderLines.orderId, o.id));
     expect(lines[0].outcomeStatus).toBe(OUTCOME_STATUS.admin_cancelled);
     expect((await t.call('POST', `/api/v1/betting/orders/${o.id}/cancel`, { token, body: { reason: 'again' } })).status).toBe(409);
@@ -470,20 +492,28 @@ describe('cashout', () => {
     await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(6), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.50', active: true }] }] });
     // The bettor accepted more than is offered now: nothing paid, the new offer answered.
     expect(await acceptCashout(t.database.db, o.id, 120_000, { delayMs: 0 })).toMatchObject({ paid: false, amount: 114_000 });
-    expect(await acceptCashout(t.database.db, o.id, 114_000, { delayMs: 0 })).toMatchObject({ paid: true, amount: 114_000, fee: 6_000 });
-    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.early_settlement, cashoutAmount: 114_000, earlyCashoutFee: 6_000 });
-    expect((await balance(b.id)).cash).toBe(114_000);
-    // The cashout bill: the offer credited once, after the stake's bill.
+    // Withholding tax as at settlement (issue 23): 10 % of the net winnings 1,140.00 - 1,000.00 = 14.00.
+    expect(await acceptCashout(t.database.db, o.id, 114_000, { delayMs: 0 })).toMatchObject({ paid: true, amount: 114_000, fee: 6_000, tax: 1_400, credited: 112_600 });
+    expect(await orderRow(o.id)).toMatchObject({
+      status: ORDER_STATUS.early_settlement, cashoutAmount: 114_000, earlyCashoutFee: 6_000, payout: 114_000, taxAmount: 1_400, creditedCash: 112_600, profit: 12_600,
+    });
+    expect((await balance(b.id)).cash).toBe(112_600);
+    // The cashout bill: the offer less the tax, credited once, after the stake's bill; the tax moved to the tax account in its journal transaction.
     const paidOut = await orderBills(o.id);
     expect(paidOut.map((x) => [x.type, x.amount, x.balanceBefore, x.balanceAfter])).toEqual([
       [BILL_TYPE.bet, -100_000, 100_000, 0],
-      [BILL_TYPE.bet_payout, 114_000, 0, 114_000],
+      [BILL_TYPE.bet_payout, 112_600, 0, 112_600],
     ]);
-    expect(paidOut[1].remark).toContain('cashout');
+    expect([paidOut[1].remarkKind, paidOut[1].remarkParams]).toEqual(['order_change', { order_no: o.orderNo, change: 'cashout' }]);
+    const journal = await t.database.db.select().from(houseEntries).where(eq(houseEntries.txnId, paidOut[1].txnId));
+    expect(journal.map((e) => [e.account, e.amount]).sort()).toEqual([[HOUSE.payouts, -112_600], [HOUSE.payouts, -1_400], [HOUSE.taxPayable, 1_400]].sort());
+    // The order's detail shows it.
+    const detail = await t.call('GET', `/api/v1/betting/orders/${o.id}`, { token });
+    expect(detail.body.order).toMatchObject({ cashout_amount: 114_000, tax_deduction_amount: 1_400, payout: 114_000, profit: 12_600 });
     await expect(acceptCashout(t.database.db, o.id, 1, { delayMs: 0 })).rejects.toMatchObject({ code: 'CASHOUT_FINAL' });
     // Final: the feed's result does not touch it.
     await send(settle(6, [{ id: '1', result: 1 }]));
-    expect((await balance(b.id)).cash).toBe(114_000);
+    expect((await balance(b.id)).cash).toBe(112_600);
     expect(await orderBills(o.id)).toHaveLength(2);
     await invariantsHold();
   });
@@ -495,8 +525,43 @@ describe('cashout', () => {
     await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(7), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.50', active: true }] }] });
     expect((await orderRow(o.id)).status).toBe(ORDER_STATUS.pending); // 1140.00 < 1500.00
     await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(7), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.10', active: true }] }] });
-    // fair 1636.36, with margin 1554.54: above the target.
-    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.auto_cash_out, cashoutAmount: 155_454 });
+    // fair 1636.36, with margin 1554.54: above the target; taxed as a settlement: 10 % of 554.54 = 55.45.
+    expect(await orderRow(o.id)).toMatchObject({ status: ORDER_STATUS.auto_cash_out, cashoutAmount: 155_454, taxAmount: 5_545, creditedCash: 149_909 });
+    expect((await balance(b.id)).cash).toBe(149_909);
+    await invariantsHold();
+  });
+});
+
+describe('match statistics', () => {
+  it('counts GGR over the settled stakes only, with the open stakes beside it (issue 23)', async () => {
+    const b = await makeBettor(t, rootId, { cash: 1_000_000 });
+    await match(71, ['2.00', '3.00', '4.00']);
+    await match(72, ['1.80', '3.40', '4.20']);
+    await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(71, '1', '2.00')], skipLiveDelay: true });
+    await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 50_000, legs: [pick(71, '3', '4.00')], skipLiveDelay: true });
+    const listed = async (n: number) => {
+      const r = await t.call('GET', `/api/v1/statistics/matches?event_id=${encodeURIComponent(ev(n))}`, { token });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.items[0];
+    };
+    const detail = async (n: number) => (await t.call('GET', `/api/v1/statistics/matches/${encodeURIComponent(ev(n))}`, { token })).body.totals;
+    // Nothing settled: no revenue yet, the stakes are open (before: GGR = turnover).
+    expect(await listed(71)).toMatchObject({ turnover: 150_000, settled_stake: 0, open_stakes: 150_000, payouts: 0, ggr: 0 });
+    expect(await detail(71)).toMatchObject({ turnover: 150_000, settled_stake: 0, open_stakes: 150_000, payouts: 0, ggr: 0 });
+    // Home wins: 1,000.00 x 2.00 paid (gross), the away stake kept.
+    await send(settle(71, [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }]));
+    expect(await listed(71)).toMatchObject({ turnover: 150_000, settled_stake: 150_000, open_stakes: 0, payouts: 200_000, ggr: -50_000 });
+    // A rollback opens them again.
+    await send({ type: 'rollback_bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(71), markets: [{ id: 1 }] });
+    expect(await listed(71)).toMatchObject({ settled_stake: 0, open_stakes: 150_000, payouts: 0, ggr: 0 });
+    // A cashout decides its order: its stake is settled, its amount paid.
+    const c = await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 100_000, legs: [pick(72, '1', '1.80')], skipLiveDelay: true });
+    await placeOrder(t.database.db, { bettorId: b.id, type: ORDER_TYPE.user_bet, stakeCents: 20_000, legs: [pick(72, '2', '3.40')], skipLiveDelay: true });
+    await send({ type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(72), event_status: EVENT_STATUS.not_started, markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '1.50', active: true }] }] });
+    expect(await acceptCashout(t.database.db, c.id, 114_000, { delayMs: 0 })).toMatchObject({ paid: true, amount: 114_000 });
+    expect(await listed(72)).toMatchObject({ turnover: 120_000, settled_stake: 100_000, open_stakes: 20_000, payouts: 114_000, ggr: -14_000 });
+    const sorted = await t.call('GET', '/api/v1/statistics/matches?sort=-open_stakes&page_size=200', { token });
+    expect(sorted.status).toBe(200);
     await invariantsHold();
   });
 });

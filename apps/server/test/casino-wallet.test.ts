@@ -121,7 +121,7 @@ describe('balance and the happy path', () => {
     expect(late.body).toMatchObject({ status: 'RS_OK', balance: 1_056_00 });
   });
 
-  it('rolls a bet back (bill 23 positive) and marks the round rolled back', async () => {
+  it('rolls a bet back (bill 8, a refund) and marks the round rolled back', async () => {
     const p = await player(50_00);
     const bet = betBody(p, { round: 'rb-1', amount: 20_00 });
     expect((await c.call('transaction/bet', bet)).body).toMatchObject({ status: 'RS_OK', balance: 30_00 });
@@ -129,7 +129,8 @@ describe('balance and the happy path', () => {
     expect((await c.call('transaction/rollback', rb)).body).toMatchObject({ status: 'RS_OK', balance: 50_00 });
     const [round] = await t.database.db.select().from(casinoRounds).where(eq(casinoRounds.roundRef, 'rb-1'));
     expect(round).toMatchObject({ betTotal: 0, status: 3 });
-    expect((await casinoBills(t, p.id)).map((b) => [b.type, b.amount])).toEqual([[23, -20_00], [23, 20_00]]);
+    // The bet's money comes back as a refund: bill 8 "amount rolled back" (issue 23; it was a positive 23).
+    expect((await casinoBills(t, p.id)).map((b) => [b.type, b.amount])).toEqual([[BILL_TYPE.casino_bet, -20_00], [BILL_TYPE.amount_rolled_back, 20_00]]);
     // The same rollback again replays; another rollback of the same bet moves nothing.
     expect((await c.call('transaction/rollback', rb)).body).toMatchObject({ status: 'RS_OK', balance: 50_00 });
     expect((await c.call('transaction/rollback', rollbackBody(p, bet.transaction_uuid, { round: 'rb-1' }))).body).toMatchObject({ status: 'RS_OK', balance: 50_00 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
 import { asyncOperations } from '../src/modules/money/schema.js';
-import { HOUSE, post } from '../src/modules/money/ledger.js';
+import { HOUSE, post, type Remark } from '../src/modules/money/ledger.js';
 import { admins } from '../src/platform/schema.js';
 import { formatInstant } from '../src/modules/exports/cells.js';
 import { listSpecs } from '../src/platform/listing.js';
@@ -46,6 +46,25 @@ async function exportCsv(body: Record<string, unknown>): Promise<{ lines: string
     if (Date.now() > deadline) throw new Error(`export ${res.body.id} did not finish`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The cells of one CSV line (RFC 4180 quoting). */
+function csvCells(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') (cur += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') out.push(cur), (cur = '');
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
 }
 
 describe('instants in exports', () => {
@@ -91,6 +110,27 @@ describe('export files', () => {
     const utc = await exportCsv({ type: 'bill', format: 1, params: {} });
     expect(utc.lines[0]).toBe(columns.join(','));
     expect(utc.lines[1]).toMatch(/ \+00:00(,|$)/);
+  });
+
+  it("write a bill's remark in the exporting admin's language; an older row's text as it is (issue 23)", async () => {
+    const [root] = await t.database.db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
+    const b = await makeBettor(t, root.id);
+    const put = (amount: number, remark: Remark) =>
+      t.database.db.transaction((tx) =>
+        post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: `look-r-${amount}` }, house: HOUSE.clearing(6), remark }),
+      );
+    await put(1_00, { kind: 'recharge', params: { serial: 'R261204ABC' } });
+    await put(2_00, 'Typed by hand');
+    await put(3_00, { kind: 'withdrawal_refused', params: { serial: 'W261204XYZ' }, text: 'Wrong number' });
+    const remarks = async (locale: string) => {
+      const { lines } = await exportCsv({ type: 'bill', format: 1, params: { bettor_id: b.id }, locale });
+      const at = listSpecs().get('bill')!.columns.findIndex((c) => c.key === 'remark');
+      return lines.slice(1).map((l) => csvCells(l)[at]).sort();
+    };
+    const sorted = (xs: string[]) => [...xs].sort();
+    expect(await remarks('en-US')).toEqual(sorted(['Recharge R261204ABC', 'Typed by hand', 'Withdrawal W261204XYZ refused, amount returned — Wrong number']));
+    expect(await remarks('zh-CN')).toEqual(sorted(['充值 R261204ABC', 'Typed by hand', '提现 W261204XYZ 被拒绝，金额已退回：Wrong number']));
+    expect(await remarks('sw-KE')).toEqual(sorted(['Kuweka pesa R261204ABC', 'Typed by hand', 'Utoaji W261204XYZ umekataliwa, kiasi kimerejeshwa — Wrong number']));
   });
 
   it('refuses labels that are not text', async () => {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ADMIN_PASSWORD, AGENT_KEYS, createTestApp, makeRole, makeAdmin, makeWorld, type TestApp } from './helpers.js';
 import { and, inArray } from 'drizzle-orm';
-import { BILL_TYPE, LOG_TYPE } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE } from '@dau/domain';
 import { makeBettor } from './money-helpers.js';
 import { activityQualifications, bettors, bills } from '../src/modules/money/schema.js';
-import { checkInvariants } from '../src/modules/money/ledger.js';
+import { HOUSE, checkInvariants, post, type Cause } from '../src/modules/money/ledger.js';
 import { admins, systemLogs } from '../src/platform/schema.js';
 
 let t: TestApp;
@@ -327,6 +327,24 @@ describe('bill lists', () => {
     const scoped = await statement(cashierB);
     expect(scoped.items.map((x: { account: string }) => x.account)).toEqual(['agent_b1']);
     expect((await t.call('GET', `/api/v1/money/admin_bills/statement?from=${to}&to=${from}`, { token: root })).status).toBe(400);
+  });
+
+  it('the agent statement counts a refund (bill 8 of a bet) as money paid back, and bill 8 of a withdrawal as a withdrawal returned', async () => {
+    const from = new Date(Date.now() - 86_400_000).toISOString();
+    const to = new Date(Date.now() + 86_400_000).toISOString();
+    const a1 = async () => (await t.call('GET', `/api/v1/money/admin_bills/statement?from=${from}&to=${to}`, { token: root })).body.items.find((x: { account: string }) => x.account === 'agent_b1');
+    const before = await a1();
+    const b = await fresh(50_000, w.agentB1);
+    const move = (amount: number, type: number, cause: Cause, house: string) =>
+      db().transaction((tx) => post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type, cause, house }));
+    // A stake of 300.00 refunded (a void order), and a withdrawal of 100.00 refused (its money returned).
+    await move(-30_000, BILL_TYPE.bet, { type: 'order', id: 'stmt-1' }, HOUSE.stakesHeld);
+    await move(30_000, BILL_TYPE.amount_rolled_back, { type: 'order', id: 'stmt-1' }, HOUSE.payouts);
+    await move(-10_000, BILL_TYPE.user_withdrawal, { type: 'withdrawal', id: 'stmt-2' }, HOUSE.withdrawalsClearing);
+    await move(10_000, BILL_TYPE.amount_rolled_back, { type: 'withdrawal', id: 'stmt-2' }, HOUSE.withdrawalsClearing);
+    const after = await a1();
+    const d = (k: string) => (after?.[k] ?? 0) - (before?.[k] ?? 0);
+    expect({ stakes: d('stakes'), payouts: d('payouts'), withdrawals: d('withdrawals'), ggr: d('ggr') }).toEqual({ stakes: 30_000, payouts: 30_000, withdrawals: 0, ggr: 0 });
   });
 
   it('totals are exact on lists below the cap and say so', async () => {

@@ -156,7 +156,7 @@ describe('races and bets', () => {
     await clean();
   });
 
-  it('refunds the bets of a cancelled race with bill 14', async () => {
+  it('refunds the bets of a cancelled race with bill 8, a refund (issue 23)', async () => {
     const r2 = await raceId('R2');
     await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 3, stake: 20_00 }, at(12)));
     expect(await cash(alice)).toBe(139_90);
@@ -165,6 +165,9 @@ describe('races and bets', () => {
     expect(await cash(alice)).toBe(159_90);
     const [bet] = await t.database.db.select().from(racingBets).where(eq(racingBets.raceId, r2));
     expect(bet).toMatchObject({ status: RACING_BET_STATUS.refunded, payout: 20_00 });
+    const [refund] = (await billsOf(alice)).filter((b) => b.causeId === String(bet!.id) && b.amount > 0);
+    expect(refund).toMatchObject({ type: BILL_TYPE.amount_rolled_back, amount: 20_00, remarkKind: 'racing_result' });
+    expect(refund!.remarkParams).toMatchObject({ race: 'R2', runner: 3, change: 'race_cancelled' });
     await clean();
   });
 
@@ -182,7 +185,9 @@ describe('races and bets', () => {
     expect((await t.call('GET', '/api/v1/racing/bets', { token: limited })).status).toBe(403);
     const billList = await t.call('GET', `/api/v1/money/bills?bettor_id=${alice}&type=${BILL_TYPE.racing_result_change}`, { token });
     expect(billList.status, JSON.stringify(billList.body)).toBe(200);
-    expect(billList.body.items.map((x: any) => x.amount)).toEqual([20_00, 99_90]);
+    expect(billList.body.items.map((x: any) => x.amount)).toEqual([99_90]);
+    const refunds = await t.call('GET', `/api/v1/money/bills?bettor_id=${alice}&type=${BILL_TYPE.amount_rolled_back}`, { token });
+    expect(refunds.body.items.map((x: any) => [x.amount, x.remark_kind])).toEqual([[20_00, 'racing_result']]);
   });
   it('answers racing turnover, payouts and GGR over a period in the branch (statistics)', async () => {
     const q = `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;

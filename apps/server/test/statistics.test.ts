@@ -108,7 +108,7 @@ beforeAll(async () => {
     { eventId: 'sr:match:1', marketKey: '1', outcomeId: '2', agentId: w.agentA1, orders: 1, stake: 10_000, liability: 35_000, payouts: 0 },
     { eventId: 'sr:match:1', marketKey: '1', outcomeId: '1', agentId: w.agentB, orders: 2, stake: 500_000, liability: 900_000, payouts: 0 },
     { eventId: 'sr:match:1', marketKey: '18|total=2.5', outcomeId: '12', agentId: w.agentA, orders: 1, stake: 5_000, liability: 9_000, payouts: 0 },
-    { eventId: 'sr:match:2', marketKey: '1', outcomeId: '1', agentId: w.agentA1, orders: 4, stake: 40_000, liability: 0, payouts: 70_000 },
+    { eventId: 'sr:match:2', marketKey: '1', outcomeId: '1', agentId: w.agentA1, orders: 4, stake: 40_000, liability: 0, payouts: 70_000, settledStake: 40_000 },
   ]);
   await db.insert(orderLines).values({
     orderId: 1, eventId: 'sr:match:1', marketKey: '1', outcomeId: '1', marketTypeId: 1, marketName: '1x2', selectionName: 'Home', odds: '2.00',
@@ -230,7 +230,11 @@ describe('match_statistics', () => {
     expect(m1.max_liability).toBe(960_000);
     expect(m1.max_liability_outcome_id).toBe('1');
     expect(m1.home_team).toBe('Home sr:match:1');
-    expect(m2.ggr).toBe(-30_000);
+    // Nothing of sr:match:1 is settled: no GGR yet, its stakes open beside it (issue 23; it read the turnover).
+    expect(m1).toMatchObject({ settled_stake: 0, open_stakes: 545_000, payouts: 0, ggr: 0 });
+    expect(m2).toMatchObject({ turnover: 40_000, settled_stake: 40_000, open_stakes: 0, payouts: 70_000, ggr: -30_000 });
+    const byGgr = await t.call('GET', '/api/v1/statistics/matches?sort=ggr', { token: superToken });
+    expect(byGgr.body.items.map((i: { event_id: string }) => i.event_id)).toEqual(['sr:match:2', 'sr:match:1']);
   });
 
   it('filters by sport, start time and event id', async () => {
@@ -254,13 +258,12 @@ describe('match_statistics', () => {
     expect(m1.max_liability).toBe(60_000);
     const d = await t.call('GET', '/api/v1/statistics/matches/sr:match:1', { token: tokA });
     expect(d.status).toBe(200);
-    expect(d.body.totals.turnover).toBe(45_000);
-    expect(d.body.totals.liability).toBe(104_000);
+    expect(d.body.totals).toMatchObject({ turnover: 45_000, settled_stake: 0, open_stakes: 45_000, ggr: 0, liability: 104_000 });
     const m = d.body.markets.find((x: { market_key: string }) => x.market_key === '1');
     expect(m.market_name).toBe('1x2');
     expect(m.outcomes).toEqual([
-      { outcome_id: '1', selection_name: 'Home', orders: 3, stake: 30_000, liability: 60_000, payouts: 0 },
-      { outcome_id: '2', selection_name: '', orders: 1, stake: 10_000, liability: 35_000, payouts: 0 },
+      { outcome_id: '1', selection_name: 'Home', orders: 3, stake: 30_000, settled_stake: 0, liability: 60_000, payouts: 0 },
+      { outcome_id: '2', selection_name: '', orders: 1, stake: 10_000, settled_stake: 0, liability: 35_000, payouts: 0 },
     ]);
   });
 

@@ -354,7 +354,7 @@ export function settleOrder(o: OrderToSettle): OrderSettlement {
   const outcome: OrderOutcome = factor.isZero() ? 'lost' : allVoid ? 'void' : factor.gt(1) ? 'won' : 'partial';
   const payoutCents = floorTimes(o.stakeCents, factor);
   const netWinningsCents = Math.max(0, payoutCents - o.stakeCents);
-  const taxCents = bpsOfCents(netWinningsCents, o.taxBps);
+  const taxCents = withholdingTaxCents(payoutCents, o.stakeCents, o.taxBps);
   const bonusCents = accumulatorBonusCents({
     config: o.bonus,
     legs: o.legs,
@@ -376,6 +376,18 @@ export function settleOrder(o: OrderToSettle): OrderSettlement {
     outcome,
     voidLegs,
   };
+}
+
+/**
+ * Withholding tax on a payout (settlement or cashout): floor((payout - stake) x taxBps / 10000) on the net
+ * winnings when positive; never of the stake, never negative. A cashout is taxed as a settlement is: its
+ * amount stands for the payout.
+ */
+export function withholdingTaxCents(payoutCents: number, stakeCents: number, taxBps: number): number {
+  assertNonNegativeCents(payoutCents, 'payoutCents');
+  assertNonNegativeCents(stakeCents, 'stakeCents');
+  assertBps(taxBps, 'taxBps');
+  return bpsOfCents(Math.max(0, payoutCents - stakeCents), taxBps);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,3 +12,4 @@ export * from './casino';
 export * from './phone';
 export * from './sms';
 export * from './messaging';
+export * from './remarks';

@@ -16,6 +16,7 @@ import {
   message,
   potentialPayoutCents,
   settleOrder,
+  withholdingTaxCents,
   settlementForStatus,
   statusForSettlement,
   type AccumulatorBonusConfig,
@@ -675,5 +676,21 @@ describe('bet message codes', () => {
     expect(message('RESULT_REQUIRED', 'en-US')).toBe('A result must be selected');
     expect(message('BET_STAKE_TOO_LOW', 'sw-KE', { min: '100.00' })).toContain('TSh 100.00');
     expect(message('BET_MATCH_LIMIT', 'zh-CN', { max: '5.00' })).toContain('TSh 5.00');
+  });
+});
+
+describe('withholdingTaxCents (settlement and cashout, issue 23)', () => {
+  it('taxes the net winnings only, rounded down, never the stake', () => {
+    expect(withholdingTaxCents(114_000, 100_000, 1_000)).toBe(1_400);
+    expect(withholdingTaxCents(155_454, 100_000, 1_000)).toBe(5_545);
+    expect(withholdingTaxCents(100_000, 100_000, 1_000)).toBe(0);
+    expect(withholdingTaxCents(60_000, 100_000, 1_000)).toBe(0);
+    expect(withholdingTaxCents(0, 100_000, 1_000)).toBe(0);
+    expect(withholdingTaxCents(130_500, 100_000, 1_000)).toBe(settleOrder({
+      stakeCents: 100_000, bonusFundedCents: 0, taxBps: 1_000,
+      legs: [{ odds: '1.305', settlement: { result: 1, voidFactor: 0, deadHeatFactor: null } }],
+    }).taxCents);
+    expect(() => withholdingTaxCents(1, 0, 10_001)).toThrow(RangeError);
+    expect(() => withholdingTaxCents(-1, 0, 1_000)).toThrow(RangeError);
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { centsToDecimalString, enumLabel, type EnumName } from '@dau/domain';
+import { billRemarkText, centsToDecimalString, enumLabel, type EnumName } from '@dau/domain';
 import { admins } from './schema.js';
 import type { Executor } from './db.js';
 import type { ExportColumn } from './listing.js';
@@ -17,8 +17,8 @@ import type { ExportColumn } from './listing.js';
  */
 export type Cell = { t: 's'; v: string } | { t: 'n'; v: number } | { t: 'm'; v: string } | null;
 
-/** A value of a row to a cell, per column (resolved once per export, not per row). */
-export type CellOf = (v: unknown) => Cell;
+/** A value of a row to a cell, per column (resolved once per export, not per row); `row` for a column read from several keys. */
+export type CellOf = (v: unknown, row?: Readonly<Record<string, unknown>>) => Cell;
 
 const INTEGER = /^-?\d+$/;
 /** An instant as the API writes it (Date.toISOString: UTC, `Z`). */
@@ -83,9 +83,9 @@ function textIn(zone: string): CellOf {
 }
 
 /** A reader that never throws: a value it cannot format is written as its text, so one row never cuts a download. */
-const safely = (read: CellOf): CellOf => (v) => {
+const safely = (read: CellOf): CellOf => (v, row) => {
   try {
-    return read(v);
+    return read(v, row);
   } catch {
     return v === null || v === undefined ? null : { t: 's', v: String(v) };
   }
@@ -97,6 +97,12 @@ export function cellReader(col: ExportColumn, locale: string, zone: string = DEF
 
 function readerOf(col: ExportColumn, locale: string, zone: string): CellOf {
   const text = textIn(zone);
+  if (col.remark) {
+    return (v, row) => {
+      const shown = billRemarkText(row?.remark_kind, row?.remark_params, typeof v === 'string' ? v : null, locale);
+      return shown ? { t: 's', v: shown } : null;
+    };
+  }
   if (col.money) {
     return (v) => {
       if (v === null || v === undefined || v === '') return null;

@@ -59,6 +59,11 @@ export interface ExportColumn {
   /** Label key in the console's `field` namespace (export headers use the English text of the domain when any). */
   enum?: string;
   money?: boolean;
+  /**
+   * A bill's remark (issue 23): written from the row's `remark_kind` and `remark_params` in the asker's
+   * language (domain billRemarkText), with the row's free text after it; a row without a kind as its text.
+   */
+  remark?: boolean;
 }
 
 /**

@@ -12,12 +12,17 @@
  *
  * The early-cashout fee recorded on the order is what the margin kept: the fair offer (margin 0) minus
  * the offer paid.
+ *
+ * Withholding tax (issue 23): a cashout is taxed as a settlement is (domain `withholdingTaxCents`, the
+ * order's own tax rate): on its net winnings, the amount minus the stake when positive. The offer and the
+ * order's payout are the gross amount; the bettor is credited the amount less the tax, and the tax moves
+ * from `payouts` to `withholding_tax_payable` in the same journal transaction, as settlement posts it.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, CASHOUT_STATE, ORDER_STATUS, cashoutOffer, type LegSettlement } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, CASHOUT_STATE, ORDER_STATUS, cashoutOffer, withholdingTaxCents, type LegSettlement } from '@dau/domain';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
-import { HOUSE, newTxnId, post } from '../money/ledger.js';
+import { HOUSE, houseTransfer, newTxnId, post } from '../money/ledger.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { cashoutRules, orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
@@ -75,19 +80,22 @@ async function payCashout(tx: Executor, orderId: number, offer: Offer & { amount
   if (order.status !== ORDER_STATUS.pending) throw new AppError(409, 'CASHOUT_FINAL');
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId));
   const txnId = newTxnId();
-  if (offer.amount > 0) {
+  const tax = withholdingTaxCents(offer.amount, order.stake, order.taxRate);
+  const credited = offer.amount - tax;
+  if (credited > 0) {
     await post(tx, {
-      bettorId: order.bettorId, account: ACCOUNT_KIND.cash, amount: offer.amount, type: BILL_TYPE.bet_payout, cause: { type: 'order', id: order.id },
-      house: HOUSE.payouts, adminId, remark: `order ${order.orderNo}: ${auto ? 'auto cashout' : 'cashout'}`, txnId,
+      bettorId: order.bettorId, account: ACCOUNT_KIND.cash, amount: credited, type: BILL_TYPE.bet_payout, cause: { type: 'order', id: order.id },
+      house: HOUSE.payouts, adminId, remark: { kind: 'order_change', params: { order_no: order.orderNo, change: auto ? 'auto_cashout' : 'cashout' } }, txnId,
     });
   }
+  await houseTransfer(tx, txnId, HOUSE.payouts, HOUSE.taxPayable, tax, BILL_TYPE.bet_payout);
   const fee = Math.max(0, (offer.fair ?? offer.amount) - offer.amount);
   const status = auto ? ORDER_STATUS.auto_cash_out : ORDER_STATUS.early_settlement;
   await tx
     .update(orders)
     .set({
-      status, payout: offer.amount, cashoutAmount: offer.amount, earlyCashoutFee: fee, creditedCash: offer.amount,
-      profit: offer.amount - order.stake, settledAt: sql`now()`, version: sql`${orders.version} + 1`, updatedAt: sql`now()`,
+      status, payout: offer.amount, cashoutAmount: offer.amount, earlyCashoutFee: fee, creditedCash: credited, taxAmount: tax,
+      profit: credited - order.stake, settledAt: sql`now()`, version: sql`${orders.version} + 1`, updatedAt: sql`now()`,
     })
     .where(eq(orders.id, order.id));
   // Early-settlement odds: the current price of each open leg at the moment of the cashout.
@@ -96,14 +104,18 @@ async function payCashout(tx: Executor, orderId: number, offer: Offer & { amount
     WHERE l.order_id = ${order.id} AND o.event_id = l.event_id AND o.market_key = l.market_key AND o.outcome_id = l.outcome_id AND l.settlement IS NULL`);
   await tx.insert(orderEvents).values({
     orderId: order.id, kind: 'cashout', source: auto ? 'system' : 'bettor', adminId,
-    before: { status: order.status }, after: { status, cashout_amount: offer.amount, early_cashout_fee: fee },
+    before: { status: order.status }, after: { status, cashout_amount: offer.amount, early_cashout_fee: fee, tax, credited_cash: credited },
   });
   await tx.update(cashoutRules).set({ state: auto ? 'fired' : 'cancelled', updatedAt: sql`now()` }).where(and(eq(cashoutRules.orderId, order.id), eq(cashoutRules.state, 'active')));
   // Promotions: a cashed-out stake is settled (bet-to-get, campaign GGR, bonus wagering).
   await promotionEvent(tx, { kind: 'settled', bettorIds: [order.bettorId], orderIds: [order.id] });
-  await bumpHour(tx, order.agentId, { payouts: offer.amount, cashouts: offer.amount, settled: 1, settled_stake: order.stake });
-  await bumpExposure(tx, order.agentId, lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId, liability: -order.potentialPayout, payouts: offer.amount })));
-  return { state: CASHOUT_STATE.accept, amount: offer.amount, fee, status };
+  await bumpHour(tx, order.agentId, { payouts: offer.amount, cashouts: offer.amount, tax, settled: 1, settled_stake: order.stake });
+  await bumpExposure(
+    tx,
+    order.agentId,
+    lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId, liability: -order.potentialPayout, payouts: offer.amount, settled_stake: order.stake })),
+  );
+  return { state: CASHOUT_STATE.accept, amount: offer.amount, fee, tax, credited, status };
 }
 
 /**

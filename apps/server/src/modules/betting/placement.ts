@@ -227,7 +227,7 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
 
   const txnId = newTxnId();
   const cause = { type: 'order' as const, id: order.id };
-  const remark = `order ${order.orderNo}`;
+  const remark = { kind: 'order_stake', params: { order_no: order.orderNo } } as const;
   if (cashStake > 0) {
     await post(tx, { bettorId: bettor.id, account: ACCOUNT_KIND.cash, amount: -cashStake, type: BILL_TYPE.bet, cause, house: HOUSE.stakesHeld, adminId: input.adminId, remark, txnId });
   }

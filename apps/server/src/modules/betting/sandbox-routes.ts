@@ -108,7 +108,7 @@ export function bettingSandboxRoutes(app: FastifyInstance, { db }: AppContext, f
         const b = await newSandboxBettor(tx, admin.id, tag);
         await post(tx, {
           bettorId: b.id, account: ACCOUNT_KIND.cash, amount: req.body.cash, type: BILL_TYPE.user_recharge,
-          cause: { type: 'recharge', id: `sandbox-${b.id}` }, house: HOUSE.clearing(6), remark: 'sandbox funding',
+          cause: { type: 'recharge', id: `sandbox-${b.id}` }, house: HOUSE.clearing(6), remark: { kind: 'sandbox_funding' },
         });
         return b;
       });

@@ -242,7 +242,7 @@ export const statsBettorDay = pgTable(
 /**
  * Per selection and agent (match_statistics): orders and stake taken (cumulative), the liability of the
  * open orders holding it (what the book pays if it wins: the potential payouts, an accumulator counting
- * toward each of its selections) and the payouts of the settled ones. Kept with placement and settlement.
+ * toward each of its selections), the payouts and stakes of the settled ones. Kept with placement and settlement.
  */
 export const selectionExposure = pgTable(
   'selection_exposure',
@@ -256,6 +256,8 @@ export const selectionExposure = pgTable(
     /** Sum of potential payouts of open orders holding this selection (what the book pays if it wins). */
     liability: cents('liability').notNull().default(0),
     payouts: cents('payouts').notNull().default(0),
+    /** Stakes of the settled or cashed-out orders holding it (issue 23): GGR = settled_stake - payouts; stake - settled_stake is open. */
+    settledStake: cents('settled_stake').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.eventId, t.marketKey, t.outcomeId, t.agentId] })],
 );

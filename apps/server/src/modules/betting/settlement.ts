@@ -31,7 +31,7 @@ import {
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, insertHouseEntries, newTxnId, postBatch } from '../money/ledger.js';
+import { HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/ledger.js';
 import { settledOrders } from '../../platform/metrics.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
 import type { CancelRecord, OutcomeSettlement } from '../feed/engine.js';
@@ -110,7 +110,7 @@ interface PlannedBill {
   type: number;
   /** The house account taking the other side. */
   house: string;
-  remark: string;
+  remark: Remark;
   /** Corrections only (see ledger `Posting.allowNegative`). */
   allowNegative: boolean;
 }
@@ -163,7 +163,16 @@ function planOrder(
   if (sameMoney(before, after)) return null;
 
   const adminId = trigger.adminId ?? null;
-  const remark = `order ${order.orderNo}: ${trigger.kind}${trigger.reason ? ` (${trigger.reason})` : ''}`;
+  const resolvedBefore = before.status === ORDER_STATUS.settled;
+  const resolvedAfter = after.status === ORDER_STATUS.settled;
+  const kind = trigger.kind !== 'settled' ? trigger.kind : !resolvedAfter ? 'rolled_back' : resolvedBefore ? 'resettled' : 'settled';
+  // What the bills say, in the reader's language (domain remarks.ts); the operator's reason is free text.
+  const text = trigger.reason || undefined;
+  const remark: Remark = { kind: 'order_change', params: { order_no: order.orderNo, change: kind }, text };
+  const partRemark = (part: 'accumulator_bonus' | 'inviter_reward'): Remark => ({ kind: 'order_change_part', params: { order_no: order.orderNo, change: kind, part }, text });
+  // Every line void (a cancelled match, an operator's cancel, a market the feed voids): the money back is a
+  // refund, bill 8 "amount rolled back", not a payout (issue 23).
+  const creditType = res.outcome === 'void' ? BILL_TYPE.amount_rolled_back : BILL_TYPE.bet_payout;
   const bills: PlannedBill[] = [];
   const transfers: Plan['transfers'] = [];
   const bill = (b: Omit<PlannedBill, 'bettorId' | 'account' | 'allowNegative'> & Partial<PlannedBill>) =>
@@ -173,13 +182,13 @@ function planOrder(
     if (before.credited_cash > 0) {
       const old = split(before.credited_cash, before.bonus);
       if (old.payoutPart > 0) bill({ amount: -old.payoutPart, type: BILL_TYPE.amount_rolled_back, house: HOUSE.payouts, remark, allowNegative: true });
-      if (old.bonusPart > 0) bill({ amount: -old.bonusPart, type: BILL_TYPE.amount_rolled_back, house: HOUSE.bonuses, remark: `${remark}, bonus`, allowNegative: true });
+      if (old.bonusPart > 0) bill({ amount: -old.bonusPart, type: BILL_TYPE.amount_rolled_back, house: HOUSE.bonuses, remark: partRemark('accumulator_bonus'), allowNegative: true });
     }
     if (before.tax !== 0) transfers.push({ from: HOUSE.taxPayable, to: HOUSE.payouts, amount: before.tax, billType: BILL_TYPE.amount_rolled_back });
     if (after.credited_cash > 0) {
       const now = split(after.credited_cash, after.bonus);
-      if (now.payoutPart > 0) bill({ amount: now.payoutPart, type: BILL_TYPE.bet_payout, house: HOUSE.payouts, remark });
-      if (now.bonusPart > 0) bill({ amount: now.bonusPart, type: BILL_TYPE.bet_payout, house: HOUSE.bonuses, remark: `${remark}, accumulator bonus` });
+      if (now.payoutPart > 0) bill({ amount: now.payoutPart, type: creditType, house: HOUSE.payouts, remark });
+      if (now.bonusPart > 0) bill({ amount: now.bonusPart, type: BILL_TYPE.bet_payout, house: HOUSE.bonuses, remark: partRemark('accumulator_bonus') });
     }
     if (after.tax !== 0) transfers.push({ from: HOUSE.payouts, to: HOUSE.taxPayable, amount: after.tax, billType: BILL_TYPE.bet_payout });
   }
@@ -195,14 +204,11 @@ function planOrder(
       amount: inviterDelta,
       type: inviterDelta > 0 ? BILL_TYPE.inviter_profit_reward : BILL_TYPE.amount_rolled_back,
       house: HOUSE.bonuses,
-      remark: `${remark}, inviter reward`,
+      remark: partRemark('inviter_reward'),
       allowNegative: inviterDelta < 0,
     });
   }
 
-  const resolvedBefore = before.status === ORDER_STATUS.settled;
-  const resolvedAfter = after.status === ORDER_STATUS.settled;
-  const kind = trigger.kind !== 'settled' ? trigger.kind : !resolvedAfter ? 'rolled_back' : resolvedBefore ? 'resettled' : 'settled';
   return {
     order,
     lines: lines.map((l) => ({ eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId })),
@@ -303,27 +309,30 @@ async function applyPlans(tx: Executor, plans: Plan[]): Promise<void> {
         bonuses = stats_hourly.bonuses + excluded.bonuses, settled = stats_hourly.settled + excluded.settled,
         settled_stake = stats_hourly.settled_stake + excluded.settled_stake`);
   }
-  const exposure = new Map<string, { event_id: string; market_key: string; outcome_id: string; agent_id: number; liability: number; payouts: number }>();
+  type ExposureRow = { event_id: string; market_key: string; outcome_id: string; agent_id: number; liability: number; payouts: number; settled_stake: number };
+  const exposure = new Map<string, ExposureRow>();
   for (const p of plans) {
-    const payouts = p.hour.payouts;
+    const { payouts, settled_stake } = p.hour;
     // Rows that move nothing are skipped (as bumpExposure does), before summing.
-    if (!p.liability && !payouts) continue;
+    if (!p.liability && !payouts && !settled_stake) continue;
     for (const l of p.lines) {
       const key = JSON.stringify([l.eventId, l.marketKey, l.outcomeId, p.order.agentId]);
-      const e = exposure.get(key) ?? { event_id: l.eventId, market_key: l.marketKey, outcome_id: l.outcomeId, agent_id: p.order.agentId, liability: 0, payouts: 0 };
+      const e = exposure.get(key) ?? { event_id: l.eventId, market_key: l.marketKey, outcome_id: l.outcomeId, agent_id: p.order.agentId, liability: 0, payouts: 0, settled_stake: 0 };
       e.liability += p.liability;
       e.payouts += payouts;
+      e.settled_stake += settled_stake;
       exposure.set(key, e);
     }
   }
   const exposureRows = [...exposure].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
   if (exposureRows.length) {
     await tx.execute(sql`
-      INSERT INTO selection_exposure (event_id, market_key, outcome_id, agent_id, liability, payouts)
-      SELECT v.event_id, v.market_key, v.outcome_id, v.agent_id, v.liability, v.payouts
-      FROM ${recordset(exposureRows)} AS v(event_id text, market_key text, outcome_id text, agent_id integer, liability bigint, payouts bigint)
+      INSERT INTO selection_exposure (event_id, market_key, outcome_id, agent_id, liability, payouts, settled_stake)
+      SELECT v.event_id, v.market_key, v.outcome_id, v.agent_id, v.liability, v.payouts, v.settled_stake
+      FROM ${recordset(exposureRows)} AS v(event_id text, market_key text, outcome_id text, agent_id integer, liability bigint, payouts bigint, settled_stake bigint)
       ON CONFLICT (event_id, market_key, outcome_id, agent_id) DO UPDATE SET
-        liability = selection_exposure.liability + excluded.liability, payouts = selection_exposure.payouts + excluded.payouts`);
+        liability = selection_exposure.liability + excluded.liability, payouts = selection_exposure.payouts + excluded.payouts,
+        settled_stake = selection_exposure.settled_stake + excluded.settled_stake`);
   }
 }
 

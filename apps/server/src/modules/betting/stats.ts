@@ -51,17 +51,20 @@ export interface ExposureDelta {
   stake?: number;
   liability?: number;
   payouts?: number;
+  /** Stake of an order settled or cashed out (negative when a settlement is rolled back). */
+  settled_stake?: number;
 }
 
 export async function bumpExposure(ex: Executor, agentId: number, rows: ExposureDelta[]): Promise<void> {
   for (const r of rows) {
-    const v = { orders: 0, stake: 0, liability: 0, payouts: 0, ...r };
-    if (!v.orders && !v.stake && !v.liability && !v.payouts) continue;
+    const v = { orders: 0, stake: 0, liability: 0, payouts: 0, settled_stake: 0, ...r };
+    if (!v.orders && !v.stake && !v.liability && !v.payouts && !v.settled_stake) continue;
     await ex.execute(sql`
-      INSERT INTO selection_exposure (event_id, market_key, outcome_id, agent_id, orders, stake, liability, payouts)
-      VALUES (${v.eventId}, ${v.marketKey}, ${v.outcomeId}, ${agentId}, ${v.orders}, ${v.stake}, ${v.liability}, ${v.payouts})
+      INSERT INTO selection_exposure (event_id, market_key, outcome_id, agent_id, orders, stake, liability, payouts, settled_stake)
+      VALUES (${v.eventId}, ${v.marketKey}, ${v.outcomeId}, ${agentId}, ${v.orders}, ${v.stake}, ${v.liability}, ${v.payouts}, ${v.settled_stake})
       ON CONFLICT (event_id, market_key, outcome_id, agent_id) DO UPDATE SET
         orders = selection_exposure.orders + excluded.orders, stake = selection_exposure.stake + excluded.stake,
-        liability = selection_exposure.liability + excluded.liability, payouts = selection_exposure.payouts + excluded.payouts`);
+        liability = selection_exposure.liability + excluded.liability, payouts = selection_exposure.payouts + excluded.payouts,
+        settled_stake = selection_exposure.settled_stake + excluded.settled_stake`);
   }
 }

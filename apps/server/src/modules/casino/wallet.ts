@@ -29,8 +29,9 @@
  *
  * Money (one statement per movement: the bettor's guarded UPDATE, the bill and the house counter-entry,
  * as ledger.post does): bet → bill 23 negative against HOUSE.casino; win → 24 positive against
- * HOUSE.casino (a free win → 25 against HOUSE.bonuses; a zero win moves nothing); rollback → 23 positive
- * against HOUSE.casino. Cause {type 'casino', id round id}.
+ * HOUSE.casino (a free win → 25 against HOUSE.bonuses; a zero win moves nothing); rollback → 8 "amount
+ * rolled back" positive against HOUSE.casino (issue 23: a refund is named as one; before, a positive 23).
+ * Cause {type 'casino', id round id}.
  */
 import crypto from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
@@ -348,7 +349,7 @@ async function rollback(tx: Executor, providerId: number, bettorId: number, uuid
     mk AS (UPDATE casino_transactions SET reference_uuid = ${uuid} WHERE provider_id = ${providerId} AND transaction_uuid = ${refUuid} AND kind = 'bet')`;
   const q =
     amount > 0
-      ? sql`WITH ${movement(bettorId, amount, BILL_TYPE.casino_bet, HOUSE.casino, sql`${Number(r.id)}::bigint`)}, ${roundUpdate},
+      ? sql`WITH ${movement(bettorId, amount, BILL_TYPE.amount_rolled_back, HOUSE.casino, sql`${Number(r.id)}::bigint`)}, ${roundUpdate},
           t AS (
             INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, reference_uuid, request_hash, status, balance_after, bill_id)
             SELECT ${providerId}, ${uuid}, ${Number(r.id)}, 'rollback', ${amount}, ${refUuid}, ${hash}, 'RS_OK', bl.balance_after, bl.id FROM bl

@@ -64,7 +64,7 @@ export class CsvWriter implements RowWriter {
       let line = '';
       for (let i = 0; i < columns.length; i++) {
         if (i) line += ',';
-        line += csvField(read[i]!(row[columns[i]!.key]));
+        line += csvField(read[i]!(row[columns[i]!.key], row));
       }
       out += line + '\n';
     }
@@ -187,7 +187,7 @@ export class XlsxWriter implements RowWriter {
       }
       this.rowInSheet++;
       let line = `<row r="${this.rowInSheet}">`;
-      for (let i = 0; i < columns.length; i++) line += xlsxCell(read[i]!(row[columns[i]!.key]));
+      for (let i = 0; i < columns.length; i++) line += xlsxCell(read[i]!(row[columns[i]!.key], row));
       out += line + '</row>';
     }
     if (out) await this.zip.write(Buffer.from(out, 'utf8'));

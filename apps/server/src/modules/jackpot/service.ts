@@ -362,7 +362,7 @@ export async function placeTicket(ex: Executor, input: TicketInput, opts: PlaceO
     .returning();
   const txnId = newTxnId();
   const cause = { type: 'jackpot' as const, id: ticket!.id };
-  const remark = `jackpot ${issue.identifier} ticket ${ticket!.serialNumber}`;
+  const remark = { kind: 'jackpot_stake', params: { issue: issue.identifier, ticket: ticket!.serialNumber } } as const;
   const cash = q.stake - q.bonusStake;
   if (cash > 0) {
     await post(ex, { bettorId: bettor.id, account: ACCOUNT_KIND.cash, amount: -cash, type: BILL_TYPE.jackpot_payment, cause, house: HOUSE.jackpotStakes, adminId: opts.placedBy, remark, txnId });

@@ -39,7 +39,7 @@ import {
 import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { HOUSE, insertHouseEntries, newTxnId, postBatch, type HouseEntryRow } from '../money/ledger.js';
+import { HOUSE, insertHouseEntries, newTxnId, postBatch, type HouseEntryRow, type Remark } from '../money/ledger.js';
 import { loadSettings } from '../betting/settings.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements } from './schema.js';
 import { refreshFeedResults } from './service.js';
@@ -378,7 +378,7 @@ interface PlannedBill {
   type: number;
   house: string;
   causeId: string;
-  remark: string;
+  remark: Remark;
   txnId: string;
   /** A negative prize difference: may leave a debt (then booked as amount rolled back). */
   correction: boolean;
@@ -439,16 +439,18 @@ async function payChunk(tx: Executor, rec: SettlementRecord, after: number, size
   const bills: PlannedBill[] = [];
   const transfers: HouseEntryRow[] = [];
   const updates: Record<string, number | null>[] = [];
-  const remark = (t: TicketMoneyRow, what: string) => `jackpot ${rec.identifier} ticket ${t.id}: ${what} (version ${rec.version})`;
+  const remark = (t: TicketMoneyRow, change: string, part?: 'bonus_funds'): Remark => ({
+    kind: part ? 'jackpot_change_part' : 'jackpot_change', params: { issue: rec.identifier, ticket: t.id, change, ...(part ? { part } : {}), version: rec.version },
+  });
   if (plan.kind === 'delete' || plan.kind === 'void') {
     for (const t of rows) {
       const txnId = newTxnId();
       if (t.status !== JACKPOT_TICKET_STATUS.refunded) {
         const cash = t.stake - t.bonus_stake;
-        const what = plan.kind === 'delete' ? 'issue deleted, stake refunded' : 'issue void, stake refunded';
+        const what = plan.kind === 'delete' ? 'issue_deleted' : 'issue_void';
         if (cash > 0) bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.cash, amount: cash, type: BILL_TYPE.jackpot_payment, house: HOUSE.jackpotStakes, causeId: String(t.id), remark: remark(t, what), txnId, correction: false });
         if (t.bonus_stake > 0) {
-          bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.credit, amount: t.bonus_stake, type: CREDIT_BILL_TYPE.jackpot_payment, house: HOUSE.creditIssued, causeId: String(t.id), remark: remark(t, `${what}, bonus funds`), txnId, correction: false });
+          bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.credit, amount: t.bonus_stake, type: CREDIT_BILL_TYPE.jackpot_payment, house: HOUSE.creditIssued, causeId: String(t.id), remark: remark(t, what, 'bonus_funds'), txnId, correction: false });
         }
       }
       updates.push({ id: t.id, status: JACKPOT_TICKET_STATUS.refunded, best_hits: null, winning_lines: 0, gross: 0, tax: 0, credited: 0, withheld: 0 });
@@ -464,7 +466,7 @@ async function payChunk(tx: Executor, rec: SettlementRecord, after: number, size
       const dWithheld = p.withheld - t.withheld;
       const type = BILL_TYPE.jackpot_result_change;
       if (dCredited !== 0) {
-        const what = t.status === JACKPOT_TICKET_STATUS.open ? 'prize' : 'result change';
+        const what = t.status === JACKPOT_TICKET_STATUS.open ? 'prize' : 'result_change';
         bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.cash, amount: dCredited, type, house: HOUSE.jackpotPool, causeId: String(t.id), remark: remark(t, what), txnId, correction: dCredited < 0 });
       }
       if (dTax) transfers.push(...transfer(txnId, HOUSE.jackpotPool, HOUSE.taxPayable, dTax, type));

@@ -338,7 +338,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
       if (req.body.reward > 0) {
         await post(tx, {
           bettorId: a.bettorId, account: ACCOUNT_KIND.credit, amount: req.body.reward, type: CREDIT_BILL_TYPE.activity_credit_granted,
-          cause: { type: 'promotion', id: a.id }, house: HOUSE.creditIssued, adminId: auth.admin.id, remark: a.activity,
+          cause: { type: 'promotion', id: a.id }, house: HOUSE.creditIssued, adminId: auth.admin.id, remark: { kind: 'activity', params: { name: a.activity } },
         });
         await tx.update(bettors).set({ totalReward: sql`${bettors.totalReward} + ${req.body.reward}` }).where(eq(bettors.id, a.bettorId));
       }

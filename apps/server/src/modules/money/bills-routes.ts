@@ -81,12 +81,16 @@ const selectBills = (ex: Executor) =>
     .innerJoin(bettors, eq(bettors.id, bills.bettorId))
     .leftJoin(actors, eq(actors.id, bills.adminId));
 
-/** A row of the bill lists (what toBillRow builds). */
+/**
+ * A row of the bill lists (what toBillRow builds). `remark` is an admin's free text (or the text of a row
+ * written before issue 23); `remark_kind` and `remark_params` are what the system says, which the console
+ * and the exports render in the reader's language (domain `billRemarkText`).
+ */
 export const billRow = answerRow({
   id: 'number', serial_number: 'string', bettor_id: 'number', phone: 'string?', user_name: 'string?', account_kind: 'number', type: 'number',
   amount: 'number', before_change: 'number', balance: 'number', cause_type: 'string?', cause_id: 'string?', admin_id: 'number?',
-  admin_account: 'string?', remark: 'string?', update_time: 'string',
-});
+  admin_account: 'string?', remark: 'string?', remark_kind: 'string?', update_time: 'string',
+}).extend({ remark_params: z.record(z.string(), z.union([z.string(), z.number()])).nullable() });
 
 /** A row of the agents' statement. */
 const statementRow = answerRow({
@@ -99,7 +103,8 @@ export function toBillRow(r: { bill: typeof bills.$inferSelect; phone: string; n
   return {
     id: b.id, serial_number: b.serialNumber, bettor_id: b.bettorId, phone: r.phone, user_name: r.name, account_kind: b.accountKind,
     type: b.type, amount: b.amount, before_change: b.balanceBefore, balance: b.balanceAfter, cause_type: b.causeType, cause_id: b.causeId,
-    admin_id: b.adminId, admin_account: r.adminAccount, remark: b.remark, update_time: b.createdAt.toISOString(),
+    admin_id: b.adminId, admin_account: r.adminAccount, remark: b.remark, remark_kind: b.remarkKind, remark_params: b.remarkParams ?? null,
+    update_time: b.createdAt.toISOString(),
   };
 }
 
@@ -107,7 +112,7 @@ const columns = (typeEnum: string) =>
   [
     { key: 'serial_number' }, { key: 'phone' }, { key: 'user_name' }, { key: 'type', enum: typeEnum }, { key: 'amount', money: true },
     { key: 'before_change', money: true }, { key: 'balance', money: true }, { key: 'cause_type' }, { key: 'cause_id' },
-    { key: 'admin_account' }, { key: 'remark' }, { key: 'update_time' },
+    { key: 'admin_account' }, { key: 'remark', remark: true }, { key: 'update_time' },
   ] as const;
 
 const requireUserOrSerial = (q: BillFilters): MessageCode | null => (q.bettor_id || q.phone || q.serial_number ? null : 'RECHARGE_USER_REQUIRED');
@@ -156,16 +161,22 @@ export function billRoutes(app: FastifyInstance, { db }: AppContext) {
     if (!(from < to) || to.getTime() - from.getTime() > 366 * 86_400_000) throw badRequest('PARAM_INVALID', [{ field: 'to' }]);
     const scope = await scopeOf(db, authOf(req));
     const T = BILL_TYPE;
-    const sum = (types: number[]) => sql<string>`coalesce(sum(${bills.amount}) filter (where ${bills.type} in (${sql.join(types.map((x) => sql`${x}`), sql`, `)})), 0)`;
+    const sum = (types: number[], only?: SQL) =>
+      sql<string>`coalesce(sum(${bills.amount}) filter (where ${bills.type} in (${sql.join(types.map((x) => sql`${x}`), sql`, `)})${only ? sql` and ${only}` : sql``}), 0)`;
+    // Bill 8 "amount rolled back" is a withdrawal's money coming back when it is caused by a withdrawal, and
+    // otherwise a refund or a correction of a bet (a void order, a casino rollback, a cancelled race, a
+    // settlement reversed): a payout, so that GGR = stakes - payouts nets a refunded stake to zero.
+    const withdrawalCause = sql`${bills.causeType} = 'withdrawal'`;
     const rows = await db
       .select({
         agentId: bills.agentId,
         account: admins.account,
         shareRatio: admins.shareRatio,
-        stakes: sum([T.bet, T.casino_bet, T.virtual_racing_bet, T.jackpot_payment]),
-        payouts: sum([T.bet_payout, T.casino_win, T.racing_result_change, T.jackpot_result_change]),
+        // Bill 3 "jackpot payment" is a ticket's stake when it debits, a prize (first settlement, a held prize paid) when it credits (issue 23).
+        stakes: sql<string>`${sum([T.bet, T.casino_bet, T.virtual_racing_bet])} + ${sum([T.jackpot_payment], sql`${bills.amount} < 0`)}`,
+        payouts: sql<string>`${sum([T.bet_payout, T.casino_win, T.racing_result_change, T.jackpot_result_change])} + ${sum([T.jackpot_payment], sql`${bills.amount} > 0`)} + ${sum([T.amount_rolled_back], sql`not (${withdrawalCause})`)}`,
         recharges: sum([T.user_recharge, T.ussd_deposit]),
-        withdrawals: sum([T.user_withdrawal, T.amount_rolled_back]),
+        withdrawals: sql<string>`${sum([T.user_withdrawal])} + ${sum([T.amount_rolled_back], withdrawalCause)}`,
         bonuses: sum([T.continuous_signup_promotion, T.invitation_bonus, T.inviter_profit_reward, T.bet_to_get_bonus, T.activity_award, T.casino_award]),
         adminChanges: sum([T.admin_balance_change]),
       })

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, type AccountKind } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, type AccountKind, type BillRemark } from '@dau/domain';
 import { bettors, bills, houseEntries } from './schema.js';
 import { AppError } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
@@ -30,6 +30,18 @@ export const HOUSE = {
   jackpotPrizesPayable: 'jackpot_prizes_payable',
 } as const;
 
+/**
+ * What a bill says (issue 23): a kind with parameters, rendered in the reader's language, with an admin's
+ * free text if any (`BillRemark`); or only free text an admin typed (a balance correction's reason).
+ */
+export type Remark = string | BillRemark;
+
+/** The three remark columns of a bill: free text, kind and parameters (null when the remark is only text). */
+export function remarkColumns(r: Remark | undefined): { remark: string; remarkKind: string | null; remarkParams: Record<string, string | number> | null } {
+  if (r === undefined || typeof r === 'string') return { remark: r ?? '', remarkKind: null, remarkParams: null };
+  return { remark: r.text ?? '', remarkKind: r.kind, remarkParams: r.params ? { ...r.params } : null };
+}
+
 export type Cause = { type: 'order' | 'recharge' | 'withdrawal' | 'admin' | 'promotion' | 'casino' | 'racing' | 'jackpot' | 'invitation'; id?: string | number | null };
 
 export interface Posting {
@@ -43,7 +55,7 @@ export interface Posting {
   /** The house account that takes the other side (the whole amount, opposite sign). */
   house: string;
   adminId?: number | null;
-  remark?: string;
+  remark?: Remark;
   /** Groups several postings into one journal transaction; a new one when absent. */
   txnId?: string;
   /** Only for backfilling history (demo data, imports): when the movement happened. Defaults to now. */
@@ -131,7 +143,7 @@ export async function post(ex: Executor, p: Posting): Promise<PostedBill> {
       causeType: p.cause.type,
       causeId: p.cause.id == null ? null : String(p.cause.id),
       adminId: p.adminId ?? null,
-      remark: p.remark ?? '',
+      ...remarkColumns(p.remark),
       txnId,
       ...(p.at ? { createdAt: p.at } : {}),
     })
@@ -204,7 +216,7 @@ export interface BatchBill {
   house: string;
   causeId: string;
   adminId: number | null;
-  remark: string;
+  remark: Remark;
   txnId: string;
   /**
    * A correction: when this debit takes the balance below zero, it is booked with this type, the one
@@ -276,18 +288,22 @@ export async function postBatch(tx: Executor, list: readonly BatchBill[], causeT
     }
     r[b.account] = balanceAfter;
     house.push({ txn_id: b.txnId, account: b.house, amount: -b.amount, bill_type: type });
+    const remark = remarkColumns(b.remark);
     return {
       serial_number: newSerial(b.account === ACCOUNT_KIND.cash ? 'B' : 'C'),
       bettor_id: b.bettorId, agent_id: r.agentId, account_kind: b.account, type, amount: b.amount,
-      balance_before: balanceBefore, balance_after: balanceAfter, cause_id: b.causeId, admin_id: b.adminId, remark: b.remark, txn_id: b.txnId,
+      balance_before: balanceBefore, balance_after: balanceAfter, cause_id: b.causeId, admin_id: b.adminId, remark: remark.remark,
+      remark_kind: remark.remarkKind, remark_params: remark.remarkParams, txn_id: b.txnId,
     };
   });
   // One INSERT ... SELECT over the set in posting order: ids are taken in that order, so the chain holds.
   await tx.execute(sql`
-    INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, admin_id, remark, txn_id)
-    SELECT v.serial_number, v.bettor_id, v.agent_id, v.account_kind, v.type, v.amount, v.balance_before, v.balance_after, ${causeType}, v.cause_id, v.admin_id, v.remark, v.txn_id
+    INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, admin_id, remark,
+      remark_kind, remark_params, txn_id)
+    SELECT v.serial_number, v.bettor_id, v.agent_id, v.account_kind, v.type, v.amount, v.balance_before, v.balance_after, ${causeType}, v.cause_id, v.admin_id, v.remark,
+      v.remark_kind, v.remark_params, v.txn_id
     FROM ${recordset(rows)} AS v(serial_number text, bettor_id integer, agent_id integer, account_kind smallint, type smallint, amount bigint,
-      balance_before bigint, balance_after bigint, cause_id text, admin_id integer, remark text, txn_id text)`);
+      balance_before bigint, balance_after bigint, cause_id text, admin_id integer, remark text, remark_kind text, remark_params jsonb, txn_id text)`);
   return house;
 }
 

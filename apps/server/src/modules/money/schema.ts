@@ -75,7 +75,12 @@ export const bills = pgTable(
     causeType: text('cause_type').notNull(),
     causeId: text('cause_id'),
     adminId: integer('admin_id'),
+    /** Free text an admin typed (a correction's reason); what the system says is in remark_kind / remark_params. */
     remark: text('remark').notNull().default(''),
+    /** Issue 23: what the system says, as a kind (domain BILL_REMARK_KINDS) read in the reader's language; null on older rows. */
+    remarkKind: text('remark_kind'),
+    /** The kind's parameters (order number, serial, ...). */
+    remarkParams: jsonb('remark_params').$type<Record<string, string | number>>(),
     /** Groups this bill with its counter-entries on house accounts; they sum to zero. */
     txnId: text('txn_id').notNull(),
   },

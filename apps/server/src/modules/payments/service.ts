@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
+import { HOUSE, newSerial, newTxnId, post, type Remark } from '../money/ledger.js';
 import { promotionEvent, refuseWithdrawalWhileWagering } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -256,7 +256,7 @@ async function settleRecharge(tx: Tx, r: RechargeRecord, outcome: Outcome, log: 
     await post(tx, {
       bettorId: won.bettorId, account: ACCOUNT_KIND.cash, amount: won.amount, type: rechargeBillType(won.channel),
       cause: { type: 'recharge', id: won.id }, house: clearingOf(won.payType), adminId: outcome.adminId,
-      remark: `${won.channel === RECHARGE_CHANNEL.ussd ? 'USSD deposit' : 'Recharge'} ${won.serialNumber}`,
+      remark: { kind: won.channel === RECHARGE_CHANNEL.ussd ? 'ussd_deposit' : 'recharge', params: { serial: won.serialNumber } },
     });
     await promotionEvent(tx, { kind: 'deposit', bettorId: won.bettorId, amount: won.amount, rechargeId: won.id });
     await tx
@@ -361,7 +361,8 @@ export async function recordReceivedRecharges(
       const amount = Number(r.amount);
       billRows.push({
         serialNumber: newSerial('B'), bettorId: r.bettorId, agentId: m.agent_id, accountKind: ACCOUNT_KIND.cash, type: BILL_TYPE.user_recharge, amount,
-        balanceBefore: before, balanceAfter: before + amount, causeType: 'recharge', causeId: String(r.id), adminId: null, remark: `Recharge ${r.serialNumber}`, txnId,
+        balanceBefore: before, balanceAfter: before + amount, causeType: 'recharge', causeId: String(r.id), adminId: null, remark: '',
+        remarkKind: 'recharge', remarkParams: { serial: r.serialNumber }, txnId,
       });
       entries.push({ txnId, account: clearingOf(r.payType), amount: -amount, billType: BILL_TYPE.user_recharge });
       before += amount;
@@ -477,15 +478,16 @@ export async function requestWithdrawal(db: Db, input: { bettorId: number; payTy
     // INSUFFICIENT_BALANCE rolls the whole request back: no withdrawal without its hold.
     await post(tx, {
       bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -input.amount, type: BILL_TYPE.user_withdrawal,
-      cause: { type: 'withdrawal', id: w.id }, house: HOUSE.withdrawalsClearing, remark: `Withdrawal ${w.serialNumber}`,
+      cause: { type: 'withdrawal', id: w.id }, house: HOUSE.withdrawalsClearing, remark: { kind: 'withdrawal', params: { serial: w.serialNumber } },
     });
     return w;
   });
 }
 
-const ROLLBACK_REMARK: Record<'failed' | 'timed_out', (w: WithdrawalRecord, reason: string) => string> = {
-  failed: (w, reason) => `Withdrawal ${w.serialNumber} failed, amount returned: ${reason}`,
-  timed_out: (w) => `Timed-out mobile-money withdrawal ${w.serialNumber} returned`,
+/** What the bill of a withdrawal's money coming back says (issue 23: a kind; the failure's reason as its text). */
+const ROLLBACK_REMARK: Record<'failed' | 'timed_out', (w: WithdrawalRecord, reason: string) => Remark> = {
+  failed: (w, reason) => ({ kind: 'withdrawal_failed', params: { serial: w.serialNumber }, text: reason.slice(0, 500) }),
+  timed_out: (w) => ({ kind: 'withdrawal_timed_out', params: { serial: w.serialNumber } }),
 };
 
 /** Pays or rolls back a disbursing withdrawal exactly once; in the caller's transaction. */
@@ -522,7 +524,7 @@ async function settleWithdrawal(tx: Tx, w: WithdrawalRecord, outcome: Outcome, l
   if (!lost) return { ok: true, changed: false };
   await post(tx, {
     bettorId: lost.bettorId, account: ACCOUNT_KIND.cash, amount: lost.amount, type: BILL_TYPE.amount_rolled_back,
-    cause: { type: 'withdrawal', id: lost.id }, house: HOUSE.withdrawalsClearing, remark: ROLLBACK_REMARK[outcome.status](lost, outcome.reason).slice(0, 500),
+    cause: { type: 'withdrawal', id: lost.id }, house: HOUSE.withdrawalsClearing, remark: ROLLBACK_REMARK[outcome.status](lost, outcome.reason),
     adminId: outcome.adminId,
   });
   return { ok: true, changed: true };
@@ -724,7 +726,7 @@ export async function refuseWithdrawal(db: Db, actor: Actor, id: number, reason:
     await post(tx, {
       bettorId: after.bettorId, account: ACCOUNT_KIND.cash, amount: after.amount, type: BILL_TYPE.amount_rolled_back,
       cause: { type: 'withdrawal', id: after.id }, house: HOUSE.withdrawalsClearing, adminId: actor.adminId,
-      remark: `Withdrawal ${after.serialNumber} refused: ${text}`.slice(0, 500),
+      remark: { kind: 'withdrawal_refused', params: { serial: after.serialNumber }, text: text.slice(0, 500) },
     });
     await writeAudit(tx, actor.req, {
       type: LOG_TYPE.update_balance,

@@ -298,7 +298,7 @@ export async function approveQualification(
     throw new AppError(409, 'PROMO_BUDGET_EXHAUSTED');
   }
   const cause = { type: 'promotion' as const, id: q.id };
-  const remark = `${c.name} (#${c.id})`;
+  const remark = { kind: 'campaign', params: { name: c.name, id: c.id } } as const;
   let billId: number;
   let grantId: number | null = null;
   if (c.reward.kind === 'bonus') {
@@ -476,7 +476,7 @@ export async function expireBonusGrants(db: Db, now = new Date(), limit = 500): 
       if (amount <= 0) return;
       const bill = await post(tx, {
         bettorId: g.bettorId, account: ACCOUNT_KIND.credit, amount: -amount, type: CREDIT_BILL_TYPE.credit_expired, cause: { type: 'promotion', id: g.qualificationId },
-        house: HOUSE.bonuses, adminId: null, remark: `Bonus funds expired (grant #${g.id})`,
+        house: HOUSE.bonuses, adminId: null, remark: { kind: 'bonus_expired', params: { grant: g.id } },
       });
       await tx.update(bonusGrants).set({ expiredBillId: bill.id, expiredAmount: amount, remaining: 0 }).where(eq(bonusGrants.id, g.id));
     });

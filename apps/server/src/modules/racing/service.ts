@@ -5,7 +5,8 @@
  *
  * - a bet: bill 13 virtual_racing_bet, −stake (cash), cause {racing, <bet id>};
  * - its result: bill 14 racing_result_change, +payout for a winner (stake x odds rounded down to the
- *   cent) or +stake for a refund (race cancelled); a loser moves nothing. No withholding tax (as the
+ *   cent); a refund (race cancelled) is bill 8 amount_rolled_back, +stake (issue 23: a refund is named as
+ *   one); a loser moves nothing. No withholding tax (as the
  *   casino's wins: the specification names none for virtual games);
  * - balance → coin: bill 15 balance_to_racing_coin, −cash, and the coins added to the bettor's coin
  *   account; coin → balance: bill 16 racing_coin_to_balance, +cash, and the coins taken. Each conversion
@@ -142,9 +143,11 @@ export async function settleRace(ex: Executor, raceId: number, outcome: NonNulla
     if (!moved) continue;
     n += 1;
     if (payout > 0) {
+      // A win is bill 14 "racing result change"; the stake of a cancelled race comes back as a refund, bill 8 (issue 23).
+      const type = status === RACING_BET_STATUS.won ? BILL_TYPE.racing_result_change : BILL_TYPE.amount_rolled_back;
       await post(ex, {
-        bettorId: bet.bettorId, account: ACCOUNT_KIND.cash, amount: payout, type: BILL_TYPE.racing_result_change, cause: { type: 'racing', id: bet.id },
-        house: HOUSE.racing, remark: `racing ${race.raceRef} runner ${bet.runner} ${status === RACING_BET_STATUS.won ? 'won' : 'refunded (race cancelled)'}`,
+        bettorId: bet.bettorId, account: ACCOUNT_KIND.cash, amount: payout, type, cause: { type: 'racing', id: bet.id },
+        house: HOUSE.racing, remark: { kind: 'racing_result', params: { race: race.raceRef, runner: bet.runner, change: status === RACING_BET_STATUS.won ? 'won' : 'race_cancelled' } },
         ...(opts.backfill ? { at: now } : {}),
       });
     }
@@ -196,7 +199,7 @@ export async function placeRacingBet(ex: Executor, input: RacingBetInput, now: D
     .returning();
   await post(ex, {
     bettorId: bettor.id, account: ACCOUNT_KIND.cash, amount: -input.stake, type: BILL_TYPE.virtual_racing_bet, cause: { type: 'racing', id: bet!.id },
-    house: HOUSE.racing, remark: `racing ${race.raceRef} runner ${runner.number} ${runner.name} @ ${runner.odds}`,
+    house: HOUSE.racing, remark: { kind: 'racing_bet', params: { race: race.raceRef, runner: runner.number, name: runner.name, odds: runner.odds } },
     ...(opts.backfill ? { at: now } : {}),
   });
   await ex.update(bettors).set({ totalBets: sql`${bettors.totalBets} + ${input.stake}`, betsNum: sql`${bettors.betsNum} + 1` }).where(eq(bettors.id, bettor.id));
@@ -250,7 +253,7 @@ export async function convertToCoins(ex: Executor, bettorId: number, cash: numbe
   const [move] = await ex.insert(racingCoinMoves).values({ bettorId, direction: COIN_DIRECTION.toCoins, cashCents: q.cash, coins: q.coins }).returning({ id: racingCoinMoves.id });
   const bill = await post(ex, {
     bettorId, account: ACCOUNT_KIND.cash, amount: -q.cash, type: BILL_TYPE.balance_to_racing_coin, cause: { type: 'racing', id: `coin-${move!.id}` },
-    house: HOUSE.racing, remark: `${q.coins} racing coins`,
+    house: HOUSE.racing, remark: { kind: 'racing_coins', params: { coins: q.coins } },
   });
   await ex.update(racingCoinMoves).set({ billId: bill.id }).where(eq(racingCoinMoves.id, move!.id));
   const [acct] = await ex
@@ -277,7 +280,7 @@ export async function convertFromCoins(ex: Executor, bettorId: number, coins: nu
   const [move] = await ex.insert(racingCoinMoves).values({ bettorId, direction: COIN_DIRECTION.fromCoins, cashCents: q.cash, coins: q.coins }).returning({ id: racingCoinMoves.id });
   const bill = await post(ex, {
     bettorId, account: ACCOUNT_KIND.cash, amount: q.cash, type: BILL_TYPE.racing_coin_to_balance, cause: { type: 'racing', id: `coin-${move!.id}` },
-    house: HOUSE.racing, remark: `${q.coins} racing coins`,
+    house: HOUSE.racing, remark: { kind: 'racing_coins', params: { coins: q.coins } },
   });
   await ex.update(racingCoinMoves).set({ billId: bill.id }).where(eq(racingCoinMoves.id, move!.id));
   return { id: move!.id, direction: COIN_DIRECTION.fromCoins, cashCents: q.cash, coins: q.coins, billId: bill.id, coinBalance: acct.coins, cashBalance: bill.balanceAfter };

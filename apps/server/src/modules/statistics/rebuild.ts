@@ -5,8 +5,8 @@
  * - turnover and orders: each order in the hour it was placed (`orders.created_at`, its stake);
  * - payouts, tax, bonuses, settled, settled_stake: each settlement, resettlement, rollback or cancel in the
  *   hour of its `order_events` row, as `after - before` of the order's money (settled = status 4);
- * - a cashout (`order_events` kind cashout) in its hour: its amount in payouts and cashouts, the order
- *   settled with its stake.
+ * - a cashout (`order_events` kind cashout) in its hour: its amount in payouts and cashouts, its withholding
+ *   tax (issue 23; none recorded before), the order settled with its stake.
  *
  * Rows are per (hour, agent of the order). `diffHours` compares with what is stored; `rebuildHours`
  * replaces the period's rows in one transaction, holding off the betting service's upserts meanwhile
@@ -43,7 +43,8 @@ const fromSource = (from: Date, to: Date) => sql`
         FROM order_events e JOIN orders o ON o.id = e.order_id
        WHERE e.after->>'payout' IS NOT NULL AND e.created_at >= ${from.toISOString()}::timestamptz AND e.created_at < ${to.toISOString()}::timestamptz
       UNION ALL
-      SELECT date_trunc('hour', e.created_at), o.agent_id, 0, 0, (e.after->>'cashout_amount')::bigint, 0, 0, (e.after->>'cashout_amount')::bigint, 1, o.stake::bigint
+      SELECT date_trunc('hour', e.created_at), o.agent_id, 0, 0, (e.after->>'cashout_amount')::bigint, coalesce((e.after->>'tax')::bigint, 0), 0,
+             (e.after->>'cashout_amount')::bigint, 1, o.stake::bigint
         FROM order_events e JOIN orders o ON o.id = e.order_id
        WHERE e.kind = 'cashout' AND e.created_at >= ${from.toISOString()}::timestamptz AND e.created_at < ${to.toISOString()}::timestamptz
     ) x

@@ -28,10 +28,12 @@ const isoOpt = z.string().datetime({ offset: true }).optional();
 //
 // Per match: orders = order legs on the match's selections (an order holding two selections of the same
 // match counts twice), turnover = the stakes of those orders (an accumulator counts in full toward each
-// of its matches), payouts = gross payouts of the settled ones, GGR = turnover - payouts (final once
-// every order on the match is settled; until then the open stakes count as kept), liability = what the
-// book pays if an outcome wins, summed over the open orders holding it; max_liability = the largest
-// outcome liability of the match (the worst single outcome).
+// of its matches), settled_stake = the stakes of those orders that are settled or cashed out, payouts =
+// gross payouts of the settled ones, GGR = settled_stake - payouts (over decided orders only, as the
+// landing page counts it: issue 23), open_stakes = turnover - settled_stake (shown beside GGR, not
+// revenue until settled), liability = what the book pays if an outcome wins, summed over the open orders
+// holding it; max_liability = the largest outcome liability of the match (the worst single outcome).
+// Everything is summed from selection_exposure, kept per selection and agent by placement and settlement.
 // ---------------------------------------------------------------------------------------------------
 
 const matchFilters = z.object({
@@ -70,6 +72,7 @@ const selectMatches = (ex: Executor) => ({
         matchStatus: feedEvents.matchStatus,
         orders: sumOf(sx.orders),
         turnover: sumOf(sx.stake),
+        settledStake: sumOf(sx.settledStake),
         payouts: sumOf(sx.payouts),
         liability: sumOf(sx.liability),
       })
@@ -81,17 +84,19 @@ const selectMatches = (ex: Executor) => ({
 
 type MatchRow = {
   id: number; eventId: string; sportId: number; leagueName: string; homeTeam: string; awayTeam: string; startTime: Date; matchStatus: number;
-  orders: string; turnover: string; payouts: string; liability: string;
+  orders: string; turnover: string; settledStake: string; payouts: string; liability: string;
 };
 
 /** A row of the match statistics list (what toMatchRow builds). */
 const matchStatisticsRow = answerRow({
   id: 'number', event_id: 'string', sport_id: 'number?', league_name: 'string?', home_team: 'string?', away_team: 'string?', start_time: 'string',
-  match_status: 'number?', orders: 'number', turnover: 'number', payouts: 'number', ggr: 'number', liability: 'number',
+  match_status: 'number?', orders: 'number', turnover: 'number', settled_stake: 'number', open_stakes: 'number', payouts: 'number', ggr: 'number',
+  liability: 'number',
 });
 
 const toMatchRow = (r: MatchRow) => {
   const turnover = num(r.turnover);
+  const settled = num(r.settledStake);
   const payouts = num(r.payouts);
   return {
     id: r.id,
@@ -104,8 +109,10 @@ const toMatchRow = (r: MatchRow) => {
     match_status: r.matchStatus,
     orders: num(r.orders),
     turnover,
+    settled_stake: settled,
+    open_stakes: turnover - settled,
     payouts,
-    ggr: turnover - payouts,
+    ggr: settled - payouts,
     liability: num(r.liability),
   };
 };
@@ -125,7 +132,9 @@ export const MATCH_STATISTICS = defineList({
     turnover: sql`sum(${sx.stake})`,
     orders: sql`sum(${sx.orders})`,
     payouts: sql`sum(${sx.payouts})`,
-    ggr: sql`sum(${sx.stake}) - sum(${sx.payouts})`,
+    settled_stake: sql`sum(${sx.settledStake})`,
+    open_stakes: sql`sum(${sx.stake}) - sum(${sx.settledStake})`,
+    ggr: sql`sum(${sx.settledStake}) - sum(${sx.payouts})`,
     liability: sql`sum(${sx.liability})`,
   },
   defaultSort: '-start_time',
@@ -133,7 +142,8 @@ export const MATCH_STATISTICS = defineList({
   row: matchStatisticsRow,
   columns: [
     { key: 'event_id' }, { key: 'sport_id', enum: 'sport' }, { key: 'league_name' }, { key: 'home_team' }, { key: 'away_team' }, { key: 'start_time' },
-    { key: 'orders' }, { key: 'turnover', money: true }, { key: 'payouts', money: true }, { key: 'ggr', money: true }, { key: 'liability', money: true },
+    { key: 'orders' }, { key: 'turnover', money: true }, { key: 'settled_stake', money: true }, { key: 'open_stakes', money: true }, { key: 'payouts', money: true },
+    { key: 'ggr', money: true }, { key: 'liability', money: true },
   ],
 });
 
@@ -147,6 +157,7 @@ async function outcomesOf(ex: Executor, scope: Scope, eventIds: string[]) {
       outcomeId: sx.outcomeId,
       orders: sumOf(sx.orders),
       stake: sumOf(sx.stake),
+      settledStake: sumOf(sx.settledStake),
       liability: sumOf(sx.liability),
       payouts: sumOf(sx.payouts),
     })
@@ -182,16 +193,22 @@ const historyAnswer = period.extend({
 const matchesAnswer = pageAnswer(
   matchStatisticsRow.extend({ max_liability: z.number(), max_liability_market_key: z.string().nullable(), max_liability_outcome_id: z.string().nullable() }),
 );
-const outcomeFigures = answerRow({ outcome_id: 'string', selection_name: 'string', orders: 'number', stake: 'number', liability: 'number', payouts: 'number' });
+const outcomeFigures = answerRow({
+  outcome_id: 'string', selection_name: 'string', orders: 'number', stake: 'number', settled_stake: 'number', liability: 'number', payouts: 'number',
+});
 const matchAnswer = z.object({
   event: answerRow({
     event_id: 'string', sport_id: 'number?', league_name: 'string?', home_team: 'string?', away_team: 'string?', start_time: 'string?', match_status: 'number?',
     event_status: 'number?',
   }),
-  totals: answerRow({ orders: 'number', turnover: 'number', payouts: 'number', ggr: 'number', liability: 'number', max_liability: 'number' }),
+  totals: answerRow({
+    orders: 'number', turnover: 'number', settled_stake: 'number', open_stakes: 'number', payouts: 'number', ggr: 'number', liability: 'number', max_liability: 'number',
+  }),
   markets: z.array(
-    answerRow({ market_key: 'string', market_name: 'string', orders: 'number', stake: 'number', payouts: 'number', max_liability: 'number', ggr: 'number' })
-      .extend({ outcomes: z.array(outcomeFigures) }),
+    answerRow({
+      market_key: 'string', market_name: 'string', orders: 'number', stake: 'number', settled_stake: 'number', open_stakes: 'number', payouts: 'number',
+      max_liability: 'number', ggr: 'number',
+    }).extend({ outcomes: z.array(outcomeFigures) }),
   ),
 });
 
@@ -307,7 +324,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       config: { access: { page: 'match_statistics' } },
       schema: {
         tags: ['match_statistics'], summary: 'Figures per match, with the riskiest selection', querystring: pageQuery.extend(matchFilters.shape), response: { 200: matchesAnswer },
-        description: 'Per match turnover, orders, payouts, GGR and liability, in the admin\'s scope.',
+        description: 'Per match turnover, settled and open stakes, orders, payouts, GGR (settled stakes minus payouts) and liability, in the admin\'s scope.',
       },
     },
     async (req) => {
@@ -369,25 +386,35 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       ]);
       if (!ev && !outcomes.length) throw notFound();
       const nameOf = new Map(names.map((n) => [`${n.marketKey}\u0000${n.outcomeId}`, n]));
-      const markets = new Map<string, { market_key: string; market_name: string; orders: number; stake: number; payouts: number; max_liability: number; outcomes: z.infer<typeof outcomeFigures>[] }>();
-      const totals = { orders: 0, turnover: 0, payouts: 0, ggr: 0, liability: 0, max_liability: 0 };
+      type MarketFigures = { market_key: string; market_name: string; orders: number; stake: number; settled_stake: number; payouts: number; max_liability: number };
+      const markets = new Map<string, MarketFigures & { outcomes: z.infer<typeof outcomeFigures>[] }>();
+      const totals = { orders: 0, turnover: 0, settled_stake: 0, open_stakes: 0, payouts: 0, ggr: 0, liability: 0, max_liability: 0 };
       for (const o of outcomes) {
         const n = nameOf.get(`${o.marketKey}\u0000${o.outcomeId}`);
         let m = markets.get(o.marketKey);
-        if (!m) markets.set(o.marketKey, (m = { market_key: o.marketKey, market_name: n?.marketName ?? '', orders: 0, stake: 0, payouts: 0, max_liability: 0, outcomes: [] }));
-        const row = { outcome_id: o.outcomeId, selection_name: n?.selectionName ?? '', orders: num(o.orders), stake: num(o.stake), liability: num(o.liability), payouts: num(o.payouts) };
+        if (!m) {
+          m = { market_key: o.marketKey, market_name: n?.marketName ?? '', orders: 0, stake: 0, settled_stake: 0, payouts: 0, max_liability: 0, outcomes: [] };
+          markets.set(o.marketKey, m);
+        }
+        const row = {
+          outcome_id: o.outcomeId, selection_name: n?.selectionName ?? '', orders: num(o.orders), stake: num(o.stake), settled_stake: num(o.settledStake),
+          liability: num(o.liability), payouts: num(o.payouts),
+        };
         m.outcomes.push(row);
         m.orders += row.orders;
         m.stake += row.stake;
+        m.settled_stake += row.settled_stake;
         m.payouts += row.payouts;
         m.max_liability = Math.max(m.max_liability, row.liability);
         totals.orders += row.orders;
         totals.turnover += row.stake;
+        totals.settled_stake += row.settled_stake;
         totals.payouts += row.payouts;
         totals.liability += row.liability;
         totals.max_liability = Math.max(totals.max_liability, row.liability);
       }
-      totals.ggr = totals.turnover - totals.payouts;
+      totals.ggr = totals.settled_stake - totals.payouts;
+      totals.open_stakes = totals.turnover - totals.settled_stake;
       return {
         event: ev
           ? {
@@ -396,7 +423,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
             }
           : { event_id: eventId, sport_id: null, league_name: '', home_team: '', away_team: '', start_time: null, match_status: null, event_status: null },
         totals,
-        markets: [...markets.values()].map((m) => ({ ...m, ggr: m.stake - m.payouts })),
+        markets: [...markets.values()].map((m) => ({ ...m, open_stakes: m.stake - m.settled_stake, ggr: m.settled_stake - m.payouts })),
       };
     },
   );

@@ -109,7 +109,7 @@ export async function requestUsdtWithdrawal(db: Db, input: { bettorId: number; a
       .returning();
     await post(tx, {
       bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -input.amount, type: BILL_TYPE.user_withdrawal,
-      cause: { type: 'withdrawal', id: w.id }, house: HOUSE.withdrawalsClearing, remark: `Withdrawal ${w.serialNumber} (USDT to ${to})`,
+      cause: { type: 'withdrawal', id: w.id }, house: HOUSE.withdrawalsClearing, remark: { kind: 'withdrawal_usdt', params: { serial: w.serialNumber, to } },
     });
     const [sweep] = await tx
       .insert(tronSweeps)
