@@ -178,6 +178,18 @@ describe('betting screens: cancel, customer service, random bets, the bettor\'s 
     await toastAfter(page, 'Order cancelled', () => cancel.getByTestId('change-confirm').click());
     await until(async () => (await page.getByTestId('order-payout').innerText()) === formatTsh(2_000_00), 'the refunded stake as payout');
     expect(await page.getByTestId('history-cancelled').innerText()).toContain('E2E: placed by mistake');
+    // The refund is bill 8 "Amount rolled back", its remark in the operator's language with the typed reason after it (issue 23).
+    const orderBills = page.getByTestId('order-bills');
+    await until(async () => (await orderBills.innerText()).includes(`Order ${second.order_no}: cancelled — E2E: placed by mistake`), 'the refund bill\'s remark');
+    expect(await orderBills.innerText()).toContain('Amount rolled back');
+    expect(await orderBills.innerText()).toContain(`Stake of order ${second.order_no}`);
+    await page.evaluate(() => localStorage.setItem('language', 'sw-KE'));
+    await page.reload();
+    await until(async () => (await page.getByTestId('order-bills').innerText()).includes(`Oda ${second.order_no}: imeghairiwa — E2E: placed by mistake`), 'the remark in Swahili');
+    expect(await page.getByTestId('order-bills').innerText()).toContain('Kiasi kilichorejeshwa');
+    await page.evaluate(() => localStorage.setItem('language', 'en-US'));
+    await page.reload();
+    await until(async () => (await page.getByTestId('order-bills').innerText()).includes('Amount rolled back'), 'back in English');
 
     // Customer service: the same order, read-only.
     await page.goto(`/#/customer/cs_order_detailed?id=${second.id}`);
@@ -192,6 +204,22 @@ describe('betting screens: cancel, customer service, random bets, the bettor\'s 
     expectStatus(await api('POST', `/sports/matches/${encodeURIComponent(detail.lines[0].match_id)}/random-bet`, { random_bet: true }), 200, 'random betting on');
     // A bettor with an open order, to bet for and to look at.
     const third = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 1_500_00 }), 201, 'third sandbox order');
+
+    // Match statistics: an open match has no GGR yet, its stakes stand open beside it (issue 23: GGR read the turnover).
+    const eventId = expectStatus(await api('GET', `/betting/orders/${third.id}`), 200, 'third order').lines[0].match_id as string;
+    const stats = expectStatus(await api('GET', `/statistics/matches?event_id=${encodeURIComponent(eventId)}`), 200, 'match statistics').items[0];
+    expect(stats).toMatchObject({ settled_stake: 0, ggr: 0, open_stakes: stats.turnover });
+    expect(stats.open_stakes).toBeGreaterThanOrEqual(1_500_00);
+    await page.goto(`/#/customer/match_statistics?event_id=${encodeURIComponent(eventId)}`);
+    const matchRow = page.getByTestId('match-table').locator(`tr.ant-table-row[data-row-key="${eventId}"]`);
+    await until(async () => (await matchRow.count()) === 1 && (await matchRow.innerText()).includes(formatTsh(stats.open_stakes)), 'the match with its open stakes');
+    const head = await page.getByTestId('match-table').locator('thead').innerText();
+    expect(head).toContain('GGR');
+    expect(head).toContain('Open stakes');
+    const cells = await matchRow.locator('td').allInnerTexts();
+    const column = async (title: string) => (await page.getByTestId('match-table').locator('thead th').allInnerTexts()).findIndex((h) => h.trim() === title);
+    expect(cells[await column('GGR')]).toBe(formatTsh(0));
+    expect(cells[await column('Open stakes')]).toBe(formatTsh(stats.open_stakes));
     await openScreen(page, 'order_list', 'Bet orders');
     await page.getByTestId('random-bet-open').click();
     const random = dialog(page, 'Random bets');

@@ -13,6 +13,7 @@ import { ActionButton, buildColumns, formatDateTime, LoadError, PageHeader, Reco
 import { useMarketNames } from '../../app/marketNames';
 import { ResultDialog, type Subject } from './ResultDialog';
 import { EnumTag, useTsh } from './shared';
+import { withBillRemark } from '../money/billRemark';
 import { CASHOUT_RULE_STATES, MONEY_KEYS, ORDER_EVENT_KINDS, SHOWN_KEYS } from './historyKeys';
 
 interface Line {
@@ -206,7 +207,7 @@ export default function OrderDetailPage() {
   }, [t, cs, final, mobile, id, names]);
 
   const billColumns = useMemo(
-    () => buildColumns(billResource.fields.filter((f) => BILL_COLUMNS.includes(f.key)).map((f) => ({ ...f, sortable: false })), t),
+    () => buildColumns(withBillRemark(billResource.fields.filter((f) => BILL_COLUMNS.includes(f.key)).map((f) => ({ ...f, sortable: false }))), t),
     [t],
   );
 

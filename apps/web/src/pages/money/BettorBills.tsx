@@ -7,6 +7,7 @@ import { useAccess } from '../../app/access';
 import { api, type ListAnswer } from '../../app/api';
 import { hasScreen } from '../../app/screens';
 import { buildColumns, LoadError, NoData, type Row } from '../../resources';
+import { withBillRemark } from './billRemark';
 
 const SHOWN = ['serial_number', 'type', 'amount', 'balance', 'remark', 'update_time'];
 const LATEST = 10;
@@ -41,7 +42,7 @@ export function BettorBills({ bettor }: { bettor: Row }) {
     enabled: allowed && id !== undefined,
   });
   // A short excerpt: no sorting here (the bill screen sorts).
-  const columns = useMemo(() => buildColumns(billResource.fields.filter((f) => SHOWN.includes(f.key)).map((f) => ({ ...f, sortable: false })), t), [t]);
+  const columns = useMemo(() => buildColumns(withBillRemark(billResource.fields.filter((f) => SHOWN.includes(f.key)).map((f) => ({ ...f, sortable: false }))), t), [t]);
   if (!allowed) return null;
   return (
     <div style={{ marginTop: 24 }} data-testid="user-latest-bills">

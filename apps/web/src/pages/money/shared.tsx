@@ -5,11 +5,14 @@ import type { QueryKey } from '@tanstack/react-query';
 import { useAccess } from '../../app/access';
 import type { Option, ResourceView, Row } from '../../resources';
 import { useAdminOptions } from '../system/options';
+import { withBillRemark } from './billRemark';
 
 /** Lists that show bettors: refreshed after anything changes a bettor. */
 export const BETTOR_LISTS: QueryKey[] = [['user'], ['user_list'], ['online_statistical'], ['cs_user']];
 /** Lists that show bills: refreshed after anything moves money. */
 export const BILL_LISTS: QueryKey[] = [['bill'], ['bill_credit'], ['admin_bill'], ['cs_bill']];
+/** The screens that list bills (their declarations: packages/contract/src/money-resources.ts). */
+const BILL_SCREENS = new Set(['bill', 'bill_credit', 'admin_bill', 'cs_bill', 'bill_archive', 'bill_credit_archive']);
 
 /**
  * Admins of my branch as choices (GET /system/administrators/options): only asked for with the
@@ -27,7 +30,9 @@ export function useAgentChoices(): Option[] {
 export function useAdminPickers(def: ResourceView): ResourceView {
   const admins = useAgentChoices();
   return useMemo(() => {
-    const fields = def.fields.map((f) => (f.key === 'cause_id' ? { ...f, render: (v: unknown, row: Row) => <CauseLink type={row.cause_type} id={v} /> } : f));
+    const linked = def.fields.map((f) => (f.key === 'cause_id' ? { ...f, render: (v: unknown, row: Row) => <CauseLink type={row.cause_type} id={v} /> } : f));
+    // A bill's remark is a kind and parameters, read in the operator's language (issue 23).
+    const fields = BILL_SCREENS.has(def.name) ? withBillRemark(linked) : linked;
     if (!admins.length) return { ...def, fields };
     return {
       ...def,

@@ -25,6 +25,10 @@ interface MatchRow {
   match_status: number;
   orders: number;
   turnover: number;
+  /** Stakes of the settled (or cashed-out) orders: GGR = settled_stake - payouts. */
+  settled_stake: number;
+  /** Stakes still open: turnover - settled_stake, shown beside GGR, not revenue until settled. */
+  open_stakes: number;
   payouts: number;
   ggr: number;
   liability: number;
@@ -38,17 +42,32 @@ interface Outcome {
   selection_name: string;
   orders: number;
   stake: number;
+  settled_stake: number;
   liability: number;
   payouts: number;
 }
 
 /** GET /statistics/matches/:event_id. */
 interface MatchDetail {
-  totals: { orders: number; turnover: number; payouts: number; ggr: number; liability: number; max_liability: number };
-  markets: Array<{ market_key: string; market_name: string; orders: number; stake: number; payouts: number; ggr: number; max_liability: number; outcomes: Outcome[] }>;
+  totals: { orders: number; turnover: number; settled_stake: number; open_stakes: number; payouts: number; ggr: number; liability: number; max_liability: number };
+  markets: Array<{
+    market_key: string; market_name: string; orders: number; stake: number; settled_stake: number; open_stakes: number; payouts: number; ggr: number; max_liability: number;
+    outcomes: Outcome[];
+  }>;
 }
 
-const SORTS: Record<string, string> = { start_time: 'start_time', orders: 'orders', turnover: 'turnover', payouts: 'payouts', ggr: 'ggr', liability: 'liability' };
+const SORTS: Record<string, string> = {
+  start_time: 'start_time', orders: 'orders', turnover: 'turnover', open_stakes: 'open_stakes', payouts: 'payouts', ggr: 'ggr', liability: 'liability',
+};
+
+/** A column head with its definition on hover (the landing page's hints: GGR over settled stakes, open stakes apart). */
+function Hinted({ label, hint }: { label: string; hint: string }) {
+  return (
+    <Tooltip title={hint}>
+      {label} <InfoCircleOutlined />
+    </Tooltip>
+  );
+}
 
 /** One match's markets and outcomes: what the book pays if each outcome wins (liability), stake and payouts. */
 function MatchOutcomes({ eventId }: { eventId: string }) {
@@ -78,7 +97,8 @@ function MatchOutcomes({ eventId }: { eventId: string }) {
           extra={
             <Space size={16} wrap>
               <span>{t('statistics.match.stake')}: {money(m.stake)}</span>
-              <span>{t('statistics.figure.ggr')}: {money(m.ggr)}</span>
+              <span data-testid={`match-market-ggr-${m.market_key}`}>{t('statistics.figure.ggr')}: {money(m.ggr)}</span>
+              <span data-testid={`match-market-open-${m.market_key}`}>{t('statistics.figure.open_stakes')}: {money(m.open_stakes)}</span>
             </Space>
           }
         >
@@ -189,13 +209,23 @@ export default function MatchStatisticsPage() {
     { key: 'turnover', dataIndex: 'turnover', title: t('statistics.figure.turnover'), align: 'right', sorter: true, sortOrder: sortOrder('turnover'), render: (v: number) => money(v) },
     { key: 'payouts', dataIndex: 'payouts', title: t('statistics.figure.payouts'), align: 'right', sorter: true, sortOrder: sortOrder('payouts'), render: (v: number) => money(v) },
     {
+      // GGR counts the settled stakes only (issue 23); what is still open stands beside it.
       key: 'ggr',
       dataIndex: 'ggr',
-      title: t('statistics.figure.ggr'),
+      title: <Hinted label={t('statistics.figure.ggr')} hint={t('statistics.hint.ggr')} />,
       align: 'right',
       sorter: true,
       sortOrder: sortOrder('ggr'),
       render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : undefined}>{money(v)}</Typography.Text>,
+    },
+    {
+      key: 'open_stakes',
+      dataIndex: 'open_stakes',
+      title: <Hinted label={t('statistics.figure.open_stakes')} hint={t('statistics.hint.open_stakes')} />,
+      align: 'right',
+      sorter: true,
+      sortOrder: sortOrder('open_stakes'),
+      render: (v: number) => money(v),
     },
     { key: 'liability', dataIndex: 'liability', title: t('statistics.match.liability'), align: 'right', sorter: true, sortOrder: sortOrder('liability'), render: (v: number) => money(v) },
     {
@@ -230,6 +260,8 @@ export default function MatchStatisticsPage() {
     start_time: t('statistics.match.start'),
     orders: t('statistics.figure.orders'),
     turnover: t('statistics.figure.turnover'),
+    settled_stake: t('statistics.figure.settled_stake'),
+    open_stakes: t('statistics.figure.open_stakes'),
     payouts: t('statistics.figure.payouts'),
     ggr: t('statistics.figure.ggr'),
     liability: t('statistics.match.liability'),

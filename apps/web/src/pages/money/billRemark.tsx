@@ -1,0 +1,17 @@
+import { billRemarkText } from '@dau/domain';
+import { Blank, useLocale, type FieldView, type Row } from '../../resources';
+
+/**
+ * A bill's remark in the operator's language (issue 23): the server stores what the system says as a kind
+ * and parameters (`remark_kind`, `remark_params`), rendered here from the domain's templates, with an
+ * admin's free text (`remark`) after it; a row written before shows its text.
+ */
+export function BillRemark({ text, row }: { text: unknown; row: Row }) {
+  const locale = useLocale();
+  const shown = billRemarkText(row.remark_kind, row.remark_params, typeof text === 'string' ? text : null, locale);
+  return shown ? <span data-testid="bill-remark">{shown}</span> : <Blank />;
+}
+
+/** Bill fields with the remark rendered by kind (lists, the detail drawer, the bills of a bettor or an order). */
+export const withBillRemark = <F extends FieldView>(fields: readonly F[]): F[] =>
+  fields.map((f) => (f.key === 'remark' ? { ...f, render: (v: unknown, row: Row) => <BillRemark text={v} row={row} /> } : f));
