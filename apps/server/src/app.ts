@@ -261,7 +261,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     await tronRoutes(scoped, ctx, opts.tron);
     await casinoRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     await promotionsRoutes(scoped, ctx);
-    racingRoutes(scoped, ctx);
+    racingRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     pushRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     telegramRoutes(scoped, ctx);
     await filesRoutes(scoped, ctx);

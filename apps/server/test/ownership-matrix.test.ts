@@ -37,6 +37,7 @@ import { postBoardMessage } from '../src/modules/messaging/index.js';
 import { registerDevice } from '../src/modules/push/index.js';
 import { pushDevices, pushSends } from '../src/modules/push/schema.js';
 import { telegramBindings } from '../src/modules/telegram/schema.js';
+import { racingBets } from '../src/modules/racing/schema.js';
 import { mallBrands, mallCategories, mallProducts } from '../src/modules/shop/schema.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from '../src/modules/content/schema.js';
 import { scriptRuns, serverProcesses } from '../src/modules/operations/schema.js';
@@ -61,6 +62,7 @@ const JACKPOT_KEYS = [
 ];
 /** Casino (issue 13): opening a game session for a bettor. */
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail', 'casino_order_details'];
+const RACING_KEYS = ['racing', 'racing_order'];
 /** TRON (issue 14): a bettor's deposit wallet, created, removed and collected; a held USDT withdrawal released. */
 const TRON_KEYS = ['tron', 'tron:create', 'tron:delete', 'tron:collect', 'withdraw_list:approve'];
 /** Messaging (issue 15, MSG): the board's reply, read and delete; sends and their deletion. */
@@ -74,7 +76,7 @@ const SHOP_KEYS = ['mall_category_list', 'mall_category_list:edit', 'mall_catego
 const CONTENT_KEYS = ['rotation_type', 'rotation_type:edit', 'rotation_type:delete', 'rotation', 'rotation:edit', 'rotation:delete', 'image_text_type', 'image_text_type:edit', 'image_text_type:delete', 'image_text', 'image_text:edit', 'image_text:delete'];
 /** Promotions (issue 17): campaigns of a branch (read, edit, delete, activate/pause, stats, award) and the approval of its bettors' qualifications. */
 const PROMO_KEYS = ['activity_campaign', 'activity_campaign:create', 'activity_campaign:edit', 'activity_campaign:delete', 'activity_campaign:approve', 'activity_qualification:approve'];
-const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...PUSH_KEYS, ...SMS_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
+const BRANCH_KEYS = [...AGENT_KEYS, ...PROMO_KEYS, ...BETTOR_KEYS, ...JACKPOT_KEYS, ...CASINO_KEYS, ...RACING_KEYS, ...TRON_KEYS, ...MESSAGING_KEYS, ...PUSH_KEYS, ...SMS_KEYS, ...SHOP_KEYS, ...CONTENT_KEYS];
 const SUB_KEYS = ['system', 'administrators', 'user'];
 
 type Who = 'super' | 'own' | 'other' | 'self' | 'ownRole';
@@ -626,6 +628,19 @@ const CASES: RouteCase[] = [
       const title = uniq('matrix-push-');
       const deviceId = await registerDevice(db(), { bettorId: await freshBettor(sideOf(who)), token: uniq('matrix-token-'), platform: 'android' });
       return { url: '/api/v1/push/precision', body: { title, body: 'Matrix', device_ids: [deviceId] }, probe: async () => (await db().select({ n: count() }).from(pushSends).where(eq(pushSends.title, title)))[0] };
+    },
+  },
+  // The bettor app's racing bet (sandbox routes only): refused for another branch's bettor, no bet, no bill.
+  {
+    route: 'POST /api/v1/sandbox/racing/bets',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const bettorId = await freshBettor(sideOf(who));
+      return {
+        url: '/api/v1/sandbox/racing/bets',
+        body: { bettor_id: bettorId, stake: 10_00 },
+        probe: async () => ({ bets: (await db().select({ n: count() }).from(racingBets).where(eq(racingBets.bettorId, bettorId)))[0], ...(await bettorProbe(bettorId)()) }),
+      };
     },
   },
   // The sandbox install of the app (sandbox routes only): refused for another branch's bettor before the sandbox FCM is asked.

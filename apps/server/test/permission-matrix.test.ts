@@ -201,18 +201,21 @@ const MATRIX: Record<string, Case> = {
   ),
   'GET /api/v1/casino/rounds': { need: 'casino_order' },
   'GET /api/v1/casino/rounds/:id': { need: 'casino_order_details', url: `/api/v1/casino/rounds/${MISSING}` },
-  // Casino reports and the RTP chart; virtual racing (lists under casino_order, settings under casino_config, figures under history_statistics).
+  // Casino reports and the RTP chart.
   'GET /api/v1/casino/reports/games': { need: 'casino_game' },
   'GET /api/v1/casino/reports/games/totals': { need: 'casino_game' },
   'GET /api/v1/casino/reports/bettors': { need: 'casino_user' },
   'GET /api/v1/casino/reports/bettors/totals': { need: 'casino_user' },
   'GET /api/v1/casino/games/:id/rtp': { need: 'casino_game', url: `/api/v1/casino/games/${MISSING}/rtp` },
-  'GET /api/v1/racing/races': { need: 'casino_order' },
-  'GET /api/v1/racing/bets': { need: 'casino_order' },
-  'GET /api/v1/racing/coin_moves': { need: 'casino_order' },
-  'GET /api/v1/racing/statistics': { need: 'history_statistics', url: '/api/v1/racing/statistics?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z' },
-  'GET /api/v1/racing/settings': { need: 'casino_config' },
-  'PUT /api/v1/racing/settings': { need: 'casino_config:edit', body: INVALID },
+  // Virtual racing (issue 23): its own pages (races, bets, coin moves, settings, figures).
+  'GET /api/v1/racing/races': { need: 'racing_race' },
+  'GET /api/v1/racing/races/:id': { need: 'racing_race', url: `/api/v1/racing/races/${MISSING}` },
+  'GET /api/v1/racing/bets': { need: 'racing_order' },
+  'GET /api/v1/racing/bets/:id': { need: 'racing_order:detail', url: `/api/v1/racing/bets/${MISSING}` },
+  'GET /api/v1/racing/coin_moves': { need: 'racing_coin' },
+  'GET /api/v1/racing/statistics': { need: 'racing_statistics', url: '/api/v1/racing/statistics?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z' },
+  'GET /api/v1/racing/settings': { need: 'racing_config' },
+  'PUT /api/v1/racing/settings': { need: 'racing_config:edit', body: INVALID },
   // TRON wallets (issue 14): the page `tron` and its buttons.
   'GET /api/v1/tron/wallets': { need: 'tron' },
   'GET /api/v1/tron/wallets/:id': { need: 'tron', url: `/api/v1/tron/wallets/${MISSING}` },

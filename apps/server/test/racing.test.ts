@@ -3,11 +3,15 @@
  * provider (a scripted one, and the sandbox's determinism), bets (bill 13 against the racing house
  * account), settlement (bill 14 for winners and refunds, once however often it runs), refusals with
  * nothing written, the racing coin both ways at a configured rate with its rounding, insufficient funds
- * and coins, the operators' lists and settings with the branch scope; ledger invariants clean.
+ * and coins, the operators' lists and settings with the branch scope; ledger invariants clean. Since issue 23
+ * racing has its own pages (racing_race, racing_order, racing_coin, racing_config, racing_statistics): a role
+ * with only those reads racing, one with the casino's pages is refused, and an install upgraded to them
+ * keeps its roles' racing access (the catalogue's `from`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { BILL_TYPE, RISK_LEVEL } from '@dau/domain';
+import { flattenCatalogue } from '@dau/contract';
 import { bettors, bills, houseEntries } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { racingBets, racingCoinMoves, racingRaces } from '../src/modules/racing/schema';
@@ -16,7 +20,9 @@ import { SandboxRacingProvider, RACE_EVERY_SECONDS, RACE_RUN_SECONDS } from '../
 import {
   RACE_STATUS, RACING_BET_STATUS, cashFor, checkCoinInvariants, coinBalanceOf, coinsFor, convertFromCoins, convertToCoins, placeRacingBet, settleRace, syncRaces,
 } from '../src/modules/racing/service';
-import { approved, ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
+import { menuItems, roleMenus, roles } from '../src/platform/schema';
+import { seed } from '../src/seed';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
 import { simulateRacing } from '../src/simulator/racing';
@@ -63,10 +69,10 @@ async function refused(p: Promise<unknown>, status: number, code: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ sandboxRoutes: true });
   token = await t.login('admin', ADMIN_PASSWORD);
   w = await makeWorld(t);
-  await grantKeys(t, w.agentRole, ['casino', 'casino_order', 'casino_order:export']);
+  await grantKeys(t, w.agentRole, ['racing', 'racing_race', 'racing_order', 'racing_order:export', 'racing_coin']);
   provider.list = [
     { raceRef: 'R1', startsAt: at(10), runners },
     { raceRef: 'R2', startsAt: at(13), runners },
@@ -189,6 +195,64 @@ describe('races and bets', () => {
     const refunds = await t.call('GET', `/api/v1/money/bills?bettor_id=${alice}&type=${BILL_TYPE.amount_rolled_back}`, { token });
     expect(refunds.body.items.map((x: any) => [x.amount, x.remark_kind])).toEqual([[20_00, 'racing_result']]);
   });
+  it('guards racing by its own pages: a role with only the racing pages reads every racing route, one with the casino’s pages gets 403', async () => {
+    const r1 = await raceId('R1');
+    const [bet] = await t.database.db.select({ id: racingBets.id }).from(racingBets).where(eq(racingBets.raceId, r1)).limit(1);
+    const period = `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
+    const urls = [
+      '/api/v1/racing/races', `/api/v1/racing/races/${r1}`, '/api/v1/racing/bets', `/api/v1/racing/bets/${bet!.id}`, '/api/v1/racing/coin_moves',
+      `/api/v1/racing/statistics?${period}`, '/api/v1/racing/settings',
+    ];
+    const racingDesk = await makeRole(t, 'Racing desk', ['racing', 'racing_race', 'racing_order', 'racing_order:detail', 'racing_coin', 'racing_config', 'racing_statistics']);
+    const casinoDesk = await makeRole(t, 'Casino desk', ['casino', 'casino_order', 'casino_order:detail', 'casino_order:export', 'casino_config', 'casino_config:edit', 'history_statistics']);
+    // Both desks work for the whole book (staff of the super admin): only the pages differ.
+    await t.database.db.update(roles).set({ servesSuperiorBranch: true }).where(eq(roles.id, racingDesk));
+    await t.database.db.update(roles).set({ servesSuperiorBranch: true }).where(eq(roles.id, casinoDesk));
+    await makeAdmin(t, 'racing_desk', racingDesk, w.rootId);
+    await makeAdmin(t, 'casino_desk', casinoDesk, w.rootId);
+    const racingToken = await t.login('racing_desk');
+    const casinoToken = await t.login('casino_desk');
+    for (const url of urls) {
+      const ok = await t.call('GET', url, { token: racingToken });
+      expect(ok.status, `${url} ${JSON.stringify(ok.body)}`).toBe(200);
+      const refused = await t.call('GET', url, { token: casinoToken });
+      expect(refused.status, url).toBe(403);
+    }
+    expect((await t.call('GET', '/api/v1/racing/bets', { token: racingToken })).body.total).toBe(4);
+    // Exports follow the list's page: racing_order:export, which the racing desk does not hold.
+    const asked = await t.call('POST', '/api/v1/exports', { token: racingToken, body: { type: 'racing_bet', format: 1, params: {} } });
+    expect(asked.status).toBe(403);
+    expect((await t.call('POST', '/api/v1/exports', { token: casinoToken, body: { type: 'racing_bet', format: 1, params: {} } })).status).toBe(403);
+  });
+
+  it('answers a race with each runner’s place and the branch’s bets on it, and a bet with its race (racing_order:detail), in the branch', async () => {
+    const r1 = await raceId('R1');
+    const race = await t.call('GET', `/api/v1/racing/races/${r1}`, { token });
+    expect(race.status, JSON.stringify(race.body)).toBe(200);
+    expect(race.body).toMatchObject({ race_ref: 'R1', status: 3, result: [2, 1, 3], winner: 2 });
+    expect(race.body.book).toEqual([
+      { number: 1, name: 'Kilimanjaro Star', odds: '2.50', place: 2, bets: 1, stake: 50_00, payout: 0 },
+      { number: 2, name: 'Serengeti Wind', odds: '3.33', place: 1, bets: 1, stake: 30_00, payout: 99_90 },
+      { number: 3, name: 'Zanzibar Spice', odds: '7.00', place: 3, bets: 1, stake: 10_00, payout: 0 },
+    ]);
+    // Agent B sees the race (the provider's) but only the bets of B's branch on it.
+    const tokenB = await t.login('agent_b');
+    const raceB = await t.call('GET', `/api/v1/racing/races/${r1}`, { token: tokenB });
+    expect(raceB.body.book.map((r: any) => [r.number, r.bets, r.stake])).toEqual([[1, 1, 50_00], [2, 0, 0], [3, 0, 0]]);
+    expect((await t.call('GET', '/api/v1/racing/races/999999', { token })).status).toBe(404);
+
+    const [aliceBet] = await t.database.db.select().from(racingBets).where(and(eq(racingBets.raceId, r1), eq(racingBets.runner, 2)));
+    const detail = await t.call('GET', `/api/v1/racing/bets/${aliceBet!.id}`, { token });
+    expect(detail.status, JSON.stringify(detail.body)).toBe(200);
+    expect(detail.body.bet).toMatchObject({ id: aliceBet!.id, race_ref: 'R1', runner: 2, runner_name: 'Serengeti Wind', status: 2, payout: 99_90 });
+    expect(detail.body.race).toMatchObject({ id: r1, result: [2, 1, 3] });
+    // The agents hold racing_order without its detail button: 403; with it, another branch's bet is not found.
+    expect((await t.call('GET', `/api/v1/racing/bets/${aliceBet!.id}`, { token: tokenB })).status).toBe(403);
+    await grantKeys(t, w.agentRole, ['racing_order:detail']);
+    expect((await t.call('GET', `/api/v1/racing/bets/${aliceBet!.id}`, { token: await t.login('agent_b') })).status).toBe(404);
+    expect((await t.call('GET', `/api/v1/racing/bets/${aliceBet!.id}`, { token: await t.login('agent_a') })).status).toBe(200);
+  });
+
   it('answers racing turnover, payouts and GGR over a period in the branch (statistics)', async () => {
     const q = `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
     const all = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token });
@@ -197,10 +261,25 @@ describe('races and bets', () => {
     expect(all.body).toEqual({ turnover: 90_00, settled_stake: 90_00, payouts: 99_90, ggr: -9_90, open_stakes: 0, bets: 3, bettors: 2, coins_bought_cash: 0, coins_sold_cash: 0 });
     const b = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token: await t.login('agent_b') });
     expect(b.status).toBe(403);
-    await grantKeys(t, w.agentRole, ['history_statistics']);
+    await grantKeys(t, w.agentRole, ['racing_statistics']);
     const b2 = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token: await t.login('agent_b') });
     expect(b2.body).toMatchObject({ turnover: 50_00, payouts: 0, ggr: 50_00, bets: 1, bettors: 1 });
     expect((await t.call('GET', `/api/v1/racing/statistics?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`, { token })).status).toBe(400);
+  });
+
+  it('takes a sandbox bet (the bettor app’s request) for a bettor of my branch only, on the next open race', async () => {
+    const dave = (await makeBettor(t, w.agentA, { cash: 50_00 })).id;
+    const tokenA = await t.login('agent_a');
+    const tokenB = await t.login('agent_b');
+    const refused = await t.call('POST', '/api/v1/sandbox/racing/bets', { token: tokenB, body: { bettor_id: dave, stake: 10_00 } });
+    expect(refused.status).toBe(403);
+    expect(await t.database.db.select().from(racingBets).where(eq(racingBets.bettorId, dave))).toEqual([]);
+    const placed = await t.call('POST', '/api/v1/sandbox/racing/bets', { token: tokenA, body: { bettor_id: dave, stake: 10_00 } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect(placed.body).toMatchObject({ bettor_id: dave, stake: 10_00, status: 1 });
+    expect(new Date(placed.body.starts_at).getTime()).toBeGreaterThan(Date.now());
+    expect(await cash(dave)).toBe(40_00);
+    await clean();
   });
 });
 
@@ -272,10 +351,17 @@ describe('racing coin', () => {
     await clean();
   });
 
-  it('validates the settings and needs casino_config:edit', async () => {
+  it('validates the settings; a change is the whole book’s (racing_config:edit)', async () => {
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 0 } })).status).toBe(400);
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { other: 1 } })).status).toBe(400);
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token: await t.login('agent_a'), body: { enabled: false } })).status).toBe(403);
+    // With the page and its button, a branch agent is still refused: the settings are the whole book's.
+    await grantKeys(t, w.agentRole, ['racing_config', 'racing_config:edit']);
+    const tokenA = await t.login('agent_a');
+    expect((await t.call('GET', '/api/v1/racing/settings', { token: tokenA })).status).toBe(200);
+    const branch = await approved(t, 'PUT', '/api/v1/racing/settings', { token: tokenA, body: { enabled: false } });
+    expect(branch.status).toBe(403);
+    expect(branch.body.code).toBe('WHOLE_BOOK_ONLY');
     expect((await t.call('GET', '/api/v1/racing/settings', { token })).body).toMatchObject({ coin_rate_bps: 150, enabled: true });
   });
 });
@@ -371,3 +457,45 @@ describe('concurrency (PostgreSQL)', () => {
     await clean();
   });
 });
+
+describe('upgrading an install to the racing pages', () => {
+  const RACING_KEYS = flattenRacing();
+  const keysOf = async (roleId: number) =>
+    (await t.database.db.select({ key: menuItems.key }).from(roleMenus).innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId)).where(eq(roleMenus.roleId, roleId)))
+      .map((r) => r.key)
+      .filter((k) => k.startsWith('racing'))
+      .sort();
+
+  it('gives every role the racing pages of the casino pages it held, once; the super admin sees the section', async () => {
+    const db = t.database.db;
+    const desk = await makeRole(t, 'Casino desk before racing', ['casino', 'casino_order', 'casino_order:export', 'casino_config', 'casino_config:edit', 'history_statistics']);
+    const cs = await makeRole(t, 'No casino', ['system', 'log']);
+    // The install as it was before the racing pages: none in the catalogue (nor any role).
+    await db.delete(menuItems).where(sql`${menuItems.key} LIKE 'racing%'`);
+    expect(await keysOf(desk)).toEqual([]);
+    await seed(db, { adminPassword: ADMIN_PASSWORD, demo: false });
+    expect(await keysOf(desk)).toEqual(
+      ['racing', 'racing_coin', 'racing_coin:export', 'racing_config', 'racing_config:edit', 'racing_order', 'racing_order:export', 'racing_race', 'racing_race:export', 'racing_statistics'].sort(),
+    );
+    expect(await keysOf(cs)).toEqual([]);
+    // The seeded Administrator gets the whole new section (new catalogue entries), the super admin sees it.
+    const [adminRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'Administrator'));
+    expect(await keysOf(adminRole!.id)).toEqual(RACING_KEYS);
+    const me = await t.call('GET', '/api/v1/auth/me', { token: await t.login('admin', ADMIN_PASSWORD) });
+    const section = me.body.menus.find((g: any) => g.key === 'racing');
+    expect(section?.children.filter((c: any) => c.type === 1).map((c: any) => c.key)).toEqual(['racing_race', 'racing_order', 'racing_coin', 'racing_config', 'racing_statistics']);
+    // A holder of the new pages reads racing at once (the seed bumped the role's version).
+    await makeAdmin(t, 'old_desk', desk, w.rootId);
+    expect((await t.call('GET', '/api/v1/racing/races', { token: await t.login('old_desk') })).status).toBe(200);
+    // Once only: a page the operator takes away afterwards stays away at the next start.
+    const [order] = await db.select({ id: menuItems.id }).from(menuItems).where(eq(menuItems.key, 'racing_order'));
+    await db.delete(roleMenus).where(and(eq(roleMenus.roleId, desk), eq(roleMenus.menuId, order!.id)));
+    await seed(db, { adminPassword: ADMIN_PASSWORD, demo: false });
+    expect(await keysOf(desk)).not.toContain('racing_order');
+    expect(await keysOf(desk)).toContain('racing_race');
+  });
+});
+
+function flattenRacing(): string[] {
+  return flattenCatalogue().filter((e) => e.key === 'racing' || e.parentKey === 'racing' || e.key.startsWith('racing_')).map((e) => e.key).sort();
+}

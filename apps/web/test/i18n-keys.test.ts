@@ -126,6 +126,9 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'duties.setting.': dutySettings,
   'casino.largeWin.reason.': ['multiple', 'amount'],
   'casino.largeWin.reviewed.': ['yes', 'no'],
+  // The racing statistics' figures are the keys of its answer (packages/contract/src/racing-api.ts).
+  'racing.figure.': Object.keys(contract.racingStatsAnswer.shape),
+  'racing.hint.': Object.keys(contract.racingStatsAnswer.shape),
   // The bettors-list filters a send dialog offers (messaging and SMS).
   'field.': ['risk_level', 'online_status', 'bet_status', 'disabled'],
 };

@@ -54,7 +54,10 @@ import zhPush from '../src/locales/zh-CN/push';
 import enPromotions from '../src/locales/en-US/promotions';
 import swPromotions from '../src/locales/sw-KE/promotions';
 import zhPromotions from '../src/locales/zh-CN/promotions';
-import { BETTING_RESOURCES, CASINO_ROUND_FIELDS, CASINO_TRANSACTION_FIELDS, casinoCategoryResource, casinoGameResource, casinoProviderResource, casinoRoundResource, casinoSettingsResource, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource } from '@dau/contract';
+import enRacing from '../src/locales/en-US/racing';
+import swRacing from '../src/locales/sw-KE/racing';
+import zhRacing from '../src/locales/zh-CN/racing';
+import { BETTING_RESOURCES, CASINO_ROUND_FIELDS, CASINO_TRANSACTION_FIELDS, casinoCategoryResource, casinoGameResource, casinoProviderResource, casinoRoundResource, casinoSettingsResource, JACKPOT_RESOURCES, flattenCatalogue, MONEY_RESOURCES, SPORTS_RESOURCES, SYSTEM_RESOURCES, fieldLabelKey, payConfigResource, RACING_RESOURCES } from '@dau/contract';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -87,6 +90,7 @@ const FILES = {
   sms: { en: enSms, sw: swSms, zh: zhSms },
   push: { en: enPush, sw: swPush, zh: zhPush },
   promotions: { en: enPromotions, sw: swPromotions, zh: zhPromotions },
+  racing: { en: enRacing, sw: swRacing, zh: zhRacing },
 } as unknown as Record<string, Record<'en' | 'sw' | 'zh', Tree>>;
 
 const interpolations = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -148,5 +152,8 @@ describe('console locales', () => {
       .flatMap((r) => [...r.fields.map((f) => f.label ?? `tron.field.${f.key}`), `menu.${r.name}`, `tron.describe.${r.name}`])
       .filter((k) => !all.has(k));
     expect(tronTexts).toEqual([]);
+    // The racing screens label their fields `racing.field.<key>` and take the menu's title and racing.describe of their page (pages/racing/shared.tsx racingView).
+    const racingTexts = RACING_RESOURCES.flatMap((r) => [...r.fields.map((f) => f.label ?? `racing.field.${f.key}`), `menu.${r.page}`, `racing.describe.${r.page}`]).filter((k) => !all.has(k));
+    expect(racingTexts).toEqual([]);
   });
 });

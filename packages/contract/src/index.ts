@@ -10,6 +10,8 @@ export * from './jackpot-api.js';
 export * from './promotions-api.js';
 export * from './casino-resources.js';
 export * from './casino-api.js';
+export * from './racing-resources.js';
+export * from './racing-api.js';
 export * from './statistics.js';
 export * from './api.js';
 export * from './input.js';

@@ -21,12 +21,20 @@ export interface PageDef {
   /** 2 = show in the top navigation (spec's show_headshot). */
   top?: boolean;
   buttons?: readonly string[];
+  /**
+   * A page that takes over what another page guarded (racing's lists were the casino's): on the start that
+   * adds it to the catalogue, every role holding `from` gets it, and its button `b` goes to the holders of
+   * `from:b`. Once only, so an operator's later removal stands.
+   */
+  from?: string;
 }
 
 export interface GroupDef {
   path: string;
   icon: string;
   pages: readonly PageDef[];
+  /** As a page's `from`: the holders of this group get the new group once. */
+  from?: string;
 }
 
 export const MENU_CATALOGUE: readonly GroupDef[] = [
@@ -68,6 +76,19 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'casino_game', buttons: ['export'] },
       { path: 'casino_large_win', buttons: ['review', 'export'] },
       { path: 'casino_user', buttons: ['export'] },
+    ],
+  },
+  {
+    // Virtual racing (issue 23): its lists, settings and figures were the casino's pages until then.
+    path: 'racing',
+    icon: 'FlagOutlined',
+    from: 'casino',
+    pages: [
+      { path: 'racing_race', buttons: ['export'], from: 'casino_order' },
+      { path: 'racing_order', buttons: ['detail', 'export'], from: 'casino_order' },
+      { path: 'racing_coin', buttons: ['export'], from: 'casino_order' },
+      { path: 'racing_config', buttons: ['edit'], from: 'casino_config' },
+      { path: 'racing_statistics', from: 'history_statistics' },
     ],
   },
   {
@@ -195,6 +216,8 @@ export interface CatalogueEntry {
   hidden: boolean;
   icon: string | null;
   sort: number;
+  /** The key whose holders get this entry when a start first adds it (PageDef.from). */
+  from: string | null;
 }
 
 /** The catalogue flattened in a stable order: groups, their pages, each page's buttons. */
@@ -203,18 +226,18 @@ export function flattenCatalogue(catalogue: readonly GroupDef[] = MENU_CATALOGUE
   catalogue.forEach((g, gi) => {
     out.push({
       key: g.path, parentKey: null, name: g.path, languageVariable: `menu.${g.path}`, path: g.path,
-      type: 1, platform: 1, showHeadshot: 1, hidden: false, icon: g.icon, sort: (catalogue.length - gi) * 10,
+      type: 1, platform: 1, showHeadshot: 1, hidden: false, icon: g.icon, sort: (catalogue.length - gi) * 10, from: g.from ?? null,
     });
     g.pages.forEach((p, pi) => {
       out.push({
         key: p.path, parentKey: g.path, name: p.path, languageVariable: `menu.${p.path}`, path: p.path,
         type: 1, platform: 1, showHeadshot: p.top ? 2 : 1, hidden: !!p.hidden, icon: p.icon ?? null,
-        sort: (g.pages.length - pi) * 10,
+        sort: (g.pages.length - pi) * 10, from: p.from ?? null,
       });
       (p.buttons ?? []).forEach((b, bi, all) => {
         out.push({
           key: `${p.path}:${b}`, parentKey: p.path, name: b, languageVariable: `button.${b}`, path: b,
-          type: 2, platform: 1, showHeadshot: 1, hidden: false, icon: null, sort: (all.length - bi) * 10,
+          type: 2, platform: 1, showHeadshot: 1, hidden: false, icon: null, sort: (all.length - bi) * 10, from: p.from ? `${p.from}:${b}` : null,
         });
       });
     });

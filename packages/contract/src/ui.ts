@@ -13,6 +13,9 @@ export type { Figures } from './statistics.js';
 export type { JackpotIssueRow, JackpotMatchRow, JackpotIssueDetail, JackpotQuoteAnswer, JackpotTicketBody, JackpotTicketRow, JackpotTicketDetail, JackpotShareRow } from './jackpot-api.js';
 // casino-api.ts builds zod shapes: the console takes its types only.
 export type { CasinoSessionAnswer, CasinoRoundRow, CasinoTransactionRow, CasinoRoundDetail, CasinoWalletAnswer } from './casino-api.js';
+export * from './racing-resources.js';
+// racing-api.ts builds zod shapes: the console takes its types only.
+export type { RacingRaceRow, RacingRaceDetail, RacingBetRow, RacingBetDetail, RacingCoinMoveRow, RacingStatsAnswer } from './racing-api.js';
 export * from './shop-resources.js';
 export * from './visitor-resources.js';
 export * from './messaging-resources.js';

@@ -306,6 +306,15 @@ export const CASINO_VOLATILITY = { low: 1, medium: 2, high: 3 } as const;
 /** Casino game: kind (casino_games.kind stores the identifier: 'slot' | 'crash' | 'roulette'). */
 export const CASINO_GAME_KIND = { slot: 1, crash: 2, roulette: 3 } as const;
 
+/** Virtual racing (issue 13): state of a race (1 open for bets, 2 running, 3 finished, 4 cancelled: bets refunded). */
+export const RACING_RACE_STATUS = { open: 1, running: 2, finished: 3, cancelled: 4 } as const;
+
+/** Virtual racing: state of a bet (refunded = its race was cancelled). */
+export const RACING_BET_STATUS = { open: 1, won: 2, lost: 3, refunded: 4 } as const;
+
+/** Virtual racing: a coin conversion (1 balance → coins, bill 15; 2 coins → balance, bill 16). */
+export const RACING_COIN_DIRECTION = { to_coins: 1, from_coins: 2 } as const;
+
 type Ids<T> = T[keyof T];
 
 export type OutcomeStatus = Ids<typeof OUTCOME_STATUS>;
@@ -360,6 +369,9 @@ export type JackpotResultKind = Ids<typeof JACKPOT_RESULT_KIND>;
 export type CasinoRoundStatus = Ids<typeof CASINO_ROUND_STATUS>;
 export type CasinoVolatility = Ids<typeof CASINO_VOLATILITY>;
 export type CasinoGameKindId = Ids<typeof CASINO_GAME_KIND>;
+export type RacingRaceStatus = Ids<typeof RACING_RACE_STATUS>;
+export type RacingBetStatus = Ids<typeof RACING_BET_STATUS>;
+export type RacingCoinDirection = Ids<typeof RACING_COIN_DIRECTION>;
 
 /** Every enumeration by its registry name. */
 export const ENUM_DEFS = {
@@ -418,6 +430,9 @@ export const ENUM_DEFS = {
   casino_round_status: CASINO_ROUND_STATUS,
   casino_volatility: CASINO_VOLATILITY,
   casino_game_kind: CASINO_GAME_KIND,
+  racing_race_status: RACING_RACE_STATUS,
+  racing_bet_status: RACING_BET_STATUS,
+  racing_coin_direction: RACING_COIN_DIRECTION,
   mall_show_status: MALL_SHOW_STATUS,
   visit_device: VISIT_DEVICE,
   visit_source: VISIT_SOURCE,

@@ -103,6 +103,10 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   casino_round_status: { 1: 'open', 2: 'completed', 3: 'rolled_back' },
   casino_volatility: { 1: 'low', 2: 'medium', 3: 'high' },
   casino_game_kind: { 1: 'slot', 2: 'crash', 3: 'roulette' },
+  // Ours (issue 23, virtual racing's screens).
+  racing_race_status: { 1: 'open', 2: 'running', 3: 'finished', 4: 'cancelled' },
+  racing_bet_status: { 1: 'open', 2: 'won', 3: 'lost', 4: 'refunded' },
+  racing_coin_direction: { 1: 'to_coins', 2: 'from_coins' },
   mall_show_status: { 1: 'shown', 2: 'hidden' },
   visit_device: { 1: 'mobile', 2: 'desktop', 3: 'app_android', 4: 'app_ios' },
   visit_source: { 1: 'direct', 2: 'search', 3: 'social', 4: 'referral', 5: 'campaign' },

@@ -73,6 +73,26 @@ async function grant(ex: Executor, roleId: number, keys: string[]) {
 }
 
 /**
+ * A new entry that takes over what another one guarded (`from` in the catalogue) goes to every role holding
+ * that one, on the start that adds it only: an operator's later removal stands.
+ */
+async function carryOver(ex: Executor, added: string[]) {
+  const moves = flattenCatalogue().filter((e) => e.from && added.includes(e.key));
+  const touched = new Set<number>();
+  for (const e of moves) {
+    const { rows } = (await ex.execute(sql`
+      INSERT INTO role_menus (role_id, menu_id)
+      SELECT rm.role_id, target.id FROM role_menus rm
+      JOIN menu_items source ON source.id = rm.menu_id AND source.key = ${e.from}
+      JOIN menu_items target ON target.key = ${e.key}
+      ON CONFLICT DO NOTHING
+      RETURNING role_id`)) as unknown as { rows: { role_id: number }[] };
+    for (const r of rows) touched.add(Number(r.role_id));
+  }
+  if (touched.size) await ex.update(roles).set({ version: sql`${roles.version} + 1` }).where(inArray(roles.id, [...touched]));
+}
+
+/**
  * Idempotent: every start brings the permission catalogue, the seeded roles, the log types and the
  * modules' reference data up to date, and creates the super admin once; it never overwrites operators' edits.
  */
@@ -89,6 +109,7 @@ export async function seedPlatform(db: Db, opts: SeedOptions, moduleSeeds: reado
     // New roles get their whole set; existing ones only the catalogue entries that are new in this release.
     await grant(tx, adminRole.id, adminRole.created ? adminKeys : adminKeys.filter((k) => added.includes(k)));
     await grant(tx, defaultRole.id, defaultRole.created ? defaultKeys : defaultKeys.filter((k) => added.includes(k)));
+    await carryOver(tx, added);
 
     for (const [code, id] of Object.entries(LOG_TYPE)) {
       await tx.insert(logTypes).values({ id, code, name: enumLabel('log_type', id as never, 'en-US') }).onConflictDoNothing();

@@ -42,6 +42,8 @@ const operations = (load: ScreenDef['load']) => withTexts('operations', load);
 const bettingResource = (page: string) => betting(declared(() => import('../pages/betting/resourceScreens'), page));
 const jackpotResource = (page: string) => jackpot(declared(() => import('../pages/jackpot/resourceScreens'), page));
 const casinoResource = (page: string) => casino(declared(() => import('../pages/casino/resourceScreens'), page));
+const racing = (load: ScreenDef['load']) => withTexts('racing', load);
+const racingResource = (page: string) => racing(declared(() => import('../pages/racing/resourceScreens'), page));
 const tronResource = (page: string) => tron(declared(() => import('../pages/tron/resourceScreens'), page));
 const messagingResource = (page: string) => withTexts('messaging', declared(() => import('../pages/messaging/resourceScreens'), page));
 const pushResource = (page: string) => withTexts('push', declared(() => import('../pages/push/resourceScreens'), page));
@@ -115,6 +117,12 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   casino_game: casinoResource('casino_game'),
   casino_large_win: casino(() => import('../pages/casino/LargeWinPage')),
   casino_user: casinoResource('casino_user'),
+  // Virtual racing (issue 23)
+  racing_race: racingResource('racing_race'),
+  racing_order: racingResource('racing_order'),
+  racing_coin: racingResource('racing_coin'),
+  racing_config: racingResource('racing_config'),
+  racing_statistics: racing(() => import('../pages/racing/StatisticsPage')),
   // Users and money
   user: money(betting(() => import('../pages/money/UserPage'))),
   user_list: moneyResource('user_list'),

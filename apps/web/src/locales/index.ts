@@ -43,6 +43,7 @@ export const LAZY_LOCALE_FILES = {
   betting: byLanguage(() => import('./en-US/betting'), () => import('./sw-KE/betting'), () => import('./zh-CN/betting')),
   jackpot: byLanguage(() => import('./en-US/jackpot'), () => import('./sw-KE/jackpot'), () => import('./zh-CN/jackpot')),
   casino: byLanguage(() => import('./en-US/casino'), () => import('./sw-KE/casino'), () => import('./zh-CN/casino')),
+  racing: byLanguage(() => import('./en-US/racing'), () => import('./sw-KE/racing'), () => import('./zh-CN/racing')),
   tron: byLanguage(() => import('./en-US/tron'), () => import('./sw-KE/tron'), () => import('./zh-CN/tron')),
   content: byLanguage(() => import('./en-US/content'), () => import('./sw-KE/content'), () => import('./zh-CN/content')),
   operations: byLanguage(() => import('./en-US/operations'), () => import('./sw-KE/operations'), () => import('./zh-CN/operations')),

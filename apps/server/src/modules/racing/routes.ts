@@ -1,15 +1,18 @@
 /**
- * Virtual racing for operators (issue 13). The menu has no racing page (packages/contract/src/menu.ts):
- * racing is a virtual game next to the casino's, so its lists sit under the casino's pages:
+ * Virtual racing for operators (issue 13; its own menu group `racing` since issue 23,
+ * packages/contract/src/menu.ts; shapes in packages/contract/src/racing-api.ts):
  *
- * - GET /api/v1/racing/races (casino_order): the provider's races (schedule, runners and odds, status,
- *   finishing order); the races are the provider's, not a branch's;
- * - GET /api/v1/racing/bets (casino_order): bets, scoped to the admin's branch (the bettor's agent),
- *   filtered by race, bettor, phone, status, time; export type racing_bet (casino_order:export);
- * - GET /api/v1/racing/coin_moves (casino_order): coin conversions (bills 15 and 16), scoped; export type
- *   racing_coin_move;
- * - GET/PUT /api/v1/racing/settings (casino_config, edit): racing on/off and the coin rate, audited;
- * - GET /api/v1/racing/statistics (history_statistics): racing turnover, payouts, GGR over a period, scoped.
+ * - GET /api/v1/racing/races (racing_race): the provider's races (schedule, runners and odds, status,
+ *   finishing order); the races are the provider's, not a branch's; export type racing_race
+ *   (racing_race:export). GET /racing/races/:id adds each runner's place and the bets on it in the branch;
+ * - GET /api/v1/racing/bets (racing_order): bets, scoped to the admin's branch (the bettor's agent),
+ *   filtered by race, bettor, phone, status, time; export type racing_bet (racing_order:export);
+ *   GET /racing/bets/:id (racing_order:detail): the bet with its race, in the branch;
+ * - GET /api/v1/racing/coin_moves (racing_coin): coin conversions (bills 15 and 16), scoped; export type
+ *   racing_coin_move (racing_coin:export);
+ * - GET/PUT /api/v1/racing/settings (racing_config, edit): racing on/off and the coin rate, audited; a change
+ *   of the rate waits for a second whole-book admin;
+ * - GET /api/v1/racing/statistics (racing_statistics): racing turnover, payouts, GGR over a period, scoped.
  *
  * The bettor's side (bills 13–16) shows in the bill lists through the ledger.
  */
@@ -18,13 +21,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { LOG_TYPE } from '@dau/domain';
-import { answerRow, dateTime } from '@dau/contract';
+import {
+  racingBetDetail, racingBetParams, racingBetRow, racingCoinMoveRow, racingRaceDetail, racingRaceParams, racingRaceRow, racingSettingsAnswer,
+  racingSettingsBody, racingStatsAnswer, racingStatsQuery, type RacingStatsAnswer,
+} from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { writeAudit } from '../../platform/audit.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { authOf } from '../../platform/access.js';
-import { badRequest } from '../../platform/errors.js';
+import { badRequest, notFound } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
 import { ofBettorPhone } from '../money/bills-routes.js';
 import { racingBets, racingCoinMoves, racingRaces, racingSettings, type RacingRunner } from './schema.js';
@@ -37,14 +43,14 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const raceFilters = z.object({ status: z.coerce.number().int().min(1).max(4).optional(), race_ref: optionalText, starts_at_from: isoDate, starts_at_to: isoDate });
 type RaceFilters = z.infer<typeof raceFilters>;
 
-export const raceRow = answerRow({ id: 'number', race_ref: 'string', starts_at: 'string', status: 'number', winner: 'number?', updated_at: 'string' }).extend({
-  runners: z.array(z.object({ number: z.number().int(), name: z.string(), odds: z.string() })),
-  result: z.array(z.number().int()).nullable(),
+const toRaceRow = (r: typeof racingRaces.$inferSelect) => ({
+  id: r.id, race_ref: r.raceRef, starts_at: r.startsAt.toISOString(), status: r.status, runners: r.runners, result: r.result ?? null,
+  winner: r.result?.[0] ?? null, updated_at: r.updatedAt.toISOString(),
 });
 
 export const raceList = defineList({
   name: 'racing_race',
-  page: 'casino_order',
+  page: 'racing_race',
   path: '/api/v1/racing/races',
   summary: "Virtual races from the racing provider: start, runners with odds, status (1 open, 2 running, 3 finished, 4 cancelled), finishing order",
   filters: raceFilters,
@@ -59,12 +65,9 @@ export const raceList = defineList({
   idColumn: racingRaces.id,
   sortable: { id: racingRaces.id, starts_at: racingRaces.startsAt, status: racingRaces.status },
   defaultSort: '-starts_at',
-  toRow: (r: typeof racingRaces.$inferSelect) => ({
-    id: r.id, race_ref: r.raceRef, starts_at: r.startsAt.toISOString(), status: r.status, runners: r.runners, result: r.result ?? null,
-    winner: r.result?.[0] ?? null, updated_at: r.updatedAt.toISOString(),
-  }),
-  row: raceRow,
-  columns: [{ key: 'race_ref' }, { key: 'starts_at' }, { key: 'status' }, { key: 'winner' }],
+  toRow: toRaceRow,
+  row: racingRaceRow,
+  columns: [{ key: 'id' }, { key: 'race_ref' }, { key: 'starts_at' }, { key: 'status', enum: 'racing_race_status' }, { key: 'winner' }],
 });
 
 // ------------------------------------------------------------------------------------------------- bets
@@ -79,16 +82,24 @@ const betFilters = z.object({
 });
 type BetFilters = z.infer<typeof betFilters>;
 
-export const racingBetRow = answerRow({
-  id: 'number', race_id: 'number', race_ref: 'string', starts_at: 'string', bettor_id: 'number', phone: 'string', user_name: 'string', runner: 'number',
-  runner_name: 'string', stake: 'number', odds: 'string', status: 'number', payout: 'number', created_at: 'string', settled_at: 'string?',
-});
-
 type BetJoin = { bet: typeof racingBets.$inferSelect; phone: string; name: string; raceRef: string; startsAt: Date; runners: RacingRunner[] };
+
+export const selectBets = (ex: Executor) =>
+  ex
+    .select({ bet: racingBets, phone: bettors.phone, name: bettors.name, raceRef: racingRaces.raceRef, startsAt: racingRaces.startsAt, runners: racingRaces.runners })
+    .from(racingBets)
+    .innerJoin(bettors, eq(bettors.id, racingBets.bettorId))
+    .innerJoin(racingRaces, eq(racingRaces.id, racingBets.raceId));
+
+export const toBetRow = ({ bet, phone, name, raceRef, startsAt, runners }: BetJoin) => ({
+  id: bet.id, race_id: bet.raceId, race_ref: raceRef, starts_at: startsAt.toISOString(), bettor_id: bet.bettorId, phone, user_name: name,
+  runner: bet.runner, runner_name: runners.find((r) => r.number === bet.runner)?.name ?? '', stake: bet.stake, odds: bet.odds, status: bet.status,
+  payout: bet.payout, created_at: bet.createdAt.toISOString(), settled_at: iso(bet.settledAt),
+});
 
 export const racingBetList = defineList({
   name: 'racing_bet',
-  page: 'casino_order',
+  page: 'racing_order',
   path: '/api/v1/racing/bets',
   summary: 'Virtual racing bets (status 1 open, 2 won, 3 lost, 4 refunded), in the caller’s branch',
   filters: betFilters,
@@ -102,26 +113,18 @@ export const racingBetList = defineList({
       q.created_at_from ? gte(racingBets.createdAt, new Date(q.created_at_from)) : undefined,
       q.created_at_to ? lt(racingBets.createdAt, new Date(q.created_at_to)) : undefined,
     ),
-  select: (ex: Executor) =>
-    ex
-      .select({ bet: racingBets, phone: bettors.phone, name: bettors.name, raceRef: racingRaces.raceRef, startsAt: racingRaces.startsAt, runners: racingRaces.runners })
-      .from(racingBets)
-      .innerJoin(bettors, eq(bettors.id, racingBets.bettorId))
-      .innerJoin(racingRaces, eq(racingRaces.id, racingBets.raceId)),
+  select: selectBets,
   countFrom: (ex: Executor) => ex.select({ id: racingBets.id }).from(racingBets),
   idColumn: racingBets.id,
   sortable: { id: racingBets.id, created_at: racingBets.createdAt, stake: racingBets.stake, payout: racingBets.payout },
   defaultSort: '-id',
   countCap: 10_000,
-  toRow: ({ bet, phone, name, raceRef, startsAt, runners }: BetJoin) => ({
-    id: bet.id, race_id: bet.raceId, race_ref: raceRef, starts_at: startsAt.toISOString(), bettor_id: bet.bettorId, phone, user_name: name,
-    runner: bet.runner, runner_name: runners.find((r) => r.number === bet.runner)?.name ?? '', stake: bet.stake, odds: bet.odds, status: bet.status,
-    payout: bet.payout, created_at: bet.createdAt.toISOString(), settled_at: iso(bet.settledAt),
-  }),
+  toRow: toBetRow,
   row: racingBetRow,
   columns: [
-    { key: 'race_ref' }, { key: 'starts_at' }, { key: 'phone' }, { key: 'user_name' }, { key: 'runner' }, { key: 'runner_name' }, { key: 'stake', money: true },
-    { key: 'odds' }, { key: 'status' }, { key: 'payout', money: true }, { key: 'created_at' }, { key: 'settled_at' },
+    { key: 'id' }, { key: 'race_ref' }, { key: 'starts_at' }, { key: 'phone' }, { key: 'user_name' }, { key: 'runner' }, { key: 'runner_name' },
+    { key: 'stake', money: true }, { key: 'odds' }, { key: 'status', enum: 'racing_bet_status' }, { key: 'payout', money: true }, { key: 'created_at' },
+    { key: 'settled_at' },
   ],
 });
 
@@ -130,13 +133,9 @@ export const racingBetList = defineList({
 const moveFilters = z.object({ bettor_id: optionalInt, phone: optionalText, direction: z.coerce.number().int().min(1).max(2).optional(), created_at_from: isoDate, created_at_to: isoDate });
 type MoveFilters = z.infer<typeof moveFilters>;
 
-export const coinMoveRow = answerRow({
-  id: 'number', bettor_id: 'number', phone: 'string', user_name: 'string', direction: 'number', cash: 'number', coins: 'number', bill_id: 'number?', created_at: 'string',
-});
-
 export const coinMoveList = defineList({
   name: 'racing_coin_move',
-  page: 'casino_order',
+  page: 'racing_coin',
   path: '/api/v1/racing/coin_moves',
   summary: 'Racing coin conversions: direction 1 balance → coin (bill 15), 2 coin → balance (bill 16), in the caller’s branch',
   filters: moveFilters,
@@ -159,52 +158,25 @@ export const coinMoveList = defineList({
     id: move.id, bettor_id: move.bettorId, phone, user_name: name, direction: move.direction, cash: move.cashCents, coins: move.coins, bill_id: move.billId,
     created_at: move.createdAt.toISOString(),
   }),
-  row: coinMoveRow,
-  columns: [{ key: 'phone' }, { key: 'user_name' }, { key: 'direction' }, { key: 'cash', money: true }, { key: 'coins' }, { key: 'bill_id' }, { key: 'created_at' }],
+  row: racingCoinMoveRow,
+  columns: [
+    { key: 'id' }, { key: 'phone' }, { key: 'user_name' }, { key: 'direction', enum: 'racing_coin_direction' }, { key: 'cash', money: true }, { key: 'coins' },
+    { key: 'bill_id' }, { key: 'created_at' },
+  ],
 });
 
 // --------------------------------------------------------------------------------------------- settings
 
-export const racingSettingsAnswer = z.object({
-  enabled: z.boolean(),
-  /** Coins per TSh cent x 10,000 (10,000: one coin per cent; 100: one coin per shilling). */
-  coin_rate_bps: z.number().int(),
-  updated_at: z.string(),
-});
-const racingSettingsBody = z
-  .object({ enabled: z.boolean().optional(), coin_rate_bps: z.number().int().min(1).max(100_000_000).optional() })
-  .strict();
-
 const settingsAnswer = (s: Awaited<ReturnType<typeof racingSettingsOf>>) => ({ enabled: s.enabled, coin_rate_bps: s.coinRateBps, updated_at: s.updatedAt.toISOString() });
 
 // ------------------------------------------------------------------------------------------- statistics
-
-const statsQuery = z.object({ from: dateTime(), to: dateTime() });
-
-export const racingStatsAnswer = z.object({
-  /** Stakes of the bets placed in the period, refunded bets left out. */
-  turnover: z.number().int(),
-  /** Stakes of those bets already decided (won or lost). */
-  settled_stake: z.number().int(),
-  /** What the won bets paid. */
-  payouts: z.number().int(),
-  /** settled_stake − payouts: what the house kept of the decided bets. */
-  ggr: z.number().int(),
-  /** Stakes of bets not decided yet. */
-  open_stakes: z.number().int(),
-  bets: z.number().int(),
-  bettors: z.number().int(),
-  /** Cash converted into racing coins (bill 15) and back (bill 16) in the period. */
-  coins_bought_cash: z.number().int(),
-  coins_sold_cash: z.number().int(),
-});
 
 /**
  * Racing figures over [from, to) in the admin's branch, for the statistics screens (the statistics
  * module sums sports only; racing answers its own figures here). Bets count in the period they were
  * placed in.
  */
-export async function racingStatistics(ex: Executor, scope: Scope, from: Date, to: Date): Promise<z.infer<typeof racingStatsAnswer>> {
+export async function racingStatistics(ex: Executor, scope: Scope, from: Date, to: Date): Promise<RacingStatsAnswer> {
   const b = racingBets;
   const decided = sql`${b.status} IN (${RACING_BET_STATUS.won}, ${RACING_BET_STATUS.lost})`;
   const [row] = await ex
@@ -236,6 +208,28 @@ export async function racingStatistics(ex: Executor, scope: Scope, from: Date, t
   };
 }
 
+/** A race with each runner's finishing place and the bets on it in the branch (refunded bets left out). */
+async function raceDetail(ex: Executor, scope: Scope, race: typeof racingRaces.$inferSelect) {
+  const b = racingBets;
+  const rows = await ex
+    .select({
+      runner: b.runner,
+      bets: sql<string>`count(*)`,
+      stake: sql<string>`coalesce(sum(${b.stake}), 0)::bigint`,
+      payout: sql<string>`coalesce(sum(${b.payout}), 0)::bigint`,
+    })
+    .from(b)
+    .where(and(eq(b.raceId, race.id), sql`${b.status} <> ${RACING_BET_STATUS.refunded}`, scopeCondition(scope, b.agentId)))
+    .groupBy(b.runner);
+  const byRunner = new Map(rows.map((r) => [Number(r.runner), r]));
+  const book = race.runners.map((runner) => {
+    const at = race.result?.indexOf(runner.number) ?? -1;
+    const r = byRunner.get(runner.number);
+    return { ...runner, place: at >= 0 ? at + 1 : null, bets: Number(r?.bets ?? 0), stake: Number(r?.stake ?? 0), payout: Number(r?.payout ?? 0) };
+  });
+  return { ...toRaceRow(race), book };
+}
+
 export function registerRacingRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   registerList(app, db, raceList);
@@ -243,12 +237,42 @@ export function registerRacingRoutes(app: FastifyInstance, ctx: AppContext) {
   registerList(app, db, coinMoveList);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
+    '/api/v1/racing/races/:id',
+    {
+      config: { access: { page: 'racing_race' } },
+      schema: {
+        tags: ['racing_race'], summary: "A virtual race: runners with odds, finishing order, and each runner's bets, stakes and payouts in the caller's branch",
+        params: racingRaceParams, response: { 200: racingRaceDetail },
+      },
+    },
+    async (req) => {
+      const [race] = await db.select().from(racingRaces).where(eq(racingRaces.id, req.params.id));
+      if (!race) throw notFound();
+      return raceDetail(db, await scopeOf(db, authOf(req)), race);
+    },
+  );
+  r.get(
+    '/api/v1/racing/bets/:id',
+    {
+      config: { access: { page: 'racing_order', button: 'detail' } },
+      schema: { tags: ['racing_order'], summary: "A virtual racing bet of the caller's branch with its race", params: racingBetParams, response: { 200: racingBetDetail } },
+    },
+    async (req) => {
+      const scope = await scopeOf(db, authOf(req));
+      // Another branch's bet is not found (its existence is not told).
+      const [row] = await selectBets(db).where(and(eq(racingBets.id, req.params.id), scopeCondition(scope, racingBets.agentId)));
+      if (!row) throw notFound();
+      const [race] = await db.select().from(racingRaces).where(eq(racingRaces.id, row.bet.raceId));
+      return { bet: toBetRow(row), race: toRaceRow(race!) };
+    },
+  );
+  r.get(
     '/api/v1/racing/statistics',
     {
-      config: { access: { page: 'history_statistics' } },
+      config: { access: { page: 'racing_statistics' } },
       schema: {
-        tags: ['history_statistics'], summary: "Virtual racing figures over [from, to) in the caller's branch: turnover, settled stake, payouts, GGR, open stakes, bets, bettors, coin conversions",
-        querystring: statsQuery, response: { 200: racingStatsAnswer },
+        tags: ['racing_statistics'], summary: "Virtual racing figures over [from, to) in the caller's branch: turnover, settled stake, payouts, GGR, open stakes, bets, bettors, coin conversions",
+        querystring: racingStatsQuery, response: { 200: racingStatsAnswer },
       },
     },
     async (req) => {
@@ -260,14 +284,14 @@ export function registerRacingRoutes(app: FastifyInstance, ctx: AppContext) {
   );
   r.get(
     '/api/v1/racing/settings',
-    { config: { access: { page: 'casino_config' } }, schema: { tags: ['casino_config'], summary: 'Virtual racing settings: on/off and the racing coin rate', response: { 200: racingSettingsAnswer } } },
+    { config: { access: { page: 'racing_config' } }, schema: { tags: ['racing_config'], summary: 'Virtual racing settings: on/off and the racing coin rate', response: { 200: racingSettingsAnswer } } },
     async () => settingsAnswer(await racingSettingsOf(db)),
   );
   r.put(
     '/api/v1/racing/settings',
     {
-      config: { access: { page: 'casino_config', button: 'edit', duty: { ring: 'two', fields: ['coin_rate_bps'], setting: 'racing_settings' } } },
-      schema: { tags: ['casino_config'], summary: 'Change the virtual racing settings (audited)', body: racingSettingsBody, response: { 200: racingSettingsAnswer } },
+      config: { access: { page: 'racing_config', button: 'edit', duty: { ring: 'two', fields: ['coin_rate_bps'], setting: 'racing_settings' } } },
+      schema: { tags: ['racing_config'], summary: 'Change the virtual racing settings (audited)', body: racingSettingsBody, response: { 200: racingSettingsAnswer } },
     },
     async (req) =>
       db.transaction(async (tx) => {

@@ -27,7 +27,7 @@
  */
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import Decimal from 'decimal.js';
-import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED, type MessageCode } from '@dau/domain';
+import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RACING_BET_STATUS, RACING_COIN_DIRECTION, RACING_RACE_STATUS, RISK_LEVEL, USER_DISABLED, type MessageCode } from '@dau/domain';
 import type { Executor, Db } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
@@ -35,12 +35,12 @@ import { HOUSE, post } from '../money/ledger.js';
 import type { ProviderRace, RaceOutcome, RacingProvider } from './adapter.js';
 import { racingBets, racingCoinAccounts, racingCoinMoves, racingRaces, racingSettings } from './schema.js';
 
-/** Race status (enumeration racing race status): 1 open for bets, 2 running, 3 finished, 4 cancelled. */
-export const RACE_STATUS = { open: 1, running: 2, finished: 3, cancelled: 4 } as const;
-/** Bet status: 1 open, 2 won, 3 lost, 4 refunded (race cancelled). */
-export const RACING_BET_STATUS = { open: 1, won: 2, lost: 3, refunded: 4 } as const;
-/** Coin move direction: 1 balance → coin (bill 15), 2 coin → balance (bill 16). */
-export const COIN_DIRECTION = { toCoins: 1, fromCoins: 2 } as const;
+/** Race status (domain racing_race_status): 1 open for bets, 2 running, 3 finished, 4 cancelled. */
+export const RACE_STATUS = RACING_RACE_STATUS;
+/** Bet status (domain racing_bet_status): 1 open, 2 won, 3 lost, 4 refunded (race cancelled). */
+export { RACING_BET_STATUS };
+/** Coin move direction (domain racing_coin_direction): 1 balance → coin (bill 15), 2 coin → balance (bill 16). */
+export const COIN_DIRECTION = { toCoins: RACING_COIN_DIRECTION.to_coins, fromCoins: RACING_COIN_DIRECTION.from_coins } as const;
 
 /** Stake limits of one bet, cents (TSh 1 .. TSh 1,000,000). */
 export const RACING_MIN_STAKE = 100;

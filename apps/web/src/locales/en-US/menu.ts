@@ -7,6 +7,7 @@ const menu = {
     // groups
     betting: 'Betting & matches',
     casino: 'Casino',
+    racing: 'Virtual racing',
     jackpot: 'Jackpot',
     users: 'Users & money',
     messaging: 'Messaging',
@@ -42,6 +43,12 @@ const menu = {
     casino_config: 'Casino settings',
     casino_game: 'Game revenue',
     casino_user: 'Casino user statistics',
+    // virtual racing
+    racing_race: 'Races',
+    racing_order: 'Racing bets',
+    racing_coin: 'Racing coin moves',
+    racing_config: 'Racing settings',
+    racing_statistics: 'Racing statistics',
     // jackpot
     jackpot_bet_type: 'Jackpot bet types',
     jackpot_identifier: 'Jackpot periods',

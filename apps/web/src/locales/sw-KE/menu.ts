@@ -8,6 +8,7 @@ const menu: Shape<typeof en> = {
     // groups
     betting: 'Ubashiri na mechi',
     casino: 'Kasino',
+    racing: 'Mbio za farasi za mtandaoni',
     jackpot: 'Jackpot',
     users: 'Watumiaji na fedha',
     messaging: 'Ujumbe',
@@ -43,6 +44,12 @@ const menu: Shape<typeof en> = {
     casino_config: 'Mipangilio ya kasino',
     casino_game: 'Mapato ya michezo',
     casino_user: 'Takwimu za watumiaji wa kasino',
+    // virtual racing
+    racing_race: 'Mbio',
+    racing_order: 'Madau ya mbio',
+    racing_coin: 'Miamala ya sarafu za mbio',
+    racing_config: 'Mipangilio ya mbio',
+    racing_statistics: 'Takwimu za mbio',
     // jackpot
     jackpot_bet_type: 'Aina za dau la jackpot',
     jackpot_identifier: 'Awamu za jackpot',

@@ -8,6 +8,7 @@ const menu: Shape<typeof en> = {
     // 分组
     betting: '赛事投注',
     casino: '娱乐场',
+    racing: '虚拟赛马',
     jackpot: '奖池',
     users: '用户与资金',
     messaging: '消息中心',
@@ -43,6 +44,12 @@ const menu: Shape<typeof en> = {
     casino_config: '游戏配置',
     casino_game: '游戏营收',
     casino_user: '游戏用户统计',
+    // virtual racing
+    racing_race: '赛事列表',
+    racing_order: '赛马注单',
+    racing_coin: '赛马币流水',
+    racing_config: '赛马设置',
+    racing_statistics: '赛马统计',
     // 奖池
     jackpot_bet_type: '奖池玩法',
     jackpot_identifier: '奖池期号',

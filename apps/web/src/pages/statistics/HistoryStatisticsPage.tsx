@@ -2,14 +2,13 @@ import { useMemo } from 'react';
 import { Alert, Col, DatePicker, Row as Grid, Space, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import dayjs, { type Dayjs } from '../../app/dayjs';
 import { centsToDecimalString } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { ActionButton, LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { ChartCard } from './Chart';
-import { FigureCard, FigureGrid, darDay, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { FigureCard, FigureGrid, isEmpty, useCount, useDayRange, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
 interface HistoryAnswer {
@@ -54,10 +53,7 @@ export default function HistoryStatisticsPage() {
   const count = useCount();
   const hold = useHold();
   const seriesOptions = useSeriesOptions();
-  const [params, setParams] = useSearchParams();
-  const today = darDay();
-  const from = params.get('date_from') ?? darDay(Date.now() - 6 * 86_400_000);
-  const to = params.get('date_to') ?? today;
+  const { from, to, today, onRange } = useDayRange();
   const days = dayjs(to).diff(dayjs(from), 'day') + 1;
   const tooLong = days > MAX_DAYS;
   const q = useQuery({
@@ -71,17 +67,6 @@ export default function HistoryStatisticsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [d, t],
   );
-  const onRange = (range: [Dayjs | null, Dayjs | null] | null) => {
-    const next = new URLSearchParams(params);
-    if (range?.[0] && range[1]) {
-      next.set('date_from', range[0].format('YYYY-MM-DD'));
-      next.set('date_to', range[1].format('YYYY-MM-DD'));
-    } else {
-      next.delete('date_from');
-      next.delete('date_to');
-    }
-    setParams(next, { replace: true });
-  };
   const labels: Record<string, string> = { day: t('statistics.history.day'), total: t('statistics.history.total') };
   for (const c of COLUMNS) labels[c.key] = t(`statistics.figure.${c.key}`);
   const f = d?.totals;

@@ -3,6 +3,8 @@ import { Col, Row as Grid, Statistic, Tooltip, Typography, theme as antdTheme } 
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { Dayjs } from '../../app/dayjs';
 import type { Figures } from '@dau/contract/ui';
 import { Panel, useLocale } from '../../resources';
 
@@ -46,19 +48,23 @@ export function useCount() {
 /** The chart colours, the same in both themes (readable on light and dark). */
 export const SERIES_COLORS = { turnover: '#5b8ff9', payouts: '#f6903d', ggr: '#2f9e44', bettors: '#9254de', orders: '#36cfc9', deposits: '#13c2c2', withdrawals: '#eb2f96' };
 
-/** One figure card: label (with the definition as a tooltip where needed), value, optional line below. */
-export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: number | undefined; loading?: boolean; sub?: ReactNode }) {
+/**
+ * One figure card: label (with the definition as a tooltip where needed), value, optional line below. A
+ * figure of another area (virtual racing's) brings its own `label`, `hint` and whether it is `money`.
+ */
+export function FigureCard({ k, value, loading, sub, label, hint, money: isMoney }: { k: FigureKey | string; value: number | undefined; loading?: boolean; sub?: ReactNode; label?: string; hint?: string; money?: boolean }) {
   const { t } = useTranslation();
   const money = useMoney();
   const count = useCount();
   const { token } = antdTheme.useToken();
   const negative = value !== undefined && value < 0;
   const signed = k === 'ggr' || k === 'ngr' || k === 'net_deposits';
+  const definition = hint ?? (!label && HINTED.has(k as FigureKey) ? t(`statistics.hint.${k as 'ggr'}`) : undefined);
   const title = (
     <span>
-      {t(`statistics.figure.${k}`)}
-      {HINTED.has(k) && (
-        <Tooltip title={t(`statistics.hint.${k as 'ggr'}`)}>
+      {label ?? t(`statistics.figure.${k}`)}
+      {definition && (
+        <Tooltip title={definition}>
           <InfoCircleOutlined style={{ marginInlineStart: 6, color: token.colorTextTertiary }} />
         </Tooltip>
       )}
@@ -69,7 +75,7 @@ export function FigureCard({ k, value, loading, sub }: { k: FigureKey; value: nu
       <Statistic
         title={title}
         loading={loading}
-        value={value === undefined ? '-' : MONEY_KEYS.has(k) ? money(value) : count(value)}
+        value={value === undefined ? '-' : (isMoney ?? MONEY_KEYS.has(k as FigureKey)) ? money(value) : count(value)}
         valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: signed && value !== undefined && value !== 0 ? (negative ? token.colorErrorText : token.colorSuccessText) : undefined }}
       />
       {sub && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{sub}</Typography.Text>}
@@ -163,3 +169,26 @@ export const isEmpty = (f: Figures | undefined) => !!f && !f.turnover && !f.orde
 
 /** The operator's day (Africa/Dar_es_Salaam, UTC+3) of an instant, as YYYY-MM-DD. */
 export const darDay = (ms: number = Date.now()) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+
+/**
+ * A range of Dar es Salaam days kept in the URL (`date_from`, `date_to`; the last `days` days by default), and
+ * the range picker's change handler (a cleared picker goes back to the default).
+ */
+export function useDayRange(days = 7) {
+  const [params, setParams] = useSearchParams();
+  const today = darDay();
+  const from = params.get('date_from') ?? darDay(Date.now() - (days - 1) * 86_400_000);
+  const to = params.get('date_to') ?? today;
+  const onRange = (range: [Dayjs | null, Dayjs | null] | null) => {
+    const next = new URLSearchParams(params);
+    if (range?.[0] && range[1]) {
+      next.set('date_from', range[0].format('YYYY-MM-DD'));
+      next.set('date_to', range[1].format('YYYY-MM-DD'));
+    } else {
+      next.delete('date_from');
+      next.delete('date_to');
+    }
+    setParams(next, { replace: true });
+  };
+  return { from, to, today, onRange };
+}

@@ -3,14 +3,14 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Col, DatePicker, Row as Grid, Space, Statistic, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { enumLabel } from '@dau/domain';
 import { VISITOR_STATS_MAX_DAYS, visitorResource, type VisitCounts, type VisitorStats } from '@dau/contract/ui';
 import dayjs, { type Dayjs } from '../../app/dayjs';
 import { api } from '../../app/api';
 import { ActionButton, LoadError, NoData, PageHeader, Panel, ResourceList, useLocale, type FieldView, type ResourceView } from '../../resources';
 import { ChartCard } from '../statistics/Chart';
-import { darDay, downloadCsv } from '../casino/shared';
+import { downloadCsv } from '../casino/shared';
+import { useDayRange } from '../statistics/shared';
 
 const COLORS = { visits: '#1677ff', new: '#52c41a', returning: '#fa8c16', visitors: '#722ed1' };
 
@@ -75,10 +75,7 @@ export default function VisitorPage() {
   const locale = useLocale();
   const countryName = useCountryName();
   const visitsView = useVisitsView();
-  const [params, setParams] = useSearchParams();
-  const today = darDay();
-  const from = params.get('date_from') ?? darDay(Date.now() - 6 * 86_400_000);
-  const to = params.get('date_to') ?? today;
+  const { from, to, today, onRange } = useDayRange();
   const days = dayjs(to).diff(dayjs(from), 'day') + 1;
   const tooLong = days > VISITOR_STATS_MAX_DAYS;
   const q = useQuery({
@@ -134,18 +131,6 @@ export default function VisitorPage() {
       countries: bars(top.map((c) => countryName(c.country)), top),
     };
   }, [s, names, locale, countryName]);
-
-  const onRange = (range: [Dayjs | null, Dayjs | null] | null) => {
-    const next = new URLSearchParams(params);
-    if (range?.[0] && range[1]) {
-      next.set('date_from', range[0].format('YYYY-MM-DD'));
-      next.set('date_to', range[1].format('YYYY-MM-DD'));
-    } else {
-      next.delete('date_from');
-      next.delete('date_to');
-    }
-    setParams(next, { replace: true });
-  };
 
   const head = [t('visitors.day'), names.visits, names.visitors, names.new, names.returning];
   const figure = (key: string, label: string, value: number | undefined) => (

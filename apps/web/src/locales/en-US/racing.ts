@@ -1,0 +1,87 @@
+/**
+ * Texts of the virtual racing screens (issue 23): races, bets, coin moves, settings and statistics. Field
+ * labels are `racing.field.<key>` (pages/racing/shared.tsx racingView); titles are the menu's (`menu.<page>`).
+ */
+const racing = {
+  racing: {
+    describe: {
+      racing_race: 'The racing provider’s races: a race every 3 minutes, open for bets until its start. Open one for its runners, odds and finishing order.',
+      racing_order: 'Bets of your branch on virtual races: the runner picked, stake, odds and result. A winner is paid stake × odds; a cancelled race refunds the stake.',
+      racing_coin: 'Conversions of your branch’s bettors between their balance and racing coins, each with its bill.',
+      racing_config: 'Virtual racing on or off, and the racing coin rate. A change of the rate waits for a second administrator.',
+      racing_statistics: 'Racing figures of your branch over the days you choose (Dar es Salaam time): what was staked, paid and kept.',
+    },
+    field: {
+      id: 'ID',
+      race_ref: 'Race',
+      starts_at: 'Start',
+      status: 'Status',
+      winner: 'Winner',
+      updated_at: 'Updated',
+      race_id: 'Race ID',
+      bettor_id: 'Bettor ID',
+      phone: 'Phone',
+      user_name: 'Bettor',
+      runner: 'Runner',
+      runner_name: 'Runner name',
+      stake: 'Stake',
+      odds: 'Odds',
+      payout: 'Payout',
+      created_at: 'Placed',
+      settled_at: 'Settled',
+      direction: 'Direction',
+      cash: 'Amount',
+      coins: 'Coins',
+      bill_id: 'Bill ID',
+      enabled: 'Racing open',
+      coin_rate_bps: 'Coin rate (coins per cent × 10,000)',
+    },
+    help: {
+      enabled: 'Off: no new race is taken and bets are refused; races already taken are still settled.',
+      coin_rate_bps: '10,000 = one coin per cent; 100 = one coin per shilling. Conversions round down, never in the bettor’s favour.',
+    },
+    rate: '{{coins}} coins per TSh 1',
+    race: { title: 'Race {{ref}}' },
+    bet: { title: 'Racing bet #{{id}}' },
+    link: { bets: 'Bets on this race' },
+    board: {
+      runners: 'Runners',
+      finished: 'Finishing order',
+      place: 'Place',
+      bets: 'Bets',
+      pick: 'Picked',
+      notFinished: 'No result yet: the finishing order shows once the race has run.',
+    },
+    empty: {
+      races: 'No race matches these filters. The provider opens a race every 3 minutes.',
+      bets: 'No racing bet matches these filters.',
+      coins: 'No coin conversion matches these filters.',
+      period: 'No racing bet and no coin conversion in these days.',
+    },
+    figure: {
+      turnover: 'Turnover',
+      settled_stake: 'Settled stakes',
+      payouts: 'Payouts',
+      ggr: 'GGR',
+      open_stakes: 'Open stakes',
+      bets: 'Bets',
+      bettors: 'Bettors',
+      coins_bought_cash: 'Bought coins for',
+      coins_sold_cash: 'Sold coins for',
+    },
+    hint: {
+      turnover: 'Stakes of the bets placed in these days; refunded bets left out.',
+      settled_stake: 'Stakes of those bets already decided (won or lost).',
+      payouts: 'What the winning bets paid.',
+      ggr: 'Gross gaming revenue: settled stakes minus payouts.',
+      open_stakes: 'Stakes of the bets whose race has not been decided yet.',
+      bets: 'Bets placed in these days, refunded bets left out.',
+      bettors: 'Distinct bettors who placed a bet.',
+      coins_bought_cash: 'Balance converted into racing coins (bill 15).',
+      coins_sold_cash: 'Racing coins converted back into balance (bill 16).',
+      hold: 'Hold: {{value}} of settled stakes',
+    },
+  },
+};
+
+export default racing;
