@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
           environment: 'node',
+          // Migrations and seed once per run; each file starts from a copy (test/global-setup.ts).
+          globalSetup: ['apps/server/test/global-setup.ts'],
           // Hang guards, not budgets: a busy 2-core CI machine takes minutes to set up a file's app.
           testTimeout: 180_000,
           hookTimeout: 300_000,

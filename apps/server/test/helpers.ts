@@ -1,36 +1,44 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { inject } from 'vitest';
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type DauApp } from '../src/app.js';
 import { openPglite, openPostgres, type Database } from '../src/platform/db.js';
 import { seed } from '../src/seed.js';
+import type { Templates } from './global-setup.js';
 import { hashPassword } from '../src/platform/crypto.js';
 import { admins, menuItems, roleMenus, roles } from '../src/platform/schema.js';
+import { ADMIN_PASSWORD, PASSWORD } from './constants.js';
 
-export const ADMIN_PASSWORD = 'Admin#2026pass';
-export const PASSWORD = 'Staff#2026pass';
+export { ADMIN_PASSWORD, PASSWORD };
 
 /**
  * A fresh database for one test file: in-memory PGlite by default; with TEST_DATABASE_URL a new
- * PostgreSQL database created for the file and dropped after.
+ * PostgreSQL database created for the file and dropped after. It starts from the run's template
+ * (./global-setup.ts: migrated once, and seeded once for `seeded`), so a file does not wait for the
+ * migrations; run outside that setup, it migrates (and seeds) itself.
  */
-export async function freshDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+export async function freshDatabase(kind: 'migrated' | 'seeded' = 'migrated'): Promise<Database & { dispose(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
+  const templates = inject('dauTemplates') as Templates | undefined;
   if (!url) {
-    const d = await openPglite();
-    await d.migrate();
+    const tar = templates?.pglite?.[kind];
+    const d = tar ? await openPglite(undefined, { from: new Blob([fs.readFileSync(tar)]) }) : await openPglite();
+    if (!tar) await fresh(d, kind);
     return { ...d, dispose: () => d.close() };
   }
   const name = `dau_t_${crypto.randomBytes(6).toString('hex')}`;
+  const template = templates?.pg?.url === url ? templates.pg[kind] : undefined;
   const adminClient = new pg.Client({ connectionString: url });
   await adminClient.connect();
-  await adminClient.query(`CREATE DATABASE ${name}`);
+  await adminClient.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await adminClient.end();
   const u = new URL(url);
   u.pathname = `/${name}`;
   const d = await openPostgres(u.toString(), { max: 30 });
-  await d.migrate();
+  if (!template) await fresh(d, kind);
   return {
     ...d,
     dispose: async () => {
@@ -51,9 +59,14 @@ export interface TestApp extends DauApp {
   login(account: string, password?: string, extra?: Record<string, unknown>): Promise<string>;
 }
 
+/** What the template would have given: the migrations, and for `seeded` the seed. */
+async function fresh(d: Database, kind: 'migrated' | 'seeded') {
+  await d.migrate();
+  if (kind === 'seeded') await seed(d.db, { adminPassword: ADMIN_PASSWORD, demo: false });
+}
+
 export async function createTestApp(opts: { sandboxRoutes?: boolean } = {}): Promise<TestApp> {
-  const database = await freshDatabase();
-  await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: false });
+  const database = await freshDatabase('seeded');
   const built = await buildApp({ database, sandboxRoutes: opts.sandboxRoutes });
   await built.app.ready();
   const call: TestApp['call'] = async (method, url, opts = {}) => {

@@ -59,6 +59,8 @@ export interface Database {
   /** Connections of the pool: open and in use (PGlite: its one connection). */
   poolStats(): { total: number; inUse: number; waiting: number };
   migrate(): Promise<void>;
+  /** PGlite: its data folder as one tar (what `openPglite(undefined, { from })` starts from: test templates). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -104,9 +106,10 @@ function localBus(): Bus & { deliver(text: string): void } {
   };
 }
 
-export async function openPglite(dataDir?: string): Promise<Database> {
+export async function openPglite(dataDir?: string, opts: { from?: Blob } = {}): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const load = opts.from ? { loadDataDir: opts.from } : {};
+  const client = dataDir ? new PGlite(dataDir, load) : new PGlite(load);
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
   const bus = localBus();
@@ -126,6 +129,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     prepared: (_name, text, values) => client.query(text, values),
     poolStats: () => ({ total: 1, inUse: 0, waiting: 0 }),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    dump: () => client.dumpDataDir('none'),
     close: () => client.close(),
   };
 }
