@@ -27,6 +27,8 @@ export default defineConfig({
           // machine takes longer but does not fail; these bound a test that would never end.
           testTimeout: 600_000,
           hookTimeout: 600_000,
+          // The servers' data folders, migrated and seeded once per run (e2e/support/global-setup.ts).
+          globalSetup: ['e2e/support/global-setup.ts'],
           fileParallelism: false,
         },
       },

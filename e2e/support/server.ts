@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { callJson, freePort, killGroup, type ApiAnswer } from '../../apps/server/test/support/spawn.js';
 
 /**
@@ -63,6 +64,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
     throw new Error(`The console is not built (${path.relative(ROOT, WEB_INDEX)} is missing): run \`npm run build\` first (or \`npm run test:e2e\`, which builds it).`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-e2e-'));
+  // The run's prepared data folder (./global-setup.ts), copied: the server finds its database migrated
+  // and seeded, with or without the demo data. Without that setup, the server prepares its own.
+  const prepared = opts.databaseUrl ? undefined : (inject('dauDataDirs') as { plain: string; demo: string } | undefined)?.[opts.demo ? 'demo' : 'plain'];
+  if (prepared) fs.cpSync(prepared, dataDir, { recursive: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {

@@ -46,6 +46,11 @@ const seeded = await startupLock(database, async () => {
   }
   return result;
 });
+if (config.setupOnly) {
+  await database.close();
+  console.log(`migrated and seeded in ${Date.now() - t0} ms; DAU_SETUP_ONLY=1: not serving`);
+  process.exit(0);
+}
 const { app, ctx, feed } = await buildApp({
   database,
   webDist: config.webDist,

@@ -21,6 +21,8 @@ const schema = z.object({
   DAU_SANDBOX_ROUTES: z.enum(['0', '1']).default('0'),
   DAU_TRUST_PROXY: z.enum(['0', '1']).default('0'),
   DAU_PUBLIC_DOCS: z.enum(['0', '1']).default('0'),
+  /** Migrate and seed, then exit: a release step (and the browser tests' prepared data folders). */
+  DAU_SETUP_ONLY: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('production'),
   /** The TRON full node the product talks to through TronWeb; default the sandbox TRON node below. */
@@ -46,6 +48,8 @@ export interface Config {
   trustProxy: boolean;
   /** The OpenAPI document readable without signing in. */
   publicDocs: boolean;
+  /** Migrate and seed, then exit. */
+  setupOnly: boolean;
   logLevel: string;
   /** NODE_ENV as given (default production). */
   nodeEnv: string;
@@ -73,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxRoutes: e.DAU_SANDBOX_ROUTES === '1',
     trustProxy: e.DAU_TRUST_PROXY === '1',
     publicDocs: e.DAU_PUBLIC_DOCS === '1',
+    setupOnly: e.DAU_SETUP_ONLY === '1',
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
     tron: { fullNodeUrl: e.TRON_FULL_NODE_URL, sandboxPort: e.TRON_SANDBOX_PORT, apiKey: e.TRON_API_KEY, masterKey: e.DAU_MASTER_KEY },
