@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { ORDER_TYPE, formatTsh } from '@dau/domain';
 import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
+import { openScreen, setTheme, shot, shots } from './support/screens';
 import { dialog, field, rowByKey, settled, toastAfter, until } from './support/ui';
 
 /**
@@ -28,24 +29,6 @@ beforeAll(async () => {
   expect(order.order_no).toMatch(/^O/);
 });
 
-async function openScreen(page: Page, route: string, title: string) {
-  await page.goto(`/#/customer/${route}`);
-  await until(async () => (await page.getByTestId('page-title').innerText()) === title, `the ${route} screen`);
-  await settled(page);
-}
-
-/** A full-page screenshot from the top (the shell's header is fixed: a scrolled page would show it mid-page). */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.mouse.move(1, 1); // no tooltip over the fields
-  await screenshot(page, name);
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  const dark = () => page.evaluate(() => localStorage.getItem('theme') === '2');
-  if ((await dark()) !== (theme === 'dark')) await page.getByTestId('theme-toggle').evaluate((el) => (el as HTMLElement).click()); // also under an open dialog
-  await until(async () => (await dark()) === (theme === 'dark'), `the ${theme} theme`);
-}
 
 describe('betting screens', () => {
   test('an operator changes a selection result with a reason: preview, confirm, new payout, bills and history', async () => {
@@ -80,12 +63,7 @@ describe('betting screens', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await toastAfter(page, 'Copied successfully', () => page.getByTestId('order-serial').locator('.ant-typography-copy').click());
 
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(page, theme);
-      await settled(page);
-      await shot(page, `betting-01-order-detail-${theme}`);
-    }
-    await setTheme(page, 'light');
+    await shots(page, 'betting-01-order-detail');
 
     // Change result: the result and the reason are required; the preview comes first.
     await page.getByTestId(`line-change-result-${line.id}`).click();
@@ -124,11 +102,7 @@ describe('betting screens', () => {
     // Nothing has changed yet.
     expect(expectStatus(await api('GET', `/betting/orders/${order.id}`), 200, 'order after the preview').order.payout).toBe(0);
 
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(page, theme);
-      await shot(page, `betting-02-result-preview-${theme}`);
-    }
-    await setTheme(page, 'light');
+    await shots(page, 'betting-02-result-preview');
 
     await toastAfter(page, 'Result changed on 1 order(s)', () => change.getByTestId('change-confirm').click());
     await change.waitFor({ state: 'hidden' });

@@ -1,8 +1,7 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import os from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { formatTsh } from '@dau/domain';
-import { animationsDone, openMenuGroup, UI_TIMEOUT, useE2e } from './support/browser';
+import { captureFailure, openMenuGroup, screenshot, UI_TIMEOUT, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { settled, until } from './support/ui';
 
@@ -25,15 +24,11 @@ beforeAll(async () => {
 
 type Lang = 'en-US' | 'sw-KE' | 'zh-CN';
 const contexts: BrowserContext[] = [];
-afterEach(async () => {
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail') await captureFailure(contexts, ctx.task.name);
   await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
 });
 
-/** Screenshots to look at, outside the repository. */
-async function screenshot(page: Page, name: string) {
-  await animationsDone(page);
-  await page.screenshot({ path: `${os.tmpdir()}/dau-shots/${name}.png`, fullPage: true });
-}
 
 /**
  * A signed-in page at this width and language. The browser runs in New York time: every time on screen

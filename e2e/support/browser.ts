@@ -149,13 +149,32 @@ export async function animationsDone(page: Page, timeout = 3_000) {
     .catch(() => undefined);
 }
 
-/** Saves a full-page PNG under e2e/.shots/<name>.png and returns its path. */
+/**
+ * Screenshots to look at are taken with `DAU_E2E_SHOTS=1` (no assertion reads them: an ordinary run skips
+ * them); every page of a test that failed is captured whatever the setting (useE2e).
+ */
+export const SHOTS = process.env.DAU_E2E_SHOTS === '1';
+
+/** With DAU_E2E_SHOTS=1: saves a full-page PNG under e2e/.shots/<name>.png and returns its path ('' otherwise). */
 export async function screenshot(page: Page, name: string): Promise<string> {
+  return SHOTS ? capture(page, name) : '';
+}
+
+async function capture(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const file = path.join(SHOTS_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
   await animationsDone(page);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** What the pages of a failed test showed: e2e/.shots/failed-<test>-<n>.png. */
+export async function captureFailure(contexts: readonly BrowserContext[], test: string) {
+  const pages = contexts.flatMap((c) => c.pages());
+  for (const [i, page] of pages.entries()) {
+    const file = await capture(page, `failed-${test.slice(0, 80)}-${i + 1}`).catch(() => '');
+    if (file) console.error(`screenshot of the failed test: ${file}`);
+  }
 }
 
 export interface E2e {
@@ -179,7 +198,8 @@ export function useE2e(opts: { server?: ServerOptions } = {}): E2e {
     server = await startServer(opts.server);
     browser = await launchBrowser();
   });
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') await captureFailure(open, ctx.task.name);
     await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { logOf, screenshot } from './browser';
+import { logOf, screenshot, SHOTS } from './browser';
 import { settled, until } from './ui';
 
 /** Opening screens, screenshots in both themes and antd Selects: shared by the browser tests of the screens. */
@@ -34,8 +34,9 @@ export async function setTheme(page: Page, theme: 'light' | 'dark') {
   await until(async () => (await dark()) === (theme === 'dark'), `the ${theme} theme`);
 }
 
-/** Screenshots in both themes, back to light. */
+/** Screenshots in both themes, back to light (only when screenshots are taken: DAU_E2E_SHOTS=1). */
 export async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(page, theme);
     await shot(page, `${name}-${theme}`);
