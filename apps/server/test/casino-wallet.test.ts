@@ -15,7 +15,7 @@ import { bettors, bills } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { casinoGames, casinoProviders, casinoRounds, casinoSettings, casinoTransactions } from '../src/modules/casino/schema';
 import { systemLogs } from '../src/platform/schema';
-import { approved, ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
+import { approved, ADMIN_PASSWORD, createTestApp, exportFinished, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
 import { WalletClient, cashOf, casinoBills, forget, houseBalance, sandboxClient, sandboxGame, session, uid } from './casino-wallet-support';
@@ -507,16 +507,10 @@ describe('operator routes', () => {
   });
 
   it('exports the rounds of the asker\'s branch through the background exports', async () => {
-    const { asyncOperations } = await import('../src/modules/money/schema');
     const exported = async (tok: string) => {
       const r = await t.call('POST', '/api/v1/exports', { token: tok, body: { type: 'casino_order', format: 1, params: {} } });
       expect(r.status, JSON.stringify(r.body)).toBe(202);
-      for (const until = Date.now() + 20_000; ; ) {
-        const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, r.body.id));
-        if (row && row.status !== 1) return row;
-        if (Date.now() > until) throw new Error('export still running');
-        await new Promise((res) => setTimeout(res, 50));
-      }
+      return exportFinished(t, r.body.id);
     };
     await grantKeys(t, w.agentRole, ['casino_order', 'casino_order:export']);
     const all = await t.database.db.select({ agentId: casinoRounds.agentId }).from(casinoRounds);

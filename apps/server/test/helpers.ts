@@ -10,6 +10,7 @@ import { seed } from '../src/seed.js';
 import type { Templates } from './global-setup.js';
 import { hashPassword } from '../src/platform/crypto.js';
 import { admins, menuItems, roleMenus, roles } from '../src/platform/schema.js';
+import { asyncOperations } from '../src/modules/money/schema.js';
 import { ADMIN_PASSWORD, PASSWORD } from './constants.js';
 
 export { ADMIN_PASSWORD, PASSWORD };
@@ -166,6 +167,17 @@ export async function until<T>(read: () => Promise<T>, pred: (v: T) => boolean, 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The row of a background export once it has finished (done or failed), polled; the wait is a hang guard. */
+export async function exportFinished(t: Pick<TestApp, 'database'>, id: number) {
+  const rows = await until(
+    () => t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, id)),
+    (r) => !!r[0] && r[0].status !== 1,
+    `export ${id} to finish`,
+    120_000,
+  );
+  return rows[0]!;
 }
 
 const checkers = new WeakMap<TestApp, Promise<string>>();

@@ -30,7 +30,7 @@ let rootId: number;
 let self: string;
 
 /** Waits until `probe` answers something truthy (state, not time). */
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, tries = 600): Promise<T> {
+async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, tries = 2400): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await probe();
     if (v) return v;
@@ -197,8 +197,11 @@ describe('scripts', () => {
     const r = await t.call('POST', '/api/v1/operations/script-runs', { token: root, body: { script: 'rebuild-console', args: {}, dry_run: true, target: self } });
     expect(r.status).toBe(201);
     expect(r.body.status).toBe('awaiting_approval');
-    // The runner never takes it while it waits.
-    await new Promise((res) => setTimeout(res, 2500));
+    // The runner never takes it while it waits: a run asked after it is taken and finishes (the runner had
+    // its chance at the waiting one), and the waiting one is still waiting.
+    const later = await t.call('POST', '/api/v1/operations/script-runs', { token: runner, body: { script: 'ledger-invariants', args: {}, target: self } });
+    expect(later.status).toBe(201);
+    await finished(later.body.id, runner);
     expect((await t.call('GET', `/api/v1/operations/script-runs/${r.body.id}/output`, { token: root })).body.run.status).toBe('awaiting_approval');
     const self_ = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: root });
     expect(self_.status).toBe(403);

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { TronWeb } from 'tronweb';
 import { buildApp, type DauApp } from '../src/app.js';
 import { seed } from '../src/seed.js';
-import { ADMIN_PASSWORD, PASSWORD, freshDatabase, makeAdmin, makeRole, type TestApp } from './helpers.js';
+import { ADMIN_PASSWORD, PASSWORD, freshDatabase, makeAdmin, makeRole, until, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { admins, systemLogs } from '../src/platform/schema.js';
 import { SandboxTronNode, SOLIDIFY_DEPTH } from '../src/modules/tron/sandbox-node.js';
@@ -200,13 +200,11 @@ describe('TRON wallets', () => {
     const r = await t.call('POST', '/api/v1/tron/wallets/sync', { token: superToken, body: { confirm: true } });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ queued: true, wallets: 4 });
-    const until = Date.now() + 20_000;
-    for (;;) {
-      const rows = await database.db.select().from(tronWallets).where(eq(tronWallets.id, depA));
-      if (rows[0]!.balanceSyncedAt && rows[0]!.usdtBalance === 25_000_000) break;
-      if (Date.now() > until) throw new Error('balances not synced');
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    await until(
+      () => database.db.select().from(tronWallets).where(eq(tronWallets.id, depA)),
+      (rows) => !!rows[0]!.balanceSyncedAt && rows[0]!.usdtBalance === 25_000_000,
+      'the balances synced',
+    );
     const [dep] = await database.db.select().from(tronWallets).where(eq(tronWallets.id, depA));
     expect(dep!.trxBalance).toBe(40_000_000);
   });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
-import { asyncOperations } from '../src/modules/money/schema.js';
+import { ADMIN_PASSWORD, createTestApp, exportFinished, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { darDay, pruneVisits, recordVisit, seedVisitHistory, visitHourly, visitorStats, visits } from '../src/modules/visitors/index.js';
 import { Rng } from '../src/simulator/rng.js';
 import { simulateVisits } from '../src/simulator/visitors.js';
@@ -19,15 +18,7 @@ afterAll(() => t?.close());
 /** An instant of a Dar es Salaam day and hour (UTC+3). */
 const dar = (day: string, hour: number, minute = 0) => new Date(Date.parse(`${day}T00:00:00Z`) - 3 * 3_600_000 + hour * 3_600_000 + minute * 60_000);
 
-async function waitDone(id: number) {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, id));
-    if (row && row.status !== 1) return row;
-    if (Date.now() > until) throw new Error(`export ${id} still running`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitDone = (id: number) => exportFinished(t, id);
 
 describe('recording visits', () => {
   it('counts visits, distinct visitors once a day, new on their first day and returning after', async () => {
