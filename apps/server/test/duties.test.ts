@@ -51,6 +51,9 @@ const BRANCH_OBJECTS = [
   'PUT /api/v1/money/bettors/:id/risk', 'POST /api/v1/money/bettors/refresh', 'POST /api/v1/money/activity_qualification/:id/approve',
   'POST /api/v1/betting/orders/:id/lines/:line_id/result', 'POST /api/v1/betting/orders/:id/cancel', 'POST /api/v1/betting/random-bets',
   'POST /api/v1/jackpot/tickets/quote', 'POST /api/v1/jackpot/tickets',
+  // Held jackpot prizes (issue 23): the bettor's branch; a second admin of it approves each payment (maker-checker in the handler).
+  'POST /api/v1/jackpot/held_prizes/:id/pay', 'POST /api/v1/jackpot/held_prizes/:id/pay_outside', 'POST /api/v1/jackpot/prize_payouts/:id/approve',
+  'POST /api/v1/jackpot/prize_payouts/:id/refuse',
   'POST /api/v1/tron/wallets', 'DELETE /api/v1/tron/wallets/:id', 'POST /api/v1/tron/wallets/:id/collect', 'POST /api/v1/tron/withdrawals/:id/release',
   'POST /api/v1/casino/large_wins/:round_id/review',
   'POST /api/v1/promotions/campaigns', 'PUT /api/v1/promotions/campaigns/:id', 'DELETE /api/v1/promotions/campaigns/:id',

@@ -12,9 +12,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
-  ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS, SPORT,
+  ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS, SPORT, message,
 } from '@dau/domain';
-import { bettors, bills } from '../src/modules/money/schema';
+import { bettors, bills, houseEntries } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotTickets } from '../src/modules/jackpot/schema';
 import { placeTicket } from '../src/modules/jackpot/service';
@@ -80,10 +80,17 @@ async function place(issueId: number, bettorId: number, picks: number[], useBonu
   return db().transaction((tx) => placeTicket(tx, { issueId, bettorId, picks, useBonus }));
 }
 
+/** The 13 matches are played (their kick-off passed) and get these results (as an operator's). */
 async function setResults(issueId: number, results: number[]) {
+  await kickOff(issueId);
   for (const [i, r] of results.entries()) {
     await db().update(jackpotIssueMatches).set({ result: r, resultSource: 'operator', overrideReason: 'test' }).where(and(eq(jackpotIssueMatches.issueId, issueId), eq(jackpotIssueMatches.position, i + 1)));
   }
+}
+
+/** The issue's matches kicked off two hours ago (matches the feed does not know; the feed's own are moved by a fixture change). */
+async function kickOff(issueId: number) {
+  await db().update(jackpotIssueMatches).set({ startTime: new Date(Date.now() - 2 * 3_600_000) }).where(eq(jackpotIssueMatches.issueId, issueId));
 }
 
 async function preview(issueId: number) {
@@ -105,9 +112,10 @@ async function settle(issueId: number) {
 const ticket = async (id: number) => (await db().select().from(jackpotTickets).where(eq(jackpotTickets.id, id)))[0];
 const ticketBills = (id: number) =>
   db().select().from(bills).where(and(eq(bills.causeType, 'jackpot'), eq(bills.causeId, String(id)))).orderBy(asc(bills.id));
-/** What the settlement credited a ticket (its prize and result-change bills, debts included). */
-const creditedBy = async (id: number) =>
-  (await ticketBills(id)).filter((b) => b.type === BILL_TYPE.jackpot_result_change || b.type === BILL_TYPE.amount_rolled_back).reduce((s, b) => s + b.amount, 0);
+/** The ticket's stake bill (the first: a jackpot payment debit). */
+const isStake = (b: { type: number; amount: number }) => b.type === BILL_TYPE.jackpot_payment && b.amount < 0;
+/** What the settlement credited a ticket: every bill but the stake (the first prize, result changes, debts). */
+const creditedBy = async (id: number) => (await ticketBills(id)).filter((b) => !isStake(b)).reduce((s, b) => s + b.amount, 0);
 async function house(account: string) {
   const r = await t.database.query(`SELECT coalesce(sum(amount), 0)::bigint AS s FROM house_entries WHERE account = $1`, [account]);
   return Number(r.rows[0].s);
@@ -167,20 +175,21 @@ describe('settlement: the worked example', () => {
     expect(p.pool).toEqual({ carried: 0, seed_top_up: 1_000_001, from_stakes: 4_500, from_incentives: 0, total: 1_004_501 });
     expect(p.tiers).toEqual([
       // 13 hits: 4 lines share floor(602,700.6) = 602,700 -> 150,675 each.
-      { hits: 13, proportion_bps: 6000, share: 602_700, winning_lines: 4, prize_per_line: 150_675, paid: 602_700, rollover: 0 },
+      { hits: 13, proportion_bps: 6000, share: 602_700, winning_lines: 4, prize_per_line: 150_675, paid: 602_700, rollover: 0, capped: 0 },
       // 12 hits: 3 lines share 200,900 -> 66,966 each (rounded down), 2 cents of dust roll over.
-      { hits: 12, proportion_bps: 2000, share: 200_900, winning_lines: 3, prize_per_line: 66_966, paid: 200_898, rollover: 2 },
-      { hits: 11, proportion_bps: 1200, share: 120_540, winning_lines: 1, prize_per_line: 120_540, paid: 120_540, rollover: 0 },
+      { hits: 12, proportion_bps: 2000, share: 200_900, winning_lines: 3, prize_per_line: 66_966, paid: 200_898, rollover: 2, capped: 0 },
+      // 11 hits: 1 line would get the whole 120,540, more than a 12-hit line: capped at 66,966 (issue 23), the rest rolls over.
+      { hits: 11, proportion_bps: 1200, share: 120_540, winning_lines: 1, prize_per_line: 66_966, paid: 66_966, rollover: 53_574, capped: 53_574 },
       // 10 hits: nobody; the whole share rolls over.
-      { hits: 10, proportion_bps: 800, share: 80_360, winning_lines: 0, prize_per_line: 0, paid: 0, rollover: 80_360 },
+      { hits: 10, proportion_bps: 800, share: 80_360, winning_lines: 0, prize_per_line: 0, paid: 0, rollover: 80_360, capped: 0 },
     ]);
-    // Rollover = dust 2 + unwon 80,360 + unallocated 1 (the shares' rounding).
-    expect(p.totals.rollover).toBe(80_363);
+    // Rollover = dust 2 + the 11-hit cap 53,574 + unwon 80,360 + unallocated 1 (the shares' rounding).
+    expect(p.totals.rollover).toBe(133_937);
     // Tax 10 % of the net winnings, rounded down: T1 (150,675 - 1,000) -> 14,967; T2 (66,966 - 1,000) -> 6,596;
-    // T3 405,147 - 4,000 -> 40,114.
+    // T3 (150,675 + 3 x 66,966 = 351,573) - 4,000 -> 34,757.
     const expected: Record<string, { gross: number; tax: number }> = {
       T1: { gross: 150_675, tax: 14_967 }, T1b: { gross: 150_675, tax: 14_967 }, T1c: { gross: 150_675, tax: 14_967 },
-      T2: { gross: 66_966, tax: 6_596 }, T3: { gross: 150_675 + 2 * 66_966 + 120_540, tax: 40_114 }, T4: { gross: 0, tax: 0 },
+      T2: { gross: 66_966, tax: 6_596 }, T3: { gross: 150_675 + 3 * 66_966, tax: 34_757 }, T4: { gross: 0, tax: 0 },
     };
     const gross = Object.values(expected).reduce((s, e) => s + e.gross, 0);
     const tax = Object.values(expected).reduce((s, e) => s + e.tax, 0);
@@ -197,16 +206,23 @@ describe('settlement: the worked example', () => {
       expect(tk.status).toBe(e.gross > 0 ? JACKPOT_TICKET_STATUS.won : JACKPOT_TICKET_STATUS.lost);
       expect(tk.settledVersion).toBe(1);
       expect(await creditedBy(ids[k])).toBe(e.gross - e.tax);
-      // One prize bill at most, from the pool.
-      expect((await ticketBills(ids[k])).filter((b) => b.type === BILL_TYPE.jackpot_result_change)).toHaveLength(e.gross > 0 ? 1 : 0);
+      // One prize bill at most, from the pool: a first settlement's prize is a jackpot payment (bill 3), not a result change (issue 23).
+      const prizes = (await ticketBills(ids[k])).filter((b) => !isStake(b));
+      expect(prizes.map((b) => [b.type, b.amount])).toEqual(e.gross > 0 ? [[BILL_TYPE.jackpot_payment, e.gross - e.tax]] : []);
+      if (e.gross > 0) {
+        const entries = await db().select().from(houseEntries).where(eq(houseEntries.txnId, prizes[0].txnId));
+        // The prize from the pool, the tax to the tax payable account: all of it bill 3.
+        expect(entries.map((x) => x.billType)).toEqual(entries.map(() => BILL_TYPE.jackpot_payment));
+        expect(entries.filter((x) => x.account === HOUSE.jackpotPool).reduce((sum, x) => sum + x.amount, 0)).toBe(-e.gross);
+      }
     }
     expect((await ticket(ids.T3)).bestHits).toBe(13);
     expect((await ticket(ids.T3)).winningLines).toBe(4);
     expect(await cash(b1.id)).toBe(cash1 + expected.T1.gross - expected.T1.tax + expected.T2.gross - expected.T2.tax);
     expect((await house(HOUSE.taxPayable)) - taxBefore).toBe(tax);
     // The pool account holds exactly the rollover, which the bet type now carries.
-    expect(await house(HOUSE.jackpotPool)).toBe(80_363);
-    expect((await btRow(bt.id)).jackpot).toBe(80_363);
+    expect(await house(HOUSE.jackpotPool)).toBe(133_937);
+    expect((await btRow(bt.id)).jackpot).toBe(133_937);
     const done = await issueRow(iss.id);
     expect(done).toMatchObject({ settleStatus: JACKPOT_SETTLE_STATUS.settled, settledVersion: 1, successful: 8, expenditure: gross, netIncome: 9_000 - gross, prizePool: 1_004_501 });
     const recs = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/settlements`, { token });
@@ -222,8 +238,8 @@ describe('settlement: the worked example', () => {
     await place(next.id, b.id, allHit());
     await setResults(next.id, R.map(() => 1)); // all draws: the ticket hits 5 matches, no tier
     const p = await preview(next.id);
-    // Carried 80,363; the seed tops it up to 1,000,001.
-    expect(p.pool).toEqual({ carried: 80_363, seed_top_up: 1_000_001 - 80_363, from_stakes: 500, from_incentives: 0, total: 1_000_501 });
+    // Carried 133,937; the seed tops it up to 1,000,001.
+    expect(p.pool).toEqual({ carried: 133_937, seed_top_up: 1_000_001 - 133_937, from_stakes: 500, from_incentives: 0, total: 1_000_501 });
     await settle(next.id);
     // Nobody won: the whole pool rolls over again.
     expect((await btRow(bt.id)).jackpot).toBe(1_000_501);
@@ -266,11 +282,12 @@ describe('settlement: the worked example', () => {
       expect(now.settledVersion).toBe(2);
       // Every bill of the ticket together credits exactly what it holds now.
       expect(await creditedBy(id)).toBe(now.credited);
-      // One new bill for a ticket whose money changed (the difference), none for the others.
-      const added = (await ticketBills(id)).filter((b) => b.type !== BILL_TYPE.jackpot_payment).slice(before[k].credited ? 1 : 0);
+      // One new bill for a ticket whose money changed (the difference, a result change: bill 5, or a debt: bill 8), none for the others.
+      const added = (await ticketBills(id)).filter((b) => b.type !== BILL_TYPE.jackpot_payment);
       if (now.credited === before[k].credited) expect(added, k).toEqual([]);
       else {
         expect(added.map((b) => b.amount), k).toEqual([now.credited - before[k].credited]);
+        expect([BILL_TYPE.jackpot_result_change, BILL_TYPE.amount_rolled_back], k).toContain(added[0].type);
         moved++;
       }
     }
@@ -283,7 +300,7 @@ describe('settlement: the worked example', () => {
     expect(await cash(b2.id)).toBeLessThan(0);
     // The bet type's jackpot moved by the rollover's difference; the pool account still equals the carried amounts.
     const v2 = p.totals.rollover;
-    expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 80_363 + v2);
+    expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 133_937 + v2);
     expect(await house(HOUSE.jackpotPool)).toBe((await btRow(bt.id)).jackpot);
     await invariants();
 
@@ -296,7 +313,7 @@ describe('settlement: the worked example', () => {
     expect(again.difference).toEqual({ tickets: 0, credited: 0, tax: 0, withheld: 0, refunds: 0 });
     expect((await db().select({ n: sql<number>`count(*)::int` }).from(bills))[0].n).toBe(billsMid);
     expect((await t.database.query(`SELECT count(*)::int AS n FROM house_entries`)).rows[0].n).toBe(houseMid);
-    expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 80_363 + v2);
+    expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 133_937 + v2);
     await invariants();
   });
 
@@ -333,9 +350,9 @@ describe('cap, fixed reward type', () => {
     const p = await preview(iss.id);
     // Pool 500,000: tier 13 share 250,000 paid to each of 2 lines; tier 12 unwon: 50,000 rolls over with the unallocated 200,000.
     expect(p.tiers).toEqual([
-      { hits: 13, proportion_bps: 5000, share: 250_000, winning_lines: 2, prize_per_line: 250_000, paid: 500_000, rollover: 0 },
+      { hits: 13, proportion_bps: 5000, share: 250_000, winning_lines: 2, prize_per_line: 250_000, paid: 500_000, rollover: 0, capped: 0 },
       // Fixed: the prize of a line is the share, whoever wins it.
-      { hits: 12, proportion_bps: 1000, share: 50_000, winning_lines: 0, prize_per_line: 50_000, paid: 0, rollover: 50_000 },
+      { hits: 12, proportion_bps: 1000, share: 50_000, winning_lines: 0, prize_per_line: 50_000, paid: 0, rollover: 50_000, capped: 0 },
     ]);
     expect(p.totals.house_funded).toBe(250_000);
     expect(p.totals.rollover).toBe(250_000);
@@ -378,7 +395,8 @@ describe('cancelled matches', () => {
     expect((await issueRow(iss.id)).settleStatus).toBe(JACKPOT_SETTLE_STATUS.voided);
     for (const tk of [x, y]) expect((await ticket(tk.id)).status).toBe(JACKPOT_TICKET_STATUS.refunded);
     const refunds = (await ticketBills(x.id)).filter((bl) => bl.amount > 0);
-    expect(refunds.map((bl) => [bl.accountKind, bl.type, bl.amount])).toEqual([[ACCOUNT_KIND.cash, BILL_TYPE.jackpot_payment, 7_500], [ACCOUNT_KIND.credit, CREDIT_BILL_TYPE.jackpot_payment, 1_500]]);
+    // Refunds are amounts rolled back (bill 8; the bonus funds a credit refund, 104), not jackpot payments (issue 23).
+    expect(refunds.map((bl) => [bl.accountKind, bl.type, bl.amount])).toEqual([[ACCOUNT_KIND.cash, BILL_TYPE.amount_rolled_back, 7_500], [ACCOUNT_KIND.credit, CREDIT_BILL_TYPE.credit_refund, 1_500]]);
     expect(await cash(b.id)).toBe(cashAfterBets + 10_000 - 1_500);
     expect((await db().select({ c: bettors.creditBalance }).from(bettors).where(eq(bettors.id, b.id)))[0].c).toBe(1_500);
     // Nothing was funded or carried.
@@ -430,7 +448,7 @@ describe('delete', () => {
     expect(third.body).toMatchObject({ version: a.body.version, status: 'done', reason: 'matches postponed', settle_status: JACKPOT_SETTLE_STATUS.deleted });
     for (const p of placed) {
       const refunds = (await ticketBills(p.id)).filter((bl) => bl.amount > 0);
-      expect(refunds.map((bl) => [bl.type, bl.amount])).toEqual([[BILL_TYPE.jackpot_payment, p.stake]]);
+      expect(refunds.map((bl) => [bl.type, bl.amount])).toEqual([[BILL_TYPE.amount_rolled_back, p.stake]]);
       expect((await ticket(p.id)).status).toBe(JACKPOT_TICKET_STATUS.refunded);
     }
     expect(await Promise.all(people.map((p) => cash(p.id)))).toEqual(start);
@@ -442,6 +460,41 @@ describe('delete', () => {
     const s = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
     expect(s.status).toBe(409);
     expect(s.body.code).toBe('JACKPOT_DELETED');
+    await invariants();
+  });
+});
+
+describe('kick-off (issue 23)', () => {
+  it('refuses to preview or settle while a match with a home, draw or away result has not kicked off; a cancelled one may have its result', async () => {
+    const bt = await betType();
+    const iss = await issue(bt.id); // kicking off in an hour
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    const tk = await place(iss.id, b.id, allHit());
+    // Results written before kick-off (as the results route refused since): no preview, no settlement.
+    for (const [i, r] of R.entries()) {
+      await db().update(jackpotIssueMatches).set({ result: r, resultSource: 'operator', overrideReason: 'early' }).where(and(eq(jackpotIssueMatches.issueId, iss.id), eq(jackpotIssueMatches.position, i + 1)));
+    }
+    const early = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
+    expect(early.status, JSON.stringify(early.body)).toBe(422);
+    expect(early.body).toMatchObject({ code: 'JACKPOT_MATCH_NOT_STARTED', message: message('JACKPOT_MATCH_NOT_STARTED', 'en-US', { position: 1, match: 'H1 - A1' }) });
+    const sw = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token, headers: { 'x-locale': 'sw-KE' } });
+    expect(sw.body.message).toBe(message('JACKPOT_MATCH_NOT_STARTED', 'sw-KE', { position: 1, match: 'H1 - A1' }));
+    const confirm = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle`, { token, body: { fingerprint: 'x' } });
+    expect(confirm.body.code).toBe('JACKPOT_MATCH_NOT_STARTED');
+    // 12 matches played; the 13th postponed before its start, cancelled: settleable (a cancelled match counts as won).
+    await db().update(jackpotIssueMatches).set({ startTime: new Date(Date.now() - 7_200_000) }).where(and(eq(jackpotIssueMatches.issueId, iss.id), sql`${jackpotIssueMatches.position} <= 12`));
+    await db().update(jackpotIssueMatches).set({ result: 3 }).where(and(eq(jackpotIssueMatches.issueId, iss.id), eq(jackpotIssueMatches.position, 13)));
+    const p = await preview(iss.id);
+    expect(p.tiers[0].winning_lines).toBe(1);
+    // Its result turned back into a home win before it was played: refused again, naming it.
+    await db().update(jackpotIssueMatches).set({ result: 0 }).where(and(eq(jackpotIssueMatches.issueId, iss.id), eq(jackpotIssueMatches.position, 13)));
+    const again = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
+    expect(again.body).toMatchObject({ code: 'JACKPOT_MATCH_NOT_STARTED', message: message('JACKPOT_MATCH_NOT_STARTED', 'en-US', { position: 13, match: 'H13 - A13' }) });
+    expect((await ticket(tk.id)).status).toBe(JACKPOT_TICKET_STATUS.open);
+    expect((await issueRow(iss.id)).settleStatus).toBe(JACKPOT_SETTLE_STATUS.unsettled);
+    await kickOff(iss.id);
+    await settle(iss.id);
+    expect((await ticket(tk.id)).bestHits).toBe(13);
     await invariants();
   });
 });
@@ -460,6 +513,14 @@ describe('results from the feed', () => {
     const iss = await issue(bt.id, R.map((_, i) => ev(i)));
     const b = await makeBettor(t, rootId, { cash: 100_000 });
     const tk = await place(iss.id, b.id, allHit());
+    // The matches are played: the feed moves them to their kick-off, two hours ago, and ends them.
+    for (let i = 0; i < 13; i++) {
+      const played = {
+        type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(i), sport_id: SPORT.football, league_id: 'sr:tournament:fr',
+        league_name: 'FR', home_team: `H${i}`, away_team: `A${i}`, start_time: Date.now() - 7_200_000, status: EVENT_STATUS.ended,
+      };
+      expect(await t.feed.ingest(played as never)).toMatchObject({ ok: true });
+    }
     // The feed settles 12 matches as in R; match 13 stays without a result: not settleable yet.
     const settleMsg = (i: number, r: number) => ({
       type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: ev(i),
@@ -590,6 +651,15 @@ describe('simulator', () => {
       await sdb.update(jackpotIssues).set({ betCloseAt: new Date(Date.now() - 1000) }).where(eq(jackpotIssues.id, live.id));
       const matches = await sdb.select().from(jackpotIssueMatches).where(eq(jackpotIssueMatches.issueId, live.id));
       let clock = Date.now() + 10_000_000;
+      // They are played: the feed has them kick off two hours ago (a result before kick-off is refused, issue 23).
+      for (const m of matches) {
+        const [{ league_id }] = (await s.database.query(`SELECT league_id FROM feed_events WHERE event_id = $1`, [m.eventId])).rows;
+        const r = await s.feed.ingest({
+          type: 'fixture_change', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: m.eventId, sport_id: SPORT.football, league_id,
+          league_name: m.leagueName, home_team: m.homeTeam, away_team: m.awayTeam, start_time: Date.now() - 7_200_000, status: EVENT_STATUS.ended,
+        } as never);
+        expect(r).toMatchObject({ ok: true });
+      }
       for (const m of matches) {
         const r = await s.feed.ingest({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: (clock += 1000), event_id: m.eventId, markets: [{ id: 1, outcomes: [{ id: '1', result: 1 }, { id: '2', result: 0 }, { id: '3', result: 0 }] }] });
         expect(r).toMatchObject({ ok: true });

@@ -419,8 +419,53 @@ describe('exports', () => {
   });
 });
 
+/** The feed has these matches kick off a minute ago (under way): they may get their results (issue 23). */
+async function kickOff(...ns: number[]) {
+  for (const n of ns) {
+    await send({
+      type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: SPORT.football,
+      league_id: 'sr:tournament:jp', league_name: 'Jackpot League', home_team: `Home ${n}`, away_team: `Away ${n}`,
+      start_time: Date.now() - 60_000, status: EVENT_STATUS.in_progress,
+    });
+  }
+}
+
 describe('results', () => {
+  it('refuses a home, draw or away result before the match kicks off, in three languages; cancelled may be set; the detail says which have started (issue 23)', async () => {
+    const put = (results: unknown[], locale = 'en-US') => t.call('PUT', `/api/v1/jackpot/issues/${issueId}/results`, { token, body: { results }, headers: { 'x-locale': locale } });
+    const before = await t.call('GET', `/api/v1/jackpot/issues/${issueId}`, { token });
+    expect(before.body.matches[3]).toMatchObject({ position: 4, started: false, result: null });
+    expect(Date.parse(before.body.matches[3].kick_off)).toBeGreaterThan(Date.now());
+    const logsBefore = await t.database.db.select().from(systemLogs).where(like(systemLogs.content, `Jackpot issue #${issueId} results changed%`));
+    for (const result of [0, 1, 2]) {
+      const early = await put([{ position: 4, result, reason: 'Reported by a bettor' }]);
+      expect(early.status).toBe(422);
+      expect(early.body).toMatchObject({ code: 'JACKPOT_MATCH_NOT_STARTED', message: 'Match 4 (Home 4 - Away 4) has not kicked off yet: it can get a result once it has started, or be marked cancelled' });
+    }
+    for (const locale of ['sw-KE', 'zh-CN'] as const) {
+      expect((await put([{ position: 4, result: 0, reason: 'x' }], locale)).body.message).toBe(message('JACKPOT_MATCH_NOT_STARTED', locale, { position: 4, match: 'Home 4 - Away 4' }));
+    }
+    // With another, started match in the same call: nothing is changed.
+    await kickOff(5);
+    expect((await put([{ position: 5, result: 1, reason: 'Early goal' }, { position: 4, result: 0, reason: 'x' }])).status).toBe(422);
+    const unchanged = await t.call('GET', `/api/v1/jackpot/issues/${issueId}`, { token });
+    expect(unchanged.body.matches.slice(3, 5).map((m: { result: number | null }) => m.result)).toEqual([null, null]);
+    expect(unchanged.body.matches[4]).toMatchObject({ position: 5, started: true });
+    expect(await t.database.db.select().from(systemLogs).where(like(systemLogs.content, `Jackpot issue #${issueId} results changed%`))).toHaveLength(logsBefore.length);
+    // A match cancelled before its start may say so, and go back to no result.
+    const cancelled = await put([{ position: 4, result: 3, reason: 'Postponed by the league' }]);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.matches[3]).toMatchObject({ result: 3, result_source: 'operator', started: false });
+    expect((await put([{ position: 4, result: null }])).body.matches[3]).toMatchObject({ result: null, result_source: null });
+    // Once it has kicked off, its result is taken.
+    const started = await put([{ position: 5, result: 1, reason: 'Early goal' }]);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body.matches[4]).toMatchObject({ result: 1, result_source: 'operator', started: true });
+    expect((await put([{ position: 5, result: null }])).body.matches[4].result).toBeNull();
+  });
+
   it("takes the feed's settled result; an override needs a reason and is audited", async () => {
+    await kickOff(2, 3);
     await send({ type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(2), markets: [{ id: 1, outcomes: [{ id: '1', result: 0 }, { id: '2', result: 1 }, { id: '3', result: 0 }] }] });
     // Reading the issue takes the feed's result in.
     const read = await t.call('GET', `/api/v1/jackpot/issues/${issueId}`, { token });

@@ -22,7 +22,7 @@ import { checkInvariants } from '../src/modules/money/ledger.js';
 import { notifications } from '../src/modules/system/schema.js';
 import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
-import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
+import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotPrizePayouts, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';
 import { campaigns } from '../src/modules/promotions/schema.js';
@@ -59,6 +59,8 @@ const BETTOR_KEYS = [
 const JACKPOT_KEYS = [
   'jackpot_bet', 'jackpot_bet:create', 'jackpot_identifier', 'jackpot_identifier:get_matches', 'jackpot_identifier:open_bets',
   'jackpot_identifier:bet_status', 'jackpot_identifier:change_result', 'jackpot_identifier:settle', 'jackpot_identifier:delete',
+  // Held prizes (issue 23): asking for a payment of a prize of my branch, and deciding one another admin asked.
+  'jackpot_held_prize', 'jackpot_held_prize:pay', 'jackpot_held_prize:pay_outside', 'jackpot_held_prize:approve',
 ];
 /** Casino (issue 13): opening a game session for a bettor. */
 const CASINO_KEYS = ['casino_list', 'casino_order', 'casino_order:detail', 'casino_order_details'];
@@ -174,13 +176,18 @@ const bettorCase = (route: string, path: string, body: (who: Who) => unknown, ex
 /** The 13 upcoming feed matches jackpot issues are made of (rows of the feed, as the engine stores them). */
 const JACKPOT_EVENTS = Array.from({ length: 13 }, (_, i) => `sr:match:om${i + 1}`);
 let jackpotBetType = 0;
-/** A fresh jackpot issue made in the database: with its 13 matches, open for betting or not. */
-async function freshIssue(opts: { matches: boolean; open: boolean }) {
+/**
+ * A fresh jackpot issue made in the database: with its 13 matches, open for betting or not; `played`: the
+ * matches kicked off two hours ago (not the feed's: a result before kick-off is refused, issue 23).
+ */
+async function freshIssue(opts: { matches: boolean; open: boolean; played?: boolean }) {
   const [issue] = await db()
     .insert(jackpotIssues)
     .values({ betTypeId: jackpotBetType, identifierPrefix: 'OM', identifier: uniq('OM'), startTime: new Date(), maxChoose: 20, betCloseAt: new Date(Date.now() + 3_600_000), betStatus: opts.open ? 2 : 1 })
     .returning();
-  if (opts.matches) {
+  if (opts.matches && opts.played) {
+    await db().insert(jackpotIssueMatches).values(JACKPOT_EVENTS.map((_, i) => ({ issueId: issue.id, position: i + 1, eventId: `sr:match:omp${issue.id}_${i + 1}`, startTime: new Date(Date.now() - 7_200_000) })));
+  } else if (opts.matches) {
     await db().insert(jackpotIssueMatches).values(JACKPOT_EVENTS.map((eventId, i) => ({ issueId: issue.id, position: i + 1, eventId, startTime: new Date(Date.now() + 7_200_000) })));
   }
   return issue.id;
@@ -190,8 +197,47 @@ const issueProbe = (id: number) => async () => ({
   matches: await db().select().from(jackpotIssueMatches).where(eq(jackpotIssueMatches.issueId, id)),
   settlements: await db().select().from(jackpotSettlements).where(eq(jackpotSettlements.issueId, id)),
 });
+/** A fresh won ticket of a bettor of the side's sub-agent, with 1,000.00 held above the cap (rows written directly). */
+async function freshHeldTicket(side: 'A' | 'B') {
+  const bettorId = await freshBettor(side);
+  const [tk] = await db()
+    .insert(jackpotTickets)
+    .values({
+      serialNumber: uniq('JOM'), issueId: await freshIssue({ matches: false, open: false }), bettorId, agentId: side === 'A' ? w.a1 : w.b1, picks: Array(13).fill(1),
+      lines: 1, unit: 100_00, stake: 100_00, status: 2, gross: 2_000_00, tax: 190_00, credited: 810_00, withheld: 1_000_00,
+    })
+    .returning();
+  const probe = async () => ({
+    ticket: (await db().select().from(jackpotTickets).where(eq(jackpotTickets.id, tk.id)))[0],
+    payouts: await db().select().from(jackpotPrizePayouts).where(eq(jackpotPrizePayouts.ticketId, tk.id)),
+    ...(await bettorProbe(bettorId)()),
+  });
+  return { ticket: tk, probe };
+}
+/** Asking for a payment of a held prize: of my branch's bettor only. */
+const heldAskCase = (path: string, body: unknown): RouteCase => ({
+  route: `POST /api/v1/jackpot/held_prizes/:id/${path}`,
+  cells: { super: 201, own: 201, other: REFUSED },
+  target: async (who) => {
+    const { ticket, probe } = await freshHeldTicket(sideOf(who));
+    return { url: `/api/v1/jackpot/held_prizes/${ticket.id}/${path}`, body, probe };
+  },
+});
+/** Deciding a payment the side's sub-agent asked for: of my branch only. */
+const heldDecideCase = (path: string, body?: unknown): RouteCase => ({
+  route: `POST /api/v1/jackpot/prize_payouts/:id/${path}`,
+  cells: { super: 200, own: 200, other: REFUSED },
+  target: async (who) => {
+    const { ticket, probe } = await freshHeldTicket(sideOf(who));
+    const [p] = await db()
+      .insert(jackpotPrizePayouts)
+      .values({ ticketId: ticket.id, bettorId: ticket.bettorId, agentId: ticket.agentId, kind: 1, amount: 400_00, reason: 'Matrix', requestedBy: ticket.agentId })
+      .returning();
+    return { url: `/api/v1/jackpot/prize_payouts/${p.id}/${path}`, body, probe };
+  },
+});
 /** An issue action: the super admin changes the issue; agent A (holding the button) is refused, the issue unchanged. */
-const issueCase = (route: string, path: string, opts: { matches: boolean; open: boolean }, body?: unknown): RouteCase => ({
+const issueCase = (route: string, path: string, opts: Parameters<typeof freshIssue>[0], body?: unknown): RouteCase => ({
   route,
   cells: { super: 200, own: [403] },
   target: async () => {
@@ -464,13 +510,13 @@ const CASES: RouteCase[] = [
   issueCase('PUT /api/v1/jackpot/issues/:id/matches', '/matches', { matches: false, open: false }, { event_ids: JACKPOT_EVENTS }),
   issueCase('POST /api/v1/jackpot/issues/:id/open', '/open', { matches: true, open: false }),
   issueCase('PUT /api/v1/jackpot/issues/:id/bet_status', '/bet_status', { matches: true, open: true }, { bet_status: 3 }),
-  issueCase('PUT /api/v1/jackpot/issues/:id/results', '/results', { matches: true, open: false }, { results: [{ position: 1, result: 2, reason: 'Matrix override' }] }),
+  issueCase('PUT /api/v1/jackpot/issues/:id/results', '/results', { matches: true, open: false, played: true }, { results: [{ position: 1, result: 2, reason: 'Matrix override' }] }),
   // Settling and deleting move every branch's tickets: the whole book only (the super admin's settle is accepted, 202).
   {
     route: 'POST /api/v1/jackpot/issues/:id/settle',
     cells: { super: 202, own: [403] },
     target: async () => {
-      const id = await freshIssue({ matches: true, open: false });
+      const id = await freshIssue({ matches: true, open: false, played: true });
       await db().update(jackpotIssueMatches).set({ result: 0, resultSource: 'operator', overrideReason: 'Matrix result' }).where(eq(jackpotIssueMatches.issueId, id));
       const preview = await t.call('POST', `/api/v1/jackpot/issues/${id}/settle/preview`, { token: tokens.super });
       expect(preview.status, JSON.stringify(preview.body)).toBe(200);
@@ -562,6 +608,10 @@ const CASES: RouteCase[] = [
       };
     },
   },
+  heldAskCase('pay', { amount: 400_00, reason: 'Matrix payout' }),
+  heldAskCase('pay_outside', { amount: 400_00, reference: 'TT-MATRIX', reason: 'Matrix payout' }),
+  heldDecideCase('approve'),
+  heldDecideCase('refuse', { reason: 'Matrix refusal' }),
   {
     route: 'DELETE /api/v1/jackpot/issues/:id',
     cells: { super: 202, own: [403] },

@@ -191,6 +191,12 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/jackpot/cs/tickets/:id': { need: 'cs_jackpot_bet', url: `/api/v1/jackpot/cs/tickets/${MISSING}` },
   'GET /api/v1/jackpot/shares': { need: 'super_list' },
   'GET /api/v1/jackpot/shares/:code': { need: 'super_list', url: '/api/v1/jackpot/shares/NOSUCHCODE' },
+  'GET /api/v1/jackpot/held_prizes': { need: 'jackpot_held_prize' },
+  'GET /api/v1/jackpot/held_prizes/:id': { need: 'jackpot_held_prize' },
+  'POST /api/v1/jackpot/held_prizes/:id/pay': { need: 'jackpot_held_prize:pay', body: INVALID },
+  'POST /api/v1/jackpot/held_prizes/:id/pay_outside': { need: 'jackpot_held_prize:pay_outside', body: INVALID },
+  'POST /api/v1/jackpot/prize_payouts/:id/approve': { need: 'jackpot_held_prize:approve' },
+  'POST /api/v1/jackpot/prize_payouts/:id/refuse': { need: 'jackpot_held_prize:approve', body: INVALID },
   // Casino (issue 13): the wallet API is public to the admin layer (each call authenticates its provider
   // and answers 200 with a wallet status, refusing admin tokens); sessions and rounds are the branch's.
   ...Object.fromEntries(

@@ -51,7 +51,11 @@ export const jackpotPoolAnswer = z.object({
 
 export const jackpotIssueDetail = z.object({
   issue: jackpotIssueRow,
-  matches: z.array(jackpotMatchRow),
+  /**
+   * `kick_off`: the feed's kick-off time (a postponed match has its new one), else the stored one; `started`:
+   * kicked off (the time passed, or the feed says under way or over). Before that a match gets no result but cancelled.
+   */
+  matches: z.array(jackpotMatchRow.extend({ kick_off: z.string(), started: z.boolean() })),
   pool: jackpotPoolAnswer,
   tiers: z.array(z.object({ hits: z.number(), proportion_bps: z.number() })),
 });
@@ -171,3 +175,43 @@ export const jackpotShareDetail = z.object({ share: jackpotShareRow, ticket: jac
 
 export const jackpotCodeParams = z.object({ code: text(32).min(1) });
 export const jackpotTicketIdParams = z.object({ id: queryBigId() });
+
+// ----------------------------------------------------------------------------------- held prizes (issue 23)
+
+/** GET /jackpot/held_prizes: tickets with a prize held above the bet type's max_add_balance. */
+export const jackpotHeldFilters = z.object({
+  serial_number: optionalText(),
+  identifier: optionalText(),
+  phone: optionalText(32),
+  bettor_id: queryId().optional(),
+  /** JACKPOT_HELD_STATE: 1 held, 2 awaiting approval, 3 part paid, 4 paid. */
+  state: queryInt32(0, 100).optional(),
+  settled_at_from: optionalDate,
+  settled_at_to: optionalDate,
+});
+
+/** A held prize: `held` the ticket's withheld net prize, `paid` what was paid of it by hand, `pending` asked and not decided. */
+export const jackpotHeldRow = answerRow({
+  id: 'number', serial_number: 'string', issue_id: 'number', identifier: 'string', bettor_id: 'number', phone: 'string', user_name: 'string',
+  gross: 'number', credited: 'number', held: 'number', paid: 'number', pending: 'number', remaining: 'number', state: 'number',
+  settlement_time: 'string?',
+});
+export type JackpotHeldRow = z.infer<typeof jackpotHeldRow>;
+
+/** A request to pay (part of) a held prize: JACKPOT_PAYOUT_KIND, JACKPOT_PAYOUT_STATUS. */
+export const jackpotPayoutRow = answerRow({
+  id: 'number', ticket_id: 'number', kind: 'number', amount: 'number', reference: 'string', reason: 'string', status: 'number',
+  requested_by_id: 'number', requested_by: 'string?', requested_at: 'string', decided_by_id: 'number?', decided_by: 'string?', decided_at: 'string?',
+  refuse_reason: 'string?',
+});
+export type JackpotPayoutRow = z.infer<typeof jackpotPayoutRow>;
+
+export const jackpotHeldDetail = z.object({ prize: jackpotHeldRow, payouts: z.array(jackpotPayoutRow) });
+export type JackpotHeldDetail = z.infer<typeof jackpotHeldDetail>;
+
+const payoutAmount = () => z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** Pay (part of) a held prize to the bettor's balance: waits for a second admin's approval. */
+export const jackpotPayBody = z.strictObject({ amount: payoutAmount(), reason: text(500).min(1) });
+/** Record (part of) a held prize as paid outside the balances (a bank transfer...): waits for a second admin's approval. */
+export const jackpotPayOutsideBody = z.strictObject({ amount: payoutAmount(), reference: text(100).min(1), reason: text(500).min(1) });
+export const jackpotPayoutRefuseBody = z.strictObject({ reason: text(500).min(1) });

@@ -195,10 +195,46 @@ export const jackpotShareResource = /* @__PURE__ */ defineResource({
   fields: JACKPOT_SHARE_FIELDS,
 });
 
+// ----------------------------------------------------------------------------------------- held prizes
+
+/**
+ * Jackpot › Held prizes (issue 23): tickets whose net prize went above the bet type's max_add_balance, the
+ * part above held on jackpot_prizes_payable. Paid by hand (to the balance, or recorded as paid outside),
+ * each payment approved by a second admin (apps/server/src/modules/jackpot/held-prizes.ts).
+ */
+export const jackpotHeldPrizeResource = /* @__PURE__ */ defineResource({
+  name: 'jackpot_held_prize',
+  page: 'jackpot_held_prize',
+  api: '/jackpot/held_prizes',
+  kind: 'list',
+  defaultSort: '-id',
+  actions: [],
+  fetchDetail: false,
+  fields: [
+    { key: 'id', type: 'number', sortable: true, table: false },
+    { key: 'serial_number', type: 'text', search: 'exact', width: 170, keep: true },
+    { key: 'identifier', type: 'text', search: 'exact', width: 120, keep: true },
+    { key: 'issue_id', type: 'number', table: false },
+    { key: 'bettor_id', type: 'number', search: 'exact', table: false },
+    { key: 'phone', type: 'text', search: 'exact', width: 130, keep: true },
+    { key: 'user_name', type: 'text', table: false },
+    { key: 'gross', type: 'money', table: false },
+    { key: 'credited', type: 'money', table: false },
+    { key: 'held', type: 'money', sortable: true, keep: true },
+    { key: 'paid', type: 'money' },
+    { key: 'pending', type: 'money', table: false },
+    { key: 'remaining', type: 'money', sortable: true, keep: true },
+    { key: 'state', type: 'enum', enum: 'jackpot_held_state', search: 'exact', width: 150, keep: true },
+    { key: 'settled_at', type: 'datetime', search: 'range', table: false, detail: false },
+    { key: 'settlement_time', type: 'datetime', sortable: true },
+  ],
+});
+
 export const JACKPOT_RESOURCES: readonly ResourceDef[] = [
   jackpotBetTypeResource,
   jackpotIssueResource,
   jackpotTicketListResource,
   csJackpotTicketListResource,
   jackpotShareResource,
+  jackpotHeldPrizeResource,
 ];

@@ -103,6 +103,8 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'jackpot_bet', buttons: ['create'] },
       { path: 'jackpot_bet_list', buttons: ['detail', 'export'] },
       { path: 'super_list', buttons: ['export'] },
+      // Prizes held above a bet type's max_add_balance (issue 23): a payment is asked (pay, pay_outside) and approved by another admin.
+      { path: 'jackpot_held_prize', buttons: ['pay', 'pay_outside', 'approve'] },
     ],
   },
   {

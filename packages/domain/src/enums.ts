@@ -297,6 +297,18 @@ export const JACKPOT_CANCEL_RULE = { counts_as_won: 1, void_above_threshold: 2 }
 /** Jackpot: result of one match of an issue (0 home "1", 1 draw "X", 2 away "2", 3 cancelled). */
 export const JACKPOT_RESULT_KIND = { home: 0, draw: 1, away: 2, cancelled: 3 } as const;
 
+/**
+ * Jackpot (issue 23): a prize held above max_add_balance, as its queue shows it: held (nothing paid or
+ * asked), awaiting approval (a payment waits for a second admin), part paid, paid (nothing left).
+ */
+export const JACKPOT_HELD_STATE = { held: 1, awaiting_approval: 2, part_paid: 3, paid: 4 } as const;
+
+/** Jackpot: a request to pay (part of) a held prize; withdrawn = cancelled by the admin who asked. */
+export const JACKPOT_PAYOUT_STATUS = { pending: 1, paid: 2, refused: 3, withdrawn: 4 } as const;
+
+/** Jackpot: how a held prize is paid: to the bettor's balance, or recorded as paid outside (bank transfer...). */
+export const JACKPOT_PAYOUT_KIND = { balance: 1, outside: 2 } as const;
+
 /** Casino (issue 13): state of a round (rolled back = its bets were undone by the provider). */
 export const CASINO_ROUND_STATUS = { open: 1, completed: 2, rolled_back: 3 } as const;
 
@@ -366,6 +378,9 @@ export type JackpotTicketStatus = Ids<typeof JACKPOT_TICKET_STATUS>;
 export type JackpotRewardType = Ids<typeof JACKPOT_REWARD_TYPE>;
 export type JackpotCancelRule = Ids<typeof JACKPOT_CANCEL_RULE>;
 export type JackpotResultKind = Ids<typeof JACKPOT_RESULT_KIND>;
+export type JackpotHeldState = Ids<typeof JACKPOT_HELD_STATE>;
+export type JackpotPayoutStatus = Ids<typeof JACKPOT_PAYOUT_STATUS>;
+export type JackpotPayoutKind = Ids<typeof JACKPOT_PAYOUT_KIND>;
 export type CasinoRoundStatus = Ids<typeof CASINO_ROUND_STATUS>;
 export type CasinoVolatility = Ids<typeof CASINO_VOLATILITY>;
 export type CasinoGameKindId = Ids<typeof CASINO_GAME_KIND>;
@@ -427,6 +442,9 @@ export const ENUM_DEFS = {
   jackpot_reward_type: JACKPOT_REWARD_TYPE,
   jackpot_cancel_rule: JACKPOT_CANCEL_RULE,
   jackpot_result: JACKPOT_RESULT_KIND,
+  jackpot_held_state: JACKPOT_HELD_STATE,
+  jackpot_payout_status: JACKPOT_PAYOUT_STATUS,
+  jackpot_payout_kind: JACKPOT_PAYOUT_KIND,
   casino_round_status: CASINO_ROUND_STATUS,
   casino_volatility: CASINO_VOLATILITY,
   casino_game_kind: CASINO_GAME_KIND,

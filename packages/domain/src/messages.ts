@@ -486,6 +486,27 @@ export const MESSAGES = {
     'sw-KE': 'Matokeo au tiketi zimebadilika tangu hakikisho: fanya hakikisho tena',
     'zh-CN': '预览之后赛果或投注单已发生变化，请重新预览',
   },
+  // Jackpot (issue 23): results before kick-off; the queue of prizes held above the cap.
+  JACKPOT_MATCH_NOT_STARTED: {
+    'en-US': 'Match {position} ({match}) has not kicked off yet: it can get a result once it has started, or be marked cancelled',
+    'sw-KE': 'Mechi {position} ({match}) bado haijaanza: itapata matokeo ikishaanza, au iwekwe kama imeghairiwa',
+    'zh-CN': '第 {position} 场（{match}）尚未开赛：开赛后才能录入赛果，或将其标记为取消',
+  },
+  JACKPOT_PAYOUT_ABOVE_HELD: {
+    'en-US': 'This is more than the prize still held for this ticket (TSh {remaining} not yet paid or asked for)',
+    'sw-KE': 'Kiasi hiki kinazidi zawadi iliyobaki kwa tiketi hii (TSh {remaining} bado hazijalipwa wala kuombwa)',
+    'zh-CN': '金额超过该投注单仍暂扣的奖金（尚有 TSh {remaining} 未支付或未申请）',
+  },
+  JACKPOT_PAYOUT_SAME_ADMIN: {
+    'en-US': 'A payment of a held prize needs a second administrator: you asked for this one, so another administrator must approve it',
+    'sw-KE': 'Malipo ya zawadi iliyozuiliwa yanahitaji msimamizi wa pili: wewe uliyaomba, kwa hiyo msimamizi mwingine ayaidhinishe',
+    'zh-CN': '暂扣奖金的支付需要另一位管理员审批：此申请由您提交，须由其他管理员批准',
+  },
+  JACKPOT_PAYOUT_DECIDED: {
+    'en-US': 'This payment request has already been approved, refused or withdrawn. Refresh the list.',
+    'sw-KE': 'Ombi hili la malipo tayari limeidhinishwa, limekataliwa au limeondolewa. Onyesha upya orodha.',
+    'zh-CN': '该支付申请已被批准、拒绝或撤回，请刷新列表。',
+  },
   CASHOUT_LOCKED: {
     'en-US': 'Cashout currently locked.',
     'sw-KE': 'Cash out imefungwa kwa sasa.',

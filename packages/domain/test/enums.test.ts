@@ -99,6 +99,10 @@ const SPEC: Record<EnumName, Record<number, string>> = {
   jackpot_reward_type: { 1: 'shared', 2: 'fixed_per_line' },
   jackpot_cancel_rule: { 1: 'counts_as_won', 2: 'void_above_threshold' },
   jackpot_result: { 0: 'home', 1: 'draw', 2: 'away', 3: 'cancelled' },
+  // Ours (issue 23): the queue of prizes held above the cap.
+  jackpot_held_state: { 1: 'held', 2: 'awaiting_approval', 3: 'part_paid', 4: 'paid' },
+  jackpot_payout_status: { 1: 'pending', 2: 'paid', 3: 'refused', 4: 'withdrawn' },
+  jackpot_payout_kind: { 1: 'balance', 2: 'outside' },
   // Ours (issue 13, casino design "Tables").
   casino_round_status: { 1: 'open', 2: 'completed', 3: 'rolled_back' },
   casino_volatility: { 1: 'low', 2: 'medium', 3: 'high' },

@@ -65,8 +65,9 @@ describe('enumeration labels', () => {
     // + casino (issue 13: round status 3, volatility 3, game kind 3) + pay type USDT (issue 14)
     // + shop show status (2), visit device (4), visit source (5) and visitor kind (2) (issue 16)
     // + recharge channel (issue 17: 3)
+    // + jackpot held prizes (issue 23: held state 4, payout status 4, payout kind 2)
     // + virtual racing (issue 23: race status 4, bet status 4, coin direction 2)
-    expect(values).toBe(254);
+    expect(values).toBe(264);
     expect(count).toBe(3 * values);
   });
 

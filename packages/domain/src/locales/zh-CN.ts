@@ -105,7 +105,7 @@ const zhCN: DomainLabels = {
     theme: { light: '浅色', dark: '深色' },
     log_level: { trace: '跟踪', debug: '调试', info: '信息', warn: '警告', error: '错误', fatal: '致命' },
     bill_type: {
-      bet: '投注', bet_payout: '投注派彩', jackpot_payment: '奖池投注', user_recharge: '用户充值',
+      bet: '投注', bet_payout: '投注派彩', jackpot_payment: '奖池支付', user_recharge: '用户充值',
       jackpot_result_change: '奖池结果变更', user_withdrawal: '用户提现',
       continuous_signup_promotion: '连续签到活动', amount_rolled_back: '金额回滚',
       invitation_bonus: '邀请奖励', inviter_profit_reward: '邀请人盈利奖励', ussd_deposit: 'USSD 充值',
@@ -155,6 +155,9 @@ const zhCN: DomainLabels = {
     jackpot_reward_type: { shared: '中奖注数均分', fixed_per_line: '每注固定奖金' },
     jackpot_cancel_rule: { counts_as_won: '视为猜中', void_above_threshold: '超过阈值则本期作废' },
     jackpot_result: { home: '主胜（1）', draw: '平局（X）', away: '客胜（2）', cancelled: '取消' },
+    jackpot_held_state: { held: '暂扣中', awaiting_approval: '待审批', part_paid: '部分已付', paid: '已付清' },
+    jackpot_payout_status: { pending: '待审批', paid: '已支付', refused: '已拒绝', withdrawn: '已撤回' },
+    jackpot_payout_kind: { balance: '转入余额', outside: '线下支付' },
     casino_round_status: { open: '进行中', completed: '已完成', rolled_back: '已回滚' },
     casino_volatility: { low: '低', medium: '中', high: '高' },
     casino_game_kind: { slot: '老虎机', crash: '崩溃游戏', roulette: '轮盘' },

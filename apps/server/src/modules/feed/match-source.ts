@@ -136,3 +136,29 @@ export async function settled1x2(ex: Executor, eventIds: readonly string[]): Pro
   }
   return out;
 }
+
+/** States in which a match has not kicked off (a match cancelled before its start has not either). */
+const NOT_STARTED_EVENT: readonly number[] = [EVENT_STATUS.not_started, EVENT_STATUS.cancelled];
+const NOT_STARTED_MATCH: readonly number[] = [MATCH_STATUS.not_started, MATCH_STATUS.cancelled, MATCH_STATUS.cancelled_before_start];
+
+/**
+ * The feed's kick-off of each match and whether it has kicked off: its kick-off time has passed, or the
+ * feed says it is under way, ended, interrupted, abandoned... (a postponed match has its new time).
+ * Unknown ids are absent.
+ */
+export async function kickOffs(ex: Executor, eventIds: readonly string[], now = new Date()): Promise<Map<string, { startTime: Date; started: boolean }>> {
+  if (!eventIds.length) return new Map();
+  const rows = await ex
+    .select({ eventId: feedEvents.eventId, startTime: feedEvents.startTime, eventStatus: feedEvents.eventStatus, matchStatus: feedEvents.matchStatus })
+    .from(feedEvents)
+    .where(inArray(feedEvents.eventId, [...eventIds]));
+  return new Map(
+    rows.map((r) => [
+      r.eventId,
+      {
+        startTime: r.startTime,
+        started: r.startTime.getTime() <= now.getTime() || !NOT_STARTED_EVENT.includes(r.eventStatus) || !NOT_STARTED_MATCH.includes(r.matchStatus),
+      },
+    ]),
+  );
+}

@@ -34,7 +34,7 @@ import { ofBettorPhone } from '../money/bills-routes.js';
 import { upcomingMatches } from '../feed/match-source.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets } from './schema.js';
 import {
-  changeResults, createIssue, issueMatches, loadBetType, loadIssue, openBets, parseTiers, placeTicket, poolOf, quoteTicket, refreshFeedResults, setBetStatus,
+  changeResults, createIssue, issueMatches, kickOffOf, loadBetType, loadIssue, openBets, parseTiers, placeTicket, poolOf, quoteTicket, refreshFeedResults, setBetStatus,
   setIssueMatches, type Issue, type IssueMatch, type Quote,
 } from './service.js';
 
@@ -196,9 +196,11 @@ async function issueDetail(ex: Executor, id: number) {
   const matches = await issueMatches(ex, id);
   const bt = await loadBetType(ex, r.issue.betTypeId);
   const pool = poolOf(r.issue, bt);
+  const kickOff = await kickOffOf(ex, matches);
   return {
     issue: toIssueRow(r.issue, { betType: r.betType, matches: matches.length }),
-    matches: matches.map(toMatchRow),
+    // Whether each match has kicked off: before it has, it gets no result but cancelled (issue 23).
+    matches: matches.map((m) => ({ ...toMatchRow(m), kick_off: kickOff.get(m.position)!.at.toISOString(), started: kickOff.get(m.position)!.started })),
     pool: { carried: pool.carried, seed_top_up: pool.seedTopUp, from_stakes: pool.fromStakes, from_incentives: pool.fromIncentives, total: pool.total },
     tiers: bt.tiers,
   };
@@ -412,7 +414,7 @@ export function registerJackpotRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { access: { page: 'jackpot_identifier', button: 'change_result', duty: { ring: 'book', setting: 'jackpot_issue' } } },
       schema: {
         tags: ['jackpot_identifier'], summary: 'Set or change match results of the issue',
-        description: "Results default to the feed's settled 1X2 result. A result other than the feed's is an operator override: it needs a reason and is audited. `result: null` goes back to the feed's.",
+        description: "Results default to the feed's settled 1X2 result. A result other than the feed's is an operator override: it needs a reason and is audited. `result: null` goes back to the feed's. A match that has not kicked off (the feed's kick-off time, or its state) gets no home, draw or away result (422 JACKPOT_MATCH_NOT_STARTED), only cancelled (3).",
         params: issueParams, body: jackpotResultsBody, response: { 200: jackpotIssueDetail },
       },
     },

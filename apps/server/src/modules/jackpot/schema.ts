@@ -1,4 +1,5 @@
-import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * The 13-match jackpot (issue 12): bet types (the product's configuration), issues (rounds of 13
@@ -159,6 +160,8 @@ export const jackpotTickets = pgTable(
     credited: cents('credited').notNull().default(0),
     /** Net prize above max_add_balance, held on jackpot_prizes_payable for a manual payout. */
     withheld: cents('withheld').notNull().default(0),
+    /** Of `withheld`, what was paid by hand (approved jackpot_prize_payouts; never more than withheld). */
+    heldPaid: cents('held_paid').notNull().default(0),
     settledVersion: integer('settled_version').notNull().default(0),
     /** The admin who placed it for the bettor (null when the bettor did). */
     placedBy: integer('placed_by'),
@@ -175,6 +178,44 @@ export const jackpotTickets = pgTable(
     index('jackpot_tickets_created').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('jackpot_tickets_bettor').on(t.bettorId, t.createdAt.desc().nullsFirst()),
     index('jackpot_tickets_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
+    /** The queue of held prizes (issue 23). */
+    index('jackpot_tickets_held').on(t.id).where(sql`withheld > 0`),
+    check('jackpot_tickets_held_paid_within', sql`${t.heldPaid} >= 0 and ${t.heldPaid} <= ${t.withheld}`),
+  ],
+);
+
+/**
+ * A request to pay (part of) a ticket's held prize (issue 23), maker-checker: asked by one admin (pending),
+ * approved by another (paid: the money moved from jackpot_prizes_payable in the approval's transaction,
+ * `txn_id` its journal transaction), or refused with a reason (withdrawn when the asker cancels it).
+ * Kind JACKPOT_PAYOUT_KIND: 1 to the bettor's balance, 2 recorded as paid outside (a bank transfer...,
+ * with its reference). Scope: the ticket's agent.
+ */
+export const jackpotPrizePayouts = pgTable(
+  'jackpot_prize_payouts',
+  {
+    id: serial('id').primaryKey(),
+    ticketId: bigint('ticket_id', { mode: 'number' }).notNull(),
+    bettorId: integer('bettor_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    kind: smallint('kind').notNull(),
+    amount: cents('amount').notNull(),
+    /** Outside payments: the bank transfer's (or cheque's...) reference. */
+    reference: text('reference').notNull().default(''),
+    reason: text('reason').notNull(),
+    /** JACKPOT_PAYOUT_STATUS: 1 pending, 2 paid, 3 refused, 4 withdrawn. */
+    status: smallint('status').notNull().default(1),
+    requestedBy: integer('requested_by').notNull(),
+    requestedAt: ts('requested_at').notNull().defaultNow(),
+    decidedBy: integer('decided_by'),
+    decidedAt: ts('decided_at'),
+    refuseReason: text('refuse_reason'),
+    txnId: text('txn_id'),
+  },
+  (t) => [
+    index('jackpot_prize_payouts_ticket').on(t.ticketId, t.id),
+    index('jackpot_prize_payouts_pending').on(t.agentId, t.id).where(sql`status = 1`),
+    check('jackpot_prize_payouts_amount_positive', sql`${t.amount} > 0`),
   ],
 );
 

@@ -12,14 +12,14 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  ACCOUNT_KIND, BET_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, JACKPOT_BET_STATUS, JACKPOT_MATCHES, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS,
+  ACCOUNT_KIND, BET_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, JACKPOT_BET_STATUS, JACKPOT_MATCHES, JACKPOT_RESULT_KIND, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS,
   RISK_LEVEL, USER_DISABLED, checkTicket, type JackpotTier, type MessageCode,
 } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
-import { matchesByIds, settled1x2 } from '../feed/match-source.js';
+import { kickOffs, matchesByIds, settled1x2 } from '../feed/match-source.js';
 import { poolParts, type PoolParts } from './settlement.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets, type JackpotTierRow } from './schema.js';
 
@@ -227,6 +227,39 @@ export async function refreshFeedResults(ex: Executor, issueId: number): Promise
   return changed ? issueMatches(ex, issueId) : matches;
 }
 
+export interface KickOff {
+  /** The kick-off: the feed's (a postponed match has its new time), else the one stored with the issue. */
+  at: Date;
+  /** Kicked off: the time has passed, or the feed says the match is under way, ended, abandoned... */
+  started: boolean;
+}
+
+/** Per position, whether each match of the issue has kicked off (issue 23: no result before it has). */
+export async function kickOffOf(ex: Executor, matches: readonly IssueMatch[], now = new Date()): Promise<Map<number, KickOff>> {
+  const feed = await kickOffs(ex, matches.map((m) => m.eventId), now);
+  return new Map(
+    matches.map((m) => {
+      const f = feed.get(m.eventId);
+      return [m.position, f ? { at: f.startTime, started: f.started } : { at: m.startTime, started: m.startTime.getTime() <= now.getTime() }];
+    }),
+  );
+}
+
+/**
+ * Refuses (422 JACKPOT_MATCH_NOT_STARTED, naming the first) a home, draw or away result on a match that has
+ * not kicked off; `cancelled` (3) may be set before, as may no result.
+ */
+export async function assertKickedOff(ex: Executor, matches: readonly IssueMatch[], results: ReadonlyMap<number, number | null>): Promise<void> {
+  const played = matches.filter((m) => {
+    const r = results.get(m.position);
+    return r !== undefined && r !== null && r !== JACKPOT_RESULT_KIND.cancelled;
+  });
+  if (!played.length) return;
+  const state = await kickOffOf(ex, played);
+  const early = played.find((m) => !state.get(m.position)!.started);
+  if (early) throw refuse('JACKPOT_MATCH_NOT_STARTED', { position: early.position, match: `${early.homeTeam} - ${early.awayTeam}` });
+}
+
 export interface ResultChange {
   position: number;
   /** 0 home, 1 draw, 2 away, 3 cancelled; null = back to the feed's result. */
@@ -237,6 +270,8 @@ export interface ResultChange {
 /**
  * Sets results of an issue's matches. A result other than the feed's (or one while the feed has none)
  * is an operator override and needs a reason (JACKPOT_REASON_REQUIRED); null goes back to the feed's.
+ * A match that has not kicked off gets no home, draw or away result (JACKPOT_MATCH_NOT_STARTED), only
+ * cancelled.
  * Answers what changed ({position, before, after}) for the audit row the caller writes in the same
  * transaction. A settled issue may change (the settlement then resettles the difference).
  */
@@ -247,6 +282,7 @@ export async function changeResults(ex: Executor, issueId: number, changes: read
   if (new Set(changes.map((c) => c.position)).size !== changes.length) throw new AppError(400, 'PARAM_INVALID', {}, [{ field: 'results', message: 'a position twice' }]);
   const matches = await refreshFeedResults(ex, issueId);
   if (matches.length !== JACKPOT_MATCHES) throw refuse('JACKPOT_MATCHES_REQUIRED');
+  await assertKickedOff(ex, matches, new Map(changes.map((c) => [c.position, c.result])));
   const done: { position: number; event_id: string; before: number | null; after: number | null; source: string | null; reason: string | null }[] = [];
   for (const c of changes) {
     const m = matches[c.position - 1]!;

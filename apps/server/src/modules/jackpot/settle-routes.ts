@@ -58,7 +58,8 @@ export const jackpotPlanAnswer = z.object({
   reward_type: z.number(),
   tax_rate: z.number(),
   max_add_balance: z.number(),
-  tiers: z.array(answerRow({ hits: 'number', proportion_bps: 'number', share: 'number', winning_lines: 'number', prize_per_line: 'number', paid: 'number', rollover: 'number' })),
+  /** `capped`: what a shared tier's lines did not get because a line never pays more than a line of a tier with more hits (in its rollover). */
+  tiers: z.array(answerRow({ hits: 'number', proportion_bps: 'number', share: 'number', winning_lines: 'number', prize_per_line: 'number', paid: 'number', rollover: 'number', capped: 'number' })),
   totals: answerRow({
     tickets: 'number', lines: 'number', stakes: 'number', bonus_stakes: 'number', winning_tickets: 'number', winning_lines: 'number',
     gross: 'number', tax: 'number', credited: 'number', withheld: 'number', rollover: 'number', house_funded: 'number', refunds: 'number',
@@ -83,6 +84,8 @@ export function planAnswer(issueId: number, p: StoredPlan): JackpotPlanAnswer {
     max_add_balance: p.maxAddBalance,
     tiers: (plan?.tiers ?? []).map((t, i) => ({
       hits: t.hits, proportion_bps: p.tiers[i]?.proportionBps ?? 0, share: t.share, winning_lines: t.winningLines, prize_per_line: t.prizePerLine, paid: t.paid, rollover: t.rollover,
+      // Plans stored before issue 23 have no cap.
+      capped: t.capped ?? 0,
     })),
     totals: {
       tickets: p.tickets, lines: p.lines, stakes: p.stakes, bonus_stakes: p.bonusStakes, winning_tickets: p.totals.winningTickets,
@@ -259,7 +262,7 @@ export async function settleRoutes(app: FastifyInstance, ctx: AppContext) {
       config: acting('settle'),
       schema: {
         tags, summary: 'Settlement preview of a jackpot issue', params: idParams, response: { 200: jackpotPlanAnswer },
-        description: 'Per tier the winning lines, the prize per line (shared: rounded down to the cent), paid and rollover; tax, credited, withheld, the house result, and what a resettlement would move. Confirm with its fingerprint.',
+        description: 'Per tier the winning lines, the prize per line (shared: rounded down to the cent, and never more than a tier with more hits pays a line: the capped part rolls over), paid and rollover; tax, credited, withheld, the house result, and what a resettlement would move. Confirm with its fingerprint. Refused (422 JACKPOT_MATCH_NOT_STARTED) while a match with a result has not kicked off.',
       },
     },
     async (req) => {

@@ -18,17 +18,19 @@
  *     process killed in the middle resumes where the committed chunks stopped and pays each ticket once.
  *     A ticket moves only the difference between what it should have and what it already has (so a
  *     resettlement after a result change moves only the difference, and settling twice moves nothing):
- *     the credited prize as BILL_TYPE.jackpot_result_change from HOUSE.jackpotPool (a negative difference
- *     that the balance cannot cover: BILL_TYPE.amount_rolled_back with a debt, as sports
- *     resettlements), the withholding tax as a house transfer jackpot_pool -> withholding_tax_payable and
- *     the part above max_add_balance as jackpot_pool -> jackpot_prizes_payable (held for a manual
- *     payout). A job takes at most JOB_TICKETS tickets and queues the next part (in its last chunk's
- *     transaction), so one job stays well inside its expiry. When no ticket is left the issue closes:
- *     totals, settle_status, the rollover to the bet type's accumulated `jackpot` (by the difference with
- *     the previous version's rollover), the record `done`.
+ *     the credited prize from HOUSE.jackpotPool, as BILL_TYPE.jackpot_payment in the first settlement and
+ *     as BILL_TYPE.jackpot_result_change for a resettlement's difference (a negative difference that the
+ *     balance cannot cover: BILL_TYPE.amount_rolled_back with a debt, as sports resettlements), the
+ *     withholding tax as a house transfer jackpot_pool -> withholding_tax_payable and the part above
+ *     max_add_balance as jackpot_pool -> jackpot_prizes_payable (held for a manual payout: ./held-prizes.ts;
+ *     what was already paid of it stays held, `ticketMoney`). A job takes at most JOB_TICKETS tickets and
+ *     queues the next part (in its last chunk's transaction), so one job stays well inside its expiry.
+ *     When no ticket is left the issue closes: totals, settle_status, the rollover to the bet type's
+ *     accumulated `jackpot` (by the difference with the previous version's rollover), the record `done`.
  * Deleting an issue and voiding it (cancelled-match rule) use the same record and job with kind
- * 'delete' / 'void': every ticket's payment reversed (BILL_TYPE.jackpot_payment positive from
- * jackpot_stakes; the bonus-funded part back to the credit account from credit_issued).
+ * 'delete' / 'void': every ticket's payment reversed (BILL_TYPE.amount_rolled_back positive from
+ * jackpot_stakes; the bonus-funded part back to the credit account, CREDIT_BILL_TYPE.credit_refund from
+ * credit_issued). docs/architecture.md has the table of which movement posts which bill type.
  */
 import crypto from 'node:crypto';
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
@@ -42,7 +44,7 @@ import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { HOUSE, insertHouseEntries, newTxnId, postBatch, type HouseEntryRow, type Remark } from '../money/ledger.js';
 import { loadSettings } from '../betting/settings.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements } from './schema.js';
-import { refreshFeedResults } from './service.js';
+import { assertKickedOff, issueMatches, refreshFeedResults } from './service.js';
 
 export const SETTLE_ISSUE_JOB = 'jackpot.settle-issue';
 /** Tickets per transaction of the paying job. */
@@ -134,6 +136,8 @@ interface TicketMoneyRow {
   tax: number;
   credited: number;
   withheld: number;
+  /** Of `withheld`, what was paid by hand already (./held-prizes.ts). */
+  held_paid: number;
 }
 
 /** Picks come as one digit per match (masks are 1..7): `array_to_string(picks, '')`. */
@@ -157,10 +161,11 @@ function ticketOf(r: Record<string, unknown>): TicketMoneyRow {
     tax: Number(r.tax),
     credited: Number(r.credited),
     withheld: Number(r.withheld),
+    held_paid: Number(r.held_paid),
   };
 }
 
-const TICKET_COLUMNS = sql.raw("id, bettor_id, array_to_string(picks, '') AS picks, stake, bonus_stake, lines, status, gross, tax, credited, withheld");
+const TICKET_COLUMNS = sql.raw("id, bettor_id, array_to_string(picks, '') AS picks, stake, bonus_stake, lines, status, gross, tax, credited, withheld, held_paid");
 
 export async function loadIssue(ex: Executor, issueId: number, lock = false): Promise<IssueRow> {
   const q = ex.select().from(jackpotIssues).where(eq(jackpotIssues.id, issueId));
@@ -235,13 +240,27 @@ export async function takeFeedResults(tx: Executor, issue: IssueRow): Promise<vo
 }
 
 /**
+ * What a ticket should hold under a plan (domain `ticketPrize`), except that what was already paid by hand
+ * of its held prize stays held: a resettlement that lowers the held part below it takes the rest from the
+ * credited part instead (withheld = max(held, paid by hand), credited = net - withheld), so the bettor
+ * gets the net prize in all and a held prize is never paid twice.
+ */
+function ticketMoney(t: TicketMoneyRow, results: readonly (number | null)[], plan: IssuePlan, taxBps: number, maxAddBalance: number) {
+  const p = ticketPrize(hitCounts(t.picks, results), plan, t.stake, taxBps, maxAddBalance);
+  const withheld = Math.max(p.withheld, t.held_paid);
+  return { ...p, withheld, credited: p.net - withheld };
+}
+
+/**
  * The plan of the issue's next settlement (preview; recomputed by `startSettlement`). Refuses with
- * JACKPOT_RESULTS_MISSING while a result is unknown.
+ * JACKPOT_RESULTS_MISSING while a result is unknown, JACKPOT_MATCH_NOT_STARTED while a match with a home,
+ * draw or away result has not kicked off (issue 23).
  */
 export async function planSettlement(ex: Executor, issue: IssueRow, opts: { lockBetType?: boolean } = {}): Promise<StoredPlan> {
   const wanted = settleableKind(issue);
   const results = await issueResults(ex, issue.id);
   if (results.some((r) => r === null || r === undefined)) throw new AppError(422, 'JACKPOT_RESULTS_MISSING');
+  await assertKickedOff(ex, await issueMatches(ex, issue.id), new Map(results.map((r, i) => [i + 1, r])));
   const bt = await loadBetType(ex, issue.betTypeId, opts.lockBetType);
   const tickets = await allTickets(ex, issue.id);
   const last = await lastSettlement(ex, issue.id);
@@ -281,8 +300,8 @@ export async function planSettlement(ex: Executor, issue: IssueRow, opts: { lock
   const plan = planIssue(pool.total, tiers, perTier, rewardType);
   const totals: MoneyTotals = { gross: 0, tax: 0, credited: 0, withheld: 0, winningLines: 0, winningTickets: 0 };
   const difference = { tickets: 0, credited: 0, tax: 0, withheld: 0, refunds: 0 };
-  tickets.forEach((t, i) => {
-    const p = ticketPrize(counts[i], plan, t.stake, taxBps, maxAddBalance);
+  tickets.forEach((t) => {
+    const p = ticketMoney(t, results, plan, taxBps, maxAddBalance);
     totals.gross += p.gross;
     totals.tax += p.tax;
     totals.credited += p.credited;
@@ -341,6 +360,9 @@ export async function startSettlement(tx: Executor, ctx: Pick<AppContext, 'jobs'
   return { version: plan.version, kind: plan.kind, plan, settlementId: row.id };
 }
 
+/** The bill type of a settlement's movements: the first settlement's are jackpot payments, a resettlement's differences result changes. */
+const billTypeOf = (kind: SettlementKind) => (kind === 'settle' ? BILL_TYPE.jackpot_payment : BILL_TYPE.jackpot_result_change);
+
 const transfer = (txnId: string, from: string, to: string, amount: number, billType: number) => [
   { txn_id: txnId, account: from, amount: -amount, bill_type: billType },
   { txn_id: txnId, account: to, amount, bill_type: billType },
@@ -355,7 +377,7 @@ const transfer = (txnId: string, from: string, to: string, amount: number, billT
 async function fundPool(tx: Executor, issue: IssueRow, plan: StoredPlan) {
   const txnId = newTxnId();
   const entries: HouseEntryRow[] = [];
-  const bill = BILL_TYPE.jackpot_result_change;
+  const bill = billTypeOf(plan.kind);
   if (plan.kind === 'settle' && plan.pool) {
     const p = plan.pool;
     if (p.carried) await tx.update(jackpotBetTypes).set({ jackpot: sql`${jackpotBetTypes.jackpot} - ${p.carried}` }).where(eq(jackpotBetTypes.id, issue.betTypeId));
@@ -448,9 +470,9 @@ async function payChunk(tx: Executor, rec: SettlementRecord, after: number, size
       if (t.status !== JACKPOT_TICKET_STATUS.refunded) {
         const cash = t.stake - t.bonus_stake;
         const what = plan.kind === 'delete' ? 'issue_deleted' : 'issue_void';
-        if (cash > 0) bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.cash, amount: cash, type: BILL_TYPE.jackpot_payment, house: HOUSE.jackpotStakes, causeId: String(t.id), remark: remark(t, what), txnId, correction: false });
+        if (cash > 0) bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.cash, amount: cash, type: BILL_TYPE.amount_rolled_back, house: HOUSE.jackpotStakes, causeId: String(t.id), remark: remark(t, what), txnId, correction: false });
         if (t.bonus_stake > 0) {
-          bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.credit, amount: t.bonus_stake, type: CREDIT_BILL_TYPE.jackpot_payment, house: HOUSE.creditIssued, causeId: String(t.id), remark: remark(t, what, 'bonus_funds'), txnId, correction: false });
+          bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.credit, amount: t.bonus_stake, type: CREDIT_BILL_TYPE.credit_refund, house: HOUSE.creditIssued, causeId: String(t.id), remark: remark(t, what, 'bonus_funds'), txnId, correction: false });
         }
       }
       updates.push({ id: t.id, status: JACKPOT_TICKET_STATUS.refunded, best_hits: null, winning_lines: 0, gross: 0, tax: 0, credited: 0, withheld: 0 });
@@ -458,13 +480,12 @@ async function payChunk(tx: Executor, rec: SettlementRecord, after: number, size
   } else {
     const issuePlan = plan.plan!;
     for (const t of rows) {
-      const counts = hitCounts(t.picks, plan.results);
-      const p = ticketPrize(counts, issuePlan, t.stake, plan.taxBps, plan.maxAddBalance);
+      const p = ticketMoney(t, plan.results, issuePlan, plan.taxBps, plan.maxAddBalance);
       const txnId = newTxnId();
       const dCredited = p.credited - t.credited;
       const dTax = p.tax - t.tax;
       const dWithheld = p.withheld - t.withheld;
-      const type = BILL_TYPE.jackpot_result_change;
+      const type = billTypeOf(plan.kind);
       if (dCredited !== 0) {
         const what = t.status === JACKPOT_TICKET_STATUS.open ? 'prize' : 'result_change';
         bills.push({ bettorId: t.bettor_id, account: ACCOUNT_KIND.cash, amount: dCredited, type, house: HOUSE.jackpotPool, causeId: String(t.id), remark: remark(t, what), txnId, correction: dCredited < 0 });

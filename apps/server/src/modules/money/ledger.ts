@@ -28,6 +28,8 @@ export const HOUSE = {
   jackpotPool: 'jackpot_pool',
   /** Jackpot prizes above a bet type's max_add_balance, held for a manual payout. */
   jackpotPrizesPayable: 'jackpot_prizes_payable',
+  /** Held jackpot prizes paid outside the balances (a bank transfer...): money that left the house's bank. */
+  jackpotPaidOutside: 'jackpot_prizes_paid_outside',
 } as const;
 
 /**
