@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { formatTsh } from '@dau/domain';
+import { formatAmount, formatTsh } from '@dau/domain';
 import { logOf, missingKeys, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, STAFF_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowWithText, settled, toastAfter, until } from './support/ui';
@@ -70,6 +70,17 @@ async function issueAction(page: Page, issueId: number, testId: string) {
   }, `the ${testId} action`);
 }
 
+/** The sandbox feed has these matches (of the betting sandbox's league) kick off a minute ago: they are under way. */
+async function kickOff(matches: { event_id: string; league_name: string; home_team: string; away_team: string }[]) {
+  for (const m of matches) {
+    const body = {
+      type: 'fixture_change', producer: 3, timestamp: Date.now(), event_id: m.event_id, sport_id: 1, league_id: 'sbx-league', league_name: m.league_name,
+      home_team: m.home_team, away_team: m.away_team, start_time: Date.now() - 60_000, status: 2,
+    };
+    expectStatus(await api('POST', '/sandbox/feed/messages', body), 201, `kick-off of ${m.event_id}`);
+  }
+}
+
 /** Wall time in Dar es Salaam (UTC+3, no summer time), `YYYY-MM-DD HH:mm:ss`. */
 const darTime = (ms: number) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 
@@ -86,6 +97,118 @@ describe('jackpot screens', () => {
     }
   });
 });
+
+describe('held jackpot prizes (issue 23)', () => {
+  test('a prize above the cap waits in its queue; an admin asks to pay part of it, a second admin approves it and the money moves', async () => {
+    const page = await e2e.newPage();
+    const log = logOf(page);
+    const checker = await e2e.newPage();
+    try {
+      await heldPrizes(page, checker, log);
+    } catch (e) {
+      for (const [i, p] of [page, checker].entries()) await screenshot(p, `jackpot-held-failure-${i}`).catch(() => undefined);
+      throw new Error(`${e instanceof Error ? e.message : String(e)}\npage errors: ${JSON.stringify(log.pageErrors)}\nconsole: ${JSON.stringify(log.consoleErrors)}`);
+    }
+  });
+});
+
+/**
+ * A settled period whose one ticket won 13 hits above a TSh 1,000 cap (made through the API on 13 fresh
+ * sandbox matches, played once they kicked off); then the queue in the browser: the admin asks to pay
+ * TSh 1,500 to the balance, the screen says it waits for another admin, a second super admin approves it.
+ */
+async function heldPrizes(page: Page, checkerPage: Page, log: ReturnType<typeof logOf>) {
+  const orders = [];
+  for (let i = 0; i < 3; i++) orders.push(expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 1_000_00, legs: 5 }), 201, 'sandbox matches'));
+  const owner = { id: orders[0].bettor_id, phone: orders[0].phone };
+  const events = new Set<string>(orders.flatMap((o: any) => o.event_ids));
+  const bt = expectStatus(
+    await api('POST', '/jackpot/bet_types', {
+      type: `E2E Held ${Date.now().toString(36)}`, reward_type: 1, tiers: '[{"hits":13,"proportion_bps":6000},{"hits":12,"proportion_bps":2000}]', pool_rate_bps: 5000,
+      bet_amount: UNIT, incentives: 0, init_jackpot: SEED, max_add_balance: 1_000_00, max_range_odds: 0, odds_rise_step: 0, guess_number: 20, max_doubles: 5,
+      max_triples: 0, allow_bonus: false, cancel_rule: 1, cancel_void_threshold: 3, enabled: true,
+    }),
+    201,
+    'a bet type with a cap',
+  );
+  const made = expectStatus(await api('POST', '/jackpot/issues', { bet_type_id: bt.id, identifier_prefix: 'HLD', start_time: new Date(Date.now() + 3_600_000).toISOString() }), 201, 'period').issue;
+  const candidates = expectStatus(await api('GET', `/jackpot/issues/${made.id}/candidates?limit=500`), 200, 'candidates').items as { event_id: string }[];
+  const ids = candidates.filter((c) => events.has(c.event_id)).slice(0, 13).map((c) => c.event_id);
+  expect(ids).toHaveLength(13);
+  expectStatus(await api('PUT', `/jackpot/issues/${made.id}/matches`, { event_ids: ids }), 200, 'matches');
+  expectStatus(await api('POST', `/jackpot/issues/${made.id}/open`), 200, 'open');
+  const placed = expectStatus(await api('POST', '/jackpot/tickets', { issue_id: made.id, bettor_id: owner.id, picks: Array(13).fill(1) }), 200, 'ticket').ticket;
+  const detail = expectStatus(await api('GET', `/jackpot/issues/${made.id}`), 200, 'detail');
+  await kickOff(detail.matches);
+  const played = Array.from({ length: 13 }, (_, i) => ({ position: i + 1, result: 0, reason: 'E2E: home wins' }));
+  expectStatus(await api('PUT', `/jackpot/issues/${made.id}/results`, { results: played }), 200, 'results');
+  const preview = expectStatus(await api('POST', `/jackpot/issues/${made.id}/settle/preview`), 200, 'preview');
+  expectStatus(await api('POST', `/jackpot/issues/${made.id}/settle`, { fingerprint: preview.fingerprint }), 202, 'settle');
+  const won = await until(async () => {
+    const tk = expectStatus(await api('GET', `/jackpot/tickets/${placed.id}`), 200, 'ticket').ticket;
+    return tk.status === 2 ? tk : null;
+  }, 'the ticket paid');
+  // Pool TSh 10,050: 60 % to the one 13-hit line, TSh 6,030; tax 10 % of TSh 5,930; TSh 1,000 credited, the rest held.
+  const gross = Math.floor(((SEED + UNIT / 2) * 6000) / 10_000);
+  const held = gross - Math.floor(((gross - UNIT) * 1000) / 10_000) - 1_000_00;
+  expect(won).toMatchObject({ gross, credited: 1_000_00, withheld: held });
+
+  // ------------------------------------------------------------------------ the queue
+  await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+  await openScreen(page, `jackpot_held_prize?serial_number=${won.serial_number}`, 'Held jackpot prizes');
+  const row = rowWithText(page, won.serial_number);
+  await row.waitFor();
+  // What identifies a held prize stays in the list (ticket, period, phone, held, remaining, state).
+  const heads = await page.getByTestId('resource-table').locator('thead th').allInnerTexts();
+  expect(heads).toEqual(expect.arrayContaining(['Serial number', 'Period', 'Phone', 'Held', 'Remaining', 'State']));
+  const rowText = await row.innerText();
+  expect(rowText).toContain(formatTsh(held));
+  expect(rowText).toContain('Held');
+  await page.getByTestId(`held-pay-${won.id}`).click();
+  const ask = dialog(page, `Pay to the balance · ticket ${won.serial_number}`);
+  await ask.waitFor();
+  expect(await ask.getByTestId('held-ask-summary').innerText()).toContain(`${formatTsh(held)} can still be asked`);
+  // The whole held amount is offered; more is refused by the form.
+  expect(await field(ask, 'Amount').inputValue()).toBe(formatAmount(held));
+  await field(ask, 'Amount').fill('1,500');
+  await field(ask, 'Reason').fill('E2E: the bettor came to the shop with his ID');
+  await shots(page, 'jackpot-15-held-ask');
+  await toastAfter(page, "Asked: it waits for another admin's approval", () => ask.getByTestId('form-submit').click());
+  await ask.waitFor({ state: 'hidden' });
+  await until(async () => (await row.innerText()).includes('Awaiting approval'), 'the prize awaiting approval');
+  // Nothing moved yet; the asker's own request waits for someone else.
+  const cashBefore = expectStatus(await api('GET', `/jackpot/held_prizes/${won.id}`), 200, 'held').prize;
+  expect(cashBefore).toMatchObject({ paid: 0, pending: 1_500_00 });
+  await row.click();
+  const drawer = page.getByTestId('resource-detail');
+  await drawer.getByTestId('held-payouts').waitFor();
+  const request = expectStatus(await api('GET', `/jackpot/held_prizes/${won.id}`), 200, 'held').payouts[0];
+  await drawer.getByTestId(`payout-own-${request.id}`).waitFor();
+  expect(await drawer.getByTestId(`payout-approve-${request.id}`).count()).toBe(0);
+  await shots(page, 'jackpot-16-held-awaiting');
+
+  // A second super admin approves it.
+  const superRole = (expectStatus(await api('GET', '/system/roles?page_size=100'), 200, 'roles').items as { id: number; is_super: boolean }[]).find((r) => r.is_super)!;
+  expectStatus(await api('POST', '/system/administrators', { account: 'held_checker', name: 'Held checker', password: ADMIN_PASSWORD, role_id: superRole.id }), 201, 'a second super admin');
+  await signIn(checkerPage, 'held_checker', ADMIN_PASSWORD);
+  await openScreen(checkerPage, `jackpot_held_prize?serial_number=${won.serial_number}`, 'Held jackpot prizes');
+  await rowWithText(checkerPage, won.serial_number).click();
+  const checkerDrawer = checkerPage.getByTestId('resource-detail');
+  await checkerDrawer.getByTestId(`payout-approve-${request.id}`).click();
+  const confirm = checkerPage.locator('.ant-popconfirm:visible');
+  await confirm.waitFor();
+  expect(await confirm.innerText()).toContain(formatTsh(1_500_00));
+  await toastAfter(checkerPage, 'Successful', () => confirm.getByTestId('confirm-ok').click());
+  await until(async () => (await checkerDrawer.getByTestId(`payout-status-${request.id}`).innerText()) === 'Paid', 'the request paid');
+  await shots(checkerPage, 'jackpot-17-held-approved');
+  const after = expectStatus(await api('GET', `/jackpot/held_prizes/${won.id}`), 200, 'held').prize;
+  expect(after).toMatchObject({ paid: 1_500_00, pending: 0, remaining: held - 1_500_00, state: 3 });
+  // The bettor's bill: a jackpot payment of TSh 1,500.
+  const bills = expectStatus(await api('GET', `/money/bills?phone=${owner.phone}`), 200, 'bills').items as { type: number; amount: number }[];
+  expect(bills.filter((b) => b.type === 3 && b.amount === 1_500_00)).toHaveLength(1);
+  expect(missingKeys(page), 'no missing text').toEqual([]);
+  expect(log.pageErrors, 'no page errors').toEqual([]);
+}
 
 async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
   await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
@@ -219,12 +342,28 @@ async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
   await stats.locator('.ant-drawer-close').click();
 
   // ------------------------------------------------------------------------------------- results
+  // Before kick-off no match gets a result but Cancelled (issue 23): each row says why.
+  await issueAction(page, issue.id, 'issue-results');
+  const early = dialog(page, 'Change result');
+  await early.waitFor();
+  await settled(page);
+  expect(await early.getByTestId('result-not-started-1').innerText()).toContain('Not kicked off yet');
+  expect(await early.locator('[data-testid^="result-not-started-"]').count()).toBe(13);
+  await shots(page, 'jackpot-05a-results-before-kick-off');
+  await early.locator('.ant-modal-close').click();
+  await early.waitFor({ state: 'hidden' });
+  // The 13 matches kick off (the sandbox feed moves them a minute into the past, under way).
+  await kickOff(detail.matches);
+  await until(async () => expectStatus(await api('GET', `/jackpot/issues/${issue.id}`), 200, 'issue').matches.every((m: any) => m.started), 'the matches kicked off');
+
   // Match 1 a draw (the ticket's X), 2 a home win (its 1), 3-12 home wins, 13 an away win (missed):
   // one line of 12 hits, two of 11, one of 10.
   await issueAction(page, issue.id, 'issue-results');
   const results = dialog(page, 'Change result');
   await results.waitFor();
   await settled(page);
+  // (the dialog reads the period again: every row may now get its result)
+  await until(async () => (await results.locator('[data-testid^="result-not-started-"]').count()) === 0, 'every row resultable');
   const wanted = (pos: number) => (pos === 1 ? 'Draw (X)' : pos === 13 ? 'Away win (2)' : 'Home win (1)');
   for (let pos = 1; pos <= 13; pos++) await choose(page, results.getByTestId(`result-select-${pos}`), wanted(pos));
   // No feed result yet: each is an override, which needs a reason.
@@ -240,12 +379,14 @@ async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
 
   // --------------------------------------------------------------------------------- settle
   // Pool: the seed (TSh 10,000) + 50 % of TSh 400 = TSh 10,200. Shared tiers: 12 hits 20 % (1 line),
-  // 11 hits 12 % (2 lines), 10 hits 8 % (1 line); nobody has 13 hits: its 60 % rolls over.
+  // 11 hits 12 % (2 lines), 10 hits 8 % (1 line); nobody has 13 hits: its 60 % rolls over. The one 10-hit
+  // line would get TSh 816, more than an 11-hit line's TSh 612: capped at TSh 612, TSh 204 rolls over (issue 23).
   const pool = SEED + 2 * UNIT;
   const t12 = Math.floor((pool * 2000) / 10_000);
   const t11 = Math.floor((pool * 1200) / 10_000);
   const t10 = Math.floor((pool * 800) / 10_000);
-  const gross = t12 + 2 * Math.floor(t11 / 2) + t10;
+  const perLine11 = Math.floor(t11 / 2);
+  const gross = t12 + 2 * perLine11 + perLine11;
   const tax = Math.floor(((gross - 4 * UNIT) * 1000) / 10_000);
   await issueAction(page, issue.id, 'issue-settle');
   const settle = dialog(page, 'Settle');
@@ -255,11 +396,14 @@ async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
   expect(await settle.getByTestId('tier-lines-11').innerText()).toBe('2');
   expect(await settle.getByTestId('tier-lines-13').innerText()).toBe('0');
   expect(await settle.getByTestId('tier-prize-12').innerText()).toBe(formatTsh(t12));
-  expect(await settle.getByTestId('tier-prize-11').innerText()).toBe(formatTsh(Math.floor(t11 / 2)));
+  expect(await settle.getByTestId('tier-prize-11').innerText()).toBe(formatTsh(perLine11));
+  expect(await settle.getByTestId('tier-prize-10').innerText()).toBe(formatTsh(perLine11));
+  expect(await settle.getByTestId('tier-capped-10').innerText()).toContain(formatTsh(t10 - perLine11));
+  await settle.getByTestId('settle-capped-hint').waitFor();
   expect(await settle.getByTestId('settle-gross').innerText()).toBe(formatTsh(gross));
   expect(await settle.getByTestId('settle-tax').innerText()).toBe(formatTsh(tax));
   expect(await settle.getByTestId('settle-paid').innerText()).toBe(formatTsh(gross - tax));
-  expect(await settle.getByTestId('settle-rollover').innerText()).toBe(formatTsh(Math.floor((pool * 6000) / 10_000)));
+  expect(await settle.getByTestId('settle-rollover').innerText()).toBe(formatTsh(Math.floor((pool * 6000) / 10_000) + t10 - perLine11));
   // The preview is what the server will run: the same figures as its own preview, nothing paid yet.
   const preview = expectStatus(await api('POST', `/jackpot/issues/${issue.id}/settle/preview`), 200, 'preview');
   expect(await settle.getByTestId('settle-house').innerText()).toBe(formatTsh(preview.totals.net_profit));
@@ -286,14 +430,13 @@ async function operatorAndCs(page: Page, log: ReturnType<typeof logOf>) {
   await after.locator('.ant-drawer-close').click();
 
   // --------------------------------------------------------------------------------- bills
+  // The stake and the first settlement's prize are both jackpot payments (bill 3); a result change is for a resettlement (issue 23).
   await openScreen(page, `bill?phone=${bettor.phone}`, 'Bills');
-  await until(async () => {
-    const text = await page.getByTestId('resource-table').innerText();
-    return text.includes('Jackpot payment') && text.includes('Jackpot result change');
-  }, 'the jackpot payment and result change bills');
+  await until(async () => (await page.getByTestId('resource-table').innerText()).includes(formatTsh(gross - tax)), 'the prize bill');
   const billsText = await page.getByTestId('resource-table').innerText();
   expect(billsText).toContain(formatTsh(-4 * UNIT));
-  expect(billsText).toContain(formatTsh(gross - tax));
+  expect(billsText).toContain('Jackpot payment');
+  expect(billsText).not.toContain('Jackpot result change');
   await shot(page, 'jackpot-09-bills');
 
   // The ticket on the operator's list: each match's pick, result and hit / miss.

@@ -108,6 +108,7 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   jackpot_bet: jackpot(() => import('../pages/jackpot/BetPage')),
   jackpot_bet_list: jackpotResource('jackpot_bet_list'),
   super_list: jackpotResource('super_list'),
+  jackpot_held_prize: jackpot(() => import('../pages/jackpot/HeldPrizePage')),
   // Casino
   casino_classification: casinoResource('casino_classification'),
   casino_list: casinoResource('casino_list'),

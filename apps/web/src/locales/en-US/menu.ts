@@ -55,6 +55,7 @@ const menu = {
     jackpot_bet: 'Place jackpot bet',
     jackpot_bet_list: 'Jackpot bets',
     super_list: 'Shared bet slips',
+    jackpot_held_prize: 'Held jackpot prizes',
     // users and money
     user: 'User management',
     user_list: 'User list',
@@ -158,6 +159,8 @@ const menu = {
     risk: 'Risk level',
     refresh: 'Force refresh',
     approve: 'Approve',
+    pay: 'Pay to balance',
+    pay_outside: 'Record paid outside',
     refuse: 'Reject',
     requery: 'Re-query status',
     reconcile: 'Reconcile',

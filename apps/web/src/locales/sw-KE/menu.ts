@@ -56,6 +56,7 @@ const menu: Shape<typeof en> = {
     jackpot_bet: 'Weka dau la jackpot',
     jackpot_bet_list: 'Madau ya jackpot',
     super_list: 'Mikeka iliyoshirikiwa',
+    jackpot_held_prize: 'Zawadi za jackpot zilizozuiliwa',
     // users and money
     user: 'Usimamizi wa watumiaji',
     user_list: 'Orodha ya watumiaji',
@@ -159,6 +160,8 @@ const menu: Shape<typeof en> = {
     risk: 'Kiwango cha hatari',
     refresh: 'Lazimisha kuonyesha upya',
     approve: 'Idhinisha',
+    pay: 'Lipa kwenye salio',
+    pay_outside: 'Rekodi malipo ya nje',
     refuse: 'Kataa',
     requery: 'Kagua hali upya',
     reconcile: 'Suluhisha',

@@ -56,6 +56,7 @@ const menu: Shape<typeof en> = {
     jackpot_bet: '奖池投注',
     jackpot_bet_list: '奖池注单',
     super_list: '分享注单',
+    jackpot_held_prize: '暂扣的奖池奖金',
     // 用户与资金
     user: '用户管理',
     user_list: '用户列表',
@@ -159,6 +160,8 @@ const menu: Shape<typeof en> = {
     risk: '风险等级',
     refresh: '强制刷新',
     approve: '通过',
+    pay: '支付到余额',
+    pay_outside: '登记线下支付',
     refuse: '拒绝',
     requery: '重新查询',
     reconcile: '对账',

@@ -4,14 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { useDialogWidth } from '../../app/dialog';
 import { useMsg } from '../../app/messages';
-import { enumText, LoadError, useApiMutation, useLocale, type Row } from '../../resources';
-import { ISSUE_LISTS, MatchName, ResultMark, TICKET_LISTS, useIssue, type MatchRow } from './shared';
+import { enumText, formatDateTime, LoadError, useApiMutation, useLocale, type Row } from '../../resources';
+import { ISSUE_LISTS, MatchName, RESULT_CANCELLED, ResultMark, TICKET_LISTS, useIssue, type MatchRow } from './shared';
 
 type Draft = { result: number | null; reason: string };
 
 /**
  * Change result: each match's result, from the feed's settled 1X2 result by default. Choosing another
  * result than the feed's is an override: it needs a reason (audited by the server). Only changed rows are sent.
+ * A match that has not kicked off gets no home, draw or away result (issue 23): its row says so and offers
+ * only Cancelled.
  */
 export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose(): void }) {
   const { t } = useTranslation();
@@ -22,6 +24,12 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
   const [drafts, setDrafts] = useState<Record<number, Draft>>({});
   const [tried, setTried] = useState(false);
   const [common, setCommon] = useState('');
+
+  // Read the period again on opening: its matches kick off meanwhile (a cached answer may still say they have not).
+  const { refetch } = q;
+  useEffect(() => {
+    if (issue) void refetch();
+  }, [issue, refetch]);
 
   useEffect(() => {
     if (!issue || !q.data) return;
@@ -58,7 +66,7 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
       .catch(() => undefined);
   };
 
-  const options = [0, 1, 2, 3].map((r) => ({ value: r, label: enumText('jackpot_result', r, locale) }));
+  const options = (m: MatchRow) => [0, 1, 2, 3].map((r) => ({ value: r, label: enumText('jackpot_result', r, locale), disabled: m.started === false && r !== RESULT_CANCELLED }));
   const set = (position: number, patch: Partial<Draft>) => setDrafts((d) => ({ ...d, [position]: { ...d[position], ...patch } }));
 
   return (
@@ -111,20 +119,32 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
           columns={[
             { key: 'position', title: '#', dataIndex: 'position', width: 44 },
             { key: 'match', title: t('jackpot.match.match'), render: (_, m) => <MatchName m={m} /> },
+            {
+              key: 'kickoff',
+              title: t('jackpot.match.kickoff'),
+              render: (_, m) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.kick_off ?? m.start_time)}</span>,
+            },
             { key: 'feed', title: t('jackpot.results.feed'), render: (_, m) => <ResultMark result={m.feed_result} testId={`feed-result-${m.position}`} /> },
             {
               key: 'result',
               title: t('jackpot.match.result'),
               render: (_, m) => (
-                <Select
-                  allowClear
-                  placeholder={t('jackpot.results.unknown')}
-                  options={options}
-                  value={drafts[m.position]?.result ?? undefined}
-                  onChange={(v: number | undefined) => set(m.position, { result: v ?? null })}
-                  style={{ width: 170 }}
-                  data-testid={`result-select-${m.position}`}
-                />
+                <Flex vertical gap={2}>
+                  <Select
+                    allowClear
+                    placeholder={t('jackpot.results.unknown')}
+                    options={options(m)}
+                    value={drafts[m.position]?.result ?? undefined}
+                    onChange={(v: number | undefined) => set(m.position, { result: v ?? null })}
+                    style={{ width: 170 }}
+                    data-testid={`result-select-${m.position}`}
+                  />
+                  {m.started === false && (
+                    <Typography.Text type="warning" style={{ fontSize: 12, maxWidth: 220 }} data-testid={`result-not-started-${m.position}`}>
+                      {t('jackpot.results.notStarted')}
+                    </Typography.Text>
+                  )}
+                </Flex>
               ),
             },
             {

@@ -15,6 +15,8 @@ interface PlanTier {
   prize_per_line: number;
   paid: number;
   rollover: number;
+  /** Shared: what the tier's lines did not get because a line never pays more than one of a tier with more hits (issue 23). */
+  capped?: number;
 }
 
 /** The settlement plan the preview answers and a settlement record keeps (server jackpotPlanAnswer). */
@@ -93,12 +95,27 @@ export function PlanView({ plan }: { plan: SettlePlan }) {
             { key: 'hits', title: t('jackpot.settle.tier'), render: (_, r) => t('jackpot.tiers.hitsN', { n: r.hits }) },
             { key: 'share', title: t('jackpot.settle.share'), align: 'right', render: (_, r) => tsh(r.share) },
             { key: 'lines', title: t('jackpot.settle.winningLines'), align: 'right', render: (_, r) => <span data-testid={`tier-lines-${r.hits}`}>{r.winning_lines}</span> },
-            { key: 'prize', title: t('jackpot.settle.prizePerLine'), align: 'right', render: (_, r) => <span data-testid={`tier-prize-${r.hits}`}>{tsh(r.prize_per_line)}</span> },
+            {
+              key: 'prize',
+              title: t('jackpot.settle.prizePerLine'),
+              align: 'right',
+              render: (_, r) => (
+                <Flex gap={4} justify="flex-end" align="center" wrap={false}>
+                  {!!r.capped && (
+                    <Tag color="orange" style={{ margin: 0 }} data-testid={`tier-capped-${r.hits}`}>
+                      {t('jackpot.settle.capped', { amount: tsh(r.capped) })}
+                    </Tag>
+                  )}
+                  <span data-testid={`tier-prize-${r.hits}`}>{tsh(r.prize_per_line)}</span>
+                </Flex>
+              ),
+            },
             { key: 'paid', title: t('jackpot.settle.paid'), align: 'right', render: (_, r) => tsh(r.paid) },
             { key: 'rollover', title: t('jackpot.settle.rollover'), align: 'right', render: (_, r) => tsh(r.rollover) },
           ]}
         />
       )}
+      {!refund && plan.tiers.some((x) => !!x.capped) && <Alert type="info" showIcon message={t('jackpot.settle.cappedHint')} data-testid="settle-capped-hint" />}
       <Descriptions
         bordered
         size="small"

@@ -143,6 +143,9 @@ export interface MatchRow {
   override_reason?: string | null;
   pick?: number;
   hit?: boolean | null;
+  /** Issue detail only: the kick-off (the feed's when it moved) and whether the match has started (issue 23). */
+  kick_off?: string;
+  started?: boolean;
 }
 
 /** "Home v Away" with the league under it. */
