@@ -32,7 +32,7 @@ interface Props {
 export function FieldValue({ field, value, row, variant = 'table' }: Props) {
   const { t } = useTranslation();
   const locale = useLocale();
-  if (field.render) return <>{field.render(value, row ?? {})}</>;
+  if (field.render) return <>{field.render(value, row ?? {}, variant)}</>;
   if (field.type !== 'switch' && isBlank(value)) return <Blank />;
   const options = field.options;
   switch (field.type) {

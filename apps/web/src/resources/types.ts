@@ -23,8 +23,8 @@ export interface FieldContext {
  * a plain FieldDef the same way: every hint is optional.
  */
 export interface FieldView extends FieldDef {
-  /** Replaces the typed renderer in the table and the detail drawer. */
-  render?: (value: unknown, row: Row) => ReactNode;
+  /** Replaces the typed renderer in the table and the detail drawer (`variant` says which: a table cell is kept short). */
+  render?: (value: unknown, row: Row, variant?: 'table' | 'detail') => ReactNode;
   /** Choices when they do not come from a domain enumeration (e.g. roles loaded from the server). */
   options?: readonly Option[];
   /** Extra form rules, checked after the generic ones. */
