@@ -1,23 +1,29 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { PGLITE_FILES } from './apps/server/test/engines';
+
+/** The API test files' settings, whatever the engine. */
+const api = {
+  environment: 'node' as const,
+  // Migrations and seed once per run; each file starts from a copy (test/global-setup.ts).
+  globalSetup: ['apps/server/test/global-setup.ts'],
+  // Hang guards, not budgets: a busy 2-core CI machine takes minutes to set up a file's app.
+  testTimeout: 180_000,
+  hookTimeout: 300_000,
+};
 
 // One config, several projects: `npm test` (scripts/test.mjs) picks which run where.
 export default defineConfig({
   test: {
+    // Every core (vitest's default leaves one idle: on 2 cores, one file at a time). Each file has its own
+    // database copied from the run's template, so files do not see each other. DAU_TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.DAU_TEST_WORKERS) || os.availableParallelism(),
     projects: [
       { test: { name: 'domain', include: ['packages/*/test/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'web', include: ['apps/web/test/**/*.test.ts'], environment: 'node' } },
-      {
-        test: {
-          name: 'server',
-          include: ['apps/server/test/**/*.test.ts'],
-          environment: 'node',
-          // Migrations and seed once per run; each file starts from a copy (test/global-setup.ts).
-          globalSetup: ['apps/server/test/global-setup.ts'],
-          // Hang guards, not budgets: a busy 2-core CI machine takes minutes to set up a file's app.
-          testTimeout: 180_000,
-          hookTimeout: 300_000,
-        },
-      },
+      { test: { name: 'server', include: ['apps/server/test/**/*.test.ts'], ...api } },
+      // The API files whose behaviour depends on the engine, and one smoke per module (test/engines.ts).
+      { test: { name: 'server-pglite', include: Object.keys(PGLITE_FILES).map((f) => `apps/server/test/${f}`), ...api } },
       {
         test: {
           name: 'e2e',

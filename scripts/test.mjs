@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test of the project, on a fresh machine.
- *  1. domain and web unit tests, API suites on embedded PostgreSQL (PGlite);
- *  2. the API suites again on PostgreSQL: TEST_DATABASE_URL when set, else the local server
+ *  1. domain and web unit tests, and on embedded PostgreSQL (PGlite) the API files whose behaviour
+ *     depends on the engine plus one smoke per module (apps/server/test/engines.ts);
+ *  2. every API file on PostgreSQL: TEST_DATABASE_URL when set, else the local server
  *     (postgres://postgres@127.0.0.1:5432/postgres) whenever pg_isready says it answers; in CI the local
- *     cluster is started when it is not running. When no PostgreSQL can be used, a loud banner says the
- *     concurrency cases did not run (outside CI the run still passes; in CI it fails);
+ *     cluster is started when it is not running. When no PostgreSQL can be used, every API file runs on
+ *     PGlite instead and a loud banner says the concurrency cases did not run (outside CI the run still
+ *     passes; in CI it fails);
  *  3. the console build, then browser tests in Debian's Chromium (installed with apt when missing).
- * `npm run test:e2e` runs step 3 only. Prints how long each phase took, then the skipped count (if any)
- * on its own line, and as the very last line exactly: "tests: N passed, N failed".
+ * `npm run test:e2e` runs step 3 only. Prints how long each phase took with its cases and runs, the ten
+ * slowest files, then the skipped count (if any) on its own line, and as the very last line exactly:
+ * "tests: N passed, N failed".
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,8 +24,12 @@ const ci = process.env.CI === 'true' || process.env.CI === '1';
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = 0;
-/** [phase, seconds, outcome] of every phase, printed at the end. */
+/** [phase, seconds, outcome, runs] of every phase, printed at the end. */
 const phases = [];
+/** Every case that ran (file and full name: a case run on both engines counts once), and each file's time. */
+const cases = new Set();
+const files = [];
+let phaseRuns = 0;
 /** Repeated just above the closing lines, where nobody misses them. */
 const warnings = [];
 
@@ -30,10 +37,11 @@ const warnings = [];
 function phase(name, fn) {
   const start = process.hrtime.bigint();
   const before = failedSteps;
+  phaseRuns = 0;
   console.log(`\n=== ${name} ===`);
   fn();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  phases.push([name, seconds, failedSteps === before ? 'ok' : 'FAILED']);
+  phases.push([name, seconds, failedSteps === before ? 'ok' : 'FAILED', phaseRuns]);
   console.log(`--- ${name}: ${seconds.toFixed(1)} s`);
 }
 
@@ -59,6 +67,15 @@ function vitest(label, projects, env = {}) {
     const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
     totals.skipped += skipped;
     if (skipped) console.log(`${label}: ${skipped} skipped`);
+    for (const f of j.testResults ?? []) {
+      const file = path.relative(root, f.name);
+      files.push([`${file} (${label})`, ((f.endTime ?? 0) - (f.startTime ?? 0)) / 1000]);
+      for (const a of f.assertionResults ?? []) {
+        if (a.status !== 'passed' && a.status !== 'failed') continue;
+        phaseRuns++;
+        cases.add(`${file} > ${a.fullName}`);
+      }
+    }
     if (j.numTotalTests === 0) {
       console.error(`${label}: no test ran`);
       failedSteps++;
@@ -95,12 +112,14 @@ function ensurePostgres(url, start) {
 }
 
 if (!onlyE2e) {
-  phase('domain, web and API on embedded PostgreSQL (PGlite)', () => vitest('pglite', ['domain', 'web', 'server']));
   // PostgreSQL: the configured one, else the local server whenever it answers (not only in CI), so the
   // concurrency cases (row locks, SKIP LOCKED, parallel transactions) run wherever they can.
   const pgUrl = process.env.TEST_DATABASE_URL || LOCAL_PG;
   const explicit = !!process.env.TEST_DATABASE_URL;
-  if (ensurePostgres(pgUrl, ci || explicit)) {
+  const pgOk = ensurePostgres(pgUrl, ci || explicit);
+  // On PGlite: what depends on the engine and a smoke per module, or every API file when PostgreSQL is missing.
+  phase('domain, web and API on embedded PostgreSQL (PGlite)', () => vitest('pglite', ['domain', 'web', pgOk ? 'server-pglite' : 'server'], { TEST_DATABASE_URL: '' }));
+  if (pgOk) {
     phase(`API on PostgreSQL (${pgUrl.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@')})`, () => vitest('postgresql', ['server'], { TEST_DATABASE_URL: pgUrl }));
   } else {
     banner([
@@ -124,8 +143,11 @@ if (!ensureChromium()) {
   if (phases.at(-1)[2] === 'ok') phase('browser tests (Chromium)', () => vitest('browser', ['e2e'], { TEST_DATABASE_URL: '' }));
 }
 
+console.log('\n=== slowest files ===');
+for (const [file, seconds] of files.sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
 console.log('\n=== phases ===');
-for (const [name, seconds, outcome] of phases) console.log(`${seconds.toFixed(1).padStart(8)} s  ${outcome.padEnd(6)}  ${name}`);
+for (const [name, seconds, outcome, runs] of phases) console.log(`${seconds.toFixed(1).padStart(8)} s  ${outcome.padEnd(6)}  ${String(runs).padStart(5)} runs  ${name}`);
+console.log(`distinct cases: ${cases.size} (a case run on both engines counts once)`);
 for (const w of warnings) console.log(`WARNING: ${w}`);
 if (failedSteps) console.log(`${failedSteps} step(s) failed (see above)`);
 if (totals.skipped) console.log(`skipped: ${totals.skipped}`);

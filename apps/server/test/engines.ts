@@ -1,0 +1,39 @@
+/**
+ * Each engine for what it proves (issue 24). Every API test file runs on PostgreSQL, the production
+ * engine. On the embedded PGlite (the `npm start` default) run the files whose behaviour depends on the
+ * engine, and one smoke per module, so that a module broken only on PGlite is still caught. The browser
+ * tests run every server on PGlite too (start-up, migrations and the demo data of the embedded default).
+ * When no PostgreSQL answers, scripts/test.mjs runs every file on PGlite instead.
+ */
+export const PGLITE_FILES: Readonly<Record<string, string>> = {
+  // What differs between the engines
+  'jobs.test.ts': "the job queue's executor: in-process on PGlite, one connection, its own locking",
+  'bus-listener.test.ts': "the bus: PGlite hears NOTIFY through its own LISTEN on its one connection",
+  'margins-bus.test.ts': 'the margin book reloaded over the bus',
+  'casino-hot-batch.test.ts': "the casino wallet's hot statements: prepared on PostgreSQL, plain queries on PGlite",
+  'feed-store.test.ts': "the feed store's upserts and JSON statements",
+  'access-declaration.test.ts': 'builds the app on a PGlite it opens itself',
+  'tron-keys.test.ts': "the embedded default keeps the wallets' master key in its data folder",
+  'files.test.ts': "uploads kept in the embedded default's data folder",
+  'session-cache.test.ts': 'sessions read through the cache and the bus',
+  'socket.test.ts': "the console's socket over the local bus",
+  // One smoke per module
+  'auth-password.test.ts': 'auth',
+  'admins-roles.test.ts': 'system',
+  'online-summary.test.ts': 'money',
+  'payments-ussd.test.ts': 'payments',
+  'betting-max-payout.test.ts': 'betting',
+  'feed-routes.test.ts': 'feed',
+  'sports-catalogue.test.ts': 'sports',
+  'casino-cache.test.ts': 'casino',
+  'jackpot-held-prizes.test.ts': 'jackpot',
+  'tron-watcher.test.ts': 'tron',
+  'statistics-ggr.test.ts': 'statistics',
+  'quick-export.test.ts': 'exports',
+  'sms-filter.test.ts': 'sms',
+  'push.test.ts': 'push',
+  'telegram.test.ts': 'telegram',
+  'content.test.ts': 'content',
+  'shop.test.ts': 'shop',
+  'visitors.test.ts': 'visitors',
+};
