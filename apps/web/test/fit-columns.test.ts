@@ -73,7 +73,7 @@ describe('the lists an operator reads at 1280 px keep what identifies a row (iss
   const WIDTH = 1000;
   const cases: [ResourceDef, string[]][] = [
     [withdrawalResource, ['phone', 'amount', 'pay_type', 'status', 'create_time']],
-    [billResource, ['phone', 'type', 'amount', 'update_time']],
+    [billResource, ['phone', 'type', 'amount', 'balance', 'update_time']],
     [matchListResource, ['league_name', 'home_team', 'away_team', 'start_time', 'match_status', 'is_suspended']],
     [jackpotTicketListResource, ['identifier', 'phone', 'stake', 'status', 'create_time']],
   ];

@@ -177,7 +177,7 @@ const billFields = (typeEnum: 'bill_type' | 'credit_bill_type'): FieldDef[] => [
   createdRange,
   { key: 'amount', type: 'money', sortable: true, keep: true },
   { key: 'before_change', type: 'money' },
-  { key: 'balance', type: 'money', label: 'field.balance_after' },
+  { key: 'balance', type: 'money', label: 'field.balance_after', keep: true },
   { key: 'cause_type', type: 'text', search: 'exact', labels: 'money.cause' },
   { key: 'cause_id', type: 'text', search: 'exact', table: false },
   { key: 'admin_id', type: 'number', search: 'exact', table: false, detail: false },
