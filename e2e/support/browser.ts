@@ -79,12 +79,14 @@ function recordToasts() {
   const w = window as unknown as { __dauToasts?: string[] };
   if (w.__dauToasts) return;
   const seen: string[] = (w.__dauToasts = []);
-  const marked = new WeakSet<Element>();
+  // A toast with a key is one element whose text changes (a "Saving..." that becomes "Successful
+  // operation"): each text an element shows is recorded, not only its first.
+  const shown = new WeakMap<Element, string>();
   const scan = () => {
     for (const el of Array.from(document.querySelectorAll('.ant-message-notice'))) {
       const text = (el.textContent ?? '').trim();
-      if (!marked.has(el) && text) {
-        marked.add(el);
+      if (text && shown.get(el) !== text) {
+        shown.set(el, text);
         seen.push(text);
       }
     }
