@@ -35,6 +35,7 @@ let token: string;
 let rootId: number;
 let branchId: number;
 let branchToken: string;
+let branchRole: number;
 
 /** The results of the worked example: home, draw, away, home, ... (0, 1, 2, 0, ...). */
 const R = [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0];
@@ -131,8 +132,8 @@ beforeAll(async () => {
   t = await createTestApp();
   token = await t.login('admin', ADMIN_PASSWORD);
   rootId = (await t.database.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows[0].id;
-  const role = await makeRole(t, 'Jackpot branch', ['jackpot', 'jackpot_identifier', 'jackpot_identifier:statistics', 'jackpot_identifier:settle', 'jackpot_identifier:delete']);
-  branchId = await makeAdmin(t, 'jp_branch', role, rootId);
+  branchRole = await makeRole(t, 'Jackpot branch', ['jackpot', 'jackpot_identifier', 'jackpot_identifier:statistics', 'jackpot_identifier:settle', 'jackpot_identifier:delete']);
+  branchId = await makeAdmin(t, 'jp_branch', branchRole, rootId);
   branchToken = await t.login('jp_branch');
   SETTLEMENT_TUNING.chunk = 2;
   SETTLEMENT_TUNING.jobTickets = 5;
@@ -461,6 +462,30 @@ describe('delete', () => {
     expect(s.status).toBe(409);
     expect(s.body.code).toBe('JACKPOT_DELETED');
     await invariants();
+  });
+});
+
+describe("the agents' statement (issue 23)", () => {
+  it('counts a jackpot stake as a stake, a first prize (bill 3) as a payout, and a deleted issue\'s refund (bill 8) as money paid back', async () => {
+    const agent = await makeAdmin(t, `jp_stmt_${++n}`, branchRole, rootId);
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const b = await makeBettor(t, agent, { cash: 100_000 });
+    const won = await issue((await betType()).id);
+    await place(won.id, b.id, allHit());
+    const doomed = await issue((await betType()).id);
+    await place(doomed.id, b.id, allHit());
+    await setResults(won.id, R);
+    await settle(won.id);
+    const del = await t.call('DELETE', `/api/v1/jackpot/issues/${doomed.id}`, { token, body: { reason: 'statement test' } });
+    expect([200, 202]).toContain(del.status);
+    await drain();
+    const credited = (await db().select().from(jackpotTickets).where(eq(jackpotTickets.issueId, won.id)))[0].credited;
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const r = await t.call('GET', `/api/v1/money/admin_bills/statement?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { token });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const row = r.body.items.find((x: { agent_id: number }) => x.agent_id === agent);
+    // Two stakes of 10.00; the prize and the refunded stake paid back; the refund nets to nothing in GGR.
+    expect(row).toMatchObject({ stakes: 2_000, payouts: credited + 1_000, withdrawals: 0, ggr: 2_000 - credited - 1_000 });
   });
 });
 
