@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { formatTsh } from '@dau/domain';
+import { BILL_TYPE, formatTsh } from '@dau/domain';
 import { captureFailure, openMenuGroup, screenshot, UI_TIMEOUT, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { settled, until } from './support/ui';
@@ -186,7 +186,7 @@ describe('console walk-through defects', () => {
     expect([...errors, ...zh.errors]).toEqual([]);
   });
 
-  test("a bill's drawer links to what caused it: the order", async () => {
+  test("a bill's drawer links to what caused it: the order, the withdrawal", async () => {
     const { page, errors } = await operator(1280);
     const bills = expectStatus(await api('GET', `/money/bills?bettor_id=${order.bettor_id}&page_size=50`), 200, 'bills').items as { id: number; cause_type: string; cause_id: string }[];
     const bet = bills.find((b) => b.cause_type === 'order' && b.cause_id === String(order.id));
@@ -198,6 +198,17 @@ describe('console walk-through defects', () => {
     await drawer.getByTestId('bill-cause-link').click();
     await page.waitForURL(new RegExp(`#/customer/order_detailed\\?id=${order.id}$`));
     await page.getByTestId('order-title').waitFor();
+
+    // A withdrawal's bill (demo data) links to that withdrawal: the list shows it, and only it.
+    const paid = expectStatus(await api('GET', `/money/bills?type=${BILL_TYPE.user_withdrawal}&page_size=1`), 200, 'withdrawal bills').items[0] as { id: number; bettor_id: number; cause_type: string; cause_id: string };
+    expect(paid?.cause_type, 'a withdrawal bill in the demo data').toBe('withdrawal');
+    await open(page, `bill?bettor_id=${paid.bettor_id}`);
+    await page.getByTestId(`row-view-${paid.id}`).click();
+    await page.getByTestId('resource-detail').getByTestId('bill-cause-link').click();
+    await page.waitForURL(new RegExp(`#/customer/withdraw_list\\?id=${paid.cause_id}$`));
+    await settled(page);
+    const rows = page.getByTestId('resource-table').locator('tbody tr.ant-table-row');
+    await until(async () => (await rows.count()) === 1 && (await rows.first().getAttribute('data-row-key')) === paid.cause_id, 'the one withdrawal');
     expect(errors).toEqual([]);
   });
 

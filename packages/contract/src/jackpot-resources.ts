@@ -115,7 +115,7 @@ export const JACKPOT_MATCH_FIELDS: readonly FieldDef[] = [
 
 /** GET /jackpot/tickets (jackpot_bet_list, cs_jackpot_bet_list): row keys and filters. */
 export const JACKPOT_TICKET_FIELDS: readonly FieldDef[] = [
-  { key: 'id', type: 'number', sortable: true, width: 80 },
+  { key: 'id', type: 'number', search: 'exact', sortable: true, width: 80 },
   { key: 'serial_number', type: 'text', search: 'exact', width: 170 },
   { key: 'issue_id', type: 'number', search: 'exact', table: false },
   { key: 'identifier', type: 'text', search: 'exact', keep: true },

@@ -254,7 +254,7 @@ const RECONCILE_FIELDS: readonly FieldDef[] = [
 
 /** GET /money/recharges and its siblings (apps/server/src/modules/payments/lists.ts). */
 const RECHARGE_FIELDS: readonly FieldDef[] = [
-  { key: 'id', type: 'number', sortable: true, width: 80 },
+  { key: 'id', type: 'number', search: 'exact', sortable: true, width: 80 },
   { key: 'serial_number', type: 'text', search: 'exact', width: 200 },
   bettorFilter,
   { key: 'user_id', type: 'number', width: 90 },
@@ -278,7 +278,7 @@ const RECHARGE_FIELDS: readonly FieldDef[] = [
   ...RECONCILE_FIELDS,
 ];
 
-const USER_OR_REFERENCE = { anyOf: ['bettor_id', 'phone', 'serial_number', 'carrier_order_number', 'stuck', 'reconcile'], message: 'RECHARGE_USER_REQUIRED' } as const;
+const USER_OR_REFERENCE = { anyOf: ['id', 'bettor_id', 'phone', 'serial_number', 'carrier_order_number', 'stuck', 'reconcile'], message: 'RECHARGE_USER_REQUIRED' } as const;
 
 const payments = (name: string, api: string, fields: readonly FieldDef[], extra: Partial<ResourceDef> = {}) =>
   defineResource({
@@ -312,7 +312,7 @@ export const rechargeArchiveResource = /* @__PURE__ */ payments(
 
 /** GET /money/withdrawals and its siblings. */
 const WITHDRAWAL_FIELDS: readonly FieldDef[] = [
-  { key: 'id', type: 'number', sortable: true, width: 80 },
+  { key: 'id', type: 'number', search: 'exact', sortable: true, width: 80 },
   { key: 'serial_number', type: 'text', search: 'exact', width: 200 },
   bettorFilter,
   { key: 'user_id', type: 'number', width: 90 },

@@ -39,7 +39,7 @@ export const racingBetResource = /* @__PURE__ */ defineResource({
   actions: ['export'],
   exportType: 'racing_bet',
   fields: [
-    { key: 'id', type: 'number', sortable: true, width: 90 },
+    { key: 'id', type: 'number', search: 'exact', sortable: true, width: 90 },
     { key: 'race_id', type: 'number', search: 'exact', table: false, detail: false },
     { key: 'race_ref', type: 'text', width: 170, keep: true },
     { key: 'starts_at', type: 'datetime', table: false },

@@ -70,6 +70,8 @@ function window(col: PgColumn | SQL, from: string | undefined, to: string | unde
 // Recharges
 
 export const rechargeFilters = z.object({
+  /** One recharge (a bill's source links here). */
+  id: optionalInt,
   bettor_id: optionalInt,
   phone: optionalText,
   serial_number: optionalText,
@@ -134,6 +136,7 @@ function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
   return and(
     scopeCondition(scope, recharges.agentId),
     window(recharges.createdAt, q.created_at_from, q.created_at_to, archive),
+    q.id ? eq(recharges.id, q.id) : undefined,
     q.bettor_id ? eq(recharges.bettorId, q.bettor_id) : undefined,
     q.phone ? eq(bettors.phone, phoneOf(q.phone)) : undefined,
     q.serial_number ? eq(recharges.serialNumber, q.serial_number) : undefined,
@@ -152,7 +155,7 @@ function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
  * by nature) is the one view that lists across users.
  */
 const rechargeRequire = (q: RechargeFilters) =>
-  q.bettor_id || q.phone || q.serial_number || q.carrier_order_number || q.stuck === 'true' || q.reconcile === 'true' ? null : ('RECHARGE_USER_REQUIRED' as const);
+  q.id || q.bettor_id || q.phone || q.serial_number || q.carrier_order_number || q.stuck === 'true' || q.reconcile === 'true' ? null : ('RECHARGE_USER_REQUIRED' as const);
 
 const rechargeSortable = { id: recharges.id, create_time: recharges.createdAt, amount: recharges.amount, pay_time: recharges.paidAt };
 
@@ -184,6 +187,8 @@ export async function rechargeRow(ex: Executor, id: number) {
 // Withdrawals
 
 export const withdrawalFilters = z.object({
+  /** One withdrawal (a bill's source links here). */
+  id: optionalInt,
   bettor_id: optionalInt,
   phone: optionalText,
   serial_number: optionalText,
@@ -264,6 +269,7 @@ function withdrawalWhere(q: WithdrawalFilters, scope: Scope, archive: boolean) {
   return and(
     scopeCondition(scope, withdrawals.agentId),
     window(withdrawals.createdAt, q.created_at_from, q.created_at_to, archive),
+    q.id ? eq(withdrawals.id, q.id) : undefined,
     q.bettor_id ? eq(withdrawals.bettorId, q.bettor_id) : undefined,
     q.phone ? eq(bettors.phone, phoneOf(q.phone)) : undefined,
     q.serial_number ? eq(withdrawals.serialNumber, q.serial_number) : undefined,

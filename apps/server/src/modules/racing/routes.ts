@@ -73,6 +73,8 @@ export const raceList = defineList({
 // ------------------------------------------------------------------------------------------------- bets
 
 const betFilters = z.object({
+  /** One bet (a bill's source links here). */
+  id: optionalInt,
   race_id: optionalInt,
   bettor_id: optionalInt,
   phone: optionalText,
@@ -106,6 +108,7 @@ export const racingBetList = defineList({
   where: (q: BetFilters, scope: Scope) =>
     and(
       scopeCondition(scope, racingBets.agentId),
+      q.id ? eq(racingBets.id, q.id) : undefined,
       q.race_id ? eq(racingBets.raceId, q.race_id) : undefined,
       q.bettor_id ? eq(racingBets.bettorId, q.bettor_id) : undefined,
       q.phone ? ofBettorPhone(racingBets.bettorId, q.phone) : undefined,

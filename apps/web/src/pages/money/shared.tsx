@@ -41,14 +41,25 @@ export function useAdminPickers(def: ResourceView): ResourceView {
   }, [def, admins]);
 }
 
-/** Where a bill came from, as a link to it when the console has its screen and the admin may open it. */
-const CAUSE_SCREENS: Record<string, string> = { order: 'order_detailed', casino: 'casino_order_details' };
+/**
+ * Where a bill came from, as a link to it when the console has its screen and the admin may open it: the
+ * order, the casino round, the jackpot ticket, the withdrawal or recharge, the racing bet (each list
+ * filtered to that one row by `id`; a coin conversion's source is not a row of a list).
+ */
+const CAUSE_SCREENS: Record<string, string> = {
+  order: 'order_detailed',
+  casino: 'casino_order_details',
+  jackpot: 'jackpot_bet_list',
+  withdrawal: 'withdraw_list',
+  recharge: 'recharge_list',
+  racing: 'racing_order',
+};
 
 export function CauseLink({ type, id }: { type: unknown; id: unknown }) {
   const { can } = useAccess();
   if (id === null || id === undefined || id === '') return <>-</>;
   const page = CAUSE_SCREENS[String(type)];
-  if (!page || !can(page)) return <>{String(id)}</>;
+  if (!page || !can(page) || !/^\d+$/.test(String(id))) return <>{String(id)}</>;
   return (
     <a href={`#/customer/${page}?id=${encodeURIComponent(String(id))}`} data-testid="bill-cause-link">
       {String(id)}
