@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { PGLITE_FILES } from './apps/server/test/engines';
+import { PGLITE_FILES } from './apps/server/test/engines.ts';
 
 /** The API test files' settings, whatever the engine. */
 const api = {

@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { MESSAGES } from '../../packages/domain/src/messages';
+import { LABELS } from '../../packages/domain/src/labels';
 import { SUPPORTED_LOCALES, type Locale } from '../../packages/domain/src/locale';
 
 /**
@@ -22,8 +23,26 @@ function specMessages(): Plugin {
   };
 }
 
+/**
+ * `virtual:domain-labels/<locale>`: the labels of the domain's enumerations in one language (src/app/labels.ts
+ * loads the language shown), so a list's tags and filters do not bring every label in three languages.
+ */
+function domainLabels(): Plugin {
+  const PREFIX = 'virtual:domain-labels/';
+  return {
+    name: 'dau-domain-labels',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return undefined;
+      const lng = id.slice(PREFIX.length + 1) as Locale;
+      if (!(SUPPORTED_LOCALES as readonly string[]).includes(lng)) throw new Error(`no labels for ${lng}`);
+      return `export default ${JSON.stringify(LABELS[lng].enums)};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), specMessages()],
+  plugins: [react(), specMessages(), domainLabels()],
   base: './',
   build: {
     outDir: 'dist',

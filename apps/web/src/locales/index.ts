@@ -7,6 +7,7 @@ import antdEnUS from 'antd/es/locale/en_US';
 import enCommon from './en-US/common';
 import { storage } from '../app/storage';
 import { loadSpecMessages } from '../app/spec-messages';
+import { loadLabels } from '../app/labels';
 
 /**
  * The console's texts. Each area owns one file per language (common: shell, login, shared words; menu:
@@ -94,7 +95,7 @@ const shownLanguages = () => [...new Set([wanted, i18n.language])].filter(isLoca
 /** The texts of an area in the language shown (and the one being switched to); the screen registry waits for it. */
 export function loadTexts(area: LazyArea): Promise<void> {
   areasInUse.add(area);
-  return Promise.all(shownLanguages().map((lng) => loadArea(area, lng))).then(() => undefined);
+  return Promise.all(shownLanguages().flatMap((lng) => [loadArea(area, lng), loadLabels(lng)])).then(() => undefined);
 }
 
 /** Before switching to `lng`: the areas in use, in that language. */
@@ -105,7 +106,9 @@ export function loadLanguage(lng: Locale): Promise<void> {
     : ANTD_LOCALE_FILES[lng]().then((m) => {
         antdLocales[lng] = m.default;
       });
-  return Promise.all([antd, loadSpecMessages(lng), ...[...areasInUse].map((area) => loadArea(area, lng))]).then(() => undefined);
+  // The enumerations' labels go with the screens (the sign-in page needs none).
+  const labels = areasInUse.size > 1 ? [loadLabels(lng)] : [];
+  return Promise.all([antd, loadSpecMessages(lng), ...labels, ...[...areasInUse].map((area) => loadArea(area, lng))]).then(() => undefined);
 }
 
 const isLocale = (l: string | undefined): l is Locale => (SUPPORTED_LOCALES as readonly (string | undefined)[]).includes(l);

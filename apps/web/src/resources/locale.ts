@@ -1,5 +1,6 @@
 import { usePrefs } from '../app/prefs';
-import { ENUMS, enumLabel, type EnumName } from '@dau/domain';
+import { ENUMS, type EnumName } from '@dau/domain';
+import { enumLabel } from '../app/labels';
 import type { FieldView, Option } from './types';
 
 /** The operator's interface language, for the domain's labels and messages. */

@@ -3,7 +3,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Col, DatePicker, Row as Grid, Space, Statistic, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { enumLabel } from '@dau/domain';
+import { enumLabel } from '../../app/labels';
 import { VISITOR_STATS_MAX_DAYS, visitorResource, type VisitCounts, type VisitorStats } from '@dau/contract/ui';
 import dayjs, { type Dayjs } from '../../app/dayjs';
 import { api } from '../../app/api';
