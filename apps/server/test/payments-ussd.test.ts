@@ -75,7 +75,8 @@ describe('USSD push deposits', () => {
     const ussd = await billsOf(t, b.id, BILL_TYPE.ussd_deposit);
     expect(ussd).toHaveLength(1);
     expect(ussd[0]).toMatchObject({ amount: 15_000_00, balanceBefore: 0, balanceAfter: 15_000_00, causeType: 'recharge', causeId: String(r.id) });
-    expect(ussd[0].remark).toContain('USSD deposit');
+    // The remark is a kind and its parameters, read in the reader's language (issue 23).
+    expect(ussd[0]).toMatchObject({ remarkKind: 'ussd_deposit', remarkParams: { serial: r.serialNumber } });
     expect(await billsOf(t, b.id, BILL_TYPE.user_recharge)).toHaveLength(0);
     const [entry] = await db().select().from(houseEntries).where(eq(houseEntries.txnId, ussd[0].txnId));
     expect(entry).toMatchObject({ account: HOUSE.clearing(VODACOM), amount: -15_000_00, billType: BILL_TYPE.ussd_deposit });
