@@ -97,7 +97,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('settlement after a kill -9 (Pos
     const bills = await q(
       `SELECT o.id, o.payout > 0 AS won, o.credited_cash::bigint AS credited,
               count(b.*) FILTER (WHERE b.type = ${BILL_TYPE.bet_payout})::int AS payouts,
-              count(DISTINCT b.remark) FILTER (WHERE b.type = ${BILL_TYPE.bet_payout})::int AS parts,
+              count(DISTINCT (b.remark_kind, b.remark_params ->> 'part', b.remark)) FILTER (WHERE b.type = ${BILL_TYPE.bet_payout})::int AS parts,
               count(b.*) FILTER (WHERE b.type = ${BILL_TYPE.amount_rolled_back})::int AS rollbacks,
               coalesce(sum(b.amount) FILTER (WHERE b.type <> ${BILL_TYPE.bet}), 0)::bigint AS paid
        FROM orders o LEFT JOIN bills b ON b.cause_type = 'order' AND b.cause_id = o.id::text AND b.bettor_id = o.bettor_id
