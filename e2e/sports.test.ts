@@ -144,7 +144,7 @@ async function enterRange(page: Page, from: string, to: string) {
 }
 
 const shownTeams = async (page: Page) =>
-  (await page.getByTestId('resource-table').locator('tr.ant-table-row').allInnerTexts()).map((r) => MATCHES.find((m) => r.includes(m.id))?.home ?? `?${r}`).sort();
+  (await page.getByTestId('resource-table').locator('tr.ant-table-row').allInnerTexts()).map((r) => MATCHES.find((m) => r.includes(m.home) && r.includes(m.away))?.home ?? `?${r}`).sort();
 
 async function setTheme(page: Page, dark: boolean) {
   const isDark = () => page.evaluate(() => localStorage.getItem('theme') === '2');
@@ -181,7 +181,7 @@ describe('match list and odds', () => {
     expect(listed.items.map((m: any) => m.event_id).sort()).toEqual([ARSENAL.id, LIVERPOOL.id]);
 
     // The odds of Arsenal - Chelsea, live.
-    const row = rowWithText(page, ARSENAL.id);
+    const row = rowWithText(page, new RegExp(`${ARSENAL.home}.*${ARSENAL.away}`, 's'));
     const id = await row.getAttribute('data-row-key');
     await page.getByTestId(`match-odds-${id}`).click();
     const drawer = page.locator('.ant-drawer').filter({ hasText: 'Arsenal vs Chelsea' });
@@ -244,7 +244,7 @@ describe('match list and odds', () => {
     const page = await e2e.newPage();
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
     await openMatches(page);
-    const row = rowWithText(page, LIVERPOOL.id);
+    const row = rowWithText(page, new RegExp(`${LIVERPOOL.home}.*${LIVERPOOL.away}`, 's'));
     await row.waitFor();
     const id = await row.getAttribute('data-row-key');
 
