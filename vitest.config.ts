@@ -35,7 +35,10 @@ export default defineConfig({
           hookTimeout: 600_000,
           // The servers' data folders, migrated and seeded once per run (e2e/support/global-setup.ts).
           globalSetup: ['e2e/support/global-setup.ts'],
-          fileParallelism: false,
+          // Files side by side (as many as the run's workers): each has its own server (own data folder and
+          // ports) and browser, and waits on state, so a busy machine only makes them slower.
+          // DAU_E2E_SERIAL=1 runs them one by one.
+          fileParallelism: process.env.DAU_E2E_SERIAL !== '1',
         },
       },
     ],

@@ -70,6 +70,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
   if (prepared) fs.cpSync(prepared, dataDir, { recursive: true });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  // The sandboxes the server runs (game provider, TRON node, SMS gateway, FCM, Telegram) on free ports of
+  // their own: two browser files' servers may run side by side.
+  const sandboxPorts: Record<string, string> = {};
+  for (const name of ['DAU_CASINO_SANDBOX_PORT', 'TRON_SANDBOX_PORT', 'DAU_SMS_SANDBOX_PORT', 'DAU_PUSH_SANDBOX_PORT', 'DAU_TELEGRAM_SANDBOX_PORT']) {
+    sandboxPorts[name] = String(await freePort());
+  }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DAU_DATA_DIR: dataDir,
@@ -80,6 +86,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
     LOG_LEVEL: 'warn',
     // No random background activity unless a file asks for it: tests control their own data.
     DAU_SIMULATOR: opts.simulator ? '1' : '0',
+    ...sandboxPorts,
     ...opts.env,
   };
   // Always the embedded database: a fresh one per file.
