@@ -37,8 +37,8 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           // Files side by side (as many as the run's workers): each has its own server (own data folder and
           // ports) and browser, and waits on state, so a busy machine only makes them slower.
-          // DAU_E2E_SERIAL=1 runs them one by one.
-          fileParallelism: process.env.DAU_E2E_SERIAL !== '1',
+          // One by one by default: side by side (DAU_E2E_PARALLEL=1) two files failed on 2 cores (money, walk-through).
+          fileParallelism: process.env.DAU_E2E_PARALLEL === '1',
         },
       },
     ],
