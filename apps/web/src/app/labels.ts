@@ -5,6 +5,7 @@
  * (`virtual:domain-labels/<locale>`), loaded with that language's texts (locales/index.ts `loadLanguage`,
  * awaited before the first render and before a language switch), so `enumLabel` answers synchronously.
  */
+import { perLanguage } from './catalogue';
 import { enumKey, normalizeLocale, type EnumName, type Locale } from '@dau/domain';
 
 type Table = Readonly<Record<string, Readonly<Record<string, string>>>>;
@@ -15,21 +16,11 @@ const LOADERS: Record<Locale, () => Promise<{ default: Table }>> = {
   'zh-CN': () => import('virtual:domain-labels/zh-CN'),
 };
 
-const tables: Partial<Record<Locale, Table>> = {};
-const loading = new Map<Locale, Promise<void>>();
+const labels = perLanguage(LOADERS);
+const tables = labels.loaded;
 
 /** Loads one language's labels (once; a failed fetch may be tried again). */
-export function loadLabels(lng: Locale): Promise<void> {
-  let done = loading.get(lng);
-  if (!done) {
-    done = LOADERS[lng]().then((m) => {
-      tables[lng] = m.default;
-    });
-    done.catch(() => loading.delete(lng));
-    loading.set(lng, done);
-  }
-  return done;
-}
+export const loadLabels = labels.load;
 
 /**
  * The label of an enumeration value in a loaded language (another loaded language's, else the value);

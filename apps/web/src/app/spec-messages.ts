@@ -5,6 +5,7 @@
  * (`virtual:spec-messages/<locale>`), loaded with that language's texts (locales/index.ts `loadLanguage`,
  * awaited before the first render and before a language switch), so `specMessage` answers synchronously.
  */
+import { perLanguage } from './catalogue';
 import { interpolate, normalizeLocale, type Locale, type MessageCode, type MessageParams } from '@dau/domain';
 
 type Catalogue = Readonly<Record<string, string>>;
@@ -15,21 +16,11 @@ const LOADERS: Record<Locale, () => Promise<{ default: Catalogue }>> = {
   'zh-CN': () => import('virtual:spec-messages/zh-CN'),
 };
 
-const catalogues: Partial<Record<Locale, Catalogue>> = {};
-const loading = new Map<Locale, Promise<void>>();
+const messages = perLanguage(LOADERS);
+const catalogues = messages.loaded;
 
 /** Loads one language's messages (once; a failed fetch may be tried again). */
-export function loadSpecMessages(lng: Locale): Promise<void> {
-  let done = loading.get(lng);
-  if (!done) {
-    done = LOADERS[lng]().then((m) => {
-      catalogues[lng] = m.default;
-    });
-    done.catch(() => loading.delete(lng));
-    loading.set(lng, done);
-  }
-  return done;
-}
+export const loadSpecMessages = messages.load;
 
 /** The text of a code in a loaded language (another loaded language's, else the code itself, if that one is not loaded yet). */
 export function specMessage(code: MessageCode, locale: Locale | string, params?: MessageParams): string {
