@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { authenticator } from 'otplib';
-import { logOf, screenshot, useE2e } from './support/browser';
+import { logOf, missingKeys, screenshot, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, STAFF_PASSWORD, expectStatus } from './support/server';
 import { until } from './support/ui';
 
@@ -108,6 +108,36 @@ describe('login', () => {
     expect(r.status).toBe(403);
     await page.getByTestId('register-back').click();
     await page.waitForURL(/#\/admin_login$/);
+  });
+
+  test('a language saved by another tab while this one starts: this tab starts in the language it loaded', async () => {
+    const page = await e2e.newPage();
+    // The console renders once the start language's catalogues (its en-US-*.js chunks) arrive: hold them
+    // until another tab of the same browser has saved Chinese.
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/en-US-[^/]+\.js$/, async (route) => {
+      arrived();
+      await released;
+      await route.continue();
+    });
+    await page.goto('/#/admin_login', { waitUntil: 'domcontentloaded' });
+    await held;
+    await page.evaluate(() => localStorage.setItem('language', 'zh-CN'));
+    release();
+    const submit = page.getByTestId('login-submit');
+    await submit.waitFor({ state: 'visible' });
+    expect(await submit.innerText()).toContain('Sign in');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    expect(missingKeys(page)).toEqual([]);
+    // The next start reads the new choice.
+    await page.unroute(/\/assets\/en-US-[^/]+\.js$/);
+    await page.reload();
+    await until(async () => (await page.evaluate(() => document.documentElement.lang)) === 'zh-CN', 'the Chinese start');
+    await until(async () => /[\u4e00-\u9fff]/.test(await submit.innerText()), 'the Chinese sign-in button');
+    expect(missingKeys(page)).toEqual([]);
   });
 
   test('the maintenance page shows the maintenance message', async () => {

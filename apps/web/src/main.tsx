@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { installGlobalErrorHandlers } from './app/errors';
 import './app/global.css';
 import App from './App';
-import { initialLocale, loadLanguage } from './locales';
+import { startedLocale, loadLanguage } from './locales';
 
 // No zod here: the console imports the contract through `@dau/contract/ui`, which has none (zod would probe
 // `new Function`, a violation of the server's Content-Security-Policy, which has no 'unsafe-eval').
@@ -17,4 +17,4 @@ const render = () =>
       <App />
     </StrictMode>,
   );
-loadLanguage(initialLocale()).then(render, render);
+loadLanguage(startedLocale()).then(render, render);

@@ -8,7 +8,7 @@ import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
 import 'dayjs/locale/sw';
 import 'dayjs/locale/zh-cn';
-import i18n, { initialLocale } from '../locales';
+import i18n, { startedLocale } from '../locales';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -17,7 +17,7 @@ const DAYJS_LOCALE: Record<string, string> = { 'en-US': 'en', 'sw-KE': 'sw', 'zh
 const followLanguage = (lng: string | undefined) => {
   dayjs.locale(DAYJS_LOCALE[lng ?? ''] ?? 'en');
 };
-followLanguage(i18n.language ?? initialLocale());
+followLanguage(i18n.language ?? startedLocale());
 i18n.on('languageChanged', followLanguage);
 
 export type { Dayjs } from 'dayjs';

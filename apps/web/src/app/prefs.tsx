@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SUPPORTED_LOCALES, type Locale } from '@dau/domain';
-import i18n, { initialLocale, loadLanguage } from '../locales';
+import i18n, { loadLanguage, startedLocale } from '../locales';
 import { storage } from './storage';
 
 /**
@@ -39,8 +39,10 @@ export function PrefsProvider({ children }: { children: ReactNode }) {
     applyTheme(mode);
     return mode;
   });
+  // The language main.tsx loaded before the first render (the one i18n started in), not the saved one read
+  // again: another tab (or a test) may have saved a different language since, whose texts are not loaded.
   const [language, setLanguageState] = useState<Locale>(() => {
-    const lng = initialLocale();
+    const lng = startedLocale();
     applyLanguage(lng);
     return lng;
   });

@@ -74,8 +74,12 @@ const antdLocales: Partial<Record<Locale, AntLocale>> = { 'en-US': antdEnUS };
 
 /** antd's texts in a language loaded by `loadLanguage` (en-US until then). */
 export const antdLocale = (lng: Locale): AntLocale => antdLocales[lng] ?? antdEnUS;
+/** The language the console started in (read once at start, and loaded by main.tsx before the first render). */
+const started: Locale = initialLocale();
+export const startedLocale = (): Locale => started;
+
 /** The language being switched to (else the one shown). */
-let wanted: Locale = initialLocale();
+let wanted: Locale = started;
 
 function loadArea(area: LazyArea, lng: Locale): Promise<void> {
   const key = `${area}/${lng}`;
@@ -117,14 +121,15 @@ export const resources = Object.fromEntries(
   Object.entries(LOCALE_FILES).map(([lng, files]) => [lng, { translation: Object.assign({}, ...files) }]),
 );
 
-export function initialLocale(): Locale {
+/** The saved language (read once, at start: a later save, from another tab, has its texts not loaded here). */
+function initialLocale(): Locale {
   const saved = storage.get('language');
   return (SUPPORTED_LOCALES as readonly string[]).includes(saved ?? '') ? (saved as Locale) : DEFAULT_LOCALE;
 }
 
 void i18n.use(initReactI18next).init({
   resources,
-  lng: initialLocale(),
+  lng: started,
   fallbackLng: false,
   interpolation: { escapeValue: false },
   returnNull: false,
