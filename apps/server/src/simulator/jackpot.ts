@@ -116,14 +116,25 @@ async function place(ctx: Pick<AppContext, 'db'>, issueId: number, picks: number
   }
 }
 
-/** Previews and confirms the settlement of an issue whose 13 results are known (the job pays it). */
+/**
+ * Previews and confirms the settlement of an issue whose 13 results are known (the job pays it). Like an
+ * operator, it previews again when the confirmation finds the plan changed (JACKPOT_PREVIEW_STALE): the
+ * previous issue's settlement job, finishing meanwhile, sets the rollover this issue's pool starts from.
+ */
 async function settle(ctx: Pick<AppContext, 'db' | 'jobs'>, issueId: number) {
-  await ctx.db.transaction(async (tx) => {
-    const [issue] = await tx.select().from(jackpotIssues).where(eq(jackpotIssues.id, issueId)).for('update');
-    if (!issue || issue.settleStatus !== JACKPOT_SETTLE_STATUS.unsettled) return;
-    const plan = await planSettlement(tx, issue);
-    await startSettlement(tx, ctx, issueId, plan.fingerprint, null);
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.db.transaction(async (tx) => {
+        const [issue] = await tx.select().from(jackpotIssues).where(eq(jackpotIssues.id, issueId)).for('update');
+        if (!issue || issue.settleStatus !== JACKPOT_SETTLE_STATUS.unsettled) return;
+        const plan = await planSettlement(tx, issue);
+        await startSettlement(tx, ctx, issueId, plan.fingerprint, null);
+      });
+      return;
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'JACKPOT_PREVIEW_STALE') || attempt === 5) throw e;
+    }
+  }
 }
 
 /** Three past issues with tickets and results, settled: what a fresh install shows. */
