@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { BILL_TYPE, formatTsh } from '@dau/domain';
-import { captureFailure, openMenuGroup, screenshot, UI_TIMEOUT, useE2e } from './support/browser';
+import { captureFailure, CONTEXT_DEFAULTS, openMenuGroup, screenshot, UI_TIMEOUT, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { settled, until } from './support/ui';
 
@@ -35,7 +35,7 @@ afterEach(async (ctx) => {
  * must still be the operator's (Dar es Salaam unless they chose another zone).
  */
 async function operator(width: number, lang: Lang = 'en-US'): Promise<{ page: Page; errors: string[] }> {
-  const context = await e2e.browser.newContext({ viewport: { width, height: 900 }, baseURL: e2e.server.baseUrl, locale: lang, timezoneId: 'America/New_York' });
+  const context = await e2e.browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width, height: 900 }, baseURL: e2e.server.baseUrl, locale: lang, timezoneId: 'America/New_York' });
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(UI_TIMEOUT);

@@ -94,8 +94,15 @@ function recordToasts() {
   new MutationObserver(scan).observe(document, { childList: true, subtree: true, characterData: true });
 }
 
+/**
+ * What every test context asks of the console: the system's "reduce motion" (the console then turns off
+ * antd's fades and slides, app/theme.ts), so a drawer or a dialog is there at once and no frame is spent
+ * animating on a busy machine.
+ */
+export const CONTEXT_DEFAULTS = { reducedMotion: 'reduce' } as const;
+
 export async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: baseUrl, locale: 'en-US' });
+  const context = await browser.newContext({ ...CONTEXT_DEFAULTS, viewport: { width: 1440, height: 900 }, baseURL: baseUrl, locale: 'en-US' });
   await context.addInitScript(recordToasts);
   context.on('page', track);
   return context;

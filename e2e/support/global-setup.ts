@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ADMIN_PASSWORD, ROOT } from './server.js';
+import { ADMIN_PASSWORD, ROOT, serverCommand } from './server.js';
 
 /**
  * The browser phase's prepared data folders (issue 24): the server's own start (`DAU_SETUP_ONLY=1`:
@@ -22,7 +22,7 @@ function prepare(dataDir: string, demo: boolean): Promise<void> {
     const env: NodeJS.ProcessEnv = { ...process.env, DAU_DATA_DIR: dataDir, DAU_ADMIN_PASSWORD: ADMIN_PASSWORD, DAU_DEMO: demo ? '1' : '0', DAU_SETUP_ONLY: '1', LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.TEST_DATABASE_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, serverCommand(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`preparing ${dataDir} failed (exit ${code}):\n${out}`))));

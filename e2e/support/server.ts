@@ -6,8 +6,9 @@ import { inject } from 'vitest';
 import { callJson, freePort, killGroup, type ApiAnswer } from '../../apps/server/test/support/spawn.js';
 
 /**
- * One real Dau server per test file: the `npm start` entry point (apps/server/src/main.ts) on a fresh
- * embedded database in a temporary directory and a free port, serving the built console (apps/web/dist).
+ * One real Dau server per test file: what `npm start` runs (the compiled server, apps/server/dist/main.js)
+ * on a fresh embedded database in a temporary directory and a free port, serving the built console
+ * (apps/web/dist). `npm run build` makes both.
  */
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -17,6 +18,17 @@ export const ADMIN_PASSWORD = 'Admin#2026pass';
 export const STAFF_PASSWORD = 'Staff#2026pass';
 
 const WEB_INDEX = path.join(ROOT, 'apps/web/dist/index.html');
+const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+
+/** The built server's start, as `npm run serve` runs it; throws when `npm run build` has not run. */
+export function serverCommand(): string[] {
+  for (const built of [WEB_INDEX, SERVER_MAIN]) {
+    if (!fs.existsSync(built)) {
+      throw new Error(`The console or the server is not built (${path.relative(ROOT, built)} is missing): run \`npm run build\` first (or \`npm run test:e2e\`, which builds them).`);
+    }
+  }
+  return ['--enable-source-maps', SERVER_MAIN];
+}
 
 export type { ApiAnswer };
 
@@ -60,9 +72,7 @@ export interface ServerOptions {
 }
 
 export async function startServer(opts: ServerOptions = {}): Promise<DauServer> {
-  if (!fs.existsSync(WEB_INDEX)) {
-    throw new Error(`The console is not built (${path.relative(ROOT, WEB_INDEX)} is missing): run \`npm run build\` first (or \`npm run test:e2e\`, which builds it).`);
-  }
+  const command = serverCommand();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-e2e-'));
   // The run's prepared data folder (./global-setup.ts), copied: the server finds its database migrated
   // and seeded, with or without the demo data. Without that setup, the server prepares its own.
@@ -97,7 +107,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<DauServer> 
   delete env.DAU_WEB_DIST;
 
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env,
     detached: true, // its own process group, killed as a whole on teardown

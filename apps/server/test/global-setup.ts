@@ -7,6 +7,10 @@ import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/platform/db.js';
 import { seed } from '../src/seed.js';
 import { ADMIN_PASSWORD } from './constants.js';
+// @ts-expect-error: a plain JavaScript build script, without type declarations
+import { buildServer } from '../../../scripts/build-server.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
  * Fixtures made once per run (issue 24): the migrations and the seed run here, once, and every test file
@@ -23,6 +27,8 @@ export interface Templates {
 declare module 'vitest' {
   export interface ProvidedContext {
     dauTemplates: Templates;
+    /** The server compiled once for the run (what `npm start` runs): the files that start server processes run it. */
+    dauServerMain: string;
   }
 }
 
@@ -74,5 +80,15 @@ export default async function setup(project: TestProject) {
     teardown = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   project.provide('dauTemplates', templates);
-  return teardown;
+  // The crash and multi-process files start real server processes, several times each: compiled once
+  // here (half a second), each start skips loading TypeScript (scripts/build-server.mjs).
+  fs.mkdirSync(path.join(ROOT, 'apps/server/dist'), { recursive: true });
+  const serverDir = fs.mkdtempSync(path.join(ROOT, 'apps/server/dist/test-run-'));
+  const serverMain = path.join(serverDir, 'main.js');
+  await buildServer(serverMain);
+  project.provide('dauServerMain', serverMain);
+  return async () => {
+    fs.rmSync(serverDir, { recursive: true, force: true });
+    await teardown();
+  };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import path from 'node:path';
 import { message } from '@dau/domain';
 import { checkPassword } from './password-policy.js';
+import { ROOT } from './paths.js';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(6009),
@@ -64,14 +65,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const root = path.resolve(import.meta.dirname, '../../../..');
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DAU_DATA_DIR),
     adminPassword: e.DAU_ADMIN_PASSWORD,
-    webDist: e.DAU_WEB_DIST ? path.resolve(e.DAU_WEB_DIST) : path.join(root, 'apps/web/dist'),
+    webDist: e.DAU_WEB_DIST ? path.resolve(e.DAU_WEB_DIST) : path.join(ROOT, 'apps/web/dist'),
     demo: e.DAU_DEMO === '1',
     simulator: e.DAU_SIMULATOR === '1',
     sandboxRoutes: e.DAU_SANDBOX_ROUTES === '1',

@@ -21,7 +21,9 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Anything a query can run on: the database or an open transaction. */
 export type Executor = Db | Tx;
 
-export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
+import { MIGRATIONS_FOLDER } from './paths.js';
+
+export { MIGRATIONS_FOLDER };
 
 /** Cross-process fan-out of small messages (notices, session revocations): LISTEN/NOTIFY on PostgreSQL. */
 export interface Bus {

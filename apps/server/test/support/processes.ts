@@ -1,6 +1,6 @@
 /**
- * Crash and multi-process tests: real server processes (`node --import tsx apps/server/src/main.ts`, as
- * `npm run serve` starts it) on one PostgreSQL database of their own, that a test can kill -9, restart,
+ * Crash and multi-process tests: real server processes (the server compiled once for the run by
+ * test/global-setup.ts, as `npm run serve` starts it; else `node --import tsx apps/server/src/main.ts`) on one PostgreSQL database of their own, that a test can kill -9, restart,
  * and run side by side.
  *
  * - `processDatabase()`: a fresh database next to TEST_DATABASE_URL (or another base address), migrated
@@ -20,6 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openPostgres, type Database } from '../../src/platform/db.js';
 import { seed } from '../../src/seed.js';
 import { ADMIN_PASSWORD } from '../helpers.js';
@@ -154,7 +155,8 @@ export async function startServerProcess(url: string, opts: ServerProcessOptions
   const api: ServerProcess['api'] = (method, p, body, token, headers) => callJson(baseUrl, method, p, body, token, headers);
 
   const launch = async () => {
-    const run = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const main = inject('dauServerMain');
+    const run = spawn(process.execPath, main ? ['--enable-source-maps', main] : ['--import', 'tsx', MAIN], {
       cwd: ROOT,
       env,
       detached: true, // its own process group: kill() takes tsx's children with it

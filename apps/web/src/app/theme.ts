@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
 import type { ThemeMode } from './prefs';
 
@@ -199,10 +199,30 @@ export function consoleTheme(primary: string, mode: ThemeMode): ConsoleTheme {
 }
 
 /** The theme of the console for the site colour and the chosen mode; publishes the focus ring colour to CSS. */
+const reducedMotion = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
+
+/** Whether the operator's system asks for less motion (WCAG 2.3.3), followed when it changes. */
+function useReducedMotion(): boolean {
+  const query = reducedMotion;
+  const [reduced, setReduced] = useState(() => query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const follow = () => setReduced(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, [query]);
+  return reduced;
+}
+
+/**
+ * The console's antd theme; with "reduce motion" asked by the system, antd's fades, slides and zooms are
+ * off (drawers, dialogs, menus and toasts appear at once).
+ */
 export function useConsoleTheme(primary: string, mode: ThemeMode): ThemeConfig {
   const { config, focusRing } = useMemo(() => consoleTheme(primary, mode), [primary, mode]);
+  const reduced = useReducedMotion();
   useEffect(() => {
     document.documentElement.style.setProperty('--dau-focus-ring', focusRing);
   }, [focusRing]);
-  return config;
+  return useMemo(() => (reduced ? { ...config, token: { ...config.token, motion: false } } : config), [config, reduced]);
 }

@@ -14,13 +14,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../platform/db.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { heldLeaderships } from '../../platform/leader.js';
+import { ROOT } from '../../platform/paths.js';
 import { serverProcesses } from './schema.js';
 
 export const BEAT_SECONDS = 5;
 export const DOWN_AFTER_SECONDS = 30;
 export const PRUNE_AFTER_DAYS = 7;
 
-const ROOT = path.resolve(import.meta.dirname, '../../../../..');
 
 /** The package version, with the git commit when the server runs from a checkout (DAU_VERSION overrides). */
 export const VERSION = (() => {

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { z } from 'zod';
+import { ROOT } from '../../../platform/paths.js';
 import { defineScript } from './types.js';
 
-/** The repository root (apps/server/src/modules/operations/scripts → six levels up). */
-const ROOT = path.resolve(import.meta.dirname, '../../../../../..');
 
 /**
  * Rebuilds the console (`npm run build`, a fixed command without a shell). Dangerous: while it runs the
