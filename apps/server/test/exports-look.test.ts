@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
-import { asyncOperations } from '../src/modules/money/schema.js';
 import { HOUSE, post, type Remark } from '../src/modules/money/ledger.js';
 import { admins } from '../src/platform/schema.js';
 import { formatInstant } from '../src/modules/exports/cells.js';
 import { listSpecs } from '../src/platform/listing.js';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
+import { ADMIN_PASSWORD, createTestApp, exportFinished, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 
 let t: TestApp;
@@ -33,19 +32,12 @@ afterAll(async () => {
 async function exportCsv(body: Record<string, unknown>): Promise<{ lines: string[]; params: Record<string, unknown> }> {
   const res = await t.call('POST', '/api/v1/exports', { token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, res.body.id));
-    if (row && row.status !== 1) {
-      expect(row.status, row.errorMessage ?? '').toBe(2);
-      const dl = await t.call('GET', `/api/v1/system/async_operations/${row.id}/download`, { token });
-      expect(dl.status).toBe(200);
-      const text = dl.res.rawPayload.subarray(3).toString('utf8');
-      return { lines: text.split('\n').filter(Boolean), params: row.params as Record<string, unknown> };
-    }
-    if (Date.now() > deadline) throw new Error(`export ${res.body.id} did not finish`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const row = await exportFinished(t, res.body.id);
+  expect(row.status, row.errorMessage ?? '').toBe(2);
+  const dl = await t.call('GET', `/api/v1/system/async_operations/${row.id}/download`, { token });
+  expect(dl.status).toBe(200);
+  const text = dl.res.rawPayload.subarray(3).toString('utf8');
+  return { lines: text.split('\n').filter(Boolean), params: row.params as Record<string, unknown> };
 }
 
 /** The cells of one CSV line (RFC 4180 quoting). */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, enumLabel } from '@dau/domain';
@@ -17,7 +17,7 @@ import { exportJobsOf } from '../src/modules/exports/routes.js';
 import { buildApp } from '../src/app.js';
 import { openPostgres } from '../src/platform/db.js';
 import { XlsxWriter } from '../src/modules/exports/writers.js';
-import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers.js';
+import { ADMIN_PASSWORD, createTestApp, exportFinished, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 
 /** The entries of a ZIP archive, read from its central directory (what a spreadsheet program does). */
@@ -63,15 +63,7 @@ let tokNoExport: string;
 let ids: { rootId: number; expA: number; expA1: number; expB: number; noExport: number };
 const serials: { a: string[]; a1: string[]; b: string[] } = { a: [], a1: [], b: [] };
 
-async function waitDone(id: number, timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, id));
-    if (row && row.status !== 1) return row;
-    if (Date.now() > until) throw new Error(`export ${id} still ${row ? `status ${row.status}` : 'missing'}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitDone = (id: number) => exportFinished(t, id);
 
 async function exportAndWait(token: string, body: Record<string, unknown>) {
   const res = await t.call('POST', '/api/v1/exports', { token, body });
@@ -367,10 +359,7 @@ describe('exports', () => {
     const op = await queueExport({ adminId: ids.expA, type: SLOW, format: 2, params: {} });
     try {
       // Stop while the export's query runs (it sleeps 150 ms).
-      for (let i = 0; slowQueries === before; i++) {
-        expect(i).toBeLessThan(2000);
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await vi.waitFor(() => expect(slowQueries).toBeGreaterThan(before), { timeout: 150_000, interval: 5 });
       await runner.stop();
       const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, op.id));
       expect(row).toMatchObject({ status: 1, filePath: null, rowCount: 0, errorMessage: null, attempts: 0 });
@@ -389,10 +378,7 @@ describe('exports', () => {
     const runner = exportJobsOf(t.ctx)!;
     const before = slowQueries;
     const op = await queueExport({ adminId: ids.expA, type: SLOW, format: 1, params: {} });
-    for (let i = 0; slowQueries === before; i++) {
-      expect(i).toBeLessThan(2000);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await vi.waitFor(() => expect(slowQueries).toBeGreaterThan(before), { timeout: 150_000, interval: 5 });
     // While the first run's query sleeps, another process takes the export over (its second run).
     const takenOver = `${op.id}-2-${SLOW}.csv`;
     fs.writeFileSync(runner.pathOf(takenOver), 'the second run writes here');
@@ -493,7 +479,7 @@ describe('exports', () => {
     const queriesBefore = slowQueries;
     try {
       const queued = await Promise.all(Array.from({ length: 12 }, (_, i) => queueExport({ adminId: ids.expA, type: SLOW, format: 1 + (i % 2), params: {} })));
-      const done = await Promise.all(queued.map((q) => waitDone(q.id, 60_000)));
+      const done = await Promise.all(queued.map((q) => waitDone(q.id)));
       expect(done.map((r) => r.status)).toEqual(queued.map(() => 2));
       expect(done.map((r) => r.attempts)).toEqual(queued.map(() => 1));
       for (const { id, filePath } of done) {

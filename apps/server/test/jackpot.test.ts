@@ -14,8 +14,7 @@ import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { jackpotIssues, jackpotShares, jackpotTickets } from '../src/modules/jackpot/schema';
 import { copyShare, shareTicket } from '../src/modules/jackpot/service';
 import { systemLogs } from '../src/platform/schema';
-import { asyncOperations } from '../src/modules/money/schema';
-import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
+import { ADMIN_PASSWORD, createTestApp, exportFinished, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';
 
@@ -400,13 +399,7 @@ describe('exports', () => {
   async function exported(tok: string, type: string, params: Record<string, unknown>) {
     const r = await t.call('POST', '/api/v1/exports', { token: tok, body: { type, format: 1, params } });
     expect(r.status, JSON.stringify(r.body)).toBe(202);
-    const until = Date.now() + 20_000;
-    for (;;) {
-      const [row] = await t.database.db.select().from(asyncOperations).where(eq(asyncOperations.id, r.body.id));
-      if (row && row.status !== 1) return row;
-      if (Date.now() > until) throw new Error('export still running');
-      await new Promise((res) => setTimeout(res, 50));
-    }
+    return exportFinished(t, r.body.id);
   }
   it("exports the tickets and shares of the asker's branch through the background exports", async () => {
     const all = await t.database.db.select({ agentId: jackpotTickets.agentId }).from(jackpotTickets).where(eq(jackpotTickets.issueId, issueId));
