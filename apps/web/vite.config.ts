@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { MESSAGES } from '../../packages/domain/src/messages';
 import { LABELS } from '../../packages/domain/src/labels';
 import { SUPPORTED_LOCALES, type Locale } from '../../packages/domain/src/locale';
@@ -42,7 +43,14 @@ function domainLabels(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), specMessages(), domainLabels()],
+  plugins: [
+    react(),
+    specMessages(),
+    domainLabels(),
+    // Each script, style sheet and page beside its brotli (.br) and gzip (.gz) copy, made once at build: the
+    // server sends the one the browser accepts (apps/server/src/app.ts), without compressing per request.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|html|svg|json)$/, threshold: 1024, logLevel: 'silent' }),
+  ],
   base: './',
   build: {
     outDir: 'dist',

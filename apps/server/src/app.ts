@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -187,6 +188,9 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   installErrorHandler(app);
   ipBlock.install(app);
   await installSecurityHeaders(app);
+  // Answers above 2 KB compressed for a browser that accepts it (brotli at a light level, else gzip): the
+  // console's lists and /auth/me. The console's own files come compressed from the build instead.
+  await app.register(fastifyCompress, { global: true, threshold: 2048, encodings: ['br', 'gzip'] });
   declareDocsAccess(app, !!opts.publicDocs);
   const routes = installAccessControl(app, db, { bus });
   installAuditTrail(app, db);
@@ -283,16 +287,19 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
 
   const dist = opts.webDist;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: dist, serve: false });
+    // The console's files: a hashed asset never changes (a year, immutable), index.html is asked again each
+    // time (a new build is seen at once); our own cache-control (the plugin's default would override it with
+    // max-age=0), and the build's brotli or gzip copy when the browser accepts it (vite.config.ts).
+    await app.register(fastifyStatic, { root: dist, serve: false, cacheControl: false, preCompressed: true });
     app.get('/*', { config: { access: { public: true } }, schema: { hide: true } }, (req, reply) => {
       const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
       const file = path.normalize(rel).replace(/^(\.\.(\/|\\|$))+/, '');
       if (file && fs.existsSync(path.join(dist, file)) && fs.statSync(path.join(dist, file)).isFile()) {
         const immutable = file.startsWith('assets/');
-        return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').sendFile(file);
+        return reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache').header('vary', 'accept-encoding').sendFile(file);
       }
       if (rel.startsWith('api/')) return reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found' });
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html');
     });
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
 import { buildApp, type DauApp } from '../src/app.js';
@@ -10,10 +11,17 @@ let t: TestApp;
 let web: DauApp;
 let publicDocs: DauApp;
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-web-'));
+const ASSET = 'index-Ab12Cd34.js';
+const ASSET_TEXT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word ${i}`))};\n`;
 
 beforeAll(async () => {
   t = await createTestApp();
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Dau</title>');
+  // A hashed asset beside the build's brotli and gzip copies (vite.config.ts makes them).
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'assets', ASSET), ASSET_TEXT);
+  fs.writeFileSync(path.join(dist, 'assets', `${ASSET}.br`), zlib.brotliCompressSync(ASSET_TEXT));
+  fs.writeFileSync(path.join(dist, 'assets', `${ASSET}.gz`), zlib.gzipSync(ASSET_TEXT));
   // The same database served as the console would be: behind a proxy that says https, docs public.
   web = await buildApp({ database: t.database, webDist: dist, trustProxy: true, feedMargin: () => 0 });
   publicDocs = await buildApp({ database: t.database, publicDocs: true, feedMargin: () => 0 });
@@ -54,6 +62,48 @@ describe('security headers', () => {
     const https = await web.app.inject({ url: '/customer/home', headers: { 'x-forwarded-proto': 'https' } });
     expectSecurityHeaders(https.headers);
     expect(https.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+  });
+});
+
+describe('on the wire (issue 25)', () => {
+  it("sends the build's brotli or gzip copy of an asset by the browser's accept-encoding, cached for a year", async () => {
+    const url = `/assets/${ASSET}`;
+    const br = await web.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(ASSET_TEXT);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    const gz = await web.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(ASSET_TEXT);
+    const raw = await web.app.inject({ url });
+    expect(raw.headers['content-encoding']).toBeUndefined();
+    expect(raw.payload).toBe(ASSET_TEXT);
+    expect(raw.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('asks again for the page itself each time (a new build is seen at once)', async () => {
+    for (const url of ['/', '/index.html', '/customer/home']) {
+      const r = await web.app.inject({ url });
+      expect(r.statusCode, url).toBe(200);
+      expect(r.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
+  it('compresses API answers above 2 KB for a client that accepts it, and leaves small ones alone', async () => {
+    const token = await t.login('admin', ADMIN_PASSWORD);
+    const me = await t.app.inject({ url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } });
+    expect(me.statusCode).toBe(200);
+    expect(me.headers['content-encoding']).toBe('gzip');
+    const body = JSON.parse(zlib.gunzipSync(me.rawPayload).toString());
+    expect(body.user_info.account).toBe('admin');
+    expect(me.rawPayload.length).toBeLessThan(Buffer.byteLength(JSON.stringify(body)) / 3);
+    const small = await t.app.inject({ url: '/api/v1/auth/register-config', headers: { 'accept-encoding': 'gzip' } });
+    expect(small.statusCode).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const plain = await t.app.inject({ url: '/api/v1/auth/me', headers: { authorization: `Bearer ${token}` } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
   });
 });
 
