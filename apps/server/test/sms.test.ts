@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { admins, systemLogs } from '../src/platform/schema.js';
 import { sandboxSmsMessages, smsConfig, smsExclusions, smsRecipients, smsSends } from '../src/modules/sms/schema.js';
-import { configureSms, startSmsSandbox, type SmsSandbox } from '../src/modules/sms/index.js';
+import { applyDeliveryReport, configureSms, startSmsSandbox, type SmsSandbox } from '../src/modules/sms/index.js';
 import { approved, ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp, until } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 
@@ -234,6 +234,39 @@ describe('sending', () => {
 });
 
 describe('delivery reports', () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)('a report that overtakes our record of the gateway\'s answer is still applied (PostgreSQL: two connections)', async () => {
+    const s = await t.call('POST', '/api/v1/sms/sends', { token: root, body: { content: 'Race', target: { kind: 'one', phone: '0713600001' } } });
+    await waitReported(s.body.id);
+    // The row as a claim leaves it: sending, no message id yet (the gateway's answer not recorded).
+    const [row] = await recipientsOf(s.body.id);
+    await t.database.db.update(smsRecipients).set({ status: 'sending', providerMessageId: null }).where(eq(smsRecipients.id, row!.id));
+    await t.database.db.update(smsSends).set({ deliveredCount: 0 }).where(eq(smsSends.id, s.body.id));
+    const messageId = `ATXid_race_${row!.id}`;
+    // Our record of the answer holds the row (uncommitted) while the report arrives.
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const answer = t.database.db.transaction(async (tx) => {
+      await tx.update(smsRecipients).set({ status: 'sent', providerMessageId: messageId }).where(eq(smsRecipients.id, row!.id));
+      held();
+      await released;
+    });
+    await holding;
+    const report = applyDeliveryReport(t.database.db, { id: messageId, status: 'Success', phoneNumber: row!.phone });
+    await until(
+      async () => (await t.database.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%provider_message_id is null%'`)).rows[0].n,
+      (n) => n > 0,
+      'the report waiting on the row',
+    );
+    release();
+    await answer;
+    expect(await report).toEqual({ matched: true });
+    const [after] = await recipientsOf(s.body.id);
+    expect([after!.status, after!.providerMessageId]).toEqual(['delivered', messageId]);
+    expect((await sendRow(s.body.id)).deliveredCount).toBe(1);
+  });
+
   it('are idempotent and need the callback token', async () => {
     const s = await t.call('POST', '/api/v1/sms/sends', { token: root, body: { content: 'DLR', target: { kind: 'one', phone: '0713500001' } } });
     const done = await waitReported(s.body.id);

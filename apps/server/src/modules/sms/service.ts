@@ -435,14 +435,18 @@ export async function applyDeliveryReport(db: Db, report: DeliveryReport): Promi
   const phone = normaliseTzPhone(report.phoneNumber) ?? report.phoneNumber;
   return db.transaction(async (tx) => {
     type Row = { id: number | string; send_id: number | string; status: string };
-    let rows = await rowsOf<Row>(tx, sql`
+    const byMessageId = () => rowsOf<Row>(tx, sql`
       select id, send_id, status from ${smsRecipients} where provider_message_id = ${report.id} and status in ('sending', 'sent') for update`);
+    let rows = await byMessageId();
     if (!rows.length) {
       const [known] = await tx.select({ id: smsRecipients.id }).from(smsRecipients).where(eq(smsRecipients.providerMessageId, report.id)).limit(1);
       if (known) return { matched: true }; // already final: a repeated report
       rows = await rowsOf<Row>(tx, sql`
         select id, send_id, status from ${smsRecipients} where phone = ${phone} and status = 'sending' and provider_message_id is null
         order by updated_at, id limit 1 for update`);
+      // The report overtook our record of the gateway's answer: that record held the row, and once it
+      // committed the row carries the message id (no longer "sending" without one). A new statement sees it.
+      if (!rows.length) rows = await byMessageId();
     }
     const row = rows[0];
     if (!row) return { matched: false };
