@@ -9,7 +9,8 @@ import { rotations } from '../src/modules/content/schema.js';
  * Content (issue 16): banner groups and pictures (rotation_type, rotation), article types and articles
  * (image_text_type, image_text) through the resource layer, with their checks, and the bettor-facing
  * services: banners shown, in schedule, larger sorting first; clicks counted; articles by type and language,
- * their bodies cleaned to an allow-list.
+ * their bodies cleaned to an allow-list. Every case makes the groups, types, banners and articles it reads
+ * (the helpers below), so each passes alone and in any order.
  */
 
 let t: TestApp;
@@ -26,15 +27,41 @@ afterAll(async () => {
 
 const create = async (api: string, body: Record<string, unknown>) => t.call('POST', `/api/v1/content/${api}`, { token, body });
 
-describe('banners', () => {
-  let groupId: number;
+let made = 0;
+/** A banner group of the case's own: the banner services answer by group, and other cases fill theirs. */
+async function bannerGroup() {
+  made += 1;
+  const code = `group_${made}`;
+  const g = await create('rotation_types', { code, name: `Group ${made}` });
+  expect(g.status).toBe(201);
+  return { id: g.body.id as number, code };
+}
+/** An article type of the case's own, likewise. */
+async function articleType() {
+  made += 1;
+  const code = `guides_${made}`;
+  const k = await create('image_text_types', { code, name: `Guides ${made}` });
+  expect(k.status).toBe(201);
+  return { id: k.body.id as number, code };
+}
+/** The articles of a type that the article cases read: three in English (the largest sort hidden), one in Chinese. */
+async function guides(typeId: number) {
+  for (const a of [
+    { title: 'First', body: '<p>1</p>', language: 'en-US', sort: 10 },
+    { title: 'Second', body: '<p>2</p>', language: 'en-US', sort: 20 },
+    { title: 'Hidden', body: '<p>3</p>', language: 'en-US', sort: 30, shown: false },
+    { title: '中文', body: '<p>4</p>', language: 'zh-CN' },
+  ]) {
+    expect((await create('image_texts', { type_id: typeId, ...a })).status).toBe(201);
+  }
+}
 
+describe('banners', () => {
   it('seeds the home page group and refuses a second type with the same code', async () => {
     const list = await t.call('GET', '/api/v1/content/rotation_types?page=1&page_size=20', { token });
     expect(list.body.items.map((r: { code: string }) => r.code)).toContain('home_top');
     const g = await create('rotation_types', { code: 'promo_strip', name: 'Promotions strip' });
     expect(g.status).toBe(201);
-    groupId = g.body.id;
     const dup = await create('rotation_types', { code: 'promo_strip', name: 'Again' });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('CONTENT_CODE_EXISTS');
@@ -42,10 +69,11 @@ describe('banners', () => {
   });
 
   it('shows the shown banners of a group within their schedule, larger sorting first, and counts clicks', async () => {
+    const group = await bannerGroup();
     const hour = 3600_000;
     const now = Date.now();
     const mk = (title: string, extra: Record<string, unknown> = {}) =>
-      create('rotations', { type_id: groupId, picture: PIC, title, jump_type: 1, jump_url: '/sports', ...extra });
+      create('rotations', { type_id: group.id, picture: PIC, title, jump_type: 1, jump_url: '/sports', ...extra });
     const low = await mk('Low', { sort: 1 });
     const high = await mk('High', { sort: 9, jump_type: 2, jump_url: 'https://example.com/promo' });
     await mk('Hidden', { sort: 50, shown: false });
@@ -54,7 +82,7 @@ describe('banners', () => {
     const running = await mk('Running', { sort: 5, start_at: new Date(now - hour).toISOString(), end_at: new Date(now + hour).toISOString() });
     expect([low.status, high.status, running.status]).toEqual([201, 201, 201]);
 
-    const shown = await banners(t.database.db, 'promo_strip');
+    const shown = await banners(t.database.db, group.code);
     expect(shown.map((b) => b.title)).toEqual(['High', 'Running', 'Low']);
     expect(shown[0]).toMatchObject({ picture: PIC, jump_type: 2, jump_url: 'https://example.com/promo' });
     expect(await banners(t.database.db, 'no_such_group')).toEqual([]);
@@ -67,7 +95,8 @@ describe('banners', () => {
   });
 
   it('checks the picture, the jump address, the type and the schedule', async () => {
-    const base = { type_id: groupId, picture: PIC, title: 'x', jump_type: 1 };
+    // An existing group: each refusal below is for the one field it changes.
+    const base = { type_id: (await bannerGroup()).id, picture: PIC, title: 'x', jump_type: 1 };
     expect((await create('rotations', { ...base, picture: 'javascript:alert(1)' })).status).toBe(400);
     expect((await create('rotations', { ...base, jump_url: 'javascript:alert(1)' })).status).toBe(400);
     expect((await create('rotations', { ...base, jump_url: '//evil.example.com' })).status).toBe(400);
@@ -82,7 +111,9 @@ describe('banners', () => {
   });
 
   it('refuses to delete a group that still has pictures', async () => {
-    const del = await t.call('DELETE', `/api/v1/content/rotation_types/${groupId}`, { token });
+    const group = await bannerGroup();
+    expect((await create('rotations', { type_id: group.id, picture: PIC, title: 'Still here', jump_type: 1, jump_url: '/sports' })).status).toBe(201);
+    const del = await t.call('DELETE', `/api/v1/content/rotation_types/${group.id}`, { token });
     expect(del.status).toBe(409);
     expect(del.body.code).toBe('CONTENT_TYPE_IN_USE');
     const empty = await create('rotation_types', { code: 'empty_group', name: 'Empty' });
@@ -91,14 +122,8 @@ describe('banners', () => {
 });
 
 describe('articles', () => {
-  let typeId: number;
-
-  beforeAll(async () => {
-    const k = await create('image_text_types', { code: 'guides', name: 'Guides' });
-    typeId = k.body.id;
-  });
-
   it('cleans the body to an allow-list of tags and attributes', async () => {
+    const { id: typeId } = await articleType();
     const dirty =
       '<h2 onclick="x()">Deposit</h2><script>alert(1)</script><p style="color:red">Dial <b>*150*01#</b> ' +
       '<a href="javascript:alert(1)">bad</a> <a href="https://example.com" target="_blank">ok</a></p>' +
@@ -118,16 +143,17 @@ describe('articles', () => {
   });
 
   it('answers the shown articles of a type in one language, larger sort first', async () => {
-    await create('image_texts', { type_id: typeId, title: 'First', body: '<p>1</p>', language: 'en-US', sort: 10 });
-    await create('image_texts', { type_id: typeId, title: 'Second', body: '<p>2</p>', language: 'en-US', sort: 20 });
-    await create('image_texts', { type_id: typeId, title: 'Hidden', body: '<p>3</p>', language: 'en-US', sort: 30, shown: false });
-    await create('image_texts', { type_id: typeId, title: '中文', body: '<p>4</p>', language: 'zh-CN' });
-    expect((await articles(t.database.db, 'guides', 'en-US')).map((a) => a.title)).toEqual(['Second', 'First']);
-    expect((await articles(t.database.db, 'guides', 'zh-CN')).map((a) => a.title)).toEqual(['中文']);
-    expect(await articles(t.database.db, 'guides', 'fr-FR')).toEqual([]);
+    const type = await articleType();
+    await guides(type.id);
+    expect((await articles(t.database.db, type.code, 'en-US')).map((a) => a.title)).toEqual(['Second', 'First']);
+    expect((await articles(t.database.db, type.code, 'zh-CN')).map((a) => a.title)).toEqual(['中文']);
+    expect(await articles(t.database.db, type.code, 'fr-FR')).toEqual([]);
   });
 
   it('takes only languages of the language list and existing types', async () => {
+    // A type with articles: it cannot be deleted.
+    const { id: typeId } = await articleType();
+    await guides(typeId);
     const r = await create('image_texts', { type_id: typeId, title: 'x', body: '<p>x</p>', language: 'fr-FR' });
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('CONTENT_LANGUAGE_UNKNOWN');
@@ -137,7 +163,11 @@ describe('articles', () => {
   });
 
   it('lists, filters by language and edits (the body is cleaned on edit too)', async () => {
-    const list = await t.call('GET', `/api/v1/content/image_texts?page=1&page_size=50&language=zh-CN`, { token });
+    // A type of its own with English and Chinese articles, listed by type (other cases and the simulator write
+    // Chinese articles too), then by language.
+    const { id: typeId } = await articleType();
+    await guides(typeId);
+    const list = await t.call('GET', `/api/v1/content/image_texts?page=1&page_size=50&type_id=${typeId}&language=zh-CN`, { token });
     expect(list.status).toBe(200);
     expect(list.body.items.map((a: { title: string }) => a.title)).toEqual(['中文']);
     const id = list.body.items[0].id;
@@ -150,7 +180,7 @@ describe('articles', () => {
 describe('the simulator', () => {
   it('gives a fresh install demo banners with uploaded pictures and articles in three languages, then clicks banners', async () => {
     const db = t.database.db;
-    // As on a fresh install: no banner yet (the tests above made some).
+    // As on a fresh install: no banner yet (the other cases make some).
     await db.delete(rotations);
     const rng = new Rng(16);
     await simulateContent(t.ctx, rng);

@@ -7,14 +7,17 @@
  * racing has its own pages (racing_race, racing_order, racing_coin, racing_config, racing_statistics): a role
  * with only those reads racing, one with the casino's pages is refused, and an install upgraded to them
  * keeps its roles' racing access (the catalogue's `from`).
+ *
+ * Every case makes the races, bettors and settings it reads (a race day of its own: raceDay and the helpers
+ * after it), so each passes alone and in any order.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { BILL_TYPE, RISK_LEVEL } from '@dau/domain';
 import { flattenCatalogue } from '@dau/contract';
 import { bettors, bills, houseEntries } from '../src/modules/money/schema';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
-import { racingBets, racingCoinMoves, racingRaces } from '../src/modules/racing/schema';
+import { racingBets, racingCoinMoves, racingRaces, racingSettings } from '../src/modules/racing/schema';
 import type { ProviderRace, RaceOutcome, RacingProvider } from '../src/modules/racing/adapter';
 import { SandboxRacingProvider, RACE_EVERY_SECONDS, RACE_RUN_SECONDS } from '../src/modules/racing/sandbox';
 import {
@@ -33,8 +36,9 @@ let token: string;
 let w: Awaited<ReturnType<typeof makeWorld>>;
 
 const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+/** The first race day's start (raceDay); each later one starts a day earlier. */
 const T0 = new Date('2026-06-01T12:00:00Z');
-const at = (minutes: number) => new Date(T0.getTime() + minutes * MIN);
 
 /** A provider whose races and outcomes the test writes. */
 class ScriptedProvider implements RacingProvider {
@@ -48,7 +52,6 @@ class ScriptedProvider implements RacingProvider {
     return this.outcomes.get(ref) ?? null;
   }
 }
-const provider = new ScriptedProvider();
 const runners = [
   { number: 1, name: 'Kilimanjaro Star', odds: '2.50' },
   { number: 2, name: 'Serengeti Wind', odds: '3.33' },
@@ -67,47 +70,125 @@ async function clean() {
 async function refused(p: Promise<unknown>, status: number, code: string) {
   await expect(p).rejects.toMatchObject({ status, code });
 }
+/** A moment as a query parameter. */
+const q = (d: Date) => encodeURIComponent(d.toISOString());
+
+type RaceName = 'R1' | 'R2' | 'R3' | 'FAR';
+let days = 0;
+/**
+ * A race day of one case's own: a scripted provider listing R1, R2 and R3 at T0 + 10, 13 and 16 minutes and
+ * FAR two hours on (beyond the sync's 15 minutes), under references no other day uses (R1-d3 on the third).
+ * A sync starts every race due by its `now`, and settles or gives up the running ones, whoever made them: so
+ * each day is a day before the previous one, and a case's syncs never reach the races an earlier case left
+ * open (the file's other races are later: the sandbox's in July, the simulator's and the sandbox bet's at the
+ * real clock). `since`, the moment the day was made: the bets placed from then on are the day's only (the
+ * cases run one at a time), which is how the whole book's lists and figures are read in the day's cases.
+ */
+function raceDay() {
+  const n = ++days;
+  const t0 = new Date(T0.getTime() - (n - 1) * DAY);
+  const at = (minutes: number) => new Date(t0.getTime() + minutes * MIN);
+  const ref = (name: RaceName) => `${name}-d${n}`;
+  const provider = new ScriptedProvider();
+  provider.list = [
+    { raceRef: ref('R1'), startsAt: at(10), runners },
+    { raceRef: ref('R2'), startsAt: at(13), runners },
+    { raceRef: ref('R3'), startsAt: at(16), runners },
+    { raceRef: ref('FAR'), startsAt: at(120), runners },
+  ];
+  return { since: new Date(), t0, at, ref, provider, raceId: (name: RaceName) => raceId(ref(name)) };
+}
+
+/** A race day with R1, R2 and R3 stored (R3 at the sync a minute and a half in), as the first case leaves it. */
+async function listedDay() {
+  const day = raceDay();
+  await syncRaces(t.database.db, day.provider, day.t0);
+  await syncRaces(t.database.db, day.provider, day.at(1.5));
+  return day;
+}
+
+/** ...with the second case's bets on R1: Alice (100.00, branch A) 30.00 on runner 2 and 10.00 on 3, Bob (50.00, branch B) 50.00 on 1. */
+async function dayWithBets() {
+  const day = await listedDay();
+  const alice = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
+  const bob = (await makeBettor(t, w.agentB, { cash: 50_00 })).id;
+  const r1 = await day.raceId('R1');
+  for (const [bettorId, runner, stake] of [[alice, 2, 30_00], [alice, 3, 10_00], [bob, 1, 50_00]] as const) {
+    await tx((ex) => placeRacingBet(ex, { bettorId, raceId: r1, runner, stake }, day.t0));
+  }
+  return { ...day, alice, bob };
+}
+
+/** ...and R1 run and finished 2, 1, 3: Alice's 30.00 on runner 2 won 99.90, the two others lost. */
+async function dayR1Settled() {
+  const day = await dayWithBets();
+  await syncRaces(t.database.db, day.provider, day.at(10.5));
+  day.provider.outcomes.set(day.ref('R1'), { status: 'finished', order: [2, 1, 3] });
+  await syncRaces(t.database.db, day.provider, day.at(11.5));
+  return day;
+}
+
+/** ...and R2 cancelled, Alice's 20.00 on runner 3 refunded: the whole day the lists, the detail and the statistics read. */
+async function dayDone() {
+  const day = await dayR1Settled();
+  const r2 = await day.raceId('R2');
+  await tx((ex) => placeRacingBet(ex, { bettorId: day.alice, raceId: r2, runner: 3, stake: 20_00 }, day.at(12)));
+  day.provider.outcomes.set(day.ref('R2'), { status: 'cancelled' });
+  await syncRaces(t.database.db, day.provider, day.at(14));
+  return day;
+}
+
+/** The agents' racing pages (the cases that need more grant them). */
+const AGENT_RACING_KEYS = ['racing', 'racing_race', 'racing_order', 'racing_order:export', 'racing_coin'];
 
 beforeAll(async () => {
   t = await createTestApp({ sandboxRoutes: true });
   token = await t.login('admin', ADMIN_PASSWORD);
   w = await makeWorld(t);
-  await grantKeys(t, w.agentRole, ['racing', 'racing_race', 'racing_order', 'racing_order:export', 'racing_coin']);
-  provider.list = [
-    { raceRef: 'R1', startsAt: at(10), runners },
-    { raceRef: 'R2', startsAt: at(13), runners },
-    { raceRef: 'R3', startsAt: at(16), runners },
-    { raceRef: 'FAR', startsAt: at(120), runners },
-  ];
+});
+/**
+ * What the cases share, as each expects it whatever ran before: racing on at the default coin rate (the
+ * settings row deleted, made again with its defaults as on a fresh install: cases turn racing off and change
+ * the rate), and the agents' racing pages (the upgrade case deletes the racing catalogue entries, and with
+ * them every role's racing pages).
+ */
+beforeEach(async () => {
+  await t.database.db.delete(racingSettings);
+  await grantKeys(t, w.agentRole, AGENT_RACING_KEYS);
 });
 afterAll(async () => {
   await t?.close();
 });
 
 describe('races and bets', () => {
-  let alice: number;
-  let bob: number;
   it('stores the races the provider lists for the next 15 minutes, once', async () => {
-    const first = await syncRaces(t.database.db, provider, T0);
+    const { t0, at, ref, provider } = raceDay();
+    const first = await syncRaces(t.database.db, provider, t0);
     expect(first.listed).toBe(2);
-    expect((await syncRaces(t.database.db, provider, T0)).listed).toBe(0);
-    const rows = await t.database.db.select().from(racingRaces).orderBy(asc(racingRaces.startsAt));
-    expect(rows.map((r) => [r.raceRef, r.status])).toEqual([['R1', RACE_STATUS.open], ['R2', RACE_STATUS.open]]);
+    expect((await syncRaces(t.database.db, provider, t0)).listed).toBe(0);
+    // The day's races (the table holds the other cases' too).
+    const rows = await t.database.db
+      .select()
+      .from(racingRaces)
+      .where(inArray(racingRaces.raceRef, provider.list.map((r) => r.raceRef)))
+      .orderBy(asc(racingRaces.startsAt));
+    expect(rows.map((r) => [r.raceRef, r.status])).toEqual([[ref('R1'), RACE_STATUS.open], [ref('R2'), RACE_STATUS.open]]);
     expect((await syncRaces(t.database.db, provider, at(1.5))).listed).toBe(1);
     expect(rows[0]!.runners).toEqual(runners);
   });
 
   it('takes a bet: bill 13 of the stake against the racing house account, at the race’s odds', async () => {
-    alice = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
-    bob = (await makeBettor(t, w.agentB, { cash: 50_00 })).id;
+    const day = await listedDay();
+    const alice = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
+    const bob = (await makeBettor(t, w.agentB, { cash: 50_00 })).id;
     const house0 = await houseRacing();
-    const bet = await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: 0, runner: 1, stake: 0 }, T0).catch((e) => e));
+    const bet = await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: 0, runner: 1, stake: 0 }, day.t0).catch((e) => e));
     expect(bet).toMatchObject({ status: 422, code: 'BET_STAKE_TOO_LOW' });
-    const r1 = await raceId('R1');
-    const placed = await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 2, stake: 30_00 }, T0));
+    const r1 = await day.raceId('R1');
+    const placed = await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 2, stake: 30_00 }, day.t0));
     expect(placed).toMatchObject({ runner: 2, stake: 30_00, odds: '3.33', status: RACING_BET_STATUS.open });
-    await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 3, stake: 10_00 }, T0));
-    await tx((ex) => placeRacingBet(ex, { bettorId: bob, raceId: r1, runner: 1, stake: 50_00 }, T0));
+    await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 3, stake: 10_00 }, day.t0));
+    await tx((ex) => placeRacingBet(ex, { bettorId: bob, raceId: r1, runner: 1, stake: 50_00 }, day.t0));
     expect(await cash(alice)).toBe(60_00);
     expect(await cash(bob)).toBe(0);
     const ab = await billsOf(alice);
@@ -120,19 +201,21 @@ describe('races and bets', () => {
   });
 
   it('refuses without writing: no money, race started or unknown runner, blocked bettor, racing off', async () => {
+    // Alice has 60.00 left, Bob nothing.
+    const { alice, bob, t0, at, raceId } = await dayWithBets();
     const r1 = await raceId('R1');
     const r2 = await raceId('R2');
     const before = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingBets);
-    await refused(tx((ex) => placeRacingBet(ex, { bettorId: bob, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_BALANCE_LOW');
-    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 60_01 }, T0)), 422, 'BET_BALANCE_LOW');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: bob, raceId: r2, runner: 1, stake: 1_00 }, t0)), 422, 'BET_BALANCE_LOW');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 60_01 }, t0)), 422, 'BET_BALANCE_LOW');
     // Bets close at the start.
     await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r1, runner: 1, stake: 1_00 }, at(10))), 422, 'BET_MATCH_CLOSED');
-    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 9, stake: 1_00 }, T0)), 400, 'PARAM_INVALID');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 9, stake: 1_00 }, t0)), 400, 'PARAM_INVALID');
     await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.no_betting }).where(eq(bettors.id, alice));
-    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_RISK_BLOCKED');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, t0)), 422, 'BET_RISK_BLOCKED');
     await t.database.db.update(bettors).set({ riskLevel: RISK_LEVEL.none }).where(eq(bettors.id, alice));
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { enabled: false } })).status).toBe(200);
-    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, T0)), 422, 'BET_MATCH_CLOSED');
+    await refused(tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 1, stake: 1_00 }, t0)), 422, 'BET_MATCH_CLOSED');
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { enabled: true } })).status).toBe(200);
     const after = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingBets);
     expect(after).toEqual(before);
@@ -141,10 +224,11 @@ describe('races and bets', () => {
   });
 
   it('settles a finished race once: bill 14 for the winner (stake x odds, rounded down), nothing for losers', async () => {
+    const { alice, bob, at, ref, provider, raceId } = await dayWithBets();
     // Not known yet: the race runs, nothing is settled.
     let run = await syncRaces(t.database.db, provider, at(10.5));
     expect(run).toMatchObject({ started: 1, finished: 0, betsSettled: 0 });
-    provider.outcomes.set('R1', { status: 'finished', order: [2, 1, 3] });
+    provider.outcomes.set(ref('R1'), { status: 'finished', order: [2, 1, 3] });
     run = await syncRaces(t.database.db, provider, at(11.5));
     expect(run).toMatchObject({ finished: 1, betsSettled: 3 });
     // 30.00 x 3.33 = 99.90
@@ -157,35 +241,39 @@ describe('races and bets', () => {
     // Again: nothing moves.
     expect(await syncRaces(t.database.db, provider, at(12))).toMatchObject({ finished: 0, betsSettled: 0 });
     expect(await cash(alice)).toBe(60_00 + 99_90);
-    const [race] = await t.database.db.select().from(racingRaces).where(eq(racingRaces.raceRef, 'R1'));
+    const [race] = await t.database.db.select().from(racingRaces).where(eq(racingRaces.raceRef, ref('R1')));
     expect(race).toMatchObject({ status: RACE_STATUS.finished, result: [2, 1, 3] });
     await clean();
   });
 
   it('refunds the bets of a cancelled race with bill 8, a refund (issue 23)', async () => {
+    // Alice has 60.00 and the 99.90 of her win on R1.
+    const { alice, at, ref, provider, raceId } = await dayR1Settled();
     const r2 = await raceId('R2');
     await tx((ex) => placeRacingBet(ex, { bettorId: alice, raceId: r2, runner: 3, stake: 20_00 }, at(12)));
     expect(await cash(alice)).toBe(139_90);
-    provider.outcomes.set('R2', { status: 'cancelled' });
+    provider.outcomes.set(ref('R2'), { status: 'cancelled' });
     expect(await syncRaces(t.database.db, provider, at(14))).toMatchObject({ cancelled: 1, betsSettled: 1 });
     expect(await cash(alice)).toBe(159_90);
     const [bet] = await t.database.db.select().from(racingBets).where(eq(racingBets.raceId, r2));
     expect(bet).toMatchObject({ status: RACING_BET_STATUS.refunded, payout: 20_00 });
     const [refund] = (await billsOf(alice)).filter((b) => b.causeId === String(bet!.id) && b.amount > 0);
     expect(refund).toMatchObject({ type: BILL_TYPE.amount_rolled_back, amount: 20_00, remarkKind: 'racing_result' });
-    expect(refund!.remarkParams).toMatchObject({ race: 'R2', runner: 3, change: 'race_cancelled' });
+    expect(refund!.remarkParams).toMatchObject({ race: ref('R2'), runner: 3, change: 'race_cancelled' });
     await clean();
   });
 
   it('answers the operators’ lists in the branch, and the bills list shows the racing bills', async () => {
-    const races = await t.call('GET', '/api/v1/racing/races?sort=starts_at', { token });
+    const { alice, bob, since, t0, at, ref } = await dayDone();
+    // The day's races (those starting in its first hour) and its bets (those placed since it began).
+    const races = await t.call('GET', `/api/v1/racing/races?sort=starts_at&starts_at_from=${q(t0)}&starts_at_to=${q(at(60))}`, { token });
     expect(races.status, JSON.stringify(races.body)).toBe(200);
-    expect(races.body.items.map((r: any) => [r.race_ref, r.status, r.winner])).toEqual([['R1', 3, 2], ['R2', 4, null], ['R3', 1, null]]);
-    const all = await t.call('GET', '/api/v1/racing/bets', { token });
+    expect(races.body.items.map((r: any) => [r.race_ref, r.status, r.winner])).toEqual([[ref('R1'), 3, 2], [ref('R2'), 4, null], [ref('R3'), 1, null]]);
+    const all = await t.call('GET', `/api/v1/racing/bets?created_at_from=${q(since)}`, { token });
     expect(all.body.total).toBe(4);
-    expect(all.body.items[all.body.items.length - 1]).toMatchObject({ race_ref: 'R1', runner: 2, runner_name: 'Serengeti Wind', stake: 30_00, odds: '3.33', status: 2, payout: 99_90 });
+    expect(all.body.items[all.body.items.length - 1]).toMatchObject({ race_ref: ref('R1'), runner: 2, runner_name: 'Serengeti Wind', stake: 30_00, odds: '3.33', status: 2, payout: 99_90 });
     const tokenB = await t.login('agent_b');
-    const b = await t.call('GET', '/api/v1/racing/bets', { token: tokenB });
+    const b = await t.call('GET', `/api/v1/racing/bets?created_at_from=${q(since)}`, { token: tokenB });
     expect(b.body.items.map((x: any) => x.bettor_id)).toEqual([bob]);
     const limited = await t.login('limited');
     expect((await t.call('GET', '/api/v1/racing/bets', { token: limited })).status).toBe(403);
@@ -196,6 +284,7 @@ describe('races and bets', () => {
     expect(refunds.body.items.map((x: any) => [x.amount, x.remark_kind])).toEqual([[20_00, 'racing_result']]);
   });
   it('guards racing by its own pages: a role with only the racing pages reads every racing route, one with the casino’s pages gets 403', async () => {
+    const { since, raceId } = await dayDone();
     const r1 = await raceId('R1');
     const [bet] = await t.database.db.select({ id: racingBets.id }).from(racingBets).where(eq(racingBets.raceId, r1)).limit(1);
     const period = `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
@@ -218,7 +307,7 @@ describe('races and bets', () => {
       const refused = await t.call('GET', url, { token: casinoToken });
       expect(refused.status, url).toBe(403);
     }
-    expect((await t.call('GET', '/api/v1/racing/bets', { token: racingToken })).body.total).toBe(4);
+    expect((await t.call('GET', `/api/v1/racing/bets?created_at_from=${q(since)}`, { token: racingToken })).body.total).toBe(4);
     // Exports follow the list's page: racing_order:export, which the racing desk does not hold.
     const asked = await t.call('POST', '/api/v1/exports', { token: racingToken, body: { type: 'racing_bet', format: 1, params: {} } });
     expect(asked.status).toBe(403);
@@ -226,10 +315,11 @@ describe('races and bets', () => {
   });
 
   it('answers a race with each runner’s place and the branch’s bets on it, and a bet with its race (racing_order:detail), in the branch', async () => {
+    const { ref, raceId } = await dayDone();
     const r1 = await raceId('R1');
     const race = await t.call('GET', `/api/v1/racing/races/${r1}`, { token });
     expect(race.status, JSON.stringify(race.body)).toBe(200);
-    expect(race.body).toMatchObject({ race_ref: 'R1', status: 3, result: [2, 1, 3], winner: 2 });
+    expect(race.body).toMatchObject({ race_ref: ref('R1'), status: 3, result: [2, 1, 3], winner: 2 });
     expect(race.body.book).toEqual([
       { number: 1, name: 'Kilimanjaro Star', odds: '2.50', place: 2, bets: 1, stake: 50_00, payout: 0 },
       { number: 2, name: 'Serengeti Wind', odds: '3.33', place: 1, bets: 1, stake: 30_00, payout: 99_90 },
@@ -244,7 +334,7 @@ describe('races and bets', () => {
     const [aliceBet] = await t.database.db.select().from(racingBets).where(and(eq(racingBets.raceId, r1), eq(racingBets.runner, 2)));
     const detail = await t.call('GET', `/api/v1/racing/bets/${aliceBet!.id}`, { token });
     expect(detail.status, JSON.stringify(detail.body)).toBe(200);
-    expect(detail.body.bet).toMatchObject({ id: aliceBet!.id, race_ref: 'R1', runner: 2, runner_name: 'Serengeti Wind', status: 2, payout: 99_90 });
+    expect(detail.body.bet).toMatchObject({ id: aliceBet!.id, race_ref: ref('R1'), runner: 2, runner_name: 'Serengeti Wind', status: 2, payout: 99_90 });
     expect(detail.body.race).toMatchObject({ id: r1, result: [2, 1, 3] });
     // The agents hold racing_order without its detail button: 403; with it, another branch's bet is not found.
     expect((await t.call('GET', `/api/v1/racing/bets/${aliceBet!.id}`, { token: tokenB })).status).toBe(403);
@@ -254,15 +344,17 @@ describe('races and bets', () => {
   });
 
   it('answers racing turnover, payouts and GGR over a period in the branch (statistics)', async () => {
-    const q = `from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
-    const all = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token });
+    const { since } = await dayDone();
+    // A period from the day's start to an hour on: the day's bets only.
+    const period = `from=${q(since)}&to=${q(new Date(Date.now() + 3_600_000))}`;
+    const all = await t.call('GET', `/api/v1/racing/statistics?${period}`, { token });
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     // R1: alice 30.00 on the winner (paid 99.90) and 10.00 lost, bob 50.00 lost; R2's 20.00 refunded (not turnover).
     expect(all.body).toEqual({ turnover: 90_00, settled_stake: 90_00, payouts: 99_90, ggr: -9_90, open_stakes: 0, bets: 3, bettors: 2, coins_bought_cash: 0, coins_sold_cash: 0 });
-    const b = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token: await t.login('agent_b') });
+    const b = await t.call('GET', `/api/v1/racing/statistics?${period}`, { token: await t.login('agent_b') });
     expect(b.status).toBe(403);
     await grantKeys(t, w.agentRole, ['racing_statistics']);
-    const b2 = await t.call('GET', `/api/v1/racing/statistics?${q}`, { token: await t.login('agent_b') });
+    const b2 = await t.call('GET', `/api/v1/racing/statistics?${period}`, { token: await t.login('agent_b') });
     expect(b2.body).toMatchObject({ turnover: 50_00, payouts: 0, ggr: 50_00, bets: 1, bettors: 1 });
     expect((await t.call('GET', `/api/v1/racing/statistics?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`, { token })).status).toBe(400);
   });
@@ -284,10 +376,18 @@ describe('races and bets', () => {
 });
 
 describe('racing coin', () => {
-  let carol: number;
-  beforeAll(async () => {
-    carol = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
-  });
+  /** The coin rate of the cases below, 1.5 coins per shilling (150 per cent x 10,000), set as an operator does. */
+  async function rateOf150() {
+    expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 150 } })).status).toBe(200);
+  }
+  /** A bettor as the conversion case leaves Carol: 100.00, then 15 coins for 10.00 and 7 of them back for 4.66 (94.66 and 8 coins). */
+  async function carolAfterConversions() {
+    await rateOf150();
+    const carol = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
+    await tx((ex) => convertToCoins(ex, carol, 10_01));
+    await tx((ex) => convertFromCoins(ex, carol, 7));
+    return carol;
+  }
 
   it('rounds both ways without giving money away (coinsFor, cashFor)', () => {
     // 1.5 coins per shilling (150 per cent x 10,000): 10.01 TSh buys 15 coins costing 10.00 TSh.
@@ -310,6 +410,8 @@ describe('racing coin', () => {
   });
 
   it('converts balance → coin (bill 15) and coin → balance (bill 16) at the configured rate, each a bill with its house counter-entry', async () => {
+    const carol = (await makeBettor(t, w.agentA, { cash: 100_00 })).id;
+    // From the default rate (one coin per cent, beforeEach) to 1.5 coins per shilling.
     const set = await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 150 } });
     expect(set.body).toMatchObject({ coin_rate_bps: 150, enabled: true });
     const house0 = await houseRacing();
@@ -331,6 +433,7 @@ describe('racing coin', () => {
   });
 
   it('refuses more cash than the balance, more coins than held, and amounts that convert to nothing', async () => {
+    const carol = await carolAfterConversions();
     const moves0 = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(racingCoinMoves);
     await refused(tx((ex) => convertToCoins(ex, carol, 94_67 + 100)), 422, 'INSUFFICIENT_BALANCE');
     await refused(tx((ex) => convertFromCoins(ex, carol, 9)), 422, 'INSUFFICIENT_BALANCE');
@@ -352,6 +455,8 @@ describe('racing coin', () => {
   });
 
   it('validates the settings; a change is the whole book’s (racing_config:edit)', async () => {
+    // The coin cases' rate, with racing on: what the refused changes below must leave as it is.
+    await rateOf150();
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { coin_rate_bps: 0 } })).status).toBe(400);
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token, body: { other: 1 } })).status).toBe(400);
     expect((await approved(t, 'PUT', '/api/v1/racing/settings', { token: await t.login('agent_a'), body: { enabled: false } })).status).toBe(403);
