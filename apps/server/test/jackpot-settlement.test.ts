@@ -144,25 +144,64 @@ afterAll(async () => {
 });
 
 describe('settlement: the worked example', () => {
-  let bt: Awaited<ReturnType<typeof betType>>;
-  let iss: Awaited<ReturnType<typeof issue>>;
-  let b1: { id: number };
-  let b2: { id: number };
-  const ids: Record<string, number> = {};
+  /** Match 13, a home win in R, turned into a draw. */
+  const CHANGED = [...R.slice(0, 12), 1];
 
-  it('previews per tier exactly what the hand computation gives, then pays exactly that', async () => {
-    bt = await betType();
-    iss = await issue(bt.id);
-    b1 = await makeBettor(t, branchId, { cash: 1_000_000 });
-    b2 = await makeBettor(t, rootId, { cash: 1_000_000 });
+  /** The bettor spends their whole cash balance (an admin adjustment). */
+  async function spendAll(bettorId: number) {
+    const spend = await cash(bettorId);
+    await db().transaction((tx) => post(tx, { bettorId, account: ACCOUNT_KIND.cash, amount: -spend, type: BILL_TYPE.admin_balance_change, cause: { type: 'admin' }, house: HOUSE.adminAdjustments }));
+  }
+
+  /** The next issue of the bet type with one ticket of a new bettor, results in: all draws. */
+  async function nextIssueOnDraws(betTypeId: number) {
+    const next = await issue(betTypeId);
+    const b = await makeBettor(t, rootId, { cash: 100_000 });
+    await place(next.id, b.id, allHit());
+    await setResults(next.id, R.map(() => 1)); // all draws: the ticket hits 5 matches, no tier
+    return next;
+  }
+
+  /**
+   * The worked example, built afresh by each case of this block up to where the case starts (so a case
+   * runs alone and in any order): `placed` is the bet type, its issue, b1 (in the branch) and b2 (at the
+   * root) and their six tickets; `settled` adds the results R and the first settlement; `rolled` the next
+   * issue of the bet type settled on all draws (nobody wins: the pool rolls over again); `resettled` b2
+   * spending everything, match 13 a draw, resettled, and the same again (version 3). pool0 is the jackpot
+   * pool account before the example: the other cases of the file carry their rollovers in the same
+   * account, so the example's pool is counted from there.
+   */
+  async function workedExample(upTo: 'placed' | 'settled' | 'rolled' | 'resettled') {
+    const pool0 = await house(HOUSE.jackpotPool);
+    const bt = await betType();
+    const iss = await issue(bt.id);
+    const b1 = await makeBettor(t, branchId, { cash: 1_000_000 });
+    const b2 = await makeBettor(t, rootId, { cash: 1_000_000 });
     const twelve = [...allHit().slice(0, 12), MISS(R[12])];
     const doubles = allHit().map((m, i) => (i < 2 ? m | MISS(R[i]) : m));
+    const ids: Record<string, number> = {};
     ids.T1 = (await place(iss.id, b1.id, allHit())).id;
     ids.T1b = (await place(iss.id, b2.id, allHit())).id;
     ids.T1c = (await place(iss.id, b2.id, allHit())).id;
     ids.T2 = (await place(iss.id, b1.id, twelve)).id;
     ids.T3 = (await place(iss.id, b2.id, doubles)).id; // 4 lines: 13, 12, 12, 11 hits
     ids.T4 = (await place(iss.id, b1.id, R.map(MISS))).id;
+    const ex = { pool0, bt, iss, b1, b2, ids };
+    if (upTo === 'placed') return ex;
+    await setResults(iss.id, R);
+    await settle(iss.id);
+    if (upTo === 'settled') return ex;
+    await settle((await nextIssueOnDraws(bt.id)).id);
+    if (upTo === 'rolled') return ex;
+    await spendAll(b2.id);
+    await setResults(iss.id, CHANGED);
+    await settle(iss.id);
+    await settle(iss.id);
+    return ex;
+  }
+
+  it('previews per tier exactly what the hand computation gives, then pays exactly that', async () => {
+    const { bt, iss, b1, ids, pool0 } = await workedExample('placed');
 
     // Results unknown: refused.
     const missing = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle/preview`, { token });
@@ -221,8 +260,8 @@ describe('settlement: the worked example', () => {
     expect((await ticket(ids.T3)).winningLines).toBe(4);
     expect(await cash(b1.id)).toBe(cash1 + expected.T1.gross - expected.T1.tax + expected.T2.gross - expected.T2.tax);
     expect((await house(HOUSE.taxPayable)) - taxBefore).toBe(tax);
-    // The pool account holds exactly the rollover, which the bet type now carries.
-    expect(await house(HOUSE.jackpotPool)).toBe(133_937);
+    // The pool account holds exactly the rollover (over what it held before the example), which the bet type now carries.
+    expect((await house(HOUSE.jackpotPool)) - pool0).toBe(133_937);
     expect((await btRow(bt.id)).jackpot).toBe(133_937);
     const done = await issueRow(iss.id);
     expect(done).toMatchObject({ settleStatus: JACKPOT_SETTLE_STATUS.settled, settledVersion: 1, successful: 8, expenditure: gross, netIncome: 9_000 - gross, prizePool: 1_004_501 });
@@ -234,21 +273,20 @@ describe('settlement: the worked example', () => {
   });
 
   it('rolls the unpaid amount into the next issue of the bet type', async () => {
-    const next = await issue(bt.id);
-    const b = await makeBettor(t, rootId, { cash: 100_000 });
-    await place(next.id, b.id, allHit());
-    await setResults(next.id, R.map(() => 1)); // all draws: the ticket hits 5 matches, no tier
+    const { bt, pool0 } = await workedExample('settled');
+    const next = await nextIssueOnDraws(bt.id);
     const p = await preview(next.id);
     // Carried 133,937; the seed tops it up to 1,000,001.
     expect(p.pool).toEqual({ carried: 133_937, seed_top_up: 1_000_001 - 133_937, from_stakes: 500, from_incentives: 0, total: 1_000_501 });
     await settle(next.id);
     // Nobody won: the whole pool rolls over again.
     expect((await btRow(bt.id)).jackpot).toBe(1_000_501);
-    expect(await house(HOUSE.jackpotPool)).toBe(1_000_501);
+    expect((await house(HOUSE.jackpotPool)) - pool0).toBe(1_000_501);
     await invariants();
   });
 
   it('statistics: the whole issue for the super admin, only its branch for a branch admin', async () => {
+    const { iss } = await workedExample('settled');
     const all = await t.call('GET', `/api/v1/jackpot/issues/${iss.id}/statistics`, { token });
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ scope: 'all', tickets: 6, lines: 9, stakes: 9_000, winning_tickets: 5, winning_lines: 8 });
@@ -262,14 +300,13 @@ describe('settlement: the worked example', () => {
   });
 
   it('resettles after a result change moving only the difference (a debt when the prize was spent), and a second identical settle moves nothing', async () => {
+    const { bt, iss, b2, ids, pool0 } = await workedExample('rolled');
     // b2 spends everything: the prizes taken back leave a debt.
-    const spend = await cash(b2.id);
-    await db().transaction((tx) => post(tx, { bettorId: b2.id, account: ACCOUNT_KIND.cash, amount: -spend, type: BILL_TYPE.admin_balance_change, cause: { type: 'admin' }, house: HOUSE.adminAdjustments }));
+    await spendAll(b2.id);
     const before = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([k, id]) => [k, await ticket(id)] as const)));
     const billsBefore = (await db().select({ n: sql<number>`count(*)::int` }).from(bills))[0].n;
     // Match 13 was home; it is a draw: T1s drop to 12 hits, T2 rises to 13, T3 to (12, 11, 11, 10), T4 to 1 hit.
-    const changed = [...R.slice(0, 12), 1];
-    await setResults(iss.id, changed);
+    await setResults(iss.id, CHANGED);
     const p = await preview(iss.id);
     expect(p.kind).toBe('resettle');
     expect(p.version).toBe(2);
@@ -302,7 +339,7 @@ describe('settlement: the worked example', () => {
     // The bet type's jackpot moved by the rollover's difference; the pool account still equals the carried amounts.
     const v2 = p.totals.rollover;
     expect((await btRow(bt.id)).jackpot).toBe(1_000_501 - 133_937 + v2);
-    expect(await house(HOUSE.jackpotPool)).toBe((await btRow(bt.id)).jackpot);
+    expect((await house(HOUSE.jackpotPool)) - pool0).toBe((await btRow(bt.id)).jackpot);
     await invariants();
 
     // The same results again: version 3, nothing moves.
@@ -319,6 +356,7 @@ describe('settlement: the worked example', () => {
   });
 
   it('refuses a stale fingerprint, and answers 404 for an unknown issue on every route', async () => {
+    const { iss } = await workedExample('resettled');
     const p = await preview(iss.id);
     await setResults(iss.id, R);
     const stale = await t.call('POST', `/api/v1/jackpot/issues/${iss.id}/settle`, { token, body: { fingerprint: p.fingerprint } });

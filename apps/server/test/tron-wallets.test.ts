@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { TronWeb } from 'tronweb';
 import { buildApp, type DauApp } from '../src/app.js';
@@ -12,7 +12,7 @@ import { admins, systemLogs } from '../src/platform/schema.js';
 import { SandboxTronNode, SOLIDIFY_DEPTH } from '../src/modules/tron/sandbox-node.js';
 import { MASTER_KEY_FILE, withPrivateKey } from '../src/modules/tron/keys.js';
 import { configureTronNode } from '../src/modules/tron/runtime.js';
-import { depositAddressFor, houseWallet, sendTrx, sendUsdt, ensureHouseWallets } from '../src/modules/tron/wallets.js';
+import { depositAddressFor, houseWallet, sendTrx, sendUsdt, ensureHouseWallets, SYNC_BALANCES_JOB } from '../src/modules/tron/wallets.js';
 import { tronWallets } from '../src/modules/tron/schema.js';
 
 /**
@@ -20,6 +20,8 @@ import { tronWallets } from '../src/modules/tron/schema.js';
  * agent sees their branch's deposit wallets only), soft removal with confirmation, the live balance,
  * sync of every balance as a job, transfers signed inside withPrivateKey, and the key-leak search:
  * no response body, log line or audit row of this run contains a private key or the master key.
+ * Each case starts with no wallet and makes the ones it needs (`wallets` below), so it runs alone and in
+ * any order; the app, its log and the answers are the file's, so the key-leak search reads the whole run.
  */
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -28,6 +30,8 @@ let node: SandboxTronNode;
 let t: TestApp;
 const bodies: string[] = [];
 const logLines: string[] = [];
+/** The private keys of the wallets of the cases already run (their rows are deleted before the next case). */
+const earlierKeys: string[] = [];
 let superToken: string;
 let tokA: string;
 let tokB: string;
@@ -89,18 +93,61 @@ const walletBody = (role: number, bettorId?: number) => ({ role, ...(bettorId ? 
 const KEY_FIELDS = ['key_ciphertext', 'keyCiphertext', 'key_iv', 'key_tag', 'data_key_wrapped', 'dataKeyWrapped', 'private_key', 'privateKey'];
 
 describe('TRON wallets', () => {
-  let hotId: number;
-  let gasId: number;
-  let depA: number;
-  let depB: number;
+  // No wallet at the start of a case: the house wallet of a role is the oldest one, and the lists and
+  // the sync are compared whole.
+  beforeEach(async () => {
+    await database.db.delete(tronWallets);
+  });
+  // A case's balance sync ends within it (a job still running would store balances into the next case's
+  // wallets); its wallets' keys are kept for the key-leak search before the next case deletes the rows.
+  afterEach(async () => {
+    await built.ctx.jobs.drain([SYNC_BALANCES_JOB]);
+    for (const r of await database.db.select({ id: tronWallets.id }).from(tronWallets)) await withPrivateKey(database.db, r.id, (pk) => void earlierKeys.push(pk));
+  });
+
+  /**
+   * The wallets of the story up to the step a case starts from, made afresh as the earlier cases make
+   * them: `house` the hot and gas wallets (the super admin, through the API); `deposits` agent A's bettor's
+   * deposit wallet (agent A, through the API) and agent B's bettor's (the bettor-facing service); `funded`
+   * the node's TRX and USDT on the house wallets, the hot wallet's live balance asked (so stored), 25 USDT
+   * and 40 TRX sent to A's deposit wallet and solidified; `synced` every balance synced by the job;
+   * `removed` A's deposit wallet removed by agent A and A's bettor's new deposit wallet.
+   */
+  async function wallets(upTo: 'house' | 'deposits' | 'funded' | 'synced' | 'removed') {
+    const hot = await t.call('POST', '/api/v1/tron/wallets', { token: superToken, body: walletBody(2) });
+    const gas = await t.call('POST', '/api/v1/tron/wallets', { token: superToken, body: walletBody(3) });
+    expect([hot.status, gas.status], JSON.stringify([hot.body, gas.body])).toEqual([201, 201]);
+    const w = { hotId: hot.body.id as number, gasId: gas.body.id as number, depA: 0, depB: 0 };
+    if (upTo === 'house') return w;
+    const a = await t.call('POST', '/api/v1/tron/wallets', { token: tokA, body: walletBody(1, bA.id) });
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    w.depA = a.body.id;
+    w.depB = (await depositAddressFor(database.db, bB.id)).walletId;
+    if (upTo === 'deposits') return w;
+    await node.deposit(hot.body.address_base58, 200_000_000, 'TRX');
+    await node.deposit(hot.body.address_base58, 100_000_000, 'USDT');
+    await node.deposit(gas.body.address_base58, 500_000_000, 'TRX');
+    await node.mine(1);
+    expect((await t.call('GET', `/api/v1/tron/wallets/${w.hotId}/balance`, { token: superToken })).status).toBe(200);
+    await sendUsdt(database.db, w.hotId, a.body.address_base58, 25_000_000);
+    await sendTrx(database.db, w.gasId, a.body.address_base58, 40_000_000);
+    await node.mine(SOLIDIFY_DEPTH + 1);
+    if (upTo === 'funded') return w;
+    expect((await t.call('POST', '/api/v1/tron/wallets/sync', { token: superToken, body: { confirm: true } })).status).toBe(202);
+    await built.ctx.jobs.drain([SYNC_BALANCES_JOB]);
+    if (upTo === 'synced') return w;
+    expect((await t.call('DELETE', `/api/v1/tron/wallets/${w.depA}`, { token: tokA, body: { confirm: true } })).status).toBe(200);
+    await depositAddressFor(database.db, bA.id);
+    return w;
+  }
 
   it('the super admin creates the house wallets: valid TronWeb addresses, no key material in the answer', async () => {
     const hot = await t.call('POST', '/api/v1/tron/wallets', { token: superToken, body: walletBody(2) });
     expect(hot.status, JSON.stringify(hot.body)).toBe(201);
     const gas = await t.call('POST', '/api/v1/tron/wallets', { token: superToken, body: walletBody(3) });
     expect(gas.status).toBe(201);
-    hotId = hot.body.id;
-    gasId = gas.body.id;
+    const hotId = hot.body.id;
+    const gasId = gas.body.id;
     expect(TronWeb.isAddress(hot.body.address_base58)).toBe(true);
     expect((TronWeb.address.toHex(hot.body.address_base58) as string).toLowerCase()).toBe(hot.body.address_hex);
     for (const k of KEY_FIELDS) expect(hot.body).not.toHaveProperty(k);
@@ -114,10 +161,11 @@ describe('TRON wallets', () => {
   });
 
   it('deposit wallets: one per bettor, created on first request, in the agent’s scope only', async () => {
+    await wallets('house');
     const a = await t.call('POST', '/api/v1/tron/wallets', { token: tokA, body: walletBody(1, bA.id) });
     expect(a.status, JSON.stringify(a.body)).toBe(201);
     expect(a.body).toMatchObject({ role: 1, bettor_id: bA.id, agent_id: ids.agentA, bettor_phone: bA.phone });
-    depA = a.body.id;
+    const depA = a.body.id;
     // Agent A may not create one for agent B's bettor, nor a house wallet.
     expect((await t.call('POST', '/api/v1/tron/wallets', { token: tokA, body: walletBody(1, bB.id) })).status).toBe(403);
     expect((await t.call('POST', '/api/v1/tron/wallets', { token: tokA, body: walletBody(2) })).status).toBe(403);
@@ -127,11 +175,11 @@ describe('TRON wallets', () => {
     const again = await Promise.all(Array.from({ length: 5 }, () => depositAddressFor(database.db, bA.id)));
     expect(new Set(again.map((x) => x.walletId))).toEqual(new Set([depA]));
     const forB = await depositAddressFor(database.db, bB.id);
-    depB = forB.walletId;
     expect(forB.addressBase58).not.toBe(a.body.address_base58);
   });
 
   it('lists with filters; an agent sees only their branch’s deposit wallets', async () => {
+    const { hotId, gasId, depA, depB } = await wallets('deposits');
     const all = await t.call('GET', '/api/v1/tron/wallets', { token: superToken });
     expect(all.status).toBe(200);
     expect(all.body.items.map((w: any) => w.id).sort()).toEqual([hotId, gasId, depA, depB].sort());
@@ -156,6 +204,7 @@ describe('TRON wallets', () => {
   });
 
   it('balance asked from the node now; transfers signed inside withPrivateKey and confirmed on chain', async () => {
+    const { hotId, gasId, depA, depB } = await wallets('deposits');
     const hot = (await houseWallet(database.db, 2))!;
     const gas = (await houseWallet(database.db, 3))!;
     await node.deposit(hot.addressBase58, 200_000_000, 'TRX');
@@ -182,6 +231,7 @@ describe('TRON wallets', () => {
   });
 
   it('a node that does not answer: 503 with the message, nothing stored', async () => {
+    const { hotId } = await wallets('funded');
     const before = (await t.call('GET', `/api/v1/tron/wallets/${hotId}`, { token: superToken })).body;
     configureTronNode({ fullNodeUrl: 'http://127.0.0.1:9' });
     try {
@@ -195,6 +245,7 @@ describe('TRON wallets', () => {
   });
 
   it('sync of every balance runs as a job and needs the confirmation', async () => {
+    const { depA } = await wallets('funded');
     expect((await t.call('POST', '/api/v1/tron/wallets/sync', { token: superToken, body: {} })).status).toBe(400);
     expect((await t.call('POST', '/api/v1/tron/wallets/sync', { token: tokA, body: { confirm: true } })).status).toBe(403);
     const r = await t.call('POST', '/api/v1/tron/wallets/sync', { token: superToken, body: { confirm: true } });
@@ -210,6 +261,7 @@ describe('TRON wallets', () => {
   });
 
   it('removal is soft and asks for confirmation; the bettor then gets a new address', async () => {
+    const { depA, depB } = await wallets('synced');
     expect((await t.call('DELETE', `/api/v1/tron/wallets/${depA}`, { token: tokA, body: {} })).status).toBe(400);
     expect((await t.call('DELETE', `/api/v1/tron/wallets/${depB}`, { token: tokA, body: { confirm: true } })).status).toBe(403);
     const del = await t.call('DELETE', `/api/v1/tron/wallets/${depA}`, { token: tokA, body: { confirm: true } });
@@ -226,6 +278,7 @@ describe('TRON wallets', () => {
   });
 
   it('a sealed key moved to another wallet row does not open (bound to its address)', async () => {
+    const { depA } = await wallets('removed');
     const [a] = await database.db.select().from(tronWallets).where(eq(tronWallets.id, depA));
     const victim = await depositAddressFor(database.db, (await makeBettor(t, ids.agentA)).id);
     const [own] = await database.db.select().from(tronWallets).where(eq(tronWallets.id, victim.walletId));
@@ -246,14 +299,17 @@ describe('TRON wallets', () => {
   });
 
   it('key-leak search: no answer, log line or audit row contains a private key or the master key', async () => {
+    const { hotId } = await wallets('removed');
+    // The answers of the screens too, whatever ran before: the list, an agent's list and every detail.
+    expect((await t.call('GET', '/api/v1/tron/wallets', { token: superToken })).status).toBe(200);
+    expect((await t.call('GET', '/api/v1/tron/wallets', { token: tokA })).status).toBe(200);
     const rows = await database.db.select({ id: tronWallets.id }).from(tronWallets);
+    for (const r of rows) expect((await t.call('GET', `/api/v1/tron/wallets/${r.id}`, { token: superToken })).status).toBe(200);
     expect(rows.length).toBeGreaterThanOrEqual(5);
+    const keys = [...earlierKeys];
+    for (const r of rows) await withPrivateKey(database.db, r.id, (pk) => void keys.push(pk));
     const secrets: string[] = [];
-    for (const r of rows) {
-      await withPrivateKey(database.db, r.id, (pk) => {
-        secrets.push(pk.toLowerCase(), pk.toUpperCase(), Buffer.from(pk, 'hex').toString('base64'), Buffer.from(pk, 'hex').toString('base64url'));
-      });
-    }
+    for (const pk of keys) secrets.push(pk.toLowerCase(), pk.toUpperCase(), Buffer.from(pk, 'hex').toString('base64'), Buffer.from(pk, 'hex').toString('base64url'));
     const master = fs.readFileSync(path.join(built.ctx.dataDir, MASTER_KEY_FILE), 'utf8').trim();
     const masterBytes = Buffer.from(master, 'base64');
     secrets.push(master, masterBytes.toString('hex'), masterBytes.toString('base64url'));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ADMIN_PASSWORD, createTestApp, exportFinished, makeAdmin, makeRole, type TestApp } from './helpers.js';
 import { darDay, pruneVisits, recordVisit, seedVisitHistory, visitHourly, visitorStats, visits } from '../src/modules/visitors/index.js';
@@ -20,16 +20,44 @@ const dar = (day: string, hour: number, minute = 0) => new Date(Date.parse(`${da
 
 const waitDone = (id: number) => exportFinished(t, id);
 
+/** No visit at all: the visits, their hourly totals and the visitors' first and last days. */
+async function noVisits() {
+  const db = t.database.db;
+  await db.delete(visits);
+  await db.delete(visitHourly);
+  await db.execute(sql`DELETE FROM visitor_profiles`);
+}
+
+// Each case starts with no visit and records those it needs: the stats are read over fixed days, which
+// the demo history below also fills, and the history (like the simulator's first tick) is written only
+// into empty tables.
+beforeEach(noVisits);
+
+/**
+ * The visits of early March: cookie-a on the 2nd at 08:00 and 23:30 and on the 3rd at 00:15 (Dar time),
+ * device-b from Kenya and device-c (no country) on the 3rd at 20:00 and 20:05. Answers what recordVisit
+ * answered for cookie-a's three visits.
+ */
+async function marchVisits() {
+  const db = t.database.db;
+  const a = [
+    await recordVisit(db, { visitorId: 'cookie-a', device: 1, source: 2, country: 'tz', path: '/sports', at: dar('2026-03-02', 8) }),
+    await recordVisit(db, { visitorId: 'cookie-a', device: 1, source: 1, country: 'TZ', at: dar('2026-03-02', 23, 30) }),
+    await recordVisit(db, { visitorId: 'cookie-a', device: 3, source: 1, country: 'TZ', at: dar('2026-03-03', 0, 15) }),
+  ];
+  await recordVisit(db, { visitorId: 'device-b', device: 3, source: 5, country: 'KE', at: dar('2026-03-03', 20) });
+  await recordVisit(db, { visitorId: 'device-c', device: 2, source: 4, country: '??', at: dar('2026-03-03', 20, 5) });
+  return a;
+}
+
 describe('recording visits', () => {
   it('counts visits, distinct visitors once a day, new on their first day and returning after', async () => {
     const db = t.database.db;
-    const a = await recordVisit(db, { visitorId: 'cookie-a', device: 1, source: 2, country: 'tz', path: '/sports', at: dar('2026-03-02', 8) });
+    const [a, sameDay, nextDay] = await marchVisits();
     expect(a).toEqual({ kind: 1, firstOfDay: true });
     // Same Dar day (23:30 is still the 2nd there, though it is the 2nd 20:30 UTC).
-    expect(await recordVisit(db, { visitorId: 'cookie-a', device: 1, source: 1, country: 'TZ', at: dar('2026-03-02', 23, 30) })).toEqual({ kind: 1, firstOfDay: false });
-    expect(await recordVisit(db, { visitorId: 'cookie-a', device: 3, source: 1, country: 'TZ', at: dar('2026-03-03', 0, 15) })).toEqual({ kind: 2, firstOfDay: true });
-    await recordVisit(db, { visitorId: 'device-b', device: 3, source: 5, country: 'KE', at: dar('2026-03-03', 20) });
-    await recordVisit(db, { visitorId: 'device-c', device: 2, source: 4, country: '??', at: dar('2026-03-03', 20, 5) });
+    expect(sameDay).toEqual({ kind: 1, firstOfDay: false });
+    expect(nextDay).toEqual({ kind: 2, firstOfDay: true });
 
     const s = await visitorStats(db, '2026-03-01', '2026-03-03');
     expect(s.days).toEqual([
@@ -69,6 +97,7 @@ describe('recording visits', () => {
 
 describe('visitor screen API', () => {
   it('answers the stats for a range and refuses bad ranges', async () => {
+    await marchVisits();
     const ok = await t.call('GET', '/api/v1/visitors/stats?date_from=2026-03-02&date_to=2026-03-03', { token: root });
     expect(ok.status).toBe(200);
     expect(ok.body.totals.visits).toBe(5);
@@ -82,6 +111,7 @@ describe('visitor screen API', () => {
   });
 
   it('lists, filters and exports the visits; needs the page and its export button', async () => {
+    await marchVisits();
     const list = await t.call('GET', '/api/v1/visitors/visits?visitor_id=cookie-a', { token: root });
     expect(list.status).toBe(200);
     expect(list.body.items.map((v: { kind: number }) => v.kind)).toEqual([2, 1, 1]);
@@ -116,11 +146,10 @@ describe('visitor screen API', () => {
 describe('demo history and retention', () => {
   it('seeds 30 days once, with hourly totals that match the visits, and prunes old visits only', async () => {
     const db = t.database.db;
-    // The tables of this file already hold visits: the seed does nothing then.
+    // Tables that already hold visits: the seed does nothing then.
+    await marchVisits();
     expect(await seedVisitHistory(db, new Rng(1))).toBe(0);
-    await db.delete(visits);
-    await db.delete(visitHourly);
-    await db.execute(sql`DELETE FROM visitor_profiles`);
+    await noVisits();
     const now = dar('2026-04-01', 10);
     const n = await seedVisitHistory(db, new Rng(7), { now, perDay: [20, 40] });
     expect(n).toBeGreaterThan(30 * 20);
@@ -147,6 +176,8 @@ describe('demo history and retention', () => {
 describe('simulator', () => {
   it('gives an empty shop its demo rows and records visits as the site would', async () => {
     const db = t.database.db;
+    // A site that already has visits: the first tick writes no 30-day history (that is for a fresh install).
+    await marchVisits();
     const [before] = await db.select({ n: sql<number>`count(*)::int` }).from(visits);
     // An rng that always takes the visit branch and the first choice.
     const rng = { next: () => 0.1, int: (min: number) => min, pick: <T>(xs: readonly T[]) => xs[0]! };
