@@ -28,22 +28,16 @@ afterAll(async () => {
 const create = async (api: string, body: Record<string, unknown>) => t.call('POST', `/api/v1/content/${api}`, { token, body });
 
 let made = 0;
-/** A banner group of the case's own: the banner services answer by group, and other cases fill theirs. */
-async function bannerGroup() {
+/** A type of the case's own (`api`: the banner groups or the article types): the services answer by type, and other cases fill theirs. */
+async function ownType(api: 'rotation_types' | 'image_text_types', prefix: string, name: string) {
   made += 1;
-  const code = `group_${made}`;
-  const g = await create('rotation_types', { code, name: `Group ${made}` });
-  expect(g.status).toBe(201);
-  return { id: g.body.id as number, code };
+  const code = `${prefix}_${made}`;
+  const r = await create(api, { code, name: `${name} ${made}` });
+  expect(r.status).toBe(201);
+  return { id: r.body.id as number, code };
 }
-/** An article type of the case's own, likewise. */
-async function articleType() {
-  made += 1;
-  const code = `guides_${made}`;
-  const k = await create('image_text_types', { code, name: `Guides ${made}` });
-  expect(k.status).toBe(201);
-  return { id: k.body.id as number, code };
-}
+const bannerGroup = () => ownType('rotation_types', 'group', 'Group');
+const articleType = () => ownType('image_text_types', 'guides', 'Guides');
 /** The articles of a type that the article cases read: three in English (the largest sort hidden), one in Chinese. */
 async function guides(typeId: number) {
   for (const a of [
