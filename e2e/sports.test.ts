@@ -124,10 +124,18 @@ async function enterRange(page: Page, from: string, to: string) {
   const range = page.getByTestId('resource-search').locator('.ant-picker-range');
   const [start, end] = [range.locator('input').first(), range.locator('input').last()];
   let typed = false;
+  let closing = 0;
   await until(async () => {
     const shown = [await start.inputValue(), await end.inputValue()];
     const open = await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').count();
     if (shown[0] === from && shown[1] === to && !open) return true;
+    if (shown[0] === from && shown[1] === to) {
+      // Both dates are in and the panel is still open (an Enter that repeats the value it holds does not
+      // close it): confirm the end date, and on the next look close the panel, rather than typing again.
+      // The search's URL, checked after submitting, proves the dates took.
+      await (closing++ % 2 === 0 ? end.press('Enter') : page.keyboard.press('Escape'));
+      throw new Error(`picker shows ${JSON.stringify(shown)} and is still open`);
+    }
     if (typed && open) {
       // Still closing or waiting for the end date: give the picker another poll before typing again.
       typed = false;

@@ -47,10 +47,16 @@ export interface AuthContext {
   can(page: string, button?: string): boolean;
 }
 
-/** Role permission sets, cached per (role, version): a role change bumps the version and every session sees it at once. */
-const roleCache = new Map<number, { version: number; keys: Set<string> }>();
+/**
+ * Role permission sets, cached per database handle and (role, version): a role change bumps the version and
+ * every session sees it at once. Per handle, because role ids are only unique within one database (two apps
+ * in one process, as the tests run them, must not read each other's roles).
+ */
+const roleCaches = new WeakMap<object, Map<number, { version: number; keys: Set<string> }>>();
 
 export async function rolePermissionKeys(db: Db, roleId: number, version: number): Promise<Set<string>> {
+  let roleCache = roleCaches.get(db);
+  if (!roleCache) roleCaches.set(db, (roleCache = new Map()));
   const hit = roleCache.get(roleId);
   if (hit && hit.version === version) return hit.keys;
   const rows = await db
