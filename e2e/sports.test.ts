@@ -128,8 +128,9 @@ async function enterRange(page: Page, from: string, to: string) {
   await until(async () => {
     const shown = [await start.inputValue(), await end.inputValue()];
     const open = await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').count();
-    if (shown[0] === from && shown[1] === to && !open) return true;
-    if (shown[0] === from && shown[1] === to) {
+    const holdsBoth = shown[0] === from && shown[1] === to;
+    if (holdsBoth && !open) return true;
+    if (holdsBoth) {
       // Both dates are in and the panel is still open (an Enter that repeats the value it holds does not
       // close it): confirm the end date, and on the next look close the panel, rather than typing again.
       // The search's URL, checked after submitting, proves the dates took.

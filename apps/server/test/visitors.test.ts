@@ -5,6 +5,7 @@ import { darDay, pruneVisits, recordVisit, seedVisitHistory, visitHourly, visito
 import { Rng } from '../src/simulator/rng.js';
 import { simulateVisits } from '../src/simulator/visitors.js';
 import { mallProducts } from '../src/modules/shop/schema.js';
+import { visitorProfiles } from '../src/modules/visitors/schema.js';
 
 let t: TestApp;
 let root: string;
@@ -25,7 +26,7 @@ async function noVisits() {
   const db = t.database.db;
   await db.delete(visits);
   await db.delete(visitHourly);
-  await db.execute(sql`DELETE FROM visitor_profiles`);
+  await db.delete(visitorProfiles);
 }
 
 // Each case starts with no visit and records those it needs: the stats are read over fixed days, which
