@@ -12,6 +12,12 @@
  * - `every(name, seconds, handler)`: periodic work. Every process offers one job per time slot
  *   (pg-boss throttling: one job per name and slot across processes) and the queue's singleton policy
  *   lets one run at a time; a process that dies leaves the next slot to the others.
+ * - One look for due jobs per process and `pollSeconds` (`dispatch`): a single query over every queue
+ *   wakes the workers of the queues that have one (due: queued by another process, a retry whose delay
+ *   has passed, a `startAfter` reached). The workers' own polling is only a fallback (every
+ *   FALLBACK_POLL_SECONDS): with about 30 queues, each polling every second, an idle embedded server spent
+ *   a tenth of a core asking. A worker that finished a job looks again at once (a backlog drains without
+ *   waiting for the next look).
  * - Job state stays queryable in the `pgboss` schema (`pgboss.job`: name, state, retry_count, output).
  */
 import PgBoss from 'pg-boss';
@@ -41,6 +47,9 @@ export interface SendOptions {
 }
 
 type Handler = (data: any) => Promise<void>;
+
+/** How often a worker polls its own queue when nothing woke it (the dispatcher normally does). */
+const FALLBACK_POLL_SECONDS = 30;
 type Log = (msg: string, err?: unknown) => void;
 
 interface Definition {
@@ -49,11 +58,11 @@ interface Definition {
 }
 
 export interface JobsOptions {
-  /** How often an idle worker looks for jobs queued by other processes (seconds, ≥ 0.5; default 1). */
+  /** How often this process looks for due jobs (queued by other processes, retries, delayed; seconds, ≥ 0.5; default 1). */
   pollSeconds?: number;
   /** Default expiry of an active job (seconds; default 120; `DAU_JOB_EXPIRE_SECONDS`). */
   expireInSeconds?: number;
-  /** How often the supervisor retries expired jobs and archives finished ones (seconds; default 10). */
+  /** How often the supervisor retries expired jobs and archives finished ones (seconds; default DAU_JOB_MAINTENANCE_SECONDS, else 10). */
   maintenanceSeconds?: number;
   log?: Log;
   /** Offer the periodic jobs from this process (default true). Their handlers run either way. */
@@ -114,7 +123,7 @@ export class Jobs {
       supervise: true,
       // Cron schedules are not used (periodic work is throttled sends, see `every`).
       schedule: false,
-      maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 10,
+      maintenanceIntervalSeconds: opts.maintenanceSeconds ?? (Number(process.env.DAU_JOB_MAINTENANCE_SECONDS) || 10),
     };
     this.boss =
       database.kind === 'pg' && database.url
@@ -158,19 +167,24 @@ export class Jobs {
     for (const [name, { handler, opts }] of this.defs) {
       const ids: string[] = [];
       for (let i = 0; i < Math.max(1, opts.workers ?? 1); i++) {
-        ids.push(
-          await this.boss.work(name, { pollingIntervalSeconds: this.pollSeconds, batchSize: 1 }, async ([job]) => {
-            this.running++;
-            try {
-              await handler(job.data);
-            } finally {
-              this.running--;
-            }
-          }),
-        );
+        let id = '';
+        id = await this.boss.work(name, { pollingIntervalSeconds: FALLBACK_POLL_SECONDS, batchSize: 1 }, async ([job]) => {
+          this.running++;
+          try {
+            await handler(job.data);
+          } finally {
+            this.running--;
+            // Look again at once: the queue may hold more (a finished fetch otherwise waits for a wake-up).
+            this.boss.notifyWorker(id);
+          }
+        });
+        ids.push(id);
       }
       this.workerIds.set(name, ids);
     }
+    const dispatcher = setInterval(() => void this.dispatch(), this.pollSeconds * 1000);
+    dispatcher.unref();
+    this.timers.push(dispatcher);
     for (const [name, seconds] of this.offerPeriodic ? this.periodic : []) {
       const offer = () =>
         void this.boss.send(name, {}, { singletonKey: name, singletonSeconds: seconds }).catch((err) => this.log(`could not offer the periodic job ${name}`, err));
@@ -196,6 +210,25 @@ export class Jobs {
     } as PgBoss.SendOptions);
     this.nudge(name);
     return id;
+  }
+
+  private dispatching = false;
+
+  /** Wakes the workers of every queue that has a job due now (one query for all queues). */
+  private async dispatch() {
+    if (this.dispatching || !this.started) return;
+    this.dispatching = true;
+    try {
+      const { rows } = await this.database.query(
+        `SELECT DISTINCT name FROM pgboss.job WHERE name = ANY($1::text[]) AND state < 'active' AND start_after < now()`,
+        [[...this.workerIds.keys()]],
+      );
+      for (const { name } of rows as { name: string }[]) for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
+    } catch (err) {
+      if (this.started) this.log('could not look for due jobs', err);
+    } finally {
+      this.dispatching = false;
+    }
   }
 
   /** Wakes this process's workers of a queue (a job just queued here usually commits within moments). */

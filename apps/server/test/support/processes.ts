@@ -3,12 +3,12 @@
  * test/global-setup.ts, as `npm run serve` starts it; else `node --import tsx apps/server/src/main.ts`) on one PostgreSQL database of their own, that a test can kill -9, restart,
  * and run side by side.
  *
- * - `processDatabase()`: a fresh database next to TEST_DATABASE_URL (or another base address), migrated
- *   and seeded with the super admin (`admin` / ADMIN_PASSWORD) so a test can write its data by SQL
+ * - `processDatabase()`: a fresh database next to TEST_DATABASE_URL (or another base address), a copy of
+ *   the run's seeded template (else migrated and seeded here) with the super admin (`admin` / ADMIN_PASSWORD) so a test can write its data by SQL
  *   before a server starts; `database` is a pool on it for those writes and for assertions.
  * - `startServerProcess(url)`: a server on a free port with DATABASE_URL = url, no demo data, no
  *   simulator, sandbox routes on, a short job expiry (a job whose process died is retried after
- *   `DAU_JOB_EXPIRE_SECONDS`, 5 here); resolves when /api/health answers.
+ *   `DAU_JOB_EXPIRE_SECONDS`, 5 here, looked for every 2 s); resolves when /api/health answers.
  *   `kill()` is SIGKILL of its process group (no shutdown code runs), `restart()` starts it again on
  *   the same database and port, `stop()` is a graceful SIGTERM.
  * - `waitFor(what, probe)`: polls a state until the probe answers something truthy; the hang guard is
@@ -24,6 +24,7 @@ import { inject } from 'vitest';
 import { openPostgres, type Database } from '../../src/platform/db.js';
 import { seed } from '../../src/seed.js';
 import { ADMIN_PASSWORD } from '../helpers.js';
+import type { Templates } from '../global-setup.js';
 import { callJson, freePort, killGroup, type ApiAnswer } from './spawn.js';
 
 export { ADMIN_PASSWORD, callJson, freePort, killGroup, type ApiAnswer };
@@ -40,6 +41,12 @@ export interface ProcessDatabase {
   database: Database;
   /** Closes the pool and drops the database (WITH FORCE: server processes still connected are cut off). */
   dispose(): Promise<void>;
+}
+
+/** Whether two addresses name the same PostgreSQL server (host, port and user). */
+function sameServer(a: string, b: string): boolean {
+  const [x, y] = [new URL(a), new URL(b)];
+  return x.host === y.host && x.username === y.username;
 }
 
 /** One statement on the base address's database (CREATE / DROP DATABASE). */
@@ -61,14 +68,19 @@ export async function processDatabase(opts: { base?: string; prefix?: string; po
   const base = opts.base ?? process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('processDatabase needs a PostgreSQL address (TEST_DATABASE_URL)');
   const name = `${opts.prefix ?? 'dau_p'}_${crypto.randomBytes(6).toString('hex')}`;
-  await onServer(base, `CREATE DATABASE ${name}`);
+  // The run's seeded template (test/global-setup.ts) when it lives on this server: a copy, not a migration.
+  const templates = (inject('dauTemplates') as Templates | undefined)?.pg;
+  const template = templates && sameServer(templates.url, base) ? templates.seeded : undefined;
+  await onServer(base, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const u = new URL(base);
   u.pathname = `/${name}`;
   const url = u.toString();
   const database = await openPostgres(url, { max: opts.poolSize ?? 10 });
   try {
-    await database.migrate();
-    await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: false });
+    if (!template) {
+      await database.migrate();
+      await seed(database.db, { adminPassword: ADMIN_PASSWORD, demo: false });
+    }
   } catch (err) {
     await database.close().catch(() => {});
     await onServer(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
@@ -138,6 +150,9 @@ export async function startServerProcess(url: string, opts: ServerProcessOptions
     DAU_SIMULATOR: opts.simulator ? '1' : '0',
     DAU_SANDBOX_ROUTES: '1',
     DAU_JOB_EXPIRE_SECONDS: String(opts.jobExpireSeconds ?? 5),
+    // The supervisor that retries an expired job looks every 2 s instead of 10: a killed process's job is
+    // picked up again within expiry + 2 s.
+    DAU_JOB_MAINTENANCE_SECONDS: '2',
     LOG_LEVEL: opts.logLevel ?? 'warn',
     NODE_ENV: 'test',
     ...opts.env,

@@ -135,6 +135,7 @@ export async function startSmsSandbox(opts: SmsSandboxOptions): Promise<SmsSandb
     }
     // The books first: a message is accepted only once it is recorded.
     for (let i = 0; i < accepted.length; i += 1000) await db.insert(sandboxSmsMessages).values(accepted.slice(i, i + 1000));
+    if (accepted.length) quietSince = 0;
     const total = accepted.reduce((s, m) => s + (m.costCents ?? 0), 0);
     return reply.status(201).send({ SMSMessageData: { Message: `Sent to ${accepted.length}/${to.length} Total Cost: TZS ${(total / 100).toFixed(4)}`, Recipients: recipients } });
   });
@@ -160,9 +161,16 @@ export async function startSmsSandbox(opts: SmsSandboxOptions): Promise<SmsSandb
   // Delivery reports: every accepted, unreported message past its delay, until our callback acknowledges it.
   let stopped = false;
   let sweeping: Promise<void> | null = null;
+  // When the last sweep left nothing unreported (or no callback is registered): the sandbox looks again
+  // when it accepts a message, else only every QUIET_SWEEP_MS (not twice a second on an idle server).
+  let quietSince = 0;
+  const QUIET_SWEEP_MS = 10_000;
   const sweep = async () => {
     const url = await opts.deliveryUrl();
-    if (!url) return;
+    if (!url) {
+      quietSince = Date.now();
+      return;
+    }
     for (;;) {
       const due = await db
         .select()
@@ -170,7 +178,11 @@ export async function startSmsSandbox(opts: SmsSandboxOptions): Promise<SmsSandb
         .where(and(eq(sandboxSmsMessages.reported, false), lte(sandboxSmsMessages.createdAt, sql`now() - make_interval(secs => ${dlrDelayMs / 1000})`)))
         .orderBy(asc(sandboxSmsMessages.id))
         .limit(200);
-      if (!due.length || stopped) return;
+      if (!due.length || stopped) {
+        const waiting = await db.select({ id: sandboxSmsMessages.id }).from(sandboxSmsMessages).where(eq(sandboxSmsMessages.reported, false)).limit(1);
+        if (!waiting.length) quietSince = Date.now();
+        return;
+      }
       const done: number[] = [];
       let failures = 0;
       const post = async (m: (typeof due)[number]) => {
@@ -195,6 +207,7 @@ export async function startSmsSandbox(opts: SmsSandboxOptions): Promise<SmsSandb
     await sweeping;
   };
   const timer = setInterval(() => {
+    if (quietSince && Date.now() - quietSince < QUIET_SWEEP_MS) return;
     if (!sweeping && !stopped) void flushReports();
   }, Math.max(100, Math.min(dlrDelayMs, 500)));
   timer.unref();
