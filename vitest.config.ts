@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { PGLITE_FILES } from './apps/server/test/engines.ts';
+import { ISOLATED_FILES, PGLITE_FILES } from './apps/server/test/engines.ts';
+import LongestFirst from './scripts/test-sequencer.ts';
 
 /** The API test files' settings, whatever the engine. */
 const api = {
@@ -12,18 +13,27 @@ const api = {
   hookTimeout: 300_000,
 };
 
+const isolated = Object.keys(ISOLATED_FILES).map((f) => `apps/server/test/${f}`);
+const pglite = Object.keys(PGLITE_FILES).map((f) => `apps/server/test/${f}`);
+
 // One config, several projects: `npm test` (scripts/test.mjs) picks which run where.
 export default defineConfig({
   test: {
     // Every core (vitest's default leaves one idle: on 2 cores, one file at a time). Each file has its own
     // database copied from the run's template, so files do not see each other. DAU_TEST_WORKERS overrides.
     maxWorkers: Number(process.env.DAU_TEST_WORKERS) || os.availableParallelism(),
+    // Longest files first (scripts/test-sequencer.ts): the workers finish together.
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'domain', include: ['packages/*/test/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'web', include: ['apps/web/test/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'server', include: ['apps/server/test/**/*.test.ts'], ...api } },
+      // Every API file (PostgreSQL). Files share their worker's loaded modules, except those that change
+      // what is process-wide (test/engines.ts ISOLATED_FILES): `server-isolated`.
+      { test: { name: 'server', include: ['apps/server/test/**/*.test.ts'], exclude: isolated, isolate: false, ...api } },
+      { test: { name: 'server-isolated', include: isolated, ...api } },
       // The API files whose behaviour depends on the engine, and one smoke per module (test/engines.ts).
-      { test: { name: 'server-pglite', include: Object.keys(PGLITE_FILES).map((f) => `apps/server/test/${f}`), ...api } },
+      { test: { name: 'server-pglite', include: pglite.filter((f) => !isolated.includes(f)), isolate: false, ...api } },
+      { test: { name: 'server-pglite-isolated', include: pglite.filter((f) => isolated.includes(f)), ...api } },
       {
         test: {
           name: 'e2e',

@@ -10,7 +10,13 @@ import { ROOT, startServer, type DauServer, type ServerOptions } from './server'
  * `[i18n] missing key: <key>` for a text missing in the current language).
  */
 
-export const CHROMIUM = process.env.DAU_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell: the same Chromium build without the
+ * browser's own window layers) when installed, else Debian's chromium. Measured on the browser phase: the
+ * Chromium processes took 890 of its 1,666 CPU-seconds; the headless shell does the same pages with
+ * about a quarter less. `DAU_CHROMIUM` names another binary.
+ */
+export const CHROMIUM = process.env.DAU_CHROMIUM ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 export const SHOTS_DIR = path.join(ROOT, 'e2e/.shots');
 /**
  * The bound of a wait on something the operator should see. Not a performance budget: waits poll for a
@@ -53,7 +59,7 @@ export function missingKeys(page: Page): string[] {
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium fonts-noto-cjk (or run \`npm run test:e2e\`).`);
+    throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium-headless-shell fonts-noto-cjk (or run \`npm run test:e2e\`).`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -193,10 +193,10 @@ describe('exports', () => {
 });
 
 describe('RTP watch', () => {
-  let hot: number;
-  let calm: number;
   let listener: number;
   const alerts = () => t.database.db.select().from(notifications).where(like(notifications.content, 'Casino RTP alert%'));
+  /** The alerts about one game (each case watches games of its own: a run checks every game). */
+  const alertsOf = async (code: string) => (await alerts()).filter((n) => n.content.includes(`(beta/${code})`));
   /** `n` completed rounds of `bet` cents each paying `win` cents each. */
   async function rounds(gameId: number, bettorId: number, agentId: number, n: number, bet: number, win: number) {
     const [g] = await t.database.db.select({ providerId: casinoGames.providerId }).from(casinoGames).where(eq(casinoGames.id, gameId));
@@ -208,50 +208,68 @@ describe('RTP watch', () => {
       }),
     );
   }
+  /** A game whose 200 rounds of 1.00 each paid 1.50: RTP 150 %, band 96 % ± 3.29 x 1.5 / √200 (±34.9 %). */
+  async function hotGame(code: string, name: string) {
+    const id = await game(ids.p2, code, name, 9600, 1);
+    await rounds(id, ids.b1, w.agentA, 200, 100, 150);
+    return id;
+  }
+  /**
+   * Watches `id` (a hot game) leave its band, stay out, come back and leave again: the rounds of each run,
+   * and whether it alerted.
+   */
+  async function outInOut(id: number) {
+    const of = async () => (await watchRtp(t.ctx, { windowDays: 1 })).find((c) => c.gameId === id)!;
+    const runs = [await of(), await of()];
+    // 2,000 rounds at 0.90: RTP (30,000 + 180,000) / 220,000 = 95.45 %, inside.
+    await rounds(id, ids.b1, w.agentA, 2000, 100, 90);
+    runs.push(await of());
+    // 1,000 rounds paying 3.00: RTP (210,000 + 300,000) / 320,000 = 159.38 %, outside again.
+    await rounds(id, ids.b1, w.agentA, 1000, 100, 300);
+    runs.push(await of());
+    return runs;
+  }
 
   beforeAll(async () => {
     // A holder of casino_game outside the agents' role, and one without it (no notice).
     const watcherRole = await makeRole(t, 'Casino watcher', ['casino', 'casino_game']);
     listener = await makeAdmin(t, 'casino_watcher', watcherRole, w.rootId);
-    hot = await game(ids.p2, 'hot', 'Hot Slot', 9600, 1);
-    calm = await game(ids.p2, 'calm', 'Calm Slot', 9600, 1);
-    // Hot: 200 rounds of 1.00 paying 1.50 each: RTP 150 %, band 96 % ± 3.29 x 1.5 / √200 (±34.9 %).
-    await rounds(hot, ids.b1, w.agentA, 200, 100, 150);
-    // Calm: 200 rounds of 1.00 paying 0.96: RTP 96 %.
-    await rounds(calm, ids.b3, w.agentB, 200, 100, 96);
   });
 
   it('stores a check per game and alerts the super admins and casino_game holders once when a game leaves its band', async () => {
+    const hot = await hotGame('hot', 'Hot Slot');
+    // Calm: 200 rounds of 1.00 paying 0.96: RTP 96 %.
+    const calm = await game(ids.p2, 'calm', 'Calm Slot', 9600, 1);
+    await rounds(calm, ids.b3, w.agentB, 200, 100, 96);
     const run = await watchRtp(t.ctx, { windowDays: 1 });
     const h = run.find((c) => c.gameId === hot)!;
     expect(h).toMatchObject({ rounds: 200, turnover: 20_000, payouts: 30_000, actualBps: 15_000, inside: false, alerted: true });
     expect(h.lowBps).toBeGreaterThan(6000);
     expect(h.highBps).toBeLessThan(13_200);
     expect(run.find((c) => c.gameId === calm)).toMatchObject({ rounds: 200, actualBps: 9600, inside: true, alerted: false });
-    const sent = await alerts();
+    const sent = await alertsOf('hot');
     const receivers = sent.map((n) => n.adminId).sort((a, b) => a - b);
     // The super admin, the watcher and the agents (their role holds casino_game); not the limited admin nor the disabled one.
     expect(receivers).toEqual([w.rootId, w.agentA, w.agentA1, w.agentB, w.agentB1, listener].sort((a, b) => a - b));
     expect(sent[0].content).toContain('Hot Slot (beta/hot)');
     expect(sent[0].content).toContain('150.00 %');
+    expect(await alertsOf('calm')).toHaveLength(0);
     const stored = await t.database.db.select().from(casinoRtpChecks).where(eq(casinoRtpChecks.gameId, hot));
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ rounds: 200, turnover: 20_000, payouts: 30_000, actualBps: 15_000, inside: false });
   });
 
   it('does not alert again while the game stays outside; alerts again after it came back and left again', async () => {
-    const again = await watchRtp(t.ctx, { windowDays: 1 });
-    expect(again.find((c) => c.gameId === hot)).toMatchObject({ inside: false, alerted: false });
-    expect(await alerts()).toHaveLength(6);
-    // 2,000 rounds at 0.90: RTP (30,000 + 180,000) / 220,000 = 95.45 %, inside.
-    await rounds(hot, ids.b1, w.agentA, 2000, 100, 90);
-    const back = await watchRtp(t.ctx, { windowDays: 1 });
-    expect(back.find((c) => c.gameId === hot)).toMatchObject({ rounds: 2200, actualBps: 9545, inside: true, alerted: false });
-    // 1,000 rounds paying 3.00: RTP (210,000 + 300,000) / 320,000 = 159.38 %, outside again.
-    await rounds(hot, ids.b1, w.agentA, 1000, 100, 300);
-    const out = await watchRtp(t.ctx, { windowDays: 1 });
-    expect(out.find((c) => c.gameId === hot)).toMatchObject({ rounds: 3200, inside: false, alerted: true });
-    expect(await alerts()).toHaveLength(12);
+    const runs = await outInOut(await hotGame('again', 'Again Slot'));
+    expect(runs.map((r) => [r.rounds, r.inside, r.alerted])).toEqual([
+      [200, false, true],
+      [200, false, false],
+      [2200, true, false],
+      [3200, false, true],
+    ]);
+    expect(runs[2].actualBps).toBe(9545);
+    // Six receivers, twice.
+    expect(await alertsOf('again')).toHaveLength(12);
   });
 
   it('counts below RTP_MIN_ROUNDS rounds as inside, and leaves out games that are off or rounds outside the window', async () => {
@@ -268,17 +286,19 @@ describe('RTP watch', () => {
   });
 
   it('answers the series of checks for the chart, oldest first', async () => {
-    const r = await t.call('GET', `/api/v1/casino/games/${hot}/rtp`, { token });
+    const chart = await hotGame('chart', 'Chart Slot');
+    await outInOut(chart);
+    const r = await t.call('GET', `/api/v1/casino/games/${chart}/rtp`, { token });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.game).toMatchObject({ id: hot, rtp_bps: 9600, volatility: 1 });
+    expect(r.body.game).toMatchObject({ id: chart, rtp_bps: 9600, volatility: 1 });
     expect(r.body.inside).toBe(false);
     expect(r.body.confidence_bps).toBe(9990);
-    expect(r.body.points.map((p: any) => p.rounds)).toEqual([200, 200, 2200, 3200, 3200, 3200]);
+    expect(r.body.points.map((p: any) => p.rounds)).toEqual([200, 200, 2200, 3200]);
     for (const p of r.body.points) expect(p.low_bps).toBeLessThan(p.high_bps);
-    const limited = await t.call('GET', `/api/v1/casino/games/${hot}/rtp?limit=2`, { token: tokenA });
-    expect(limited.body.points.map((p: any) => p.rounds)).toEqual([3200, 3200]);
+    const limited = await t.call('GET', `/api/v1/casino/games/${chart}/rtp?limit=2`, { token: tokenA });
+    expect(limited.body.points.map((p: any) => p.rounds)).toEqual([2200, 3200]);
     expect((await t.call('GET', '/api/v1/casino/games/999999/rtp', { token })).status).toBe(404);
-    expect((await t.call('GET', `/api/v1/casino/games/${hot}/rtp`, { token: await t.login('limited') })).status).toBe(403);
+    expect((await t.call('GET', `/api/v1/casino/games/${chart}/rtp`, { token: await t.login('limited') })).status).toBe(403);
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)('alerts once when two runs of the watch meet the same transition (PostgreSQL)', async () => {

@@ -37,3 +37,24 @@ export const PGLITE_FILES: Readonly<Record<string, string>> = {
   'shop.test.ts': 'shop',
   'visitors.test.ts': 'visitors',
 };
+
+/**
+ * API files that run each in a fresh module registry (vitest's isolation). The other files share their
+ * worker's loaded modules, file after file (`isolate: false`): loading the server's modules again for
+ * every file cost about 3 s of CPU per file (258 CPU-seconds of the PostgreSQL phase). These files change
+ * what is process-wide on purpose, so they keep a registry of their own.
+ */
+export const ISOLATED_FILES: Readonly<Record<string, string>> = {
+  'telegram.test.ts': "points the module's Telegram API root at its sandbox",
+  'push.test.ts': "points the module's FCM endpoints at its sandbox",
+  'tron-keys.test.ts': "sets the process's wallet key wrapper",
+  'tron-node.test.ts': "points the process's TRON node at its sandbox",
+  'tron-wallets.test.ts': "points the process's TRON node at its sandbox, then at nothing",
+  'tron-withdrawals.test.ts': "points the process's TRON node at its sandbox; DAU_TRON_WATCHER=0 for the file",
+  'tron-sweeps.test.ts': 'DAU_TRON_WATCHER=0 for the file',
+  'tron-watcher.test.ts': 'DAU_TRON_WATCHER=0 for the file',
+  'tron-crash.test.ts': "the TRON sandbox node of its server processes",
+  'files.test.ts': 'DAU_ALLOW_PRIVATE_ENDPOINTS set and removed between cases',
+  'messaging.test.ts': 'DAU_MESSAGE_CHUNK for the file',
+  'operations.test.ts': 'metrics and probe tokens in the environment for the file',
+};

@@ -15,6 +15,8 @@ import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const EV = 'sr:match:10';
 const ENDED = 'sr:match:11';
+/** The match the cancel case cancels (for good: the other cases keep EV open). */
+const CANCELLED = 'sr:match:12';
 const TOTAL = `${FB.total}|total=2.5`;
 const X12 = `${FB.oneXtwo}|`;
 let t: TestApp;
@@ -34,11 +36,11 @@ const fixture = (id: string, status: number): FeedMessageInput => ({
   status,
 });
 
-const odds = (ts: number, price: string): FeedMessageInput => ({
+const odds = (ts: number, price: string, event = EV): FeedMessageInput => ({
   type: 'odds_change',
   producer: PRODUCER.live,
   timestamp: ts,
-  event_id: EV,
+  event_id: event,
   event_status: EVENT_STATUS.not_started,
   markets: [
     { id: FB.oneXtwo, status: BETTING_OFFER_STATUS.bettable, outcomes: [{ id: '1', price, active: true }, { id: '2', price: '3.40', active: true }, { id: '3', price: '3.90', active: true }] },
@@ -47,7 +49,7 @@ const odds = (ts: number, price: string): FeedMessageInput => ({
 });
 
 const send = async (m: FeedMessageInput) => expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
-const url = (path = '') => `/api/v1/sports/matches/${encodeURIComponent(EV)}${path}`;
+const url = (path = '', event = EV) => `/api/v1/sports/matches/${encodeURIComponent(event)}${path}`;
 const mkt = (key: string) => url(`/markets/${encodeURIComponent(key)}`);
 
 async function lastAudit() {
@@ -55,8 +57,8 @@ async function lastAudit() {
   return row;
 }
 
-async function oddsView() {
-  const r = await t.call('GET', url('/odds'), { token });
+async function oddsView(event = EV) {
+  const r = await t.call('GET', url('/odds', event), { token });
   expect(r.status).toBe(200);
   return r.body as { markets: { key: string; suspended: boolean; suspended_by: Record<string, boolean>; selections: { name: string; suspended: boolean; price: string }[] }[] };
 }
@@ -67,16 +69,28 @@ beforeAll(async () => {
   await send(fixture(EV, EVENT_STATUS.not_started));
   await send(fixture(ENDED, EVENT_STATUS.ended));
   await send(odds(T0 + 1000, '2.10'));
+  await send(fixture(CANCELLED, EVENT_STATUS.not_started));
+  await send(odds(T0 + 1000, '2.10', CANCELLED));
 });
 afterAll(async () => {
   await t?.close();
 });
 
+/** Sets the match's operator flags (path and body per flag), each answered 200: a case's given state. */
+async function given(flags: [string, Record<string, unknown>][]) {
+  for (const [path, body] of flags) {
+    const r = await t.call('POST', url(path), { token, body });
+    expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(200);
+  }
+}
+
 describe('match flags', () => {
-  const cases: { path: string; body: Record<string, unknown>; after: Record<string, unknown>; before: Record<string, unknown> }[] = [
+  // Each case first brings the row to its `before` (with `given`, else the `before` itself as the body), so
+  // the cases hold in any order.
+  const cases: { path: string; body: Record<string, unknown>; after: Record<string, unknown>; before: Record<string, unknown>; given?: Record<string, unknown> }[] = [
     { path: '/visibility', body: { is_visible: false }, before: { is_visible: true }, after: { is_visible: false } },
     { path: '/suspension', body: { is_suspended: true }, before: { is_suspended: false }, after: { is_suspended: true } },
-    { path: '/live-delay', body: { seconds: 8 }, before: { live_delay_seconds: 0 }, after: { live_delay_seconds: 8 } },
+    { path: '/live-delay', body: { seconds: 8 }, before: { live_delay_seconds: 0 }, after: { live_delay_seconds: 8 }, given: { seconds: 0 } },
     { path: '/random-bet', body: { random_bet: true }, before: { random_bet: false }, after: { random_bet: true } },
     { path: '/ranking', body: { popularity: 90, sequence: 3 }, before: { popularity: 0, sequence: 0 }, after: { popularity: 90, sequence: 3 } },
     { path: '/ranking', body: { sequence: 7 }, before: { sequence: 3 }, after: { sequence: 7 } },
@@ -86,6 +100,9 @@ describe('match flags', () => {
   ];
   for (const c of cases) {
     it(`${c.path} ${JSON.stringify(c.body)} changes the row and is audited`, async () => {
+      const given = await t.call('POST', url(c.path), { token, body: c.given ?? c.before });
+      expect(given.status, JSON.stringify(given.body)).toBe(200);
+      expect(given.body).toMatchObject(c.before);
       const r = await t.call('POST', url(c.path), { token, body: c.body });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body).toMatchObject({ event_id: EV, ...c.after });
@@ -98,6 +115,7 @@ describe('match flags', () => {
   }
 
   it('shows every market of a suspended match as suspended in the odds view, and open again after', async () => {
+    await given([['/suspension', { is_suspended: false }]]);
     const open = (await oddsView()).markets.filter((m) => !m.suspended).map((m) => m.key);
     expect(open.length).toBeGreaterThan(0);
     expect((await t.call('POST', url('/suspension'), { token, body: { is_suspended: true } })).status).toBe(200);
@@ -108,6 +126,13 @@ describe('match flags', () => {
   });
 
   it('keeps the operator flags across a fixture change', async () => {
+    await given([
+      ['/visibility', { is_visible: false }],
+      ['/suspension', { is_suspended: false }],
+      ['/live-delay', { seconds: 8 }],
+      ['/ranking', { popularity: 90, sequence: 7 }],
+      ['/random-bet', { random_bet: true }],
+    ]);
     await send({ ...fixture(EV, EVENT_STATUS.not_started), timestamp: T0 + 500 });
     const list = await t.call('GET', '/api/v1/sports/matches', { token });
     expect(list.body.items.find((i: { event_id: string }) => i.event_id === EV)).toMatchObject({ is_visible: false, is_suspended: false, live_delay_seconds: 8, popularity: 90, random_bet: true });
@@ -147,6 +172,7 @@ describe('match flags', () => {
 
 describe('market and selection suspension', () => {
   it('suspends a market and audits it; the suspension survives a producer down / up and newer odds', async () => {
+    await given([['/suspension', { is_suspended: false }]]);
     const r = await t.call('POST', `${mkt(TOTAL)}/suspension`, { token, body: { is_suspended: true } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ key: TOTAL, suspended_by: { operator: true } });
@@ -180,20 +206,20 @@ describe('market and selection suspension', () => {
 
 describe('cancel', () => {
   it('cancels a match with the reason, suspends its markets, audits; a second cancel or an ended match is 409', async () => {
-    const r = await t.call('POST', url('/cancel'), { token, body: { reason: 'Pitch flooded' } });
+    const r = await t.call('POST', url('/cancel', CANCELLED), { token, body: { reason: 'Pitch flooded' } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ cancel_reason: 'Pitch flooded', match_status: MATCH_STATUS.cancelled, is_suspended: true });
     const a = await lastAudit();
     expect(a).toMatchObject({ type: LOG_TYPE.ordinary, before: { cancel_reason: '', match_status: MATCH_STATUS.not_started }, after: { cancel_reason: 'Pitch flooded', match_status: MATCH_STATUS.cancelled } });
     expect((a.after as { suspended_markets: string[] }).suspended_markets.sort()).toEqual([X12, TOTAL].sort());
-    const view = await oddsView();
+    const view = await oddsView(CANCELLED);
     expect(view.markets.every((m) => m.suspended && m.suspended_by.operator)).toBe(true);
     // The feed does not undo the operator's cancel.
-    await send({ ...fixture(EV, EVENT_STATUS.in_progress), timestamp: T0 + 5000 });
+    await send({ ...fixture(CANCELLED, EVENT_STATUS.in_progress), timestamp: T0 + 5000 });
     const list = await t.call('GET', '/api/v1/sports/matches', { token });
-    expect(list.body.items.find((i: { event_id: string }) => i.event_id === EV)).toMatchObject({ match_status: MATCH_STATUS.cancelled, cancel_reason: 'Pitch flooded' });
+    expect(list.body.items.find((i: { event_id: string }) => i.event_id === CANCELLED)).toMatchObject({ match_status: MATCH_STATUS.cancelled, cancel_reason: 'Pitch flooded' });
 
-    expect((await t.call('POST', url('/cancel'), { token, body: { reason: 'again' } })).status).toBe(409);
+    expect((await t.call('POST', url('/cancel', CANCELLED), { token, body: { reason: 'again' } })).status).toBe(409);
     const ended = await t.call('POST', `/api/v1/sports/matches/${encodeURIComponent(ENDED)}/cancel`, { token, body: { reason: 'late' } });
     expect(ended.status).toBe(409);
     expect(ended.body.code).toBe('CONFLICT');

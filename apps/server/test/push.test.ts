@@ -137,6 +137,14 @@ describe('precision push', () => {
 });
 
 describe('public push', () => {
+  // Given: FCM has refused the `gone` and `bogus` tokens once (a precision push marks them invalid), as
+  // it would have before any public push; whichever case of the file ran first.
+  beforeAll(async () => {
+    const r = await t.call('POST', '/api/v1/push/precision', { token: agentA, body: { title: 'Check', body: 'tokens', device_ids: [dev.gone, dev.bogus] } });
+    expect(r.status).toBe(202);
+    await finished(`/api/v1/push/precision/${r.body.id}`, agentA);
+  });
+
   it("counts and reaches the valid devices of the sender's branch in the segment", async () => {
     const count = await t.call('GET', '/api/v1/push/count?platform=android&app_version=1.2.0', { token: agentA });
     expect(count.body.count).toBe(1); // a1 (gone and bogus are invalid now, old is 1.1.0, b1 is B's)
@@ -212,10 +220,17 @@ describe('devices and settings', () => {
   });
 
   it('registering a token again makes its device valid again', async () => {
-    await registerDevice(t.database.db, { bettorId: null, token: tokens.gone!, platform: 'android' });
-    const [d] = await t.database.db.select().from(pushDevices).where(eq(pushDevices.token, tokens.gone!));
+    // A device of its own (the other cases count the file's devices): FCM refused its token once.
+    const token = await sb.registerInstall(SANDBOX_PROJECT_ID);
+    const id = await registerDevice(t.database.db, { bettorId: null, token, platform: 'android' });
+    await t.database.db.update(pushDevices).set({ invalidAt: new Date(), invalidReason: 'UNREGISTERED' }).where(eq(pushDevices.id, id));
+    await registerDevice(t.database.db, { bettorId: null, token, platform: 'android' });
+    const [d] = await t.database.db.select().from(pushDevices).where(eq(pushDevices.token, token));
+    expect(d!.id).toBe(id);
     expect(d!.invalidAt).toBeNull();
+    expect(d!.invalidReason).toBeNull();
     expect(d!.agentId).toBeNull();
+    await t.database.db.delete(pushDevices).where(eq(pushDevices.id, id));
   });
 
   it('never answers the key file, and refuses one that is not a service account', async () => {

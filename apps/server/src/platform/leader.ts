@@ -25,11 +25,13 @@ export interface LeadershipOptions {
 
 export const LEADER_APPLICATION = 'dau_leader';
 
-/** The leaderships this process holds now (the server list shows them). */
-const held = new Set<string>();
-export const heldLeaderships = (): string[] => [...held].sort();
+/** The leaderships this process holds on each database (the server list shows them): per database, as two apps of one process (tests) lead apart. */
+const heldOn = new WeakMap<Database, Set<string>>();
+export const heldLeaderships = (database: Database): string[] => [...(heldOn.get(database) ?? [])].sort();
 
 export function leadership(database: Database, name: string, opts: LeadershipOptions): Leadership {
+  const held = heldOn.get(database) ?? new Set<string>();
+  heldOn.set(database, held);
   let leading = false;
   let stopped = false;
   let client: pg.Client | null = null;

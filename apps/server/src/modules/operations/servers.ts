@@ -69,7 +69,7 @@ export class ServerBeat {
     const p99 = this.loop.count ? this.loop.percentile(99) / 1e6 : 0;
     return {
       lastBeatAt: new Date(),
-      leaderships: heldLeaderships(),
+      leaderships: heldLeaderships(this.database),
       jobsRunning: this.jobs.running + (this.opts.extraRunning?.() ?? 0),
       rssBytes: mem.rss,
       heapUsedBytes: mem.heapUsed,
