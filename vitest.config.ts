@@ -13,6 +13,14 @@ const api = {
   hookTimeout: 300_000,
 };
 
+/**
+ * The engine of each API project: `server*` on TEST_DATABASE_URL (PostgreSQL; unset or empty: PGlite),
+ * `server-pglite*` always on PGlite. Set per project, so one run can hold both (scripts/test.mjs runs every
+ * project in one vitest run: the files of both engines and the browser share the two cores).
+ */
+const onPostgres = { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? '' };
+const onPglite = { TEST_DATABASE_URL: '' };
+
 const isolated = Object.keys(ISOLATED_FILES).map((f) => `apps/server/test/${f}`);
 const pglite = Object.keys(PGLITE_FILES).map((f) => `apps/server/test/${f}`);
 
@@ -29,16 +37,17 @@ export default defineConfig({
       { test: { name: 'web', include: ['apps/web/test/**/*.test.ts'], environment: 'node' } },
       // Every API file (PostgreSQL). Files share their worker's loaded modules, except those that change
       // what is process-wide (test/engines.ts ISOLATED_FILES): `server-isolated`.
-      { test: { name: 'server', include: ['apps/server/test/**/*.test.ts'], exclude: isolated, isolate: false, ...api } },
-      { test: { name: 'server-isolated', include: isolated, ...api } },
+      { test: { name: 'server', include: ['apps/server/test/**/*.test.ts'], exclude: isolated, isolate: false, env: onPostgres, ...api } },
+      { test: { name: 'server-isolated', include: isolated, env: onPostgres, ...api } },
       // The API files whose behaviour depends on the engine, and one smoke per module (test/engines.ts).
-      { test: { name: 'server-pglite', include: pglite.filter((f) => !isolated.includes(f)), isolate: false, ...api } },
-      { test: { name: 'server-pglite-isolated', include: pglite.filter((f) => isolated.includes(f)), ...api } },
+      { test: { name: 'server-pglite', include: pglite.filter((f) => !isolated.includes(f)), isolate: false, env: onPglite, ...api } },
+      { test: { name: 'server-pglite-isolated', include: pglite.filter((f) => isolated.includes(f)), env: onPglite, ...api } },
       {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          env: onPglite,
           // Hang guards only: every wait inside a test polls for a state (e2e/support), so a slow or busy
           // machine takes longer but does not fail; these bound a test that would never end.
           testTimeout: 600_000,
@@ -49,6 +58,8 @@ export default defineConfig({
           // ports) and browser, and waits on state, so a busy machine only makes them slower (887 s instead
           // of about 1,600 s one by one on 2 cores). DAU_E2E_SERIAL=1 runs them one by one.
           fileParallelism: process.env.DAU_E2E_SERIAL !== '1',
+          // One by one is a pool of its own, after the other projects' files (vitest wants one worker count per group).
+          ...(process.env.DAU_E2E_SERIAL === '1' ? { sequence: { groupOrder: 1 } } : {}),
         },
       },
     ],

@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test of the project, on a fresh machine.
- *  1. domain and web unit tests, and on embedded PostgreSQL (PGlite) the API files whose behaviour
- *     depends on the engine plus one smoke per module (apps/server/test/engines.ts);
- *  2. every API file on PostgreSQL: TEST_DATABASE_URL when set, else the local server
- *     (postgres://postgres@127.0.0.1:5432/postgres) whenever pg_isready says it answers; in CI the local
- *     cluster is started when it is not running. When no PostgreSQL can be used, every API file runs on
- *     PGlite instead and a loud banner says the concurrency cases did not run (outside CI the run still
- *     passes; in CI it fails);
- *  3. the console build, then browser tests in Debian's Chromium (installed with apt when missing).
- * `npm run test:e2e` runs step 3 only. Prints how long each phase took with its cases and runs, the ten
- * slowest files, then the skipped count (if any) on its own line, and as the very last line exactly:
- * "tests: N passed, N failed".
+ * `npm test`: every test of the project, on a fresh machine, in one vitest run whose two workers take
+ * the longest files first, whatever their kind (a browser file waits on its server and Chromium, a crash
+ * file on its child processes: the other worker fills the core):
+ *  - domain and web unit tests;
+ *  - on embedded PostgreSQL (PGlite) the API files whose behaviour depends on the engine plus one smoke
+ *    per module (apps/server/test/engines.ts; projects `server-pglite*`);
+ *  - every API file on PostgreSQL (projects `server*`): TEST_DATABASE_URL when set, else the local server
+ *    (postgres://postgres@127.0.0.1:5432/postgres) whenever pg_isready says it answers; in CI the local
+ *    cluster is started when it is not running. When no PostgreSQL can be used, every API file runs on
+ *    PGlite instead and a loud banner says the concurrency cases did not run (outside CI the run still
+ *    passes; in CI it fails);
+ *  - browser tests in Debian's Chromium (installed with apt when missing) on the console built first.
+ * `npm run test:e2e` runs the browser files only. Prints the time of the build and of the run, per
+ * project its cases, runs and the seconds its files took, the ten slowest files, then the skipped count
+ * (if any) on its own line, and as the very last line exactly: "tests: N passed, N failed".
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,12 +27,13 @@ const ci = process.env.CI === 'true' || process.env.CI === '1';
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = 0;
-/** [phase, seconds, outcome, runs] of every phase, printed at the end. */
+/** [phase, seconds, outcome] of every phase, printed at the end. */
 const phases = [];
+/** [project, its counts and seconds] of the test run. */
+const projectRows = [];
 /** Every case that ran (file and full name: a case run on both engines counts once), and each file's time. */
 const cases = new Set();
 const files = [];
-let phaseRuns = 0;
 /** Repeated just above the closing lines, where nobody misses them. */
 const warnings = [];
 
@@ -37,11 +41,10 @@ const warnings = [];
 function phase(name, fn) {
   const start = process.hrtime.bigint();
   const before = failedSteps;
-  phaseRuns = 0;
   console.log(`\n=== ${name} ===`);
   fn();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  phases.push([name, seconds, failedSteps === before ? 'ok' : 'FAILED', phaseRuns]);
+  phases.push([name, seconds, failedSteps === before ? 'ok' : 'FAILED']);
   console.log(`--- ${name}: ${seconds.toFixed(1)} s`);
 }
 
@@ -56,32 +59,31 @@ function run(cmd, args, env = {}) {
   return r.status ?? 1;
 }
 
-function vitest(label, projects, env = {}) {
-  const out = path.join(os.tmpdir(), `dau-vitest-${process.pid}-${label}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${out}`];
-  const code = run('npx', args, env);
+/** One vitest run of these projects; adds its outcome to the totals and the summary. */
+function vitest(projects, env = {}) {
+  const out = path.join(os.tmpdir(), `dau-vitest-${process.pid}.json`);
+  fs.rmSync(out, { force: true });
+  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=./scripts/test-reporter.ts'];
+  const code = run('npx', args, { ...env, DAU_TEST_SUMMARY: out });
+  let summary;
   try {
-    const j = JSON.parse(fs.readFileSync(out, 'utf8'));
-    totals.passed += j.numPassedTests;
-    totals.failed += j.numFailedTests;
-    const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
-    totals.skipped += skipped;
-    if (skipped) console.log(`${label}: ${skipped} skipped`);
-    for (const f of j.testResults ?? []) {
-      const file = path.relative(root, f.name);
-      files.push([`${file} (${label})`, ((f.endTime ?? 0) - (f.startTime ?? 0)) / 1000]);
-      for (const a of f.assertionResults ?? []) {
-        if (a.status !== 'passed' && a.status !== 'failed') continue;
-        phaseRuns++;
-        cases.add(`${file} > ${a.fullName}`);
-      }
-    }
-    if (j.numTotalTests === 0) {
-      console.error(`${label}: no test ran`);
-      failedSteps++;
-    }
+    summary = JSON.parse(fs.readFileSync(out, 'utf8'));
   } catch {
-    console.error(`${label}: no report (the run crashed)`);
+    console.error('no summary from the test run (it crashed)');
+    failedSteps++;
+    return;
+  }
+  for (const [name, p] of Object.entries(summary.projects)) {
+    totals.passed += p.passed;
+    totals.failed += p.failed;
+    totals.skipped += p.skipped;
+    projectRows.push([name, p]);
+  }
+  for (const c of summary.cases) cases.add(c);
+  files.push(...summary.files);
+  for (const m of summary.failedModules) console.error(`failed outside its cases: ${m}`);
+  if (Object.keys(summary.projects).length === 0) {
+    console.error('no test ran');
     failedSteps++;
   }
   if (code !== 0) failedSteps++;
@@ -112,16 +114,21 @@ function ensurePostgres(url, start) {
   return ready();
 }
 
+const projects = [];
+let runEnv = { TEST_DATABASE_URL: '' };
 if (!onlyE2e) {
   // PostgreSQL: the configured one, else the local server whenever it answers (not only in CI), so the
   // concurrency cases (row locks, SKIP LOCKED, parallel transactions) run wherever they can.
   const pgUrl = process.env.TEST_DATABASE_URL || LOCAL_PG;
   const explicit = !!process.env.TEST_DATABASE_URL;
   const pgOk = ensurePostgres(pgUrl, ci || explicit);
-  // On PGlite: what depends on the engine and a smoke per module, or every API file when PostgreSQL is missing.
-  phase('domain, web and API on embedded PostgreSQL (PGlite)', () => vitest('pglite', ['domain', 'web', ...(pgOk ? ['server-pglite', 'server-pglite-isolated'] : ['server', 'server-isolated'])], { TEST_DATABASE_URL: '' }));
+  projects.push('domain', 'web', 'server', 'server-isolated');
   if (pgOk) {
-    phase(`API on PostgreSQL (${pgUrl.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@')})`, () => vitest('postgresql', ['server', 'server-isolated'], { TEST_DATABASE_URL: pgUrl }));
+    // Every API file on PostgreSQL, and on PGlite what depends on the engine and a smoke per module
+    // (vitest.config.ts gives each project its engine).
+    projects.push('server-pglite', 'server-pglite-isolated');
+    runEnv = { TEST_DATABASE_URL: pgUrl };
+    console.log(`API files on PostgreSQL at ${pgUrl.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@')} and, those that depend on the engine, on PGlite`);
   } else {
     banner([
       `NO POSTGRESQL: nothing answers at ${pgUrl} (pg_isready).`,
@@ -134,20 +141,26 @@ if (!onlyE2e) {
   }
 }
 
+let browser = true;
 if (!ensureChromium()) {
   console.error('Could not install Chromium: the browser tests cannot run');
   failedSteps++;
+  browser = false;
 } else {
-  phase('console build', () => {
+  phase('console and server build', () => {
     if (run('npm', ['run', 'build']) !== 0) failedSteps++;
   });
-  if (phases.at(-1)[2] === 'ok') phase('browser tests (Chromium)', () => vitest('browser', ['e2e'], { TEST_DATABASE_URL: '' }));
+  if (phases.at(-1)[2] !== 'ok') browser = false;
 }
+if (browser) projects.push('e2e');
+phase(onlyE2e ? 'browser tests (Chromium)' : 'tests (every project, one run)', () => vitest(projects, runEnv));
 
 console.log('\n=== slowest files ===');
 for (const [file, seconds] of files.sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
+console.log('\n=== projects (seconds: their files summed, the two workers share them) ===');
+for (const [name, p] of projectRows) console.log(`${p.seconds.toFixed(0).padStart(7)} s  ${String(p.files).padStart(4)} files  ${String(p.runs).padStart(5)} runs  ${p.failed ? `${p.failed} FAILED` : 'ok'}  ${name}`);
 console.log('\n=== phases ===');
-for (const [name, seconds, outcome, runs] of phases) console.log(`${seconds.toFixed(1).padStart(8)} s  ${outcome.padEnd(6)}  ${String(runs).padStart(5)} runs  ${name}`);
+for (const [name, seconds, outcome] of phases) console.log(`${seconds.toFixed(1).padStart(8)} s  ${outcome.padEnd(6)}  ${name}`);
 console.log(`distinct cases: ${cases.size} (a case run on both engines counts once)`);
 for (const w of warnings) console.log(`WARNING: ${w}`);
 if (failedSteps) console.log(`${failedSteps} step(s) failed (see above)`);

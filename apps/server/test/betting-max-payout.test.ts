@@ -3,7 +3,7 @@
  * when an operator removes that maximum (0), by what a safe integer of cents can hold (2^53). Both are
  * refused with 422 and a message, never thrown inside the payout arithmetic.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, message, ORDER_TYPE, SPORT } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
@@ -47,6 +47,10 @@ beforeAll(async () => {
   expect((await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { max_odds: 0 } })).status).toBe(200);
 });
 afterAll(() => t?.close());
+// Cases change the maximum: each leaves the default (TSh 100,000,000) for the next, in whatever order they run.
+afterEach(async () => {
+  expect((await approved(t, 'PUT', '/api/v1/betting/bet_config', { token, body: { max_payout: 10_000_000_000 } })).status).toBe(200);
+});
 
 const place = (legs: number, stakeCents: number) =>
   placeOrder(t.database.db, { bettorId, type: ORDER_TYPE.user_bet, stakeCents, legs: Array.from({ length: legs }, (_, i) => pick(i + 1)), skipLiveDelay: true }).then(

@@ -13,7 +13,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PAGES, ALWAYS_ALLOWED_PAGES, MENU_CATALOGUE, flattenCatalogue, type MenuNode } from '@dau/contract';
 import { createTestApp, type TestApp } from './helpers.js';
-import { roles } from '../src/platform/schema.js';
+import { eq, sql } from 'drizzle-orm';
+import { menuItems, roles } from '../src/platform/schema.js';
+import { seed } from '../src/seed.js';
 
 const SCREENS_FILE = path.resolve(import.meta.dirname, '../../web/src/app/screens.ts');
 
@@ -107,5 +109,21 @@ describe('the permission catalogue has screens and APIs', () => {
     expect(problems, problems.join('\n')).toEqual([]);
     // And the super admin's tree offers the whole catalogue.
     expect([...keys].filter((k) => !seen.has(k))).toEqual([]);
+  });
+
+  it('every start brings an edited catalogue row back to the catalogue, and writes nothing when nothing differs', async () => {
+    const db = t.database.db;
+    const entry = flattenCatalogue().find((e) => e.key === 'log')!;
+    const rowOf = async () => (await db.select().from(menuItems).where(eq(menuItems.key, 'log')))[0]!;
+    const before = await rowOf();
+    await db.update(menuItems).set({ sort: before.sort + 1000, languageVariables: 'menu.stale', hidden: !before.hidden }).where(eq(menuItems.key, 'log'));
+    await seed(db, { adminPassword: 'Admin#2026pass' });
+    const after = await rowOf();
+    expect({ sort: after.sort, languageVariables: after.languageVariables, hidden: after.hidden }).toEqual({ sort: entry.sort, languageVariables: entry.languageVariable, hidden: entry.hidden });
+    // An unchanged catalogue: no row of menu_items is written again (xmin, the writing transaction, stays).
+    const xmins = async () => (await db.execute(sql`SELECT key, xmin::text AS x FROM menu_items ORDER BY key`)) as unknown as { rows: { key: string; x: string }[] };
+    const first = (await xmins()).rows;
+    await seed(db, { adminPassword: 'Admin#2026pass' });
+    expect((await xmins()).rows).toEqual(first);
   });
 });

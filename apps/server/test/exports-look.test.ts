@@ -3,7 +3,7 @@
  * screen sends), every instant in the asker's time zone with its offset (never UTC `…Z`), and the time
  * zone as a per-admin preference (GET/PUT /api/v1/auth/preferences).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
 import { HOUSE, post, type Remark } from '../src/modules/money/ledger.js';
@@ -15,18 +15,24 @@ import { makeBettor } from './money-helpers.js';
 
 let t: TestApp;
 let token: string;
+let bettorId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   token = await t.login('admin', ADMIN_PASSWORD);
   const [root] = await t.database.db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
   const b = await makeBettor(t, root.id);
+  bettorId = b.id;
   await t.database.db.transaction((tx) =>
     post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: 1_000_00, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: 'look-1' }, house: HOUSE.clearing(6) }),
   );
 });
 afterAll(async () => {
   await t?.close();
+});
+// Cases choose the admin's zone: each leaves the default for the next, in whatever order they run.
+afterEach(async () => {
+  expect((await t.call('PUT', '/api/v1/auth/preferences', { token, body: { time_zone: 'Africa/Dar_es_Salaam' } })).status).toBe(200);
 });
 
 async function exportCsv(body: Record<string, unknown>): Promise<{ lines: string[]; params: Record<string, unknown> }> {
@@ -89,7 +95,8 @@ describe('export files', () => {
     expect((await t.call('PUT', '/api/v1/auth/preferences', { token, body: { time_zone: 'Africa/Dar_es_Salaam' } })).status).toBe(200);
     const columns = listSpecs().get('bill')!.columns.map((c) => c.key);
     const labels = Object.fromEntries(columns.map((k) => [k, `Lebo ${k}`]));
-    const { lines, params } = await exportCsv({ type: 'bill', format: 1, params: {}, locale: 'sw-KE', labels: { ...labels, not_a_column: 'x' } });
+    // The bettor of this file's set-up: one bill (other cases add bettors and bills of their own).
+    const { lines, params } = await exportCsv({ type: 'bill', format: 1, params: { bettor_id: bettorId }, locale: 'sw-KE', labels: { ...labels, not_a_column: 'x' } });
     expect(lines[0]).toBe(columns.map((k) => `Lebo ${k}`).join(','));
     expect(params).toMatchObject({ time_zone: 'Africa/Dar_es_Salaam' });
     expect((params.labels as Record<string, string>).not_a_column).toBeUndefined();
@@ -99,7 +106,7 @@ describe('export files', () => {
 
     // Another admin's zone: the same row, another wall time and offset.
     expect((await t.call('PUT', '/api/v1/auth/preferences', { token, body: { time_zone: 'UTC' } })).status).toBe(200);
-    const utc = await exportCsv({ type: 'bill', format: 1, params: {} });
+    const utc = await exportCsv({ type: 'bill', format: 1, params: { bettor_id: bettorId } });
     expect(utc.lines[0]).toBe(columns.join(','));
     expect(utc.lines[1]).toMatch(/ \+00:00(,|$)/);
   });

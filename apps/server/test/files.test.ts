@@ -226,6 +226,8 @@ describe('S3 storage (s3rver, a real S3-compatible server)', () => {
     process.env.DAU_ALLOW_PRIVATE_ENDPOINTS = '1';
   });
   afterAll(async () => {
+    // Back to the data folder: the other cases of this file store there, in whatever order they run.
+    expect((await approved(t, 'PUT', '/api/v1/system/image_config', { token, body: { upload_type: 'local', save_path: '' } })).status).toBe(200);
     delete process.env.DAU_ALLOW_PRIVATE_ENDPOINTS;
     await s3?.close();
     fs.rmSync(dir, { recursive: true, force: true });

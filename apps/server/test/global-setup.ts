@@ -49,7 +49,8 @@ const withDatabase = (url: string, name: string) => {
 };
 
 export default async function setup(project: TestProject) {
-  const url = process.env.TEST_DATABASE_URL;
+  // The project's engine (vitest.config.ts sets TEST_DATABASE_URL per project), else the run's.
+  const url = project.config.env?.TEST_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   const templates: Templates = {};
   let teardown = async () => {};
   if (url) {

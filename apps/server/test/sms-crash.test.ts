@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsSandbox, type SmsSandbox } from '../src/modules/sms/index.js';
 import { expectStatus, processDatabase, startServerProcess, waitFor, type ProcessDatabase, type ServerProcess } from './support/processes.js';
 
-const RECIPIENTS = 10_000;
+const RECIPIENTS = 4_000;
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('SMS send after a kill -9 (PostgreSQL, server process)', () => {
   let pdb: ProcessDatabase;

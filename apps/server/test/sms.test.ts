@@ -123,15 +123,18 @@ describe('preview: encoding, parts and cost', () => {
 
 describe('sending', () => {
   it('never sends to an excluded number, including one written in local form 07…', async () => {
-    const b1 = await makeBettor(t, agentA, { phone: '255713100001' });
-    const b2 = await makeBettor(t, agentA, { phone: '255713100002' });
-    await makeBettor(t, agentA, { phone: '255713100003' });
+    // The bettors of a desk of its own below agent A (other cases add bettors of A's): the filter is the desk's.
+    const [{ roleId }] = await t.database.db.select({ roleId: admins.roleId }).from(admins).where(eq(admins.id, agentA));
+    const desk = await makeAdmin(t, 'sms_a_desk', roleId, agentA);
+    const b1 = await makeBettor(t, desk, { phone: '255713100001' });
+    const b2 = await makeBettor(t, desk, { phone: '255713100002' });
+    await makeBettor(t, desk, { phone: '255713100003' });
     expect((await t.call('POST', '/api/v1/sms/exclusions', { token: tokA, body: { phone: '0713 100 003' } })).status).toBe(201);
 
     // By filter (the bettors list's filters: this agent's bettors).
-    const pv = await t.call('POST', '/api/v1/sms/preview', { token: tokA, body: { content: 'Karibu tena!', target: { kind: 'filter', filter: { agent_id: agentA } } } });
+    const pv = await t.call('POST', '/api/v1/sms/preview', { token: tokA, body: { content: 'Karibu tena!', target: { kind: 'filter', filter: { agent_id: desk } } } });
     expect(pv.body).toMatchObject({ recipient_count: 2, excluded_count: 1 });
-    const s1 = await t.call('POST', '/api/v1/sms/sends', { token: tokA, body: { content: 'Karibu tena!', target: { kind: 'filter', filter: { agent_id: agentA } }, expected_cost_cents: pv.body.estimated_cost_cents } });
+    const s1 = await t.call('POST', '/api/v1/sms/sends', { token: tokA, body: { content: 'Karibu tena!', target: { kind: 'filter', filter: { agent_id: desk } }, expected_cost_cents: pv.body.estimated_cost_cents } });
     expect(s1.status).toBe(201);
     // A filter send is answered while its recipients are written by the job `sms.prepare`.
     expect(s1.body).toMatchObject({ recipient_count: 2, excluded_count: 1 });
@@ -330,7 +333,10 @@ describe('settings and scope', () => {
     const any = await t.call('POST', '/api/v1/sms/preview', { token: root, body: { content: 'x', target: { kind: 'phones', phones: '0713700001\n0713700999' } } });
     expect(any.body).toMatchObject({ recipient_count: 2, out_of_scope_count: 0 });
 
-    const [aSend] = await t.database.db.select().from(smsSends).where(and(eq(smsSends.senderAdminId, agentA)));
+    // A send of A's own.
+    const mine = await t.call('POST', '/api/v1/sms/sends', { token: tokA, body: { content: 'x', target: { kind: 'one', phone: '0713700001' } } });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    const [aSend] = await t.database.db.select().from(smsSends).where(and(eq(smsSends.senderAdminId, agentA), eq(smsSends.id, mine.body.id)));
     expect((await t.call('GET', `/api/v1/sms/sends/${aSend!.id}`, { token: tokB })).status).toBe(404);
     expect((await t.call('GET', `/api/v1/sms/sends/${aSend!.id}/recipients`, { token: tokB })).status).toBe(404);
     expect((await t.call('GET', `/api/v1/sms/sends/${aSend!.id}`, { token: tokA })).status).toBe(200);

@@ -39,6 +39,13 @@ let agentB: string;
 
 const user = (id: number, language_code: string, first_name = 'Amina') => ({ id, first_name, username: `user_${id}`, language_code });
 
+/** Binds an admin to a chat of its own: the chat's user sends the bot a one-time code. */
+async function bindAdmin(adminId: number, chat: number) {
+  const { code } = await newBindCode(t.database.db, 'admin', adminId);
+  await sb.inject(botToken, user(chat, 'en'), `/start ${code}`);
+  await waitFor(`the binding of chat ${chat}`, async () => (await t.database.db.select().from(telegramBindings).where(eq(telegramBindings.adminId, adminId))).length > 0);
+}
+
 async function replies(chatId: number) {
   return (await sb.sent(botToken, chatId)).map((m) => m.text);
 }
@@ -75,7 +82,7 @@ describe('binding with a one-time code', () => {
     await sb.inject(botToken, user(7001, 'sw'), `/start ${r.body.code}`);
     await waitFor('the bot answered', async () => (await replies(7001)).length > 0);
     expect(await replies(7001)).toEqual([message('TELEGRAM_BOT_BOUND', 'sw-KE', { account: 'tg_a' })]);
-    const list = await t.call('GET', '/api/v1/telegram/bindings', { token: agentA });
+    const list = await t.call('GET', '/api/v1/telegram/bindings?subject=admin', { token: agentA });
     expect(list.body.items).toHaveLength(1);
     expect(list.body.items[0]).toMatchObject({ subject: 'admin', admin_id: tgA, account: 'tg_a', name: 'tg_a', chat_id: 7001, tg_user_id: 7001, first_name: 'Amina', username: 'user_7001', language_code: 'sw' });
     const me = await t.call('GET', '/api/v1/telegram/me', { token: agentA });
@@ -114,37 +121,52 @@ describe('binding with a one-time code', () => {
 });
 
 describe('notices to bound admins', () => {
+  // Admins of their own, bound in set-up (chats 7101, 7102): the binding cases above bind and unbind
+  // theirs in whatever order they run.
+  let role: number;
+  let nA: number;
+  let nB: number;
+  let nAToken: string;
+  beforeAll(async () => {
+    role = await makeRole(t, 'Telegram notices', KEYS);
+    nA = await makeAdmin(t, 'tn_a', role, w.agentA);
+    nB = await makeAdmin(t, 'tn_b', role, w.agentB);
+    await bindAdmin(nA, 7101);
+    await bindAdmin(nB, 7102);
+    nAToken = await t.login('tn_a');
+  });
+
   it('a large withdrawal awaiting its second approval reaches the bound approvers of its branch on Telegram, once', async () => {
-    // tg_a and tg_b may approve withdrawals; the bettor is tg_a's, so tg_b (another branch) is not told.
-    await grantKeys(t, telegramRole, ['withdraw_list', 'withdraw_list:approve']);
+    // tn_a and tn_b may approve withdrawals; the bettor is tn_a's, so tn_b (another branch) is not told.
+    await grantKeys(t, role, ['withdraw_list', 'withdraw_list:approve']);
     const [cfg] = await t.database.db.select().from(paymentConfig);
     await t.database.db.update(paymentConfig).set({ largeWithdrawal: 1_000_00 }).where(eq(paymentConfig.id, cfg!.id));
     try {
-      const b = await makePayer(t, tgA, 50_000_00);
+      const b = await makePayer(t, nA, 50_000_00);
       const big = await requestWithdrawal(t.database.db, { bettorId: b.id, payType: 6, amount: 2_000_00 });
       const approved = await t.call('POST', `/api/v1/money/withdrawals/${big.id}/approve`, { token: admin });
       expect(approved.body.status).toBe(WITHDRAWAL_STATUS.awaiting_second_approval);
-      // The notice row, committed with the state change, for tg_a only (the super admin approved first).
+      // The notice row, committed with the state change, for tn_a only (the super admin approved first).
       const notes = await t.database.db.select().from(notifications).where(like(notifications.content, `%${big.serialNumber}%`));
-      expect(notes.map((n) => n.adminId)).toEqual([tgA]);
+      expect(notes.map((n) => n.adminId)).toEqual([nA]);
       const lines = notes[0]!.content.split('\n');
       expect(lines).toHaveLength(3);
       expect(lines[0]).toBe(`Large withdrawal awaiting a second approval: ${big.serialNumber}, TSh 2,000.00, first approved by admin. Approve or refuse it in the withdrawal list.`);
       expect(lines[1]).toContain('Utoaji mkubwa unasubiri idhini ya pili');
       expect(lines[2]).toContain('大额提款等待二次审批');
-      // The telegram.notify job the notice queued delivers it to tg_a's chat.
-      await waitFor('the notice on Telegram', async () => (await replies(7001)).includes(notes[0]!.content));
+      // The telegram.notify job the notice queued delivers it to tn_a's chat.
+      await waitFor('the notice on Telegram', async () => (await replies(7101)).includes(notes[0]!.content));
       const row = await waitFor('the delivery recorded', async () => {
         const [d] = await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, notes[0]!.id));
         return d?.status === 'sending' ? null : d;
       });
-      expect(row).toMatchObject({ status: 'sent', chatId: 7001 });
-      // The job run again (a retry after a crash) sends nothing more; tg_b's chat got nothing of it.
-      await deliverNotices(t.database.db, [{ id: notes[0]!.id, adminId: tgA, content: notes[0]!.content }]);
-      expect((await sb.sent(botToken, 7001)).filter((m) => m.text.includes(big.serialNumber))).toHaveLength(1);
-      expect((await sb.sent(botToken, 7002)).filter((m) => m.text.includes(big.serialNumber))).toHaveLength(0);
-      // The second approval by tg_a moves it on and raises no further notice.
-      const second = await t.call('POST', `/api/v1/money/withdrawals/${big.id}/approve`, { token: agentA });
+      expect(row).toMatchObject({ status: 'sent', chatId: 7101 });
+      // The job run again (a retry after a crash) sends nothing more; tn_b's chat got nothing of it.
+      await deliverNotices(t.database.db, [{ id: notes[0]!.id, adminId: nA, content: notes[0]!.content }]);
+      expect((await sb.sent(botToken, 7101)).filter((m) => m.text.includes(big.serialNumber))).toHaveLength(1);
+      expect((await sb.sent(botToken, 7102)).filter((m) => m.text.includes(big.serialNumber))).toHaveLength(0);
+      // The second approval by tn_a moves it on and raises no further notice.
+      const second = await t.call('POST', `/api/v1/money/withdrawals/${big.id}/approve`, { token: nAToken });
       expect(second.body.status).toBe(WITHDRAWAL_STATUS.disbursing);
       expect(await t.database.db.select().from(notifications).where(like(notifications.content, `%${big.serialNumber}%`))).toHaveLength(1);
     } finally {
@@ -153,23 +175,23 @@ describe('notices to bound admins', () => {
   });
 
   it('an RTP alert of the casino watch reaches every bound casino_game holder on Telegram', async () => {
-    await grantKeys(t, telegramRole, ['casino', 'casino_game']);
+    await grantKeys(t, role, ['casino', 'casino_game']);
     const [p] = await t.database.db.insert(casinoProviders).values({ code: 'tgwatch', name: 'Telegram Watch Studio' }).returning({ id: casinoProviders.id });
     const [g] = await t.database.db.insert(casinoGames).values({ providerId: p!.id, gameCode: 'hot', name: 'Hot Slot', rtpBps: 9600, volatility: 1, kind: 'slot' }).returning({ id: casinoGames.id });
-    const b = await makePayer(t, tgA);
+    const b = await makePayer(t, nA);
     const now = Date.now();
     // 200 rounds of 1.00 paying 1.50: RTP 150 %, far outside a 96 % game's band.
     await t.database.db.insert(casinoRounds).values(
       Array.from({ length: 200 }, (_, i) => ({
-        providerId: p!.id, roundRef: `tg${i}`, gameId: g!.id, bettorId: b.id, agentId: tgA, betTotal: 100, winTotal: 150,
+        providerId: p!.id, roundRef: `tg${i}`, gameId: g!.id, bettorId: b.id, agentId: nA, betTotal: 100, winTotal: 150,
         status: CASINO_ROUND_STATUS.completed, createdAt: new Date(now - 60_000 + i),
       })),
     );
     const run = await watchRtp(t.ctx, { windowDays: 1 });
     expect(run.find((c) => c.gameId === g!.id)).toMatchObject({ inside: false, alerted: true });
     const notes = await t.database.db.select().from(notifications).where(like(notifications.content, '%Hot Slot (tgwatch/hot)%'));
-    expect(notes.map((n) => n.adminId)).toEqual(expect.arrayContaining([tgA, tgB]));
-    for (const [adminId, chat] of [[tgA, 7001], [tgB, 7002]] as const) {
+    expect(notes.map((n) => n.adminId)).toEqual(expect.arrayContaining([nA, nB]));
+    for (const [adminId, chat] of [[nA, 7101], [nB, 7102]] as const) {
       const note = notes.find((n) => n.adminId === adminId)!;
       await waitFor(`the RTP alert in chat ${chat}`, async () => (await replies(chat)).includes(note.content));
       expect((await replies(chat)).filter((x) => x === note.content)).toHaveLength(1);
@@ -184,13 +206,16 @@ describe('notices to bound admins', () => {
 
   it('429 Too Many Requests releases the claim (the job is retried); a blocked bot is recorded as failed', async () => {
     sb.arm({ tooMany: 1, retryAfter: 1 });
-    const notice = { id: 900_001, adminId: tgA, content: 'Abnormal bet on match 42' };
+    const notice = { id: 900_001, adminId: nA, content: 'Abnormal bet on match 42' };
     await expect(deliverNotices(t.database.db, [notice])).rejects.toThrow(/too many requests/);
     expect(await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, notice.id))).toHaveLength(0);
     await deliverNotices(t.database.db, [notice]);
-    expect((await replies(7001)).filter((x) => x === notice.content)).toHaveLength(1);
-    sb.block(7002);
-    await deliverNotices(t.database.db, [{ id: 900_002, adminId: tgB, content: 'RTP alert' }]);
+    expect((await replies(7101)).filter((x) => x === notice.content)).toHaveLength(1);
+    // A chat that blocked the bot: an admin of its own (chat 7103), so the other cases' chats stay open.
+    const blocked = await makeAdmin(t, 'tn_blocked', role, w.agentB);
+    await bindAdmin(blocked, 7103);
+    sb.block(7103);
+    await deliverNotices(t.database.db, [{ id: 900_002, adminId: blocked, content: 'RTP alert' }]);
     const [failed] = await t.database.db.select().from(telegramDeliveries).where(eq(telegramDeliveries.noticeId, 900_002));
     expect(failed).toMatchObject({ status: 'failed' });
     expect(failed!.error).toMatch(/^403 /);
@@ -206,15 +231,19 @@ describe('the binding list', () => {
     expect(a.body.items).toHaveLength(1);
     expect(a.body.items[0]).toMatchObject({ subject: 'bettor', bettor_id: bettor.id, account: bettor.phone, name: 'Neema' });
     expect((await t.call('GET', '/api/v1/telegram/bindings?subject=bettor', { token: agentB })).body.items).toHaveLength(0);
-    expect((await t.call('GET', '/api/v1/telegram/bindings', { token: admin })).body.items.length).toBeGreaterThanOrEqual(4);
+    const all = await t.call('GET', '/api/v1/telegram/bindings', { token: admin });
+    expect(all.body.items.map((b: { bettor_id?: number }) => b.bettor_id)).toContain(bettor.id);
   });
 
   it('unbinds inside the branch only', async () => {
-    const [mine] = await t.database.db.select().from(telegramBindings).where(eq(telegramBindings.adminId, tgA));
+    // A binding of its own in tg_a's branch.
+    const below = await makeAdmin(t, 'tg_a_unbind', telegramRole, tgA);
+    await bindAdmin(below, 7020);
+    const [mine] = await t.database.db.select().from(telegramBindings).where(eq(telegramBindings.adminId, below));
     expect((await t.call('DELETE', `/api/v1/telegram/bindings/${mine!.id}`, { token: agentB })).status).toBe(403);
     expect((await t.call('DELETE', '/api/v1/telegram/bindings/999999', { token: agentA })).status).toBe(404);
     expect((await t.call('DELETE', `/api/v1/telegram/bindings/${mine!.id}`, { token: agentA })).status).toBe(200);
-    expect(await t.database.db.select().from(telegramBindings).where(eq(telegramBindings.adminId, tgA))).toHaveLength(0);
+    expect(await t.database.db.select().from(telegramBindings).where(eq(telegramBindings.adminId, below))).toHaveLength(0);
   });
 
   it('never answers the bot token', async () => {

@@ -30,10 +30,19 @@ export interface SeedResult {
   adminCreated: boolean;
 }
 
-/** Upserts the permission catalogue by key; returns the keys that are new. */
+/** The columns of a catalogue row the seed owns (compared to decide whether a row needs writing). */
+const CATALOGUE_COLUMNS = ['parentId', 'name', 'languageVariables', 'path', 'type', 'platform', 'showHeadshot', 'hidden', 'icon', 'sort'] as const;
+
+/**
+ * Upserts the permission catalogue by key; returns the keys that are new. Only rows that differ from the
+ * catalogue are written: an unchanged start (every start but the first of a release) is one read,
+ * instead of an UPDATE per entry (337 of them took 0.35-0.7 s of every start on PGlite).
+ */
 async function seedCatalogue(ex: Executor): Promise<string[]> {
   const entries = flattenCatalogue();
-  const existing = new Map((await ex.select({ id: menuItems.id, key: menuItems.key }).from(menuItems)).map((r) => [r.key, r.id]));
+  const rows = await ex.select().from(menuItems);
+  const existing = new Map(rows.map((r) => [r.key, r.id]));
+  const current = new Map(rows.map((r) => [r.key, r]));
   const added: string[] = [];
   for (const e of entries) {
     const parentId = e.parentKey ? existing.get(e.parentKey) ?? null : null;
@@ -41,12 +50,12 @@ async function seedCatalogue(ex: Executor): Promise<string[]> {
       key: e.key, parentId, name: e.name, languageVariables: e.languageVariable, path: e.path, type: e.type,
       platform: e.platform, showHeadshot: e.showHeadshot, hidden: e.hidden, icon: e.icon, sort: e.sort,
     };
-    const id = existing.get(e.key);
-    if (id) {
-      await ex.update(menuItems).set(values).where(eq(menuItems.id, id));
+    const row = current.get(e.key);
+    if (row) {
+      if (CATALOGUE_COLUMNS.some((c) => row[c] !== values[c])) await ex.update(menuItems).set(values).where(eq(menuItems.id, row.id));
     } else {
-      const [row] = await ex.insert(menuItems).values(values).returning({ id: menuItems.id });
-      existing.set(e.key, row.id);
+      const [inserted] = await ex.insert(menuItems).values(values).returning({ id: menuItems.id });
+      existing.set(e.key, inserted.id);
       added.push(e.key);
     }
   }
@@ -111,9 +120,10 @@ export async function seedPlatform(db: Db, opts: SeedOptions, moduleSeeds: reado
     await grant(tx, defaultRole.id, defaultRole.created ? defaultKeys : defaultKeys.filter((k) => added.includes(k)));
     await carryOver(tx, added);
 
-    for (const [code, id] of Object.entries(LOG_TYPE)) {
-      await tx.insert(logTypes).values({ id, code, name: enumLabel('log_type', id as never, 'en-US') }).onConflictDoNothing();
-    }
+    await tx
+      .insert(logTypes)
+      .values(Object.entries(LOG_TYPE).map(([code, id]) => ({ id, code, name: enumLabel('log_type', id as never, 'en-US') })))
+      .onConflictDoNothing();
     const seeded: SeededRoles = { superRoleId: superRole.id, administratorRoleId: adminRole.id, defaultRoleId: defaultRole.id };
     for (const seedModule of moduleSeeds) await seedModule(tx, seeded);
 
