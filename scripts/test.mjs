@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test of the project, on a fresh machine, in one vitest run whose two workers take
- * the longest files first, whatever their kind (a browser file waits on its server and Chromium, a crash
- * file on its child processes: the other worker fills the core):
+ * `npm test`: every test of the project, on a fresh machine, in one vitest run whose workers (one more than
+ * the cores) take the longest files first, whatever their kind (a browser file waits on its server and
+ * Chromium, a crash file on its child processes: another worker fills the core):
  *  - domain and web unit tests;
  *  - on embedded PostgreSQL (PGlite) the API files whose behaviour depends on the engine plus one smoke
  *    per module (apps/server/test/engines.ts; projects `server-pglite*`);
@@ -157,7 +157,7 @@ phase(onlyE2e ? 'browser tests (Chromium)' : 'tests (every project, one run)', (
 
 console.log('\n=== slowest files ===');
 for (const [file, seconds] of files.sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
-console.log('\n=== projects (seconds: their files summed, the two workers share them) ===');
+console.log('\n=== projects (seconds: their files summed; the workers share them) ===');
 for (const [name, p] of projectRows) console.log(`${p.seconds.toFixed(0).padStart(7)} s  ${String(p.files).padStart(4)} files  ${String(p.runs).padStart(5)} runs  ${p.failed ? `${p.failed} FAILED` : 'ok'}  ${name}`);
 console.log('\n=== phases ===');
 for (const [name, seconds, outcome] of phases) console.log(`${seconds.toFixed(1).padStart(8)} s  ${outcome.padEnd(6)}  ${name}`);
