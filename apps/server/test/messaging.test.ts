@@ -101,13 +101,19 @@ describe('message board', () => {
     await postBoardMessage(db(), aOwn.id, 'two');
     const noConfirm = await t.call('POST', '/api/v1/messaging/board/clear', { token: agentA, body: {} });
     expect(noConfirm.status).toBe(400);
+    // What the board holds now (the other case may have written to it before): A's branch's rows go, the others stay.
+    const before = await db().select({ id: boardMessages.id, bettorId: boardMessages.bettorId }).from(boardMessages).orderBy(boardMessages.id);
+    const branchA = new Set([a1x.id, a1y.id, aOwn.id]);
+    const ofA = before.filter((r) => branchA.has(r.bettorId));
+    expect(ofA.length).toBeGreaterThanOrEqual(2);
+    const logsBefore = new Set((await db().select({ id: systemLogs.id }).from(systemLogs)).map((l) => l.id));
     const cleared = await t.call('POST', '/api/v1/messaging/board/clear', { token: agentA, body: { confirm: true } });
     expect(cleared.status).toBe(200);
-    expect(cleared.body.deleted).toBe(3);
-    const left = await db().select({ bettorId: boardMessages.bettorId }).from(boardMessages);
-    expect(left.map((r) => r.bettorId)).toEqual([b1x.id]);
-    const logs = await db().select().from(systemLogs).where(and(eq(systemLogs.route, '/api/v1/messaging/board/clear'), like(systemLogs.content, 'Cleared%')));
-    expect(logs.map((l) => l.content)).toEqual(['Cleared the message board: 3 message(s) deleted']);
+    expect(cleared.body.deleted).toBe(ofA.length);
+    const left = await db().select({ id: boardMessages.id }).from(boardMessages).orderBy(boardMessages.id);
+    expect(left.map((r) => r.id)).toEqual(before.filter((r) => !branchA.has(r.bettorId)).map((r) => r.id));
+    const logs = (await db().select().from(systemLogs).where(and(eq(systemLogs.route, '/api/v1/messaging/board/clear'), like(systemLogs.content, 'Cleared%')))).filter((l) => !logsBefore.has(l.id));
+    expect(logs.map((l) => l.content)).toEqual([`Cleared the message board: ${ofA.length} message(s) deleted`]);
     // Deleting one row of my own branch.
     const x = await postBoardMessage(db(), a1x.id, 'delete me');
     expect((await t.call('DELETE', `/api/v1/messaging/board/${x.id}`, { token: agentA })).status).toBe(200);
@@ -183,9 +189,10 @@ describe('sending in-app messages', () => {
     expect(branch.status).toBe(201);
     await drainMessaging(t.ctx);
     const a1 = (await db().select({ id: bettors.id }).from(bettors).where(eq(bettors.agentId, w.agentA1))).map((b) => b.id).sort((x, y) => x - y);
-    expect(a1.length).toBe(7); // more than 3 chunks of 2
+    // The set-up's two, these five and any another case added: more than 3 chunks of 2.
+    expect(a1.length).toBeGreaterThanOrEqual(7);
     expect(await recipientsOf(branch.body.message.id)).toEqual(a1);
-    expect(await messageRow(branch.body.message.id)).toMatchObject({ status: 'sent', recipientCount: 7, deliveredCount: 7 });
+    expect(await messageRow(branch.body.message.id)).toMatchObject({ status: 'sent', recipientCount: a1.length, deliveredCount: a1.length });
 
     const filter = await send(agentA, { target: { kind: 'filter', filter: { risk_level: 3 } } });
     expect(filter.status).toBe(201);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TronWeb } from 'tronweb';
 import { freshDatabase } from './helpers.js';
 import { SandboxTronNode, SANDBOX_USDT_CONTRACT, SOLIDIFY_DEPTH, ENERGY_TRANSFER_NEW, SUN_PER_ENERGY } from '../src/modules/tron/sandbox-node.js';
@@ -22,6 +22,10 @@ afterAll(async () => {
 
 const get = async (path: string): Promise<any> => (await fetch(url + path)).json();
 const post = async (path: string, body: unknown): Promise<any> => (await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+// A case that arms a fault (lag, never confirm, out of energy) leaves the node healthy for the next, whatever the order.
+afterEach(async () => {
+  await post('/sandbox/faults', { lag: 0, neverConfirm: 0, outOfEnergy: 0 });
+});
 
 describe('sandbox TRON node through TronWeb', () => {
   it('balance, TRC-20 balanceOf, transfer, confirmation after 19 blocks', async () => {
@@ -158,7 +162,9 @@ describe('sandbox TRON node through TronWeb', () => {
 
   it('a reorganisation drops the transfers of the replaced blocks (balances undone, events gone); solidified blocks never change', async () => {
     const a = await funded();
-    await post('/sandbox/mine', { blocks: 10 }); // the funding stays below the reorganised blocks
+    // The funding stays below the reorganised blocks, and the chain is deeper than the solidification
+    // depth whatever ran before (a solidified block to compare).
+    await post('/sandbox/mine', { blocks: SOLIDIFY_DEPTH + 10 });
     const b = await TronWeb.createAccount();
     const { signed } = await transfer(a, b.address.base58, 7_000_000);
     await post('/sandbox/mine', { blocks: 3 });
@@ -181,6 +187,7 @@ describe('sandbox TRON node through TronWeb', () => {
   });
 
   it('a lagging node answers an older head', async () => {
+    await post('/sandbox/mine', { blocks: 10 }); // a chain longer than the lag, whatever ran before
     const head = (await get('/sandbox/state')).head;
     await post('/sandbox/faults', { lag: 4 });
     expect(((await tw.trx.getCurrentBlock()) as any).block_header.raw_data.number).toBe(head - 4);
