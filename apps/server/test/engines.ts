@@ -3,13 +3,13 @@
  * engine. On the embedded PGlite (the `npm start` default) run the files whose behaviour depends on the
  * engine, and one smoke per module, so that a module broken only on PGlite is still caught. The browser
  * tests run every server on PGlite too (start-up, migrations and the demo data of the embedded default).
- * When no PostgreSQL answers, scripts/test.mjs runs every file on PGlite instead.
+ * When no PostgreSQL answers, scripts/test.mjs runs every file on PGlite instead. The bus between
+ * processes (bus-listener, margins-bus: two processes on one PostgreSQL) has nothing to show on PGlite,
+ * whose bus is local to its one process: socket and session-cache prove that one.
  */
 export const PGLITE_FILES: Readonly<Record<string, string>> = {
   // What differs between the engines
   'jobs.test.ts': "the job queue's executor: in-process on PGlite, one connection, its own locking",
-  'bus-listener.test.ts': "the bus: PGlite hears NOTIFY through its own LISTEN on its one connection",
-  'margins-bus.test.ts': 'the margin book reloaded over the bus',
   'casino-hot-batch.test.ts': "the casino wallet's hot statements: prepared on PostgreSQL, plain queries on PGlite",
   'feed-store.test.ts': "the feed store's upserts and JSON statements",
   'access-declaration.test.ts': 'builds the app on a PGlite it opens itself',
