@@ -29,8 +29,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('an export cut by kill -9 of its
     );
     // Statistics, as a live database has them (unanalysed, the list's keyset queries are 4 times slower).
     await pdb.database.exec('ANALYZE bills');
-    // A stopped heartbeat counts as a dead process after 3 s, looked for every second (60 s and 30 s in production).
-    server = await startServerProcess(pdb.url, { name: 'exports', env: { DAU_DATA_DIR: dataDir, DAU_EXPORT_STALE_SECONDS: '3', DAU_EXPORT_REVIVE_SECONDS: '1' } });
+    // The heartbeat's watch cannot help here (an hour): the export's job, handed on when its process died,
+    // takes the row over (production: 60 s, looked for every 30 s, for what the job queue cannot see).
+    server = await startServerProcess(pdb.url, { name: 'exports', env: { DAU_DATA_DIR: dataDir, DAU_EXPORT_STALE_SECONDS: '3600' } });
   }, 600_000);
 
   afterAll(async () => {

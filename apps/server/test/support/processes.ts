@@ -7,8 +7,9 @@
  *   the run's seeded template (else migrated and seeded here) with the super admin (`admin` / ADMIN_PASSWORD) so a test can write its data by SQL
  *   before a server starts; `database` is a pool on it for those writes and for assertions.
  * - `startServerProcess(url)`: a server on a free port with DATABASE_URL = url, no demo data, no
- *   simulator, sandbox routes on, a short job expiry (a job whose process died is retried after
- *   `DAU_JOB_EXPIRE_SECONDS`, 5 here, looked for every 2 s); resolves when /api/health answers.
+ *   simulator, sandbox routes on, a job expiry of an hour (`DAU_JOB_EXPIRE_SECONDS`): a job whose process
+ *   was killed must be freed by its process's death (platform/jobs.ts, `recover`), which a test's hang
+ *   guard (minutes) would miss otherwise; resolves when /api/health answers.
  *   `kill()` is SIGKILL of its process group (no shutdown code runs), `restart()` starts it again on
  *   the same database and port, `stop()` is a graceful SIGTERM.
  * - `waitFor(what, probe)`: polls a state until the probe answers something truthy; the hang guard is
@@ -18,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -30,6 +32,17 @@ import { callJson, freePort, killGroup, type ApiAnswer } from './spawn.js';
 export { ADMIN_PASSWORD, callJson, freePort, killGroup, type ApiAnswer };
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = 'apps/server/src/main.ts';
+/** The compiled server (`npm run build`): what benches start when no test run provided one. */
+const BUILT_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+
+/** What the test run's global set-up provided; outside a test run (benches) nothing. */
+function provided<K extends 'dauTemplates' | 'dauServerMain'>(key: K) {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,7 +82,7 @@ export async function processDatabase(opts: { base?: string; prefix?: string; po
   if (!base) throw new Error('processDatabase needs a PostgreSQL address (TEST_DATABASE_URL)');
   const name = `${opts.prefix ?? 'dau_p'}_${crypto.randomBytes(6).toString('hex')}`;
   // The run's seeded template (test/global-setup.ts) when it lives on this server: a copy, not a migration.
-  const templates = (inject('dauTemplates') as Templates | undefined)?.pg;
+  const templates = (provided('dauTemplates') as Templates | undefined)?.pg;
   const template = templates && sameServer(templates.url, base) ? templates.seeded : undefined;
   await onServer(base, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   const u = new URL(base);
@@ -102,7 +115,7 @@ export interface ServerProcessOptions {
   name?: string;
   /** `DAU_SIMULATOR=1`: the demo simulator and the sandbox odds feed, on the leader (default off). */
   simulator?: boolean;
-  /** Expiry of an active job, after which a job whose process died is retried (default 5 s). */
+  /** Expiry of an active job, the last resort for a hung process (default an hour: a killed process's jobs are freed by its death). */
   jobExpireSeconds?: number;
   /** LOG_LEVEL (default `warn`; `info` prints the leader's "this process runs the simulator" line). */
   logLevel?: string;
@@ -149,10 +162,7 @@ export async function startServerProcess(url: string, opts: ServerProcessOptions
     DAU_DEMO: '0',
     DAU_SIMULATOR: opts.simulator ? '1' : '0',
     DAU_SANDBOX_ROUTES: '1',
-    DAU_JOB_EXPIRE_SECONDS: String(opts.jobExpireSeconds ?? 5),
-    // The supervisor that retries an expired job looks every 2 s instead of 10: a killed process's job is
-    // picked up again within expiry + 2 s.
-    DAU_JOB_MAINTENANCE_SECONDS: '2',
+    DAU_JOB_EXPIRE_SECONDS: String(opts.jobExpireSeconds ?? 3600),
     LOG_LEVEL: opts.logLevel ?? 'warn',
     NODE_ENV: 'test',
     ...opts.env,
@@ -170,7 +180,7 @@ export async function startServerProcess(url: string, opts: ServerProcessOptions
   const api: ServerProcess['api'] = (method, p, body, token, headers) => callJson(baseUrl, method, p, body, token, headers);
 
   const launch = async () => {
-    const main = inject('dauServerMain');
+    const main = provided('dauServerMain') ?? (process.env.VITEST ? undefined : fs.existsSync(BUILT_MAIN) ? BUILT_MAIN : undefined);
     const run = spawn(process.execPath, main ? ['--enable-source-maps', main] : ['--import', 'tsx', MAIN], {
       cwd: ROOT,
       env,

@@ -9,6 +9,7 @@ import { AppError } from '../../platform/errors.js';
 import { listSpecs, scopeForList } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
+import type { JobRun } from '../../platform/jobs.js';
 import { createNotices, publishNotices } from '../notices/service.js';
 import { EXTENSION, ExportCancelled, runExport, type ExportFormat } from './run.js';
 import { ZipTooLargeError } from './zip.js';
@@ -87,10 +88,13 @@ type Running = { abort: AbortController; done: Promise<void> };
  * it, across processes. Status 1 with no file path is queued, with a file path running; while it runs,
  * a timer writes the row count and `updated_at` (the heartbeat), and deleting the row cancels it.
  *
- * A run cut by a crash leaves its row in progress with a heartbeat that stops: the periodic
- * `exports.revive` job (one process at a time) removes its partial file, puts it back in the queue and
- * enqueues a new run, in one transaction; after `maxAttempts` runs it gives up and marks it abnormal, so
- * an export that kills its server does not loop forever. A graceful stop puts the running exports back
+ * A run cut by a crash: the job queue hands the dead process's job to a live one within seconds, and
+ * that later run of the same job takes the row over (`takeOver`: removes the partial file, claims a new
+ * attempt). The periodic `exports.revive` job (one process at a time) remains for what the queue cannot
+ * see (a row whose heartbeat stopped without its job being handed on: a run job lost, a process hung past
+ * its job's expiry): it removes the partial file, puts the row back in the queue and enqueues a new run,
+ * in one transaction. After `maxAttempts` runs either gives up and marks it abnormal, so an export that
+ * kills its server does not loop forever. A graceful stop puts the running exports back
  * the same way, without counting the attempt. Every write of a run is conditional on its attempt, so a
  * run that lost its claim (revived while its process only stalled) stops and touches nothing else.
  * The asking admin's scope and permission are read again when the export runs.
@@ -115,7 +119,7 @@ export class ExportJobs {
     // Failures of an export are recorded on its row; a job fails only when the database could not be
     // reached (retried with back-off) or this process is stopping. An export may run long: the revive
     // job, not the job's expiry, decides when its process is gone.
-    ctx.jobs.define<{ id: number }>(EXPORT_RUN_JOB, ({ id }) => this.runJob(id), { retryLimit: 10, retryDelaySeconds: 1, expireInSeconds: 3600 });
+    ctx.jobs.define<{ id: number }>(EXPORT_RUN_JOB, ({ id }, run) => this.runJob(id, run), { retryLimit: 10, retryDelaySeconds: 1, expireInSeconds: 3600 });
     ctx.jobs.every(EXPORT_REVIVE_JOB, opts.reviveSeconds ?? seconds(process.env.DAU_EXPORT_REVIVE_SECONDS, 30), () => this.revive());
   }
 
@@ -148,11 +152,11 @@ export class ExportJobs {
   }
 
   /** The `exports.run` handler. */
-  private async runJob(id: number) {
+  private async runJob(id: number, run: JobRun) {
     if (this.stopping) throw new Error('this server is stopping: the export runs after the retry delay, here after a restart or on another server');
     const abort = new AbortController();
     const done = (async () => {
-      const job = await this.claim(id);
+      const job = run.retryCount > 0 ? await this.takeOver(id) : await this.claim(id);
       // Deleted, finished, or running under another claim: nothing to do.
       if (job) await this.execute(job, abort);
     })();
@@ -164,9 +168,10 @@ export class ExportJobs {
     }
   }
 
-  private async claim(id: number): Promise<AsyncOperation | null> {
+  /** A new attempt's claim of the row (its file name, the attempt counted), where `where` holds. */
+  private async claimWhere(ex: Executor, where: SQL): Promise<AsyncOperation | null> {
     const attempt = sql`(${asyncOperations.attempts} + 1)`;
-    const rows = await this.ctx.db
+    const rows = await ex
       .update(asyncOperations)
       .set({
         filePath: sql`${asyncOperations.id}::text || '-' || ${attempt}::text || '-' || regexp_replace(${asyncOperations.type}, '[^A-Za-z0-9_-]', '_', 'g') || CASE ${asyncOperations.format} WHEN ${EXPORT_FORMAT.xlsx} THEN '.xlsx' ELSE '.csv' END`,
@@ -174,9 +179,52 @@ export class ExportJobs {
         rowCount: 0,
         updatedAt: sql`now()`,
       })
-      .where(and(eq(asyncOperations.id, id), eq(asyncOperations.status, IN_PROGRESS), isNull(asyncOperations.filePath)))
+      .where(where)
       .returning();
     return rows[0] ?? null;
+  }
+
+  /** The first run of an export's job: the row if still queued (in progress, no file yet). */
+  private claim(id: number): Promise<AsyncOperation | null> {
+    return this.claimWhere(this.ctx.db, and(eq(asyncOperations.id, id), eq(asyncOperations.status, IN_PROGRESS), isNull(asyncOperations.filePath))!);
+  }
+
+  /**
+   * A later run of the same job: the earlier one has ended (it failed, or its process died: the job queue
+   * runs a job in one place at a time and hands a dead process's job on within seconds), so the row is
+   * taken over at once, without waiting for its heartbeat to go stale: the earlier attempt's partial file
+   * is removed and a new attempt claims the row (a run that only stalled loses its claim and stops). After
+   * `maxAttempts` the export is given up, as by `revive`.
+   */
+  private async takeOver(id: number): Promise<AsyncOperation | null> {
+    const { db } = this.ctx;
+    const [prior] = await db.select().from(asyncOperations).where(and(eq(asyncOperations.id, id), eq(asyncOperations.status, IN_PROGRESS)));
+    if (!prior) return null;
+    if (!prior.filePath) return this.claim(id);
+    const where = and(this.mine(prior), eq(asyncOperations.filePath, prior.filePath))!;
+    if (prior.attempts >= this.maxAttempts) {
+      await this.giveUp(prior, where);
+      return null;
+    }
+    const job = await this.claimWhere(db, where);
+    if (job) {
+      this.log.warn({ job: id, attempts: job.attempts }, 'export runner: an export cut short by a stopped server runs again');
+      await this.removeFiles(prior.filePath);
+    }
+    return job;
+  }
+
+  /** Marks an export abnormal ("interrupted"), removes its file and tells its admin, if the row still matches `where`. */
+  private async giveUp(job: AsyncOperation, where: SQL) {
+    const failed = await this.ctx.db
+      .update(asyncOperations)
+      .set({ status: ABNORMAL, errorMessage: INTERRUPTED, filePath: null, updatedAt: sql`now()` })
+      .where(where)
+      .returning({ id: asyncOperations.id });
+    if (!failed.length) return;
+    this.log.warn({ job: job.id, attempts: job.attempts }, 'export runner: an export cut short too many times is given up');
+    if (job.filePath) await this.removeFiles(job.filePath);
+    await this.notify(job, message('EXPORT_FAILED', localeOf(job), { id: job.id, type: job.type, reason: INTERRUPTED }));
   }
 
   /** The row of this run: still in progress under the same claim. */
@@ -221,15 +269,7 @@ export class ExportJobs {
         }
         continue;
       }
-      const failed = await db
-        .update(asyncOperations)
-        .set({ status: ABNORMAL, errorMessage: INTERRUPTED, filePath: null, updatedAt: sql`now()` })
-        .where(where)
-        .returning({ id: asyncOperations.id });
-      if (!failed.length) continue;
-      this.log.warn({ job: job.id, attempts: job.attempts }, 'export runner: an export cut short too many times is given up');
-      await this.removeFiles(job.filePath!);
-      await this.notify(job, message('EXPORT_FAILED', localeOf(job), { id: job.id, type: job.type, reason: INTERRUPTED }));
+      await this.giveUp(job, where);
     }
     const orphans = await db
       .select({ id: asyncOperations.id })
