@@ -16,6 +16,11 @@ export const MESSAGES = {
     'sw-KE': 'Kigezo si sahihi',
     'zh-CN': '参数无效',
   },
+  LIST_TOO_DEEP: {
+    'en-US': 'A list pages through its first {max} rows: narrow the filter (a shorter period, a branch, a status) or export the list for all of them',
+    'sw-KE': 'Orodha inaonyesha safu {max} za kwanza tu: punguza kichujio (kipindi kifupi, tawi, hali) au hamisha orodha ili upate zote',
+    'zh-CN': '列表最多可翻阅前 {max} 条记录：请缩小筛选范围（更短的时间段、分支或状态），或导出列表以获取全部记录',
+  },
   NOT_FOUND: { 'en-US': 'Not found', 'sw-KE': 'Haikupatikana', 'zh-CN': '未找到' },
   CONFLICT: {
     'en-US': 'This record was changed or is in a state that does not allow this action. Refresh and try again.',

@@ -10,7 +10,7 @@ import { subtreeCondition } from './ownership.js';
 import { authOf, type AuthContext } from './access.js';
 import type { Db, Executor } from './db.js';
 import { badRequest } from './errors.js';
-import { pageQuery } from './paging.js';
+import { LIST_MAX_ROWS, pageOffset, pageQuery } from './paging.js';
 import { listStatements } from './list-statements.js';
 
 /**
@@ -87,7 +87,7 @@ export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
   defaultSort: string;
   toRow: (r: any) => Record<string, unknown>;
   columns: readonly ExportColumn[];
-  /** Large tables answer a total capped at this many rows (`total_exact: false` beyond). */
+  /** The total is counted up to this many rows (`total_exact: false` beyond; default LIST_MAX_ROWS). */
   countCap?: number;
   /** The bare table to count from when the display joins are not needed by the conditions (much cheaper). */
   countFrom?: (ex: Executor) => any;
@@ -101,6 +101,7 @@ export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
 
 export const defineList = <Q extends z.ZodObject>(spec: ListSpec<Q>) => spec;
 
+
 function orderOf(spec: ListSpec, sort: string | undefined) {
   const wanted = sort ?? spec.defaultSort;
   const key = wanted.replace(/^-/, '');
@@ -110,15 +111,15 @@ function orderOf(spec: ListSpec, sort: string | undefined) {
   return col === spec.idColumn ? [dir(col as PgColumn)] : [dir(col as PgColumn), dir(spec.idColumn)];
 }
 
+const countCapOf = (spec: ListSpec) => spec.countCap ?? LIST_MAX_ROWS;
+
 /** The rows a count counts: the bare table when declared (cheaper), at most countCap + 1 of them. */
 function countInner(ex: Executor, spec: ListSpec, where: SQL | undefined) {
-  const inner = (spec.countFrom ?? spec.select)(ex).where(where);
-  return spec.countCap ? inner.limit(spec.countCap + 1) : inner;
+  return (spec.countFrom ?? spec.select)(ex).where(where).limit(countCapOf(spec) + 1);
 }
 
 /** A count as the list answers it: beyond countCap, the cap and `exact: false`. */
-const capped = (spec: ListSpec, total: number) =>
-  spec.countCap && total > spec.countCap ? { total: spec.countCap, exact: false } : { total, exact: true };
+const capped = (spec: ListSpec, total: number) => (total > countCapOf(spec) ? { total: countCapOf(spec), exact: false } : { total, exact: true });
 
 
 /** Rows of a list for an export, in id order, batch by batch (keyset: memory stays flat). */
@@ -176,7 +177,7 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
       orderOf(spec, all.sort); // an unknown sort is refused before any query
       const scope = await scopeForList(db, auth, spec);
       const where = spec.where(q as never, scope);
-      const offset = (all.page - 1) * all.page_size;
+      const offset = pageOffset(all);
       const counted = async () => capped(spec, await statements.count(where, all.sort));
       let rows: unknown[];
       let count: { total: number; exact: boolean };

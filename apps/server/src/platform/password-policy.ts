@@ -1,4 +1,7 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type * as zxcvbnCommon from '@zxcvbn-ts/language-common';
+import { onFirstUse } from './lazy.js';
+
+const passwordLists = onFirstUse<typeof zxcvbnCommon>('@zxcvbn-ts/language-common');
 import { validatePassword, type MessageCode, type Validation } from '@dau/domain';
 
 /**
@@ -8,7 +11,7 @@ import { validatePassword, type MessageCode, type Validation } from '@dau/domain
  * case ("Password123" is "password123").
  */
 let common: ReadonlySet<string> | null = null;
-const commonPasswords = () => (common ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())));
+const commonPasswords = () => (common ??= new Set(passwordLists().dictionary['passwords-common'].map((p) => p.toLowerCase())));
 
 export const isCommonPassword = (password: string) => commonPasswords().has(password.toLowerCase());
 

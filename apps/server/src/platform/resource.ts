@@ -17,7 +17,7 @@ import { writeAudit } from './audit.js';
 import { localeOf } from './http.js';
 import { authOf, type Access } from './access.js';
 import { cellReader, csvHeader, csvLine, labelsFor, labelsParam, timeZoneOf } from './csv.js';
-import { pageQuery } from './paging.js';
+import { pageQuery, pageOffset } from './paging.js';
 
 /**
  * Server half of the resource layer: from a contract ResourceDef and a drizzle table, the validated,
@@ -298,7 +298,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
   r.get(base, { config: { access: { page: def.page } }, schema: listSchema }, async (req) => {
     const q = req.query as Record<string, unknown> & { page: number; page_size: number; sort?: string };
     const where = and(whereOf(b, q), b.scope?.(req));
-    const page = () => db.select().from(b.table).where(where).orderBy(...orderOf(b, q.sort)).limit(q.page_size).offset((q.page - 1) * q.page_size);
+    const page = () => db.select().from(b.table).where(where).orderBy(...orderOf(b, q.sort)).limit(q.page_size).offset(pageOffset(q));
     const counted = async () => Number((await db.select({ n: count() }).from(b.table).where(where))[0]?.n ?? 0);
     let rows: Record<string, unknown>[];
     let total: number;

@@ -1,5 +1,8 @@
 import { authenticator } from 'otplib';
-import QRCode from 'qrcode';
+import type QRCodeModule from 'qrcode';
+import { onFirstUse } from '../../platform/lazy.js';
+
+const qrCodes = onFirstUse<typeof QRCodeModule>('qrcode');
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db.js';
 import { totpSteps } from './schema.js';
@@ -48,6 +51,6 @@ export async function totpAccept(ex: Executor, adminId: number, secret: string, 
 
 export async function totpSetup(account: string, issuer: string, secret: string) {
   const otpauthUrl = authenticator.keyuri(account, issuer, secret);
-  const qrDataUrl = await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 });
+  const qrDataUrl = await qrCodes().toDataURL(otpauthUrl, { margin: 1, width: 220 });
   return { otpauth_url: otpauthUrl, qr_data_url: qrDataUrl };
 }

@@ -141,7 +141,7 @@ const orderList = (name: string, page: string, path: string, window: Window, opt
   defineList({
     name, page, path, filters: orderFilters, require: opts.require, scopeMode: opts.scopeMode, where: orderWhere(window, opts.extra), select: selectOrders,
     idColumn: orders.id, sortable: { id: orders.id, create_time: orders.createdAt, amount_payable: orders.stake, last_match_at: orders.lastMatchAt },
-    defaultSort: '-create_time', countFrom: (ex: Executor) => ex.select({ id: orders.id }).from(orders), toRow: toOrderRow, row: orderRow, columns: COLUMNS, countCap: 10_000,
+    defaultSort: '-create_time', countFrom: (ex: Executor) => ex.select({ id: orders.id }).from(orders), toRow: toOrderRow, row: orderRow, columns: COLUMNS,
   });
 
 export const ORDER_LISTS = [

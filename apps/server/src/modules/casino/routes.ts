@@ -193,7 +193,7 @@ export const ROUND_LIST = defineList({
   idColumn: casinoRounds.id, summary: 'List casino rounds of my branch, filtered, sorted and paged',
   sortable: { id: casinoRounds.id, create_time: casinoRounds.createdAt, bet_total: casinoRounds.betTotal, win_total: casinoRounds.winTotal },
   defaultSort: '-id', countFrom: (ex: Executor) => ex.select({ id: casinoRounds.id }).from(casinoRounds), toRow: toRoundRow, row: casinoRoundRow,
-  countCap: 10_000,
+
   columns: [
     { key: 'id' }, { key: 'round_ref' }, { key: 'provider' }, { key: 'game_name' }, { key: 'phone' }, { key: 'user_name' }, { key: 'bet_total', money: true },
     { key: 'win_total', money: true }, { key: 'net', money: true }, { key: 'status', enum: 'casino_round_status' }, { key: 'create_time' }, { key: 'end_time' },

@@ -4,7 +4,10 @@
  * handler or javascript:/data: address survives. Links may be https, mailto or in-app (`/...`); pictures
  * only our uploads or https. Links that open a new window get rel="noopener noreferrer".
  */
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { onFirstUse } from '../../platform/lazy.js';
+
+const sanitizer = onFirstUse<typeof sanitizeHtml>('sanitize-html');
 import { isImageRef } from '@dau/contract';
 
 const ALLOWED_TAGS = [
@@ -42,5 +45,5 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 /** The body as it is stored: allow-listed HTML only. */
 export function sanitizeArticle(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  return sanitizer()(html, OPTIONS).trim();
 }

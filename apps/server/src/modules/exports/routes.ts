@@ -13,7 +13,7 @@ import { AppError, badRequest, conflict, notFound } from '../../platform/errors.
 import { localeOf } from '../../platform/http.js';
 import { timeZoneOf } from '../../platform/csv.js';
 import { listSpecs, parseListQuery } from '../../platform/listing.js';
-import { pageQuery } from '../../platform/paging.js';
+import { pageQuery, pageOffset } from '../../platform/paging.js';
 import { answerRow, pageAnswer } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import { ExportJobs, type AsyncOperation, type ExportJobsOptions } from './jobs.js';
@@ -177,7 +177,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
         .where(where)
         .orderBy(...(col === asyncOperations.id ? [dir(col)] : [dir(col), dir(asyncOperations.id)]))
         .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size),
+        .offset(pageOffset(q)),
       db.select({ n: count() }).from(asyncOperations).where(where),
     ]);
     return { items: rows.map(toItem), total: Number(n), page: q.page, page_size: q.page_size };

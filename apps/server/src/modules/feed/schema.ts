@@ -49,6 +49,8 @@ export const feedEvents = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    // The matches list's default order (start time, then id): its first and deepest pages read the index.
+    index('feed_events_start_idx').on(t.startTime, t.id),
     index('feed_events_sport_start_idx').on(t.sportId, t.startTime),
     index('feed_events_league_start_idx').on(t.leagueId, t.startTime),
     index('feed_events_status_idx').on(t.eventStatus),

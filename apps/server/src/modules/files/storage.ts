@@ -8,7 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
+import { onFirstUse } from '../../platform/lazy.js';
+
+/** The S3 client, loaded when S3 storage is first used (the data folder needs none of it). */
+const s3 = onFirstUse<typeof S3>('@aws-sdk/client-s3');
 import type { UploadType } from '@dau/contract';
 import { allowPrivateEndpoints, publicOnlyAgents } from '../../platform/endpoints.js';
 
@@ -81,7 +86,7 @@ export class S3Store implements ObjectStore {
 
   constructor(s: StorageSettings) {
     this.bucket = s.bucket;
-    this.client = new S3Client({
+    this.client = new (s3().S3Client)({
       endpoint: s.domain || undefined,
       region: s.region || 'us-east-1',
       forcePathStyle: true,
@@ -95,18 +100,18 @@ export class S3Store implements ObjectStore {
 
   /** Whether the bucket exists and these keys may use it (HeadBucket); throws the service's refusal. */
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    await this.client.send(new (s3().HeadBucketCommand)({ Bucket: this.bucket }));
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.client.send(new (s3().HeadObjectCommand)({ Bucket: this.bucket, Key: key }));
       return;
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
     await this.client.send(
-      new PutObjectCommand({
+      new (s3().PutObjectCommand)({
         Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length,
         CacheControl: 'public, max-age=31536000, immutable',
         ChecksumSHA256: crypto.createHash('sha256').update(bytes).digest('base64'),
@@ -121,7 +126,7 @@ export class S3Store implements ObjectStore {
    */
   async get(key: string): Promise<Readable | null> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.bucket, Key: key }));
       if (!out.Body) return null;
       const bytes = Buffer.from(await out.Body.transformToByteArray());
       const named = /([0-9a-f]{64})\.[a-z0-9]+$/.exec(key)?.[1];
@@ -139,7 +144,7 @@ export class S3Store implements ObjectStore {
 }
 
 const isNotFound = (e: unknown) =>
-  e instanceof S3ServiceException ? e.$metadata.httpStatusCode === 404 || e.name === 'NoSuchKey' || e.name === 'NotFound' : false;
+  e instanceof s3().S3ServiceException ? e.$metadata.httpStatusCode === 404 || e.name === 'NoSuchKey' || e.name === 'NotFound' : false;
 
 /**
  * One store per distinct settings: the S3 client (and its connection pool) is kept while the settings

@@ -144,7 +144,6 @@ const ticketList = (name: string, path: string) =>
     summary: 'List jackpot tickets of my branch, filtered, sorted and paged',
     sortable: { id: jackpotTickets.id, create_time: jackpotTickets.createdAt, stake: jackpotTickets.stake },
     defaultSort: '-id', countFrom: (ex: Executor) => ex.select({ id: jackpotTickets.id }).from(jackpotTickets), toRow: toTicketRow, row: jackpotTicketRow,
-    countCap: 10_000,
     columns: [
       { key: 'serial_number' }, { key: 'identifier' }, { key: 'phone' }, { key: 'user_name' }, { key: 'lines' }, { key: 'stake', money: true },
       { key: 'status', enum: 'jackpot_ticket_status' }, { key: 'best_hits' }, { key: 'winning_lines' }, { key: 'gross', money: true },

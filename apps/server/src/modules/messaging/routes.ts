@@ -71,7 +71,7 @@ export const BOARD_LIST = defineList({
   name: 'message_board', page: 'message_board', path: '/api/v1/messaging/board', filters: boardFilters, where: boardWhere, select: selectBoard,
   idColumn: boardMessages.id, summary: 'List the message board of my branch (what bettors wrote), filtered, sorted and paged',
   sortable: { id: boardMessages.id, create_time: boardMessages.createdAt }, defaultSort: '-id',
-  countFrom: (ex: Executor) => ex.select({ id: boardMessages.id }).from(boardMessages), toRow: toBoardRow, row: boardRow, countCap: 10_000,
+  countFrom: (ex: Executor) => ex.select({ id: boardMessages.id }).from(boardMessages), toRow: toBoardRow, row: boardRow,
   columns: [{ key: 'id' }, { key: 'bettor_id' }, { key: 'phone' }, { key: 'content' }, { key: 'read_status', enum: 'message_status' }, { key: 'replied' }, { key: 'create_time' }],
 });
 
@@ -195,7 +195,7 @@ export const MESSAGE_LIST = defineList({
   name: 'message_list', page: 'message_list', path: '/api/v1/messaging/messages', filters: messageFilters, where: messageWhere, select: selectMessages,
   idColumn: messages.id, summary: 'List the in-app messages sent by my branch, with their progress and reads',
   sortable: { id: messages.id, send_at: messages.sendAt, recipient_count: messages.recipientCount }, defaultSort: '-id', toRow: toMessageRow, row: messageRow,
-  countCap: 10_000,
+
   columns: [
     { key: 'id' }, { key: 'title' }, { key: 'audience' }, { key: 'all_users' }, { key: 'status' }, { key: 'recipient_count' }, { key: 'delivered_count' },
     { key: 'read_count' }, { key: 'send_at' }, { key: 'first_read_at' }, { key: 'sender_account' },

@@ -118,7 +118,7 @@ const bettorSortable = {
 const bettorList = (name: string, page: string, path: string, extra: Partial<Parameters<typeof defineList<typeof bettorFilters>>[0]> = {}) =>
   defineList({
     name, page, path, filters: bettorFilters, where: bettorWhere, select: selectBettors, idColumn: bettors.id,
-    sortable: bettorSortable, defaultSort: '-id', toRow: toBettorRow, row: bettorAnswer, columns: BETTOR_COLUMNS, countCap: 100_000, ...extra,
+    sortable: bettorSortable, defaultSort: '-id', toRow: toBettorRow, row: bettorAnswer, columns: BETTOR_COLUMNS, ...extra,
   });
 
 export const BETTOR_LISTS = [

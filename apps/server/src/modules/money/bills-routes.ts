@@ -128,7 +128,7 @@ const billList = (
     // Newest first by time: the order of the partitions and of every (x, created_at) index.
     defaultSort: '-update_time',
     countFrom: (ex: Executor) => ex.select({ id: bills.id }).from(bills),
-    toRow: toBillRow, row: billRow, columns: columns(kind === ACCOUNT_KIND.cash ? 'bill_type' : 'credit_bill_type'), countCap: 10_000,
+    toRow: toBillRow, row: billRow, columns: columns(kind === ACCOUNT_KIND.cash ? 'bill_type' : 'credit_bill_type'),
   });
 
 export const BILL_LISTS = [

@@ -5,7 +5,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { notifications } from '../system/schema.js';
 import { authOf } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
-import { pageQuery } from '../../platform/paging.js';
+import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import { notice, okAnswer, pageAnswer, queryId } from '@dau/contract';
 
@@ -27,7 +27,7 @@ export function noticeRoutes(app: FastifyInstance, { db }: AppContext) {
       const q = req.query;
       const where = and(eq(notifications.adminId, me), q.notify_status ? eq(notifications.notifyStatus, q.notify_status) : undefined);
       const [rows, [{ n }]] = await Promise.all([
-        db.select().from(notifications).where(where).orderBy(desc(notifications.id)).limit(q.page_size).offset((q.page - 1) * q.page_size),
+        db.select().from(notifications).where(where).orderBy(desc(notifications.id)).limit(q.page_size).offset(pageOffset(q)),
         db.select({ n: count() }).from(notifications).where(where),
       ]);
       return {

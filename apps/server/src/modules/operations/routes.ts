@@ -32,6 +32,7 @@ import { BEAT_SECONDS, DOWN_AFTER_SECONDS, stateSql, type ServerBeat } from './s
 import { SCRIPTS } from './scripts/index.js';
 import { SCRIPT_QUEUED } from './runner.js';
 import { backendOf, listActivity, listLocks, terminateBackend, topStatements } from './db-views.js';
+import { pageOffset } from '../../platform/paging.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -128,7 +129,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
       const q = req.query;
       const size = q.size ?? 20;
       const where = and(q.status ? eq(scriptRuns.status, q.status) : undefined, q.script ? eq(scriptRuns.script, q.script) : undefined);
-      const rows = await runsFrom().where(where).orderBy(desc(scriptRuns.id)).limit(size).offset(((q.page ?? 1) - 1) * size);
+      const rows = await runsFrom().where(where).orderBy(desc(scriptRuns.id)).limit(size).offset(pageOffset({ page: q.page ?? 1, page_size: size }));
       const [{ n }] = await db.select({ n: count() }).from(scriptRuns).where(where);
       return { rows: rows.map(runRow), total: Number(n) };
     },

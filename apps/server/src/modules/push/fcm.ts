@@ -14,7 +14,11 @@
  * Tests point it at their own sandbox with `setFcmEndpoints`.
  */
 import crypto from 'node:crypto';
-import { JWT, gaxios } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
+import type * as GoogleAuth from 'google-auth-library';
+import { onFirstUse } from '../../platform/lazy.js';
+
+const googleAuth = onFirstUse<typeof GoogleAuth>('google-auth-library');
 import { DEFAULT_PUSH_SANDBOX_PORT, FCM_SCOPE, GOOGLE_TOKEN_URL } from './sandbox.js';
 
 export interface FcmEndpoints {
@@ -78,6 +82,7 @@ function clientFor(key: ServiceAccountKey): JWT {
   const id = crypto.createHash('sha256').update(`${key.client_email}\n${key.private_key}\n${endpoints.tokenUrl}`).digest('hex');
   let c = clients.get(id);
   if (c) return c;
+  const { JWT, gaxios } = googleAuth();
   const transporter = new gaxios.Gaxios();
   const tokenUrl = endpoints.tokenUrl;
   if (tokenUrl && tokenUrl !== GOOGLE_TOKEN_URL) {

@@ -121,7 +121,7 @@ export const racingBetList = defineList({
   idColumn: racingBets.id,
   sortable: { id: racingBets.id, created_at: racingBets.createdAt, stake: racingBets.stake, payout: racingBets.payout },
   defaultSort: '-id',
-  countCap: 10_000,
+
   toRow: toBetRow,
   row: racingBetRow,
   columns: [
@@ -156,7 +156,7 @@ export const coinMoveList = defineList({
   idColumn: racingCoinMoves.id,
   sortable: { id: racingCoinMoves.id, created_at: racingCoinMoves.createdAt, cash: racingCoinMoves.cashCents, coins: racingCoinMoves.coins },
   defaultSort: '-id',
-  countCap: 10_000,
+
   toRow: ({ move, phone, name }: { move: typeof racingCoinMoves.$inferSelect; phone: string; name: string }) => ({
     id: move.id, bettor_id: move.bettorId, phone, user_name: name, direction: move.direction, cash: move.cashCents, coins: move.coins, bill_id: move.billId,
     created_at: move.createdAt.toISOString(),

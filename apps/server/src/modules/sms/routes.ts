@@ -19,7 +19,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource.js';
 import { scopeOf } from '../../platform/listing.js';
 import { subtreeCondition } from '../../platform/ownership.js';
-import { pageQuery } from '../../platform/paging.js';
+import { pageQuery, pageOffset } from '../../platform/paging.js';
 import { admins } from '../../platform/schema.js';
 import { smsConfig, smsExclusions, smsRecipients, smsSends } from './schema.js';
 import { applyDeliveryReport, applyIncomingMessage, callbackTokenOk, createSend, deliverSend, prepareSend, previewSend, SMS_DELIVER_JOB, SMS_PREPARE_JOB } from './service.js';
@@ -206,7 +206,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
         q.created_at_to ? lt(smsSends.createdAt, new Date(q.created_at_to)) : undefined,
       );
       const [rows, [{ n }]] = await Promise.all([
-        db.select(sendColumns).from(smsSends).leftJoin(admins, eq(admins.id, smsSends.senderAdminId)).where(where).orderBy(desc(smsSends.id)).limit(q.page_size).offset((q.page - 1) * q.page_size),
+        db.select(sendColumns).from(smsSends).leftJoin(admins, eq(admins.id, smsSends.senderAdminId)).where(where).orderBy(desc(smsSends.id)).limit(q.page_size).offset(pageOffset(q)),
         db.select({ n: count() }).from(smsSends).where(where),
       ]);
       return { items: (rows as SendJoin[]).map(toSendRow), total: Number(n), page: q.page, page_size: q.page_size };
@@ -231,7 +231,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
       const phone = q.phone ? (normaliseTzPhone(q.phone) ?? q.phone) : undefined;
       const where = and(eq(smsRecipients.sendId, req.params.id), q.status ? eq(smsRecipients.status, q.status) : undefined, phone ? eq(smsRecipients.phone, phone) : undefined);
       const [rows, [{ n }]] = await Promise.all([
-        db.select().from(smsRecipients).where(where).orderBy(smsRecipients.id).limit(q.page_size).offset((q.page - 1) * q.page_size),
+        db.select().from(smsRecipients).where(where).orderBy(smsRecipients.id).limit(q.page_size).offset(pageOffset(q)),
         db.select({ n: count() }).from(smsRecipients).where(where),
       ]);
       return {

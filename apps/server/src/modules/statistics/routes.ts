@@ -9,7 +9,7 @@ import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { defineList, listSpecs, optionalInt, parseListQuery, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { answerRow, figuresAnswer, openBookAnswer, pageAnswer, text } from '@dau/contract';
-import { pageQuery } from '../../platform/paging.js';
+import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import {
@@ -336,7 +336,7 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       const order = orderOf(all.sort);
       const base = selectMatches(db).where(where);
       const [rows, [{ n }]] = await Promise.all([
-        base.orderBy(...order).limit(all.page_size).offset((all.page - 1) * all.page_size),
+        base.orderBy(...order).limit(all.page_size).offset(pageOffset(all)),
         db.execute(sql`select count(*)::bigint as n from (${selectMatches(db).where(where)}) x`).then((x) => (x as unknown as { rows: { n: string }[] }).rows),
       ]);
       const items = (rows as MatchRow[]).map(toMatchRow);

@@ -18,7 +18,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { localeOf } from '../../platform/http.js';
 import { cellReader, csvHeader, csvLine, labelsFor, labelsParam, timeZoneOf } from '../../platform/csv.js';
 import type { ExportColumn } from '../../platform/listing.js';
-import { pageQuery } from '../../platform/paging.js';
+import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { revokeSessions } from '../auth/sessions.js';
@@ -188,7 +188,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     if (!col) throw badRequest('PARAM_INVALID', [{ field: 'sort' }]);
     const dir = (q.sort ?? '-id').startsWith('-') ? desc : asc;
     const [rows, [{ n }]] = await Promise.all([
-      selectRows(db).where(where).orderBy(dir(col as never), dir(admins.id)).limit(q.page_size).offset((q.page - 1) * q.page_size),
+      selectRows(db).where(where).orderBy(dir(col as never), dir(admins.id)).limit(q.page_size).offset(pageOffset(q)),
       db.select({ n: count() }).from(admins).where(where),
     ]);
     return { items: rows.map(toAdminRow), total: Number(n), page: q.page, page_size: q.page_size };

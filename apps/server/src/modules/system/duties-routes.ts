@@ -29,6 +29,7 @@ import {
   applyPendingChange, approversOf, decidePendingChange, expirePendingChanges, installDuties, isWholeBook, type DutyHooks,
 } from '../../platform/duties.js';
 import { createNotices, publishNotices } from '../notices/service.js';
+import { pageOffset } from '../../platform/paging.js';
 
 type Change = typeof pendingChanges.$inferSelect;
 const requesters = aliasedTable(admins, 'requester');
@@ -151,7 +152,7 @@ export function dutiesRoutes(app: FastifyInstance, ctx: AppContext) {
           .where(where)
           .orderBy(desc(pendingChanges.id))
           .limit(q.page_size)
-          .offset((q.page - 1) * q.page_size),
+          .offset(pageOffset(q)),
         db.select({ n: count() }).from(pendingChanges).where(where),
       ]);
       const items = [];
@@ -248,7 +249,7 @@ export function dutiesRoutes(app: FastifyInstance, ctx: AppContext) {
       const q = req.query;
       const where = historyFilter(q);
       const [rows, [{ n }]] = await Promise.all([
-        db.select().from(settingHistory).where(where).orderBy(desc(settingHistory.id)).limit(q.page_size).offset((q.page - 1) * q.page_size),
+        db.select().from(settingHistory).where(where).orderBy(desc(settingHistory.id)).limit(q.page_size).offset(pageOffset(q)),
         db.select({ n: count() }).from(settingHistory).where(where),
       ]);
       return { items: rows.map(historyAnswer), total: Number(n), page: q.page, page_size: q.page_size };

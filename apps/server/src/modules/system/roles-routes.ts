@@ -10,7 +10,7 @@ import { authChanged, authOf, type AuthContext } from '../../platform/access.js'
 import { assertRoleHoldersInSubtree, assertRoleOwned, assertRoleVisible, visibleRolesCondition } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
-import { pageQuery } from '../../platform/paging.js';
+import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 
@@ -87,7 +87,7 @@ export function roleRoutes(app: FastifyInstance, { db, bus }: AppContext) {
         .where(where)
         .orderBy(desc(roles.isSuper), roles.id)
         .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size),
+        .offset(pageOffset(q)),
       db.select({ n: count() }).from(roles).where(where),
     ]);
     return { items: rows.map(toRoleRow), total: Number(n), page: q.page, page_size: q.page_size };

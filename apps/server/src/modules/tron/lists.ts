@@ -89,7 +89,7 @@ export const usdtTransferListSpec = defineList({
   defaultSort: '-id',
   toRow: toTransferRow,
   columns: TRANSFER_COLUMNS,
-  countCap: 10_000,
+
   row: transferAnswer,
   summary: 'USDT transfers seen on chain to or from our addresses (usdt_transaction_record)',
 });
@@ -167,7 +167,7 @@ export const tronSweepListSpec = defineList({
   defaultSort: '-id',
   toRow: toSweepRow,
   columns: SWEEP_COLUMNS,
-  countCap: 10_000,
+
   row: sweepAnswer,
   summary: 'Collections, gas top-ups and USDT withdrawals we sent on chain (tron_transaction_summary)',
 });

@@ -5,6 +5,7 @@ import { tronTransfers, tronWallets, TRON_TRANSFER_STATUS, TRON_WALLET_ROLE } fr
 import { toHexAddress } from './chain-reader.js';
 import { tronSettingsOf } from './deposits.js';
 import { chainReaderOf } from './watcher.js';
+import { pageOffset } from '../../platform/paging.js';
 
 /**
  * The reconciliation view (issue 14): per wallet, the USDT the chain says it holds (asked from the node
@@ -55,7 +56,7 @@ export async function reconciliation(
     .where(where)
     .orderBy(asc(tronWallets.role), asc(tronWallets.id))
     .limit(size)
-    .offset((page - 1) * size);
+    .offset(pageOffset({ page, page_size: size }));
   const addrs = wallets.map((w) => w.addressBase58);
   const flows = addrs.length
     ? await db

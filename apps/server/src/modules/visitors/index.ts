@@ -63,7 +63,7 @@ export const visitListSpec = defineList({
     id: r.id, visited_at: r.visitedAt.toISOString(), visitor_id: r.visitorKey, kind: r.kind, device: r.device, source: r.source, country: r.country, path: r.path,
   }),
   columns: VISIT_COLUMNS,
-  countCap: 10_000,
+
   row: visitAnswer,
 });
 

@@ -1,0 +1,1 @@
+CREATE INDEX "feed_events_start_idx" ON "feed_events" USING btree ("start_time","id");
