@@ -10,15 +10,10 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** npm packages stay external; the workspace's own (TypeScript sources) are compiled in. */
-const OUTSIDE = process.env.DAU_BUNDLE_ALL === '1' ? ['@electric-sql/pglite', '@node-rs/argon2', '@fastify/swagger-ui', 'pino', 'pg-native', 'thread-stream'] : null;
 const npmPackagesOutside = {
   name: 'npm-packages-outside',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@dau/')) return undefined;
-      if (OUTSIDE && !OUTSIDE.some((p) => args.path === p || args.path.startsWith(`${p}/`))) return undefined;
-      return { path: args.path, external: true };
-    });
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@dau/') ? undefined : { path: args.path, external: true }));
   },
 };
 
@@ -36,8 +31,6 @@ export async function buildServer(outfile = path.join(ROOT, 'apps/server/dist/ma
     plugins: [npmPackagesOutside],
     logLevel: 'warning',
     metafile: true,
-    // Bundled CommonJS packages call require() for node's own modules.
-    banner: { js: "import { createRequire as __dauCreateRequire } from 'node:module'; const require = __dauCreateRequire(import.meta.url);" },
   });
   return Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 }
