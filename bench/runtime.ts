@@ -16,6 +16,20 @@
  *
  * Run: `npm run build && node --import tsx bench/runtime.ts` (BENCH_URL: the PostgreSQL server,
  * BENCH_ENGINES=embedded,pg, BENCH_RUNS=5, BENCH_IDLE=15, BENCH_BROWSER=1). Prints figures; never a gate.
+ *
+ * Figures, this machine (2 cores, node 20, 2026-12-04, load average ~1.3; 5 starts each):
+ *   embedded: first start 10.9 s; start-up on existing data 3.7 / 3.9 / 4.4 s (min / median / max); idle
+ *     RSS 427 / 449 / 500 MB (V8 heap 96 MB used, external 200 MB: PGlite's WebAssembly memory).
+ *     Floor Fastify + PGlite on the same data: 1.5 / 1.6 / 1.8 s, 318 / 323 / 324 MB.
+ *   PostgreSQL: first start 4.4 s; start-up 2.1 / 2.4 / 2.8 s; idle RSS 194 / 203 / 221 MB (V8 heap 98 MB
+ *     used). Floor Fastify + pg: 0.35 s, 69 MB.
+ *   Before issue 25 (tsx): start-up 6 s; idle RSS 211-232 MB on PostgreSQL, 473-632 MB embedded.
+ *   Where the start goes (CPU profile, PostgreSQL): loading node_modules' modules ~1.4 s (tronweb with
+ *   ethers 0.43 s alone, loaded at start by the TRON watcher and sandbox node), building the app's routes
+ *   and schemas ~0.6 s. Bundling every npm package into main.js: 0.4 s sooner, 25 MB more RSS (not done).
+ *   Bytes on the wire (Chromium, brotli): login page 292.4 KB in 37 files; the landing after sign-in
+ *   100.5 KB more in 25 files (392.9 KB for the whole sign-in path; before: 896 KB and 1.65 MB raw); warm
+ *   reload: index.html only (0.9 KB, no-cache), 50 assets from the cache; GET / with br: brotli.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
