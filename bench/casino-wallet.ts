@@ -12,7 +12,8 @@
  * timed from request to answer. Every answer must be RS_OK.
  *
  * Run: `node --import tsx bench/casino-wallet.ts` (BENCH_SECONDS=8 for a quick run; BENCH_CONNECTIONS,
- * BENCH_BETTORS, BENCH_POOL (the server's pg pool, default 20 as the product)). Prints figures; never a
+ * BENCH_BETTORS, BENCH_POOL (the server's pg pool, default 20 as the product), BENCH_SETUP_SQL (statements
+ * run after the seed, before the bettors exist: an experiment on the tables)). Prints figures; never a
  * gate. After the load, a baseline: one-row autocommit INSERTs from as many workers on a plain pg.Pool, the
  * commit rate the machine gives at that moment.
  *
@@ -36,6 +37,18 @@
  *     2,000 calls/s → 1,797–2,037 calls/s, p50 90–122 ms, p99 2.0–2.7 s: each connection plays bet then win
  *     in turn on a fixed schedule, so a connection that fell behind in the warm-up catches up only by
  *     what a pair is faster than its 200 ms slot.
+ * 2026-12-04 (issue 25), open loop, BENCH_SETUP_SQL runs statements before the bettors are made:
+ *   2,000 calls/s, 60 s: 1,289 calls/s, p50 119 ms, p99 22.7 s (a backlog from second 18 to 43), PostgreSQL
+ *     1.07 ms CPU per call (mean batch 22.5); 1,500 calls/s, 30 s: p50 7.8 ms, p99 103 ms rising through the
+ *     run (50 -> 382 ms a second), PostgreSQL 0.60 ms per call.
+ *   What bounds it: PostgreSQL's CPU on the 200 hot bettors' rows. Each call updates its bettor's balance;
+ *     200 wide rows fill a few pages, the pages fill with row versions, updates stop being HOT and write
+ *     all six of the table's indexes, and the cost grows until vacuum catches up. With
+ *     BENCH_SETUP_SQL="ALTER TABLE bettors SET (fillfactor = 20)": 1,500 calls/s p50 5.6 ms, PostgreSQL
+ *     0.33 ms per call; 2,000 calls/s for 60 s: 2,009 calls/s (the backlog clears), p50 22 ms, p99 865 ms,
+ *     PostgreSQL 0.26 ms per call. fillfactor 50: no better than none (1,703 calls/s, p99 12.2 s). Next:
+ *     the balances in a narrow table of their own (bettor id, cash, credit; no secondary index), whose
+ *     updates stay HOT, instead of a fillfactor that makes the whole bettors table five times larger.
  * With 200 connections each waiting for its answer the mean latency is 200 / throughput (Little's law):
  * p99 < 50 ms at 200 connections needs well over 4,000 calls/s. The goal (2,000 calls/s with p99 < 50 ms)
  * is met for the throughput, not for that p99 on this machine.
@@ -215,6 +228,8 @@ async function runServer() {
   try {
     await database.migrate();
     await seed(database.db, { adminPassword: 'Bench#2026pass', demo: false });
+    // BENCH_SETUP_SQL: statements run before the bettors exist (an experiment on the tables, e.g. a fillfactor).
+    if (process.env.BENCH_SETUP_SQL) await database.exec(process.env.BENCH_SETUP_SQL);
     const db = database.db;
     const [{ id: agentId }] = (await database.query(`SELECT id FROM admins WHERE account = 'admin'`)).rows as { id: number }[];
     const [g] = await db
