@@ -21,6 +21,8 @@
  *   embedded: first start 10.9 s; start-up on existing data 3.7 / 3.9 / 4.4 s (min / median / max); idle
  *     RSS 427 / 449 / 500 MB (V8 heap 96 MB used, external 200 MB: PGlite's WebAssembly memory).
  *     Floor Fastify + PGlite on the same data: 1.5 / 1.6 / 1.8 s, 318 / 323 / 324 MB.
+ *   With PGlite's shared buffers at 32MB (platform/db.ts; PostgreSQL's default 128MB before): start-up
+ *     3.5 / 3.6 / 3.7 s; idle RSS 312 / 325 / 366 MB (external 140 MB instead of 200).
  *   PostgreSQL: first start 4.4 s; start-up 2.1 / 2.4 / 2.8 s; idle RSS 194 / 203 / 221 MB (V8 heap 98 MB
  *     used). Floor Fastify + pg: 0.35 s, 69 MB.
  *   Before issue 25 (tsx): start-up 6 s; idle RSS 211-232 MB on PostgreSQL, 473-632 MB embedded.

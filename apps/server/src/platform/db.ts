@@ -108,9 +108,16 @@ function localBus(): Bus & { deliver(text: string): void } {
   };
 }
 
+/**
+ * PGlite's shared buffers live in its WebAssembly memory, in the server's own process: PostgreSQL's default
+ * (128MB) is more than an embedded back office's data needs, and the pages it touches stay resident.
+ * DAU_PGLITE_SHARED_BUFFERS (default 32MB) sets them; the files stay cached by the operating system too.
+ */
+const pgliteStartParams = () => [...PGlite.defaultStartParams, '-c', `shared_buffers=${process.env.DAU_PGLITE_SHARED_BUFFERS || '32MB'}`];
+
 export async function openPglite(dataDir?: string, opts: { from?: Blob } = {}): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const load = opts.from ? { loadDataDir: opts.from } : {};
+  const load = { startParams: pgliteStartParams(), ...(opts.from ? { loadDataDir: opts.from } : {}) };
   const client = dataDir ? new PGlite(dataDir, load) : new PGlite(load);
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
