@@ -106,7 +106,8 @@ describe('durable jobs', () => {
       await waitFor('the job ran again', async () => ran.includes(tag));
       await rescuer.drain(['test.hang']);
       expect(ran).toEqual([tag]);
-      expect(rescuer.released).toBe(1);
+      // Released once, by whichever live process looked first (this file's queue looks too).
+      expect(rescuer.released + jobs.released).toBe(1);
       expect(await job()).toMatchObject({ state: 'completed', retry_count: 1, runner: null });
     } finally {
       killGroup(child, 'SIGKILL');
