@@ -47,7 +47,7 @@ import { openPostgres } from '../apps/server/src/platform/db.js';
 import { seed } from '../apps/server/src/seed.js';
 import { seedDemoMoney } from '../apps/server/src/simulator/demo-money.js';
 import { SandboxProvider } from '../apps/server/src/modules/feed/simulator.js';
-import type { ListSpec } from '../apps/server/src/platform/listing.js';
+import { countInner, type ListSpec } from '../apps/server/src/platform/listing.js';
 import { BILL_LISTS } from '../apps/server/src/modules/money/bills-routes.js';
 import { BETTOR_LISTS } from '../apps/server/src/modules/money/bettors-routes.js';
 import { matchListSpec } from '../apps/server/src/modules/feed/routes.js';
@@ -114,8 +114,7 @@ try {
     const col = spec.sortable[key] as PgColumn;
     const order = col === spec.idColumn ? [dir(col)] : [dir(col), dir(spec.idColumn)];
     const rows = spec.select(database.db).where(where).orderBy(...order).limit(PAGE_SIZE).offset(0).toSQL() as { sql: string; params: unknown[] };
-    let inner = (spec.countFrom ?? spec.select)(database.db).where(where);
-    if (spec.countCap) inner = inner.limit(spec.countCap + 1);
+    const inner = countInner(database.db, spec, where);
     const dialect = (database.db as unknown as { dialect: { sqlToQuery(s: SQL): { sql: string; params: unknown[] } } }).dialect;
     const count = dialect.sqlToQuery(sql`select count(*)::bigint as n from (${inner}) x`);
     return [rows, count];

@@ -29,6 +29,19 @@ describe('sign-in', () => {
     expect(me.body.menus.length).toBeGreaterThan(5);
   });
 
+  it('sends the console its pages, not the buttons (those are the permissions it holds)', async () => {
+    const r = await login({ account: 'admin', password: ADMIN_PASSWORD });
+    const me = await t.call('GET', '/api/v1/auth/me', { token: r.body.token });
+    const nodes: { type: number; path: string; children: unknown[] }[] = [];
+    const walk = (list: typeof nodes) => list.forEach((n) => (nodes.push(n), walk(n.children as typeof nodes)));
+    walk(me.body.menus);
+    expect(nodes.length).toBeGreaterThan(50);
+    expect(nodes.filter((n) => n.type !== 1)).toEqual([]);
+    // The catalogue a role is edited from still has the buttons.
+    const catalogue = await t.call('GET', `/api/v1/system/roles/${me.body.user_info.role_id}/permissions`, { token: r.body.token });
+    expect(JSON.stringify(catalogue.body)).toContain('"type":2');
+  });
+
   it('stores only the hash of the token', async () => {
     const r = await login({ account: 'agent_a', password: PASSWORD });
     const rows = await t.database.db.select().from(sessions).where(eq(sessions.id, r.body.session_id));

@@ -87,8 +87,6 @@ export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
   defaultSort: string;
   toRow: (r: any) => Record<string, unknown>;
   columns: readonly ExportColumn[];
-  /** The total is counted up to this many rows (`total_exact: false` beyond; default LIST_MAX_ROWS). */
-  countCap?: number;
   /** The bare table to count from when the display joins are not needed by the conditions (much cheaper). */
   countFrom?: (ex: Executor) => any;
   /** Kept for declarations: every list applies the admin's data scope (scopeOf). */
@@ -101,7 +99,6 @@ export interface ListSpec<Q extends z.ZodObject = z.ZodObject> {
 
 export const defineList = <Q extends z.ZodObject>(spec: ListSpec<Q>) => spec;
 
-
 function orderOf(spec: ListSpec, sort: string | undefined) {
   const wanted = sort ?? spec.defaultSort;
   const key = wanted.replace(/^-/, '');
@@ -111,15 +108,13 @@ function orderOf(spec: ListSpec, sort: string | undefined) {
   return col === spec.idColumn ? [dir(col as PgColumn)] : [dir(col as PgColumn), dir(spec.idColumn)];
 }
 
-const countCapOf = (spec: ListSpec) => spec.countCap ?? LIST_MAX_ROWS;
-
-/** The rows a count counts: the bare table when declared (cheaper), at most countCap + 1 of them. */
-function countInner(ex: Executor, spec: ListSpec, where: SQL | undefined) {
-  return (spec.countFrom ?? spec.select)(ex).where(where).limit(countCapOf(spec) + 1);
+/** The rows a count counts: the bare table when declared (cheaper), at most LIST_MAX_ROWS + 1 of them. */
+export function countInner(ex: Executor, spec: ListSpec, where: SQL | undefined) {
+  return (spec.countFrom ?? spec.select)(ex).where(where).limit(LIST_MAX_ROWS + 1);
 }
 
-/** A count as the list answers it: beyond countCap, the cap and `exact: false`. */
-const capped = (spec: ListSpec, total: number) => (total > countCapOf(spec) ? { total: countCapOf(spec), exact: false } : { total, exact: true });
+/** A count as the list answers it: beyond LIST_MAX_ROWS, that and `exact: false`. */
+const capped = (total: number) => (total > LIST_MAX_ROWS ? { total: LIST_MAX_ROWS, exact: false } : { total, exact: true });
 
 
 /** Rows of a list for an export, in id order, batch by batch (keyset: memory stays flat). */
@@ -178,7 +173,7 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
       const scope = await scopeForList(db, auth, spec);
       const where = spec.where(q as never, scope);
       const offset = pageOffset(all);
-      const counted = async () => capped(spec, await statements.count(where, all.sort));
+      const counted = async () => capped(await statements.count(where, all.sort));
       let rows: unknown[];
       let count: { total: number; exact: boolean };
       if (all.page === 1) {

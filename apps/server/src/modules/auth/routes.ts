@@ -93,7 +93,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     const auth = authOf(req);
     const { info, keys, isSuper } = await userInfoOf(db, auth.admin.id);
     const [s] = await db.execute<{ ws_key: string }>(sql`select ws_key from sessions where id = ${auth.sessionId}`).then((x) => (x as unknown as { rows: { ws_key: string }[] }).rows);
-    const menus = await menuTree(db, isSuper ? 'all' : keys);
+    // The console builds its menu from the pages; the buttons it may press are in user_info.permissions
+    // (a super admin holds them all), so the tree of buttons (two thirds of the nodes) is not sent.
+    const menus = await menuTree(db, isSuper ? 'all' : keys, 'pages');
     const token = String(req.headers.authorization ?? '').slice(7);
     return { user_info: info, token, session_id: auth.sessionId, ws_key: s?.ws_key ?? '', menus };
   });

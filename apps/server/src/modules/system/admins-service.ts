@@ -35,10 +35,10 @@ export function heldKeys(auth: AuthContext): Set<string> {
   return auth.isSuper ? new Set(flattenCatalogue().map((e) => e.key)) : new Set(auth.permissions);
 }
 
-/** Builds the menu tree (spec §3 Menu item) of the items whose keys are given. */
-export async function menuTree(ex: Executor, keys: Set<string> | 'all'): Promise<MenuNode[]> {
+/** Builds the menu tree (spec §3 Menu item) of the items whose keys are given; `pages`: route permissions (type 1) only. */
+export async function menuTree(ex: Executor, keys: Set<string> | 'all', nodes: 'pages' | 'pages and buttons' = 'pages and buttons'): Promise<MenuNode[]> {
   const rows = await ex.select().from(menuItems).orderBy(sql`${menuItems.sort} desc`, menuItems.id);
-  const allowed = rows.filter((r) => keys === 'all' || keys.has(r.key));
+  const allowed = rows.filter((r) => (keys === 'all' || keys.has(r.key)) && (nodes === 'pages and buttons' || r.type === 1));
   const byId = new Map<number, MenuNode>();
   for (const r of allowed) {
     byId.set(r.id, {

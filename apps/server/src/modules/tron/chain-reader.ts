@@ -1,4 +1,4 @@
-import { TronWeb } from 'tronweb';
+import { tronweb } from './lib.js';
 
 /**
  * What the watcher, the sweeps and the USDT withdrawals read of the chain, behind one interface: the
@@ -55,7 +55,7 @@ const TRANSFER_SELECTOR = 'a9059cbb';
 export function toHexAddress(address: string): string {
   if (/^41[0-9a-fA-F]{40}$/.test(address)) return address.toLowerCase();
   if (/^0x[0-9a-fA-F]{40}$/.test(address)) return `41${address.slice(2).toLowerCase()}`;
-  return TronWeb.address.toHex(address).toLowerCase();
+  return tronweb().TronWeb.address.toHex(address).toLowerCase();
 }
 
 const base58Cache = new Map<string, string>();
@@ -63,7 +63,7 @@ const base58Cache = new Map<string, string>();
 export function toBase58(hex: string): string {
   let b = base58Cache.get(hex);
   if (!b) {
-    b = TronWeb.address.fromHex(hex);
+    b = tronweb().TronWeb.address.fromHex(hex);
     if (base58Cache.size > 200_000) base58Cache.clear();
     base58Cache.set(hex, b);
   }
@@ -71,7 +71,7 @@ export function toBase58(hex: string): string {
 }
 
 export function isTronAddress(address: string): boolean {
-  return typeof address === 'string' && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && TronWeb.isAddress(address);
+  return typeof address === 'string' && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && tronweb().TronWeb.isAddress(address);
 }
 
 /** Decodes a transfer(address,uint256) call's data (hex, no 0x): receiver and amount, or null. */

@@ -1,4 +1,5 @@
-import { TronWeb } from 'tronweb';
+import type { TronWeb } from 'tronweb';
+import { tronweb } from './lib.js';
 
 /**
  * The product's TronWeb client. It points at TRON_FULL_NODE_URL (a real full node / TronGrid) or, by
@@ -23,7 +24,7 @@ export const sandboxNodeUrl = (port: number) => `http://127.0.0.1:${port}`;
 /** A TronWeb client pointed at the node. `from` sets the default address used as owner of constant calls. */
 export function createTronWeb(opts: TronNodeOptions, from?: string): TronWeb {
   const headers = opts.apiKey ? { 'TRON-PRO-API-KEY': opts.apiKey } : undefined;
-  const tronWeb = new TronWeb({
+  const tronWeb = new (tronweb().TronWeb)({
     fullHost: opts.fullNodeUrl,
     ...(opts.solidityNodeUrl ? { solidityNode: opts.solidityNodeUrl } : {}),
     ...(opts.eventServerUrl ? { eventServer: opts.eventServerUrl } : {}),

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { TronWeb } from 'tronweb';
+import { tronweb } from './lib.js';
 import type { Executor } from '../../platform/db.js';
 import { tronWallets } from './schema.js';
 
@@ -183,7 +183,7 @@ export async function openSealedKey(wrapper: KeyWrapper, sealed: SealedKey, addr
 
 /** A fresh key pair from TronWeb (its own secp256k1 and address derivation), sealed: what a new wallet row stores. */
 export async function newSealedAccount(wrapper: KeyWrapper): Promise<{ addressBase58: string; addressHex: string; publicKey: string } & SealedKey> {
-  const account = await TronWeb.createAccount();
+  const account = await tronweb().TronWeb.createAccount();
   const sealed = await sealPrivateKey(wrapper, account.privateKey, account.address.base58);
   const out = { addressBase58: account.address.base58, addressHex: account.address.hex.toLowerCase(), publicKey: account.publicKey, ...sealed };
   // The generated object is dropped here; its string cannot be zero-filled, but it never leaves this call.
@@ -225,7 +225,7 @@ export async function withPrivateKey<T>(ex: Executor, walletId: number, fn: (pri
   const plain = await openSealedKey(currentKeyWrapper(), row, row.addressBase58);
   try {
     const hex = plain.toString('hex');
-    if (TronWeb.address.fromPrivateKey(hex) !== row.addressBase58) throw new KeyMaterialError(`The key of wallet ${walletId} does not match its address`);
+    if (tronweb().TronWeb.address.fromPrivateKey(hex) !== row.addressBase58) throw new KeyMaterialError(`The key of wallet ${walletId} does not match its address`);
     return await fn(hex);
   } finally {
     plain.fill(0);

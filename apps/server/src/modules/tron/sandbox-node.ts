@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { and, asc, desc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
-import { TronWeb, Trx, utils as tronUtils } from 'tronweb';
+import { tronweb } from './lib.js';
 import type { Db, Executor } from '../../platform/db.js';
 import {
   tronSandboxAccounts,
@@ -19,7 +19,7 @@ import {
  * - Chain: a block every `blockMs` (3 s; tests mine by `POST /sandbox/mine`), solidified 19 blocks deep.
  *   `wallet/*` answers from the head, `walletsolidity/*` from the solidified block.
  * - Transactions are built, hashed and checked with TronWeb's own utilities (txJsonToPb, txCheck,
- *   Trx.ecRecover): a broadcast whose raw data does not hash to its txID or whose signature does not
+ *   tronweb().Trx.ecRecover): a broadcast whose raw data does not hash to its txID or whose signature does not
  *   recover the owner is refused, as a real node refuses it.
  * - Fees are burnt TRX: bandwidth (bytes × 1000 sun; no free or staked bandwidth) and, for contract calls,
  *   energy × 210 sun, capped by fee_limit (OUT_OF_ENERGY when it does not cover the call).
@@ -45,7 +45,8 @@ export const ENERGY_TRANSFER_NEW = 64_285;
 export const ACCOUNT_CREATE_FEE = 1_000_000;
 /** The faucet (outside senders): a fixed test key, known to the sandbox only. Never a real key. */
 const FAUCET_PRIVATE_KEY = crypto.createHash('sha256').update('dau sandbox tron faucet').digest('hex');
-export const SANDBOX_FAUCET_ADDRESS = TronWeb.address.fromPrivateKey(FAUCET_PRIVATE_KEY) as string;
+/** The faucet's address (derived on first use: TronWeb loads with the first TRON work, not at start). */
+const faucetAddress = () => tronweb().TronWeb.address.fromPrivateKey(FAUCET_PRIVATE_KEY) as string;
 const FAUCET_TRX = 100_000_000_000_000_000;
 const FAUCET_USDT = 1_000_000_000_000_000;
 const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -89,7 +90,7 @@ export interface SandboxTronNodeOptions {
 const hex41 = (address: string): string => {
   const a = String(address ?? '').replace(/^0x/, '');
   if (/^41[0-9a-fA-F]{40}$/.test(a)) return a.toLowerCase();
-  if (TronWeb.isAddress(a)) return (TronWeb.address.toHex(a) as string).toLowerCase();
+  if (tronweb().TronWeb.isAddress(a)) return (tronweb().TronWeb.address.toHex(a) as string).toLowerCase();
   throw new Error('Invalid address');
 };
 const tryHex41 = (address: unknown): string | null => {
@@ -99,7 +100,7 @@ const tryHex41 = (address: unknown): string | null => {
     return null;
   }
 };
-const toBase58 = (h: string) => TronWeb.address.fromHex(h) as string;
+const toBase58 = (h: string) => tronweb().TronWeb.address.fromHex(h) as string;
 const utf8Hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 const word = (n: bigint | number) => BigInt(n).toString(16).padStart(64, '0');
 const abiString = (s: string) => {
@@ -141,9 +142,9 @@ export class SandboxTronNode {
         if (state) return;
         await tx.insert(tronSandboxState).values({ key: 'node', head: 0, faults: {} }).onConflictDoNothing();
         const ts = Date.now();
-        await tx.insert(tronSandboxBlocks).values({ number: 0, hash: blockId(0, 'genesis'), parentHash: '0'.repeat(64), timestamp: ts, witness: hex41(SANDBOX_FAUCET_ADDRESS) }).onConflictDoNothing();
-        await tx.insert(tronSandboxAccounts).values({ address: hex41(SANDBOX_FAUCET_ADDRESS), balance: FAUCET_TRX, createTime: ts }).onConflictDoNothing();
-        await tx.insert(tronSandboxTokenBalances).values({ contract: this.usdtHex, address: hex41(SANDBOX_FAUCET_ADDRESS), balance: FAUCET_USDT }).onConflictDoNothing();
+        await tx.insert(tronSandboxBlocks).values({ number: 0, hash: blockId(0, 'genesis'), parentHash: '0'.repeat(64), timestamp: ts, witness: hex41(faucetAddress()) }).onConflictDoNothing();
+        await tx.insert(tronSandboxAccounts).values({ address: hex41(faucetAddress()), balance: FAUCET_TRX, createTime: ts }).onConflictDoNothing();
+        await tx.insert(tronSandboxTokenBalances).values({ contract: this.usdtHex, address: hex41(faucetAddress()), balance: FAUCET_USDT }).onConflictDoNothing();
       });
     });
   }
@@ -383,10 +384,10 @@ export class SandboxTronNode {
       const fail = (code: string, message: string) => ({ result: false, code, txid: tx?.txID, message: utf8Hex(message) });
       let owner: string;
       try {
-        if (!tx?.raw_data?.contract?.[0] || !tronUtils.transaction.txCheck(tx)) return fail('SIGERROR', 'Validate signature error: raw data does not match txID');
+        if (!tx?.raw_data?.contract?.[0] || !tronweb().utils.transaction.txCheck(tx)) return fail('SIGERROR', 'Validate signature error: raw data does not match txID');
         if (!Array.isArray(tx.signature) || tx.signature.length !== 1) return fail('SIGERROR', 'Validate signature error: missing signature');
         owner = hex41(tx.raw_data.contract[0].parameter.value.owner_address);
-        const signer = hex41(Trx.ecRecover(tx) as string);
+        const signer = hex41(tronweb().Trx.ecRecover(tx) as string);
         if (signer !== owner) return fail('SIGERROR', `Validate signature error: ${toBase58(signer)} is not the owner`);
       } catch {
         return fail('SIGERROR', 'Validate signature error');
@@ -472,7 +473,7 @@ export class SandboxTronNode {
         if (applied) index++;
       }
       const hash = blockId(number, `${parent!.hash}:${s.reorgs}:${pending.map((p) => p.txId).join(',')}`);
-      await tx.insert(tronSandboxBlocks).values({ number, hash, parentHash: parent!.hash, timestamp, witness: hex41(SANDBOX_FAUCET_ADDRESS) });
+      await tx.insert(tronSandboxBlocks).values({ number, hash, parentHash: parent!.hash, timestamp, witness: hex41(faucetAddress()) });
       await tx.update(tronSandboxState).set({ head: number }).where(eq(tronSandboxState.key, 'node'));
       return number;
     });
@@ -598,14 +599,14 @@ export class SandboxTronNode {
 
   /** An outside sender: the faucet sends `amount` USDT units (or sun) to `to`, signed and broadcast. */
   async deposit(to: string, amount: number, asset: 'USDT' | 'TRX' = 'USDT'): Promise<{ txid: string; result: boolean; code?: string }> {
-    const tronWeb = new TronWeb({ fullHost: this.url || 'http://127.0.0.1:1' });
+    const tronWeb = new (tronweb().TronWeb)({ fullHost: this.url || 'http://127.0.0.1:1' });
     const toHex = hex41(to);
     let unsigned: any;
     if (asset === 'TRX') {
-      unsigned = await this.buildTransfer({ owner_address: hex41(SANDBOX_FAUCET_ADDRESS), to_address: toHex, amount });
+      unsigned = await this.buildTransfer({ owner_address: hex41(faucetAddress()), to_address: toHex, amount });
     } else {
       const built = await this.buildTrigger({
-        owner_address: hex41(SANDBOX_FAUCET_ADDRESS),
+        owner_address: hex41(faucetAddress()),
         contract_address: this.usdtHex,
         function_selector: 'transfer(address,uint256)',
         parameter: word(BigInt('0x' + toHex.slice(2))) + word(amount),
@@ -737,7 +738,7 @@ export class SandboxTronNode {
     both('/wallet/getaccountnet', async (p) => (tryHex41(p.address) ? { freeNetLimit: 0 } : {}));
     both('/wallet/getcontract', async (p) => {
       if (tryHex41(p.value) !== this.usdtHex) return {};
-      return { origin_address: hex41(SANDBOX_FAUCET_ADDRESS), contract_address: this.usdtHex, abi: { entrys: USDT_ABI }, bytecode: '', name: 'TetherToken', consume_user_resource_percent: 100, origin_energy_limit: 10_000_000 };
+      return { origin_address: hex41(faucetAddress()), contract_address: this.usdtHex, abi: { entrys: USDT_ABI }, bytecode: '', name: 'TetherToken', consume_user_resource_percent: 100, origin_energy_limit: 10_000_000 };
     });
     both('/wallet/getcontractinfo', async (p) => (tryHex41(p.value) === this.usdtHex ? { runtimecode: '', smart_contract: { contract_address: this.usdtHex, abi: { entrys: USDT_ABI }, name: 'TetherToken' } } : {}));
     both('/wallet/triggerconstantcontract', async (p) => this.constantCall(p, false));
@@ -839,7 +840,7 @@ export class SandboxTronNode {
     app.post('/sandbox/faults', async (req) => ({ faults: await this.setFaults((req.body ?? {}) as SandboxFaults & { reorg?: number; reinclude?: boolean }), head: await this.visibleHead() }));
     app.get('/sandbox/state', async () => {
       const s = await this.state();
-      return { head: s.head, visibleHead: await this.visibleHead(), solidHead: await this.solidHead(), faults: s.faults, reorgs: s.reorgs, usdt: this.usdt, faucet: SANDBOX_FAUCET_ADDRESS };
+      return { head: s.head, visibleHead: await this.visibleHead(), solidHead: await this.solidHead(), faults: s.faults, reorgs: s.reorgs, usdt: this.usdt, faucet: faucetAddress() };
     });
     app.post('/sandbox/deposit', async (req, reply) => {
       const b = (req.body ?? {}) as { to?: string; amount?: number; asset?: 'USDT' | 'TRX'; deposits?: { to: string; amount: number; asset?: 'USDT' | 'TRX' }[] };
@@ -859,15 +860,15 @@ function blockId(number: number, seed: string) {
 }
 
 function keccakSelector(signature: string) {
-  return (TronWeb.sha3(signature.replace(/\s+/g, ''), false) as string).slice(0, 8);
+  return (tronweb().TronWeb.sha3(signature.replace(/\s+/g, ''), false) as string).slice(0, 8);
 }
 
 /** Computes txID and raw_data_hex of an unsigned transaction with TronWeb's own protobuf encoding. */
 function sealTx(raw: Record<string, unknown>) {
   const tx: Record<string, unknown> = { visible: false, txID: '', raw_data: raw, raw_data_hex: '' };
-  const pb = tronUtils.transaction.txJsonToPb(tx as any);
-  tx.txID = tronUtils.transaction.txPbToTxID(pb).replace(/^0x/, '');
-  tx.raw_data_hex = tronUtils.transaction.txPbToRawDataHex(pb).toLowerCase();
+  const pb = tronweb().utils.transaction.txJsonToPb(tx as any);
+  tx.txID = tronweb().utils.transaction.txPbToTxID(pb).replace(/^0x/, '');
+  tx.raw_data_hex = tronweb().utils.transaction.txPbToRawDataHex(pb).toLowerCase();
   return tx;
 }
 

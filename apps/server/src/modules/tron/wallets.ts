@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
-import { TronWeb } from 'tronweb';
+import type { TronWeb } from 'tronweb';
+import { tronweb } from './lib.js';
 import { LOG_TYPE } from '@dau/domain';
 import { okAnswer, tronConfirmBody, tronLiveBalanceAnswer, tronSyncAnswer, tronWalletAnswer, tronWalletCreate, tronWalletFilters } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
@@ -63,7 +64,7 @@ type Filters = z.infer<typeof tronWalletFilters>;
 function addressCondition(input: string): SQL {
   const a = input.replace(/^0x/, '');
   if (/^41[0-9a-fA-F]{40}$/.test(a)) return eq(tronWallets.addressHex, a.toLowerCase());
-  if (TronWeb.isAddress(a)) return eq(tronWallets.addressBase58, a);
+  if (tronweb().TronWeb.isAddress(a)) return eq(tronWallets.addressBase58, a);
   return ilike(tronWallets.addressBase58, `%${esc(input)}%`);
 }
 
@@ -192,7 +193,7 @@ export async function sendTrx(ex: Executor, walletId: number, to: string, amount
  */
 export async function prepareTransfer(ex: Executor, walletId: number, to: string, amount: number, asset: 'USDT' | 'TRX', opts: { feeLimit?: number } = {}) {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new TronBroadcastError('BAD_AMOUNT', 'The amount must be a positive integer');
-  if (!TronWeb.isAddress(to)) throw new TronBroadcastError('BAD_ADDRESS', 'Not a TRON address');
+  if (!tronweb().TronWeb.isAddress(to)) throw new TronBroadcastError('BAD_ADDRESS', 'Not a TRON address');
   const from = await walletAddress(ex, walletId);
   const tw = tronClient(from);
   let unsigned: any;
