@@ -30,11 +30,8 @@ import { openPostgres } from '../apps/server/src/platform/db.js';
 import { LIST_MAX_ROWS } from '../apps/server/src/platform/paging.js';
 import { seed } from '../apps/server/src/seed.js';
 import { seedDemoMoney } from '../apps/server/src/simulator/demo-money.js';
-import { pct, scratchDatabase } from './support.js';
+import { growToProductionSize, pct, PRODUCTION_ROWS, scratchDatabase } from './support.js';
 
-const BILLS = Number(process.env.BENCH_BILLS ?? 1_000_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1_000_000);
-const MATCHES = Number(process.env.BENCH_MATCHES ?? 200_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 30);
 const PAGE_SIZE = 20;
 const DEEPEST = LIST_MAX_ROWS / PAGE_SIZE;
@@ -56,21 +53,8 @@ try {
   const built = await buildApp({ database, logger: { level: 'info', stream: logStream } });
   close = () => built.app.close();
   const t0 = performance.now();
-  await database.exec(`
-    INSERT INTO bills (created_at, serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, txn_id)
-    SELECT now() - make_interval(secs => i * 2.5), 'LD' || lpad(i::text, 9, '0'), b.id, b.agent_id, 1, 1, 100, (i - 1) * 100, i * 100, 'admin', 'ld-' || i
-    FROM (SELECT id, agent_id FROM bettors ORDER BY id LIMIT 1) b, generate_series(1, ${BILLS}) i;
-    INSERT INTO casino_rounds (provider_id, round_ref, game_id, bettor_id, agent_id, bet_total, win_total, status, created_at, updated_at, ended_at)
-    SELECT g.provider_id, 'ld-' || i, g.id, b.id, b.agent_id, 1000, (i % 3) * 700, 2, now() - make_interval(secs => i), now() - make_interval(secs => i), now() - make_interval(secs => i)
-    FROM (SELECT id, provider_id FROM casino_games ORDER BY id LIMIT 1) g, (SELECT id, agent_id FROM bettors ORDER BY id LIMIT 1) b, generate_series(1, ${ROUNDS}) i;
-    INSERT INTO feed_events (event_id, sport_id, league_id, home_team, away_team, start_time, event_status, updated_ts)
-    SELECT 'sr:match:ld' || i, 1, 'sr:tournament:ld', 'home ' || i, 'away ' || i, now() - make_interval(mins => ${MATCHES} - i), 4, 0
-    FROM generate_series(1, ${MATCHES}) i;
-    ANALYZE;
-  `);
-  const sizes = (await database.query(`SELECT (SELECT count(*) FROM bills)::int AS bills, (SELECT count(*) FROM casino_rounds)::int AS rounds, (SELECT count(*) FROM feed_events)::int AS matches`)).rows[0];
+  const sizes = await growToProductionSize((q) => database.exec(q), (q) => database.query(q), { ...PRODUCTION_ROWS, bettors: 0 });
   console.log(`wrote the rows in ${((performance.now() - t0) / 1000).toFixed(1)} s; the tables hold ${JSON.stringify(sizes)}`);
-  if (sizes.bills < BILLS || sizes.rounds < ROUNDS || sizes.matches < MATCHES) throw new Error('the tables are smaller than asked: the set-up wrote too little');
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}`;
   const { token } = (await (await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'admin', password: PASSWORD }) })).json()) as { token: string };

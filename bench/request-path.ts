@@ -38,6 +38,9 @@
  * helmet per request.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
@@ -51,7 +54,7 @@ import { countInner, type ListSpec } from '../apps/server/src/platform/listing.j
 import { BILL_LISTS } from '../apps/server/src/modules/money/bills-routes.js';
 import { BETTOR_LISTS } from '../apps/server/src/modules/money/bettors-routes.js';
 import { matchListSpec } from '../apps/server/src/modules/feed/routes.js';
-import { pct, scratchDatabase } from './support.js';
+import { growToProductionSize, pct, scratchDatabase } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SLICE = Number(process.env.BENCH_SLICE ?? 5);
@@ -59,6 +62,10 @@ const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50,200').split(',').map(Number);
 const PASSWORD = 'Bench#2026pass';
 const PAGE_SIZE = 20;
+/** BENCH_DATA=production (default: the demo grown to 100k bettors, 1M bills, 1M rounds, 200k matches) or demo. */
+const DATA = process.env.BENCH_DATA === 'demo' ? 'demo' : 'production';
+const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dau-bench-rp-')), 'requests.log');
+const logStream = fs.createWriteStream(logFile);
 
 const LISTS: Record<string, ListSpec> = {
   bills: BILL_LISTS.find((s) => s.name === 'bill')!,
@@ -80,7 +87,8 @@ try {
   await database.migrate();
   await seed(database.db, { adminPassword: PASSWORD, demo: true });
   await seedDemoMoney(database.db);
-  const built = await buildApp({ database, logger: false });
+  // Request logging as in production: pino at info, one line per request, here to a file.
+  const built = await buildApp({ database, logger: { level: 'info', stream: logStream } });
   closeApp = () => built.app.close();
   let ingest: Promise<unknown> = Promise.resolve();
   const provider = new SandboxProvider({
@@ -92,6 +100,7 @@ try {
   });
   provider.start();
   await ingest;
+  if (DATA === 'production') await growToProductionSize((q) => database.exec(q), (q) => database.query(q));
   await database.exec('ANALYZE');
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (built.app.server.address() as { port: number }).port;
@@ -104,7 +113,7 @@ try {
   const sizes = await raw.query(
     `SELECT (SELECT count(*) FROM bills) AS bills, (SELECT count(*) FROM bettors) AS bettors, (SELECT count(*) FROM feed_events) AS matches`,
   );
-  console.log(`demo data: ${JSON.stringify(sizes.rows[0])}; ${SECONDS} s per cell; node ${process.version}`);
+  console.log(`${DATA} data: ${JSON.stringify(sizes.rows[0])}; ${SECONDS} s per cell; request log ${logFile}; node ${process.version}`);
 
   /** The page's rows and its count as plain SQL, built from the list's declaration (super admin: no scope). */
   const statements = (spec: ListSpec) => {

@@ -267,6 +267,12 @@ if (ENGINES.includes('pg')) {
   await admin(`CREATE DATABASE ${name}`);
   try {
     await measureServer('PostgreSQL', { DATABASE_URL: url() });
+    // Production: every outside party at an address of its own (here a closed local port: each call fails
+    // fast), so the process runs no sandbox; the TRON watcher still loads TronWeb on its first block.
+    const away = `http://127.0.0.1:${await freePort()}`;
+    await measureServer('PostgreSQL, no sandbox (outside parties configured)', {
+      DATABASE_URL: url(), TRON_FULL_NODE_URL: away, DAU_SMS_API_URL: `${away}/version1`, DAU_FCM_BASE_URL: away, DAU_TELEGRAM_API_ROOT: away, DAU_CASINO_SANDBOX: '0',
+    });
     await measureFloor('floor: Fastify + pg pool', FLOOR_PG, { DATABASE_URL: url() });
   } finally {
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -309,7 +309,8 @@ describe('money screens', () => {
       await settled(page);
       const refusedRow = rowByKey(page, toRefuse.id);
       await refusedRow.waitFor({ state: 'visible' });
-      expect((await (await cell(page, refusedRow, 'Withdrawal status')).innerText()).trim()).toMatch(/^Refused/);
+      // The "All" view may first show its cached page (the row still pending) while it fetches again.
+      await until(async () => (await (await cell(page, refusedRow, 'Withdrawal status')).innerText()).trim().startsWith('Refused'), 'the refused withdrawal shown Refused');
       await screenshot(page, 'money-12-withdrawal-refused');
 
       const refused = expectStatus(await api('GET', `/money/withdrawals?serial_number=${toRefuse.serial_number}`), 200, 'the refused withdrawal').items[0];

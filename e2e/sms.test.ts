@@ -12,10 +12,10 @@ import { openScreen, shot, shots } from './support/screens';
  * a phone.
  *
  * Data: no demo data and no simulator. Bettors come from the betting sandbox route. The server runs the
- * sandbox SMS gateway itself (no DAU_SMS_API_URL), on a port of its own for this run.
+ * sandbox SMS gateway itself (no DAU_SMS_API_URL), on a free port startServer picks for it.
  */
 const e2e = useE2e({
-  server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1', DAU_SMS_SANDBOX_PORT: String(41_000 + Math.floor(Math.random() * 9_000)) } },
+  server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1' } },
 });
 let adminToken = '';
 const bettors: { id: number; phone: string }[] = [];
