@@ -1,4 +1,5 @@
-import { tronweb } from './lib.js';
+import crypto from 'node:crypto';
+import { base58check } from '@scure/base';
 
 /**
  * What the watcher, the sweeps and the USDT withdrawals read of the chain, behind one interface: the
@@ -51,11 +52,30 @@ export interface ChainReader {
 
 const TRANSFER_SELECTOR = 'a9059cbb';
 
+/**
+ * Base58Check of TRON addresses (21 bytes: 0x41 and the 20 of the account), with @scure/base's coder and
+ * node's SHA-256: the watcher converts addresses on every block, and TronWeb (with ethers, 44 MB) then
+ * loads only for what signs or sends.
+ */
+const base58 = base58check((data) => new Uint8Array(crypto.createHash('sha256').update(data).digest()));
+
+/** The 21 bytes of a Base58 TRON address, or null when it is not one (checksum, length, prefix). */
+function addressBytes(address: string): Uint8Array | null {
+  try {
+    const bytes = base58.decode(address);
+    return bytes.length === 21 && bytes[0] === 0x41 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
 /** 41-prefixed lower-case hex of a Base58 or hex address. */
 export function toHexAddress(address: string): string {
   if (/^41[0-9a-fA-F]{40}$/.test(address)) return address.toLowerCase();
   if (/^0x[0-9a-fA-F]{40}$/.test(address)) return `41${address.slice(2).toLowerCase()}`;
-  return tronweb().TronWeb.address.toHex(address).toLowerCase();
+  const bytes = addressBytes(address);
+  if (!bytes) throw new Error(`Not a TRON address: ${address}`);
+  return Buffer.from(bytes).toString('hex');
 }
 
 const base58Cache = new Map<string, string>();
@@ -63,7 +83,7 @@ const base58Cache = new Map<string, string>();
 export function toBase58(hex: string): string {
   let b = base58Cache.get(hex);
   if (!b) {
-    b = tronweb().TronWeb.address.fromHex(hex);
+    b = base58.encode(Buffer.from(hex, 'hex'));
     if (base58Cache.size > 200_000) base58Cache.clear();
     base58Cache.set(hex, b);
   }
@@ -71,7 +91,7 @@ export function toBase58(hex: string): string {
 }
 
 export function isTronAddress(address: string): boolean {
-  return typeof address === 'string' && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && tronweb().TronWeb.isAddress(address);
+  return typeof address === 'string' && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address) && addressBytes(address) !== null;
 }
 
 /** Decodes a transfer(address,uint256) call's data (hex, no 0x): receiver and amount, or null. */
