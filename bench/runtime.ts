@@ -48,6 +48,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const IDLE = Number(process.env.BENCH_IDLE ?? 15);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,pg').split(',');
 const BROWSER = process.env.BENCH_BROWSER !== '0';
+/** Node's flags for the server (BENCH_NODE_FLAGS, space-separated, e.g. --enable-source-maps; default none, as `npm run serve`). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -133,14 +135,14 @@ async function serverEnv(extra: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
 /** Cold start once, then RUNS starts on the existing data: start-up and idle RSS. */
 async function measureServer(label: string, extra: NodeJS.ProcessEnv) {
   const env = await serverEnv(extra);
-  const cold = await start(['--enable-source-maps', MAIN], env);
+  const cold = await start([...NODE_FLAGS, MAIN], env);
   await cold.stop();
   console.log(`${label}: first start (migrate, seed) ${cold.ms.toFixed(0)} ms`);
   const times: number[] = [];
   const rss: number[] = [];
   let memory = { heapUsed: NaN, heapTotal: NaN, external: NaN };
   for (let i = 0; i < RUNS; i++) {
-    const s = await start(['--enable-source-maps', MAIN], env);
+    const s = await start([...NODE_FLAGS, MAIN], env);
     times.push(s.ms);
     await sleep(IDLE * 1000);
     rss.push(rssMb(s.child.pid!));
@@ -186,7 +188,7 @@ await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
 async function measureTransfer() {
   const { chromium } = await import('playwright-core');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-bench-transfer-'));
-  const s = await start(['--enable-source-maps', MAIN], await serverEnv({ DAU_DATA_DIR: dataDir }));
+  const s = await start([...NODE_FLAGS, MAIN], await serverEnv({ DAU_DATA_DIR: dataDir }));
   const base = `http://127.0.0.1:${s.port}`;
   const executablePath = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => fs.existsSync(p));
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });

@@ -27,6 +27,9 @@ export async function buildServer(outfile = path.join(ROOT, 'apps/server/dist/ma
     format: 'esm',
     target: 'node20',
     sourcemap: true,
+    // Stack traces name the TypeScript file and line from the mappings alone; the sources themselves would
+    // sit in every process's memory (node --enable-source-maps keeps the whole map).
+    sourcesContent: false,
     legalComments: 'none',
     plugins: [npmPackagesOutside],
     logLevel: 'warning',
