@@ -45,9 +45,10 @@ import { BettingFeedHook } from './modules/betting/feed-hook.js';
 import { defineRemindJob } from './modules/betting/remind.js';
 import { bettingRoutes } from './modules/betting/routes.js';
 import { feedControls } from './modules/feed/controls.js';
-import { changeTotals, voidEventOrders, withPreview } from './modules/betting/settlement.js';
+import { defineMatchArchive } from './modules/feed/archive.js';
+import { changeTotals, ordersWaitingOn, voidEventOrders, withPreview } from './modules/betting/settlement.js';
 import { statisticsRoutes } from './modules/statistics/routes.js';
-import { jackpotRoutes } from './modules/jackpot/index.js';
+import { issuesWaitingOn, jackpotRoutes } from './modules/jackpot/index.js';
 import { tronRoutes } from './modules/tron/index.js';
 import type { TronOptions } from './modules/tron/runtime.js';
 import { casinoRoutes } from './modules/casino/index.js';
@@ -228,6 +229,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const betting = new BettingFeedHook(ctx, (fn) => feedStore.withTx(fn), { concurrency: kind === 'pg' ? 4 : 1, log: (msg, err) => app.log.error({ err }, msg) });
   app.addHook('onClose', async () => betting.stop());
   defineRemindJob(ctx);
+  // Matches over and past the retention move to the archive, unless an order or a jackpot issue still waits on them.
+  defineMatchArchive(ctx, [ordersWaitingOn, issuesWaitingOn]);
   const feed = new FeedEngine(feedStore, {
     margin,
     onLog: opts.onFeedLog,

@@ -12,6 +12,7 @@ export const PGLITE_FILES: Readonly<Record<string, string>> = {
   'jobs.test.ts': "the job queue's executor: in-process on PGlite, one connection, its own locking",
   'casino-hot-batch.test.ts': "the casino wallet's hot statements: prepared on PostgreSQL, plain queries on PGlite",
   'feed-store.test.ts': "the feed store's upserts and JSON statements",
+  'feed-archive.test.ts': "the match archive's moving statements (DELETE … RETURNING into INSERT), row locks skipped and the view over both tables",
   'access-declaration.test.ts': 'builds the app on a PGlite it opens itself',
   'tron-keys.test.ts': "the embedded default keeps the wallets' master key in its data folder",
   'files.test.ts': "uploads kept in the embedded default's data folder",

@@ -628,6 +628,13 @@ export const MESSAGES = {
     'zh-CN': '该订单已不处于未结算状态，无法执行此操作',
   },
 
+  // The match archive (issue 25): an operator's control on a match moved to the archive
+  MATCH_ARCHIVED: {
+    'en-US': 'This match is over and has been moved to the archive: it can still be viewed, but no longer changed',
+    'sw-KE': 'Mechi hii imekwisha na imehamishiwa kwenye kumbukumbu za zamani: bado inaweza kutazamwa, lakini haiwezi kubadilishwa tena',
+    'zh-CN': '该比赛已结束并已归档：仍可查看，但不能再修改',
+  },
+
   // Money and input formats
   AMOUNT_INVALID: {
     'en-US': 'Please enter a valid amount with at most 2 decimal places',

@@ -23,7 +23,7 @@
  * UPDATE, every order planned in memory, then `applyPlans` (bettors locked in id order and updated once
  * with their summed delta; each bill's before / after computed in posting order so the chain holds).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import {
   ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, ORDER_STATUS, OUTCOME_STATUS, SELECTION_OUTCOME,
   inviterRewardCents, settleOrder, settlementForStatus, statusForSettlement, type AccountKind, type LegSettlement, type OutcomeStatus,
@@ -34,6 +34,7 @@ import { bettors } from '../money/schema.js';
 import { HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/ledger.js';
 import { settledOrders } from '../../platform/metrics.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { archivedSelections } from '../feed/archive.js';
 import type { CancelRecord, OutcomeSettlement } from '../feed/engine.js';
 import { orderEvents, orderLines, orders } from './schema.js';
 import { promotionEvent } from '../promotions/service.js';
@@ -74,6 +75,17 @@ export interface OrderChange {
 
 const FINAL = new Set<number>([ORDER_STATUS.early_settlement, ORDER_STATUS.auto_cash_out]);
 export const isFinal = (status: number) => FINAL.has(status);
+
+/** Orders that still wait on their matches' results: every status but settled and cashed out (a new one waits too). */
+const WAITING = Object.values(ORDER_STATUS).filter((s) => s !== ORDER_STATUS.settled && !FINAL.has(s));
+
+/**
+ * The feed's archive keeps a match live while an order on it waits (feed/archive.ts `ArchiveHold`). A
+ * settled order may still be resettled after its match is archived: settlement then reads the archive.
+ */
+export const ordersWaitingOn = (eventId: SQLWrapper) =>
+  sql`exists (select 1 from ${orderLines} join ${orders} on ${orders.id} = ${orderLines.orderId}
+    where ${orderLines.eventId} = ${eventId} and ${inArray(orders.status, WAITING)})`;
 
 const moneyOf = (o: OrderRow): OrderMoney => ({
   status: o.status,
@@ -439,7 +451,7 @@ async function settleChunk(tx: Executor, ids: number[], settings: BettingSetting
   const locked = await tx.select().from(orders).where(inArray(orders.id, ids)).orderBy(asc(orders.id)).for('update');
   if (!locked.length) return 0;
   const rows = await tx
-    .select({ line: orderLines, feedSettlement: feedOutcomes.settlement, cancel: feedMarkets.cancel })
+    .select({ line: orderLines, feedSettlement: feedOutcomes.settlement, cancel: feedMarkets.cancel, liveMarket: feedMarkets.eventId })
     .from(orderLines)
     .leftJoin(feedMarkets, and(eq(feedMarkets.eventId, orderLines.eventId), eq(feedMarkets.marketKey, orderLines.marketKey)))
     .leftJoin(
@@ -448,6 +460,10 @@ async function settleChunk(tx: Executor, ids: number[], settings: BettingSetting
     )
     .where(inArray(orderLines.orderId, locked.map((o) => o.id)))
     .orderBy(asc(orderLines.orderId), asc(orderLines.id));
+  // A line whose market is no longer live follows the archive (feed/archive.ts): an order with a line on a
+  // match archived since is resettled from the feed's results all the same, never taken back to pending.
+  const gone = rows.filter((r) => r.liveMarket === null).map((r) => r.line);
+  const archived = gone.length ? await archivedSelections(tx, gone) : undefined;
   const byOrder = new Map<number, LineRow[]>();
   const placedAt = new Map(locked.map((o) => [o.id, o.createdAt.getTime()]));
   const moved: MovedLine[] = [];
@@ -456,7 +472,8 @@ async function settleChunk(tx: Executor, ids: number[], settings: BettingSetting
     (byOrder.get(line.orderId) ?? byOrder.set(line.orderId, []).get(line.orderId)!).push(line);
     // Lines an operator settled keep the operator's result.
     if (line.settledBy !== null && line.settledBy !== 'feed') continue;
-    const wanted = cancelCovers(r.cancel, placedAt.get(line.orderId)!) ? VOID : toLeg(r.feedSettlement);
+    const feed = (r.liveMarket === null ? archived?.(line) : undefined) ?? r;
+    const wanted = cancelCovers(feed.cancel, placedAt.get(line.orderId)!) ? VOID : toLeg(feed.feedSettlement);
     if (sameLeg(line.settlement ?? null, wanted)) continue;
     const st = lineStatus(wanted);
     const outcomeStatus = wanted === VOID ? OUTCOME_STATUS.cancelled : st.outcomeStatus;

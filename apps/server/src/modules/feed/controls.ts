@@ -7,6 +7,8 @@
  * are operator columns of feed_events that the feed never writes. Market and outcome suspensions go
  * through the engine (`setOperatorSuspensionByKey`): a flag of their own that odds changes, bet stops
  * and producer recovery leave alone, so the rules stay in one place.
+ *
+ * They act on live matches only: a match moved to the archive (./archive.ts) answers 409 MATCH_ARCHIVED.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -24,6 +26,7 @@ import type { PgFeedStore } from './pg-store.js';
 import { matchListSpec } from './routes.js';
 import { answerRow, text } from '@dau/contract';
 import { feedEvents } from './schema.js';
+import { notLive } from './archive.js';
 
 type EventRow = typeof feedEvents.$inferSelect;
 type EventPatch = Partial<Pick<EventRow, 'isVisible' | 'isSuspended' | 'liveDelaySeconds' | 'randomBet' | 'popularity' | 'sequence' | 'isMaintain' | 'cancelReason' | 'matchStatus'>>;
@@ -112,7 +115,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
   ) {
     return store.withTx(async (tx) => {
       const [row] = await tx.select().from(feedEvents).where(eq(feedEvents.eventId, eventId)).for('update');
-      if (!row) throw notFound();
+      if (!row) throw await notLive(tx, eventId);
       const set = patch(row);
       const keys = Object.keys(set) as (keyof EventPatch)[];
       const [updated] = await tx
@@ -146,7 +149,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
   async function suspendMarket(req: FastifyRequest, eventId: string, key: string, suspended: boolean, outcomeId?: string) {
     return store.withTx(async (tx) => {
       const res = await engine.setOperatorSuspensionByKey(eventId, key, suspended, outcomeId);
-      if (!res) throw notFound();
+      if (!res) throw await notLive(tx, eventId);
       const target = outcomeId === undefined ? `market ${key}` : `selection ${key}|${outcomeId}`;
       await writeAudit(tx, req, {
         type: LOG_TYPE.ordinary,
@@ -250,7 +253,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
     },
     async (req) => {
       const [row] = await db.select({ id: feedEvents.eventId }).from(feedEvents).where(eq(feedEvents.eventId, req.params.id));
-      if (!row) throw notFound();
+      if (!row) throw await notLive(db, req.params.id);
       return hooks ? hooks.preview(req.params.id, authOf(req).admin.id, req.body.reason ?? '') : { orders: 0, cash: 0, credit: 0 };
     },
   );

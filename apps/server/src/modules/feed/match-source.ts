@@ -4,11 +4,12 @@
  * the current 1X2 prices. The 1X2 market is type 1 without specifiers ('1|'), outcomes '1' home, '2'
  * draw, '3' away (./names.ts).
  */
-import { and, asc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { EVENT_STATUS, MATCH_STATUS, SPORT } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
 import { leagues } from '../sports/schema.js';
-import { feedEvents, feedMarkets, feedOutcomes } from './schema.js';
+import { feedEvents, feedMarkets, feedMarketsArchive, feedOutcomes } from './schema.js';
+import { feedEventsAll } from './archive.js';
 
 const X12 = '1|';
 
@@ -97,24 +98,27 @@ const CANCELLED_MATCH: readonly number[] = [
 
 /**
  * The settled 1X2 result of each match: 0 home, 1 draw, 2 away, 3 cancelled or abandoned (the match
- * cancelled, or its 1X2 market cancelled / settled void), null while unknown.
+ * cancelled, or its 1X2 market cancelled / settled void), null while unknown. Archived matches too
+ * (./archive.ts): a settled issue is resettled, and its results refreshed, after its matches are archived.
+ * A live row wins over an archived one (a match or market the feed brought back).
  */
 export async function settled1x2(ex: Executor, eventIds: readonly string[]): Promise<Map<string, 0 | 1 | 2 | 3 | null>> {
   const out = new Map<string, 0 | 1 | 2 | 3 | null>();
   if (!eventIds.length) return out;
-  const events = await ex
-    .select({ eventId: feedEvents.eventId, eventStatus: feedEvents.eventStatus, matchStatus: feedEvents.matchStatus, cancelReason: feedEvents.cancelReason })
-    .from(feedEvents)
-    .where(inArray(feedEvents.eventId, [...eventIds]));
-  const markets = new Map(
-    (
-      await ex
-        .select({ eventId: feedMarkets.eventId, settlement: feedMarkets.settlement, cancel: feedMarkets.cancel })
-        .from(feedMarkets)
-        .where(and(inArray(feedMarkets.eventId, [...eventIds]), eq(feedMarkets.marketKey, X12)))
-    ).map((m) => [m.eventId, m]),
-  );
-  for (const e of events) {
+  const all = feedEventsAll;
+  const rows = await ex
+    .select({ eventId: all.eventId, eventStatus: all.eventStatus, matchStatus: all.matchStatus, cancelReason: all.cancelReason, archived: all.archived })
+    .from(all)
+    .where(inArray(all.eventId, [...eventIds]))
+    .orderBy(desc(all.archived));
+  const events = new Map(rows.map((r) => [r.eventId, r]));
+  const archived = rows.filter((r) => r.archived).map((r) => r.eventId);
+  const x12 = (m: typeof feedMarkets | typeof feedMarketsArchive, ids: readonly string[]) =>
+    ids.length
+      ? ex.select({ eventId: m.eventId, settlement: m.settlement, cancel: m.cancel }).from(m).where(and(inArray(m.eventId, [...ids]), eq(m.marketKey, X12)))
+      : [];
+  const markets = new Map([...(await x12(feedMarketsArchive, archived)), ...(await x12(feedMarkets, eventIds))].map((m) => [m.eventId, m]));
+  for (const e of events.values()) {
     if (CANCELLED_EVENT.includes(e.eventStatus) || CANCELLED_MATCH.includes(e.matchStatus) || e.cancelReason !== '') {
       out.set(e.eventId, 3);
       continue;

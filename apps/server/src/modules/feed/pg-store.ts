@@ -68,6 +68,61 @@ function columns<T extends Record<string, unknown>>(rows: readonly T[]): { [K in
   return out;
 }
 
+/**
+ * Markets as the engine holds them, from rows of feed_markets, feed_outcomes and feed_market_history (or of
+ * the archive's tables, which have the same columns: ./archive.ts).
+ */
+export function storedMarkets(
+  rows: (typeof feedMarkets.$inferSelect)[],
+  outcomes: (typeof feedOutcomes.$inferSelect)[],
+  history: (typeof feedMarketHistory.$inferSelect)[],
+): StoredMarket[] {
+  const byKey = new Map<string, StoredMarket>();
+  const id = (eventId: string, key: string) => `${eventId}\u0000${key}`;
+  const out: StoredMarket[] = [];
+  for (const r of rows) {
+    const m: StoredMarket = {
+      eventId: r.eventId,
+      typeId: r.typeId,
+      specifiers: r.specifiers,
+      key: r.marketKey,
+      producer: r.producer,
+      status: r.status,
+      suspendedByOperator: r.suspendedByOperator,
+      suspendedByBetStop: r.suspendedByBetStop,
+      suspendedByProducer: r.suspendedByProducer,
+      lastOddsTs: r.lastOddsTs,
+      lastBetStopTs: r.lastBetStopTs,
+      outcomes: {},
+      settlement: r.settlement ?? null,
+      statusBeforeSettlement: r.statusBeforeSettlement,
+      cancel: r.cancel ?? null,
+      history: [],
+      updatedTs: r.updatedTs,
+    };
+    byKey.set(id(r.eventId, r.marketKey), m);
+    out.push(m);
+  }
+  for (const o of outcomes) {
+    const m = byKey.get(id(o.eventId, o.marketKey));
+    if (!m) continue;
+    const so: StoredOutcome = {
+      id: o.outcomeId,
+      originalPrice: o.originalPrice,
+      price: o.price,
+      active: o.active,
+      suspendedByOperator: o.suspendedByOperator,
+      settlement: o.settlement ?? null,
+      outcomeStatus: o.outcomeStatus,
+      selectionOutcome: o.selectionOutcome,
+      updatedTs: o.updatedTs,
+    };
+    m.outcomes[o.outcomeId] = so;
+  }
+  for (const h of history) byKey.get(id(h.eventId, h.marketKey))?.history.push(h.entry);
+  return out;
+}
+
 export class PgFeedStore implements FeedStore {
   private readonly als = new AsyncLocalStorage<TxContext>();
   /** How many history entries each loaded market already has in the database (append the rest). */
@@ -223,49 +278,7 @@ export class PgFeedStore implements FeedStore {
     outcomes: (typeof feedOutcomes.$inferSelect)[],
     history: (typeof feedMarketHistory.$inferSelect)[],
   ): StoredMarket[] {
-    const byKey = new Map<string, StoredMarket>();
-    const id = (eventId: string, key: string) => `${eventId}\u0000${key}`;
-    const out: StoredMarket[] = [];
-    for (const r of rows) {
-      const m: StoredMarket = {
-        eventId: r.eventId,
-        typeId: r.typeId,
-        specifiers: r.specifiers,
-        key: r.marketKey,
-        producer: r.producer,
-        status: r.status,
-        suspendedByOperator: r.suspendedByOperator,
-        suspendedByBetStop: r.suspendedByBetStop,
-        suspendedByProducer: r.suspendedByProducer,
-        lastOddsTs: r.lastOddsTs,
-        lastBetStopTs: r.lastBetStopTs,
-        outcomes: {},
-        settlement: r.settlement ?? null,
-        statusBeforeSettlement: r.statusBeforeSettlement,
-        cancel: r.cancel ?? null,
-        history: [],
-        updatedTs: r.updatedTs,
-      };
-      byKey.set(id(r.eventId, r.marketKey), m);
-      out.push(m);
-    }
-    for (const o of outcomes) {
-      const m = byKey.get(id(o.eventId, o.marketKey));
-      if (!m) continue;
-      const so: StoredOutcome = {
-        id: o.outcomeId,
-        originalPrice: o.originalPrice,
-        price: o.price,
-        active: o.active,
-        suspendedByOperator: o.suspendedByOperator,
-        settlement: o.settlement ?? null,
-        outcomeStatus: o.outcomeStatus,
-        selectionOutcome: o.selectionOutcome,
-        updatedTs: o.updatedTs,
-      };
-      m.outcomes[o.outcomeId] = so;
-    }
-    for (const h of history) byKey.get(id(h.eventId, h.marketKey))?.history.push(h.entry);
+    const out = storedMarkets(rows, outcomes, history);
     for (const m of out) this.storedHistory.set(m, m.history.length);
     return out;
   }

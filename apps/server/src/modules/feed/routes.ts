@@ -10,12 +10,12 @@ import { bettingTypes } from '../sports/schema.js';
 import { marketName, selectionName } from './names.js';
 import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
 import { feedEvents } from './schema.js';
+import { archivedMarkets, feedEventsAll } from './archive.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** At most this many league choices (a feed covers a few hundred competitions). */
 const LEAGUE_OPTIONS_MAX = 2000;
 
-/** The match list (spec §3 match_list): the events the feed keeps, with the operator's flags. */
 /** A row of the match list. */
 const matchRow = answerRow({
   id: 'number', event_id: 'string', sport_id: 'number', league_id: 'string?', league_name: 'string?', home_team: 'string?', away_team: 'string?',
@@ -52,6 +52,10 @@ const receivingAnswer = z.object({
   events: z.number(),
 });
 
+/**
+ * The match list (spec §3 match_list): the events the feed keeps, with the operator's flags, live and
+ * archived (`feed_events_all`, ./archive.ts: its default order merges the two tables' indexes).
+ */
 export const matchListSpec = defineList({
   name: 'match_list',
   page: 'match_list',
@@ -68,21 +72,22 @@ export const matchListSpec = defineList({
     is_visible: z.enum(['true', 'false']).optional(),
   }),
   where: (q) => {
+    const e = feedEventsAll;
     const c: SQL[] = [];
-    if (q.sport_id !== undefined) c.push(eq(feedEvents.sportId, q.sport_id));
-    if (q.league_id) c.push(eq(feedEvents.leagueId, q.league_id));
-    if (q.date_from) c.push(gte(feedEvents.startTime, new Date(q.date_from)));
-    if (q.date_to) c.push(lt(feedEvents.startTime, new Date(q.date_to)));
-    if (q.event_status !== undefined) c.push(eq(feedEvents.eventStatus, q.event_status));
-    if (q.match_status !== undefined) c.push(eq(feedEvents.matchStatus, q.match_status));
-    if (q.is_visible) c.push(eq(feedEvents.isVisible, q.is_visible === 'true'));
+    if (q.sport_id !== undefined) c.push(eq(e.sportId, q.sport_id));
+    if (q.league_id) c.push(eq(e.leagueId, q.league_id));
+    if (q.date_from) c.push(gte(e.startTime, new Date(q.date_from)));
+    if (q.date_to) c.push(lt(e.startTime, new Date(q.date_to)));
+    if (q.event_status !== undefined) c.push(eq(e.eventStatus, q.event_status));
+    if (q.match_status !== undefined) c.push(eq(e.matchStatus, q.match_status));
+    if (q.is_visible) c.push(eq(e.isVisible, q.is_visible === 'true'));
     return c.length ? and(...c) : undefined;
   },
-  select: (ex) => ex.select().from(feedEvents),
-  idColumn: feedEvents.id,
+  select: (ex) => ex.select().from(feedEventsAll),
+  idColumn: feedEventsAll.id,
   // The listing layer orders by one key (plus the id): the default stays the start time. Popularity and
   // sequence are sortable columns of their own.
-  sortable: { id: feedEvents.id, start_time: feedEvents.startTime, popularity: feedEvents.popularity, sequence: feedEvents.sequence },
+  sortable: { id: feedEventsAll.id, start_time: feedEventsAll.startTime, popularity: feedEventsAll.popularity, sequence: feedEventsAll.sequence },
   defaultSort: 'start_time',
   row: matchRow,
   toRow: (r: typeof feedEvents.$inferSelect) => ({
@@ -123,6 +128,7 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
   registerList(app, db, matchListSpec);
 
   // The leagues the feed has sent, for the match list's league filter (league ids are the provider's text ids).
+  // Those of the live matches: the archive only grows, and a league of archived matches is still a filter.
   r.get(
     '/api/v1/sports/matches/leagues',
     {
@@ -157,9 +163,10 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
       schema: { tags: ['match_list'], summary: 'A match\'s markets and selections with their prices', params: z.object({ id: text(64).min(1) }), response: { 200: oddsAnswer } },
     },
     async (req) => {
-      const [ev] = await db.select().from(feedEvents).where(eq(feedEvents.eventId, req.params.id));
+      // Live or archived; the live row first (a match the feed brought back after it was archived).
+      const [ev] = await db.select().from(feedEventsAll).where(eq(feedEventsAll.eventId, req.params.id)).orderBy(asc(feedEventsAll.archived)).limit(1);
       if (!ev) throw notFound();
-      const markets = (await store.getMarkets(ev.eventId)).sort((a, b) => a.typeId - b.typeId || a.specifiers.localeCompare(b.specifiers));
+      const markets = (ev.archived ? await archivedMarkets(db, ev.eventId) : await store.getMarkets(ev.eventId)).sort((a, b) => a.typeId - b.typeId || a.specifiers.localeCompare(b.specifiers));
       const typeIds = [...new Set(markets.map((m) => m.typeId))];
       const types = typeIds.length
         ? await db

@@ -14,4 +14,4 @@ export async function jackpotRoutes(app: FastifyInstance, ctx: AppContext) {
   heldPrizeRoutes(app, ctx);
 }
 
-export { copyShare, placeTicket, quoteTicket, refreshFeedResults, shareTicket, poolOf, parseTiers, tiersOf } from './service.js';
+export { copyShare, issuesWaitingOn, placeTicket, quoteTicket, refreshFeedResults, shareTicket, poolOf, parseTiers, tiersOf } from './service.js';

@@ -10,7 +10,7 @@
  * movements that fund it are made by the settlement; `prize_pool` on the issue is kept equal to this
  * sum by every placement and by opening bets.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import {
   ACCOUNT_KIND, BET_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, JACKPOT_BET_STATUS, JACKPOT_MATCHES, JACKPOT_RESULT_KIND, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS,
   RISK_LEVEL, USER_DISABLED, checkTicket, type JackpotTier, type MessageCode,
@@ -91,6 +91,16 @@ export async function loadIssue(ex: Executor, id: number, lock = false): Promise
 
 export const issueMatches = (ex: Executor, issueId: number): Promise<IssueMatch[]> =>
   ex.select().from(jackpotIssueMatches).where(eq(jackpotIssueMatches.issueId, issueId)).orderBy(asc(jackpotIssueMatches.position));
+
+/**
+ * The feed's archive keeps a match live while an issue on it is not settled yet (feed/archive.ts
+ * `ArchiveHold`). A settled issue may still be resettled after its matches are archived: its feed results
+ * are then read from the archive (match-source `settled1x2`).
+ */
+export const issuesWaitingOn = (eventId: SQLWrapper) =>
+  sql`exists (select 1 from ${jackpotIssueMatches} join ${jackpotIssues} on ${jackpotIssues.id} = ${jackpotIssueMatches.issueId}
+    where ${jackpotIssueMatches.eventId} = ${eventId}
+      and ${inArray(jackpotIssues.settleStatus, [JACKPOT_SETTLE_STATUS.unsettled, JACKPOT_SETTLE_STATUS.settling])})`;
 
 /** Refuses a change to an issue that is settled, being settled, deleted or voided. */
 export function assertUnsettled(issue: Issue) {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { selectionExposure } from '../betting/schema.js';
-import { feedEvents } from '../feed/schema.js';
+import { feedEventsAll } from '../feed/archive.js';
 import { orderLines } from '../betting/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -34,6 +34,7 @@ const isoOpt = z.string().datetime({ offset: true }).optional();
 // revenue until settled), liability = what the book pays if an outcome wins, summed over the open orders
 // holding it; max_liability = the largest outcome liability of the match (the worst single outcome).
 // Everything is summed from selection_exposure, kept per selection and agent by placement and settlement.
+// The matches are read live or archived (`feed_events_all`, feed/archive.ts): the statistics are history.
 // ---------------------------------------------------------------------------------------------------
 
 const matchFilters = z.object({
@@ -47,13 +48,15 @@ type MatchFilters = z.infer<typeof matchFilters>;
 const sx = selectionExposure;
 const sumOf = (c: unknown) => sql<string>`coalesce(sum(${c}), 0)::bigint`;
 
+const fe = feedEventsAll;
+
 function matchWhere(q: MatchFilters, scope: Scope): SQL | undefined {
   return and(
     scopeCondition(scope, sx.agentId),
-    q.sport_id !== undefined ? eq(feedEvents.sportId, q.sport_id) : undefined,
+    q.sport_id !== undefined ? eq(fe.sportId, q.sport_id) : undefined,
     q.event_id ? eq(sx.eventId, q.event_id) : undefined,
-    q.start_from ? gte(feedEvents.startTime, new Date(q.start_from)) : undefined,
-    q.start_to ? lt(feedEvents.startTime, new Date(q.start_to)) : undefined,
+    q.start_from ? gte(fe.startTime, new Date(q.start_from)) : undefined,
+    q.start_to ? lt(fe.startTime, new Date(q.start_to)) : undefined,
   );
 }
 
@@ -62,14 +65,14 @@ const selectMatches = (ex: Executor) => ({
   where: (w: SQL | undefined) =>
     ex
       .select({
-        id: feedEvents.id,
-        eventId: feedEvents.eventId,
-        sportId: feedEvents.sportId,
-        leagueName: feedEvents.leagueName,
-        homeTeam: feedEvents.homeTeam,
-        awayTeam: feedEvents.awayTeam,
-        startTime: feedEvents.startTime,
-        matchStatus: feedEvents.matchStatus,
+        id: fe.id,
+        eventId: fe.eventId,
+        sportId: fe.sportId,
+        leagueName: fe.leagueName,
+        homeTeam: fe.homeTeam,
+        awayTeam: fe.awayTeam,
+        startTime: fe.startTime,
+        matchStatus: fe.matchStatus,
         orders: sumOf(sx.orders),
         turnover: sumOf(sx.stake),
         settledStake: sumOf(sx.settledStake),
@@ -77,9 +80,10 @@ const selectMatches = (ex: Executor) => ({
         liability: sumOf(sx.liability),
       })
       .from(sx)
-      .innerJoin(feedEvents, eq(feedEvents.eventId, sx.eventId))
+      .innerJoin(fe, eq(fe.eventId, sx.eventId))
       .where(w)
-      .groupBy(feedEvents.eventId),
+      // A view has no primary key to group by: every column shown (the id is the row's, live or archived).
+      .groupBy(fe.id, fe.eventId, fe.sportId, fe.leagueName, fe.homeTeam, fe.awayTeam, fe.startTime, fe.matchStatus),
 });
 
 type MatchRow = {
@@ -125,10 +129,10 @@ export const MATCH_STATISTICS = defineList({
   filters: matchFilters,
   where: matchWhere,
   select: selectMatches,
-  idColumn: feedEvents.id,
+  idColumn: fe.id,
   sortable: {
-    id: feedEvents.id,
-    start_time: feedEvents.startTime,
+    id: fe.id,
+    start_time: fe.startTime,
     turnover: sql`sum(${sx.stake})`,
     orders: sql`sum(${sx.orders})`,
     payouts: sql`sum(${sx.payouts})`,
@@ -173,7 +177,7 @@ function orderOf(sort: string | undefined) {
   const col = MATCH_STATISTICS.sortable[key];
   if (!col) throw badRequest('PARAM_INVALID', [{ field: 'sort', message: `cannot sort by ${key}` }]);
   const dir = wanted.startsWith('-') ? desc : asc;
-  return key === 'id' ? [dir(feedEvents.id)] : [dir(col as never), dir(feedEvents.id)];
+  return key === 'id' ? [dir(fe.id)] : [dir(col as never), dir(fe.id)];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -373,7 +377,8 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       const eventId = req.params.event_id;
       const scope = await scopeOf(db, authOf(req));
       const [[ev], outcomes, names] = await Promise.all([
-        db.select().from(feedEvents).where(eq(feedEvents.eventId, eventId)),
+        // Live or archived; the live row first (a match the feed brought back after it was archived).
+        db.select().from(fe).where(eq(fe.eventId, eventId)).orderBy(asc(fe.archived)).limit(1),
         outcomesOf(db, scope, [eventId]),
         // Market and selection names as the bettors saw them (any one line of each selection).
         db
