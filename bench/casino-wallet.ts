@@ -49,6 +49,22 @@
  *     PostgreSQL 0.26 ms per call. fillfactor 50: no better than none (1,703 calls/s, p99 12.2 s). Next:
  *     the balances in a narrow table of their own (bettor id, cash, credit; no secondary index), whose
  *     updates stay HOT, instead of a fillfactor that makes the whole bettors table five times larger.
+ * 2026-12-04, later (load average 1-4), 2,000 calls/s for 60 s:
+ *   packed bettors: 1,518 calls/s, p50 226 ms, p99 16.7 s; per-second p99 under 100 ms for 4 s, then a
+ *     backlog; PostgreSQL 1.08 ms of CPU a call.
+ *   fillfactor 20 (BENCH_SETUP_SQL): 2,000 calls/s, p50 3.2 ms, p99 1.9 s: every second's p99 5-81 ms
+ *     except seconds 22-28 (1.0-2.7 s), PostgreSQL 0.05 ms a call. The same setting as a migration, a
+ *     second run: fine for 22 s (p99 7-94 ms a second), then PostgreSQL back at 0.75 ms a call and a backlog
+ *     of 11 s. So a fillfactor only delays it, and was not shipped.
+ *   What bounds it: the row versions of the 200 hot bettors. A version can be pruned from its page only
+ *     once no snapshot can see it; an autovacuum or autoanalyze of the tables this load fills (bills,
+ *     casino_rounds, casino_transactions: 100,000 rows a minute) holds a snapshot for a while, the hot pages
+ *     fill meanwhile, updates stop being HOT and start writing all six indexes, and the cost per call stays
+ *     high until vacuum has cleaned bettors. Pool size (20) and batch size (mean 5-16 a statement) are not
+ *     the limit: the same machine commits 17,000 one-row INSERTs/s. The way out is not to rewrite one row
+ *     per call: the balance as its last folded value plus the movements not yet folded (an append-only delta
+ *     per call, folded per bettor in the background and read as value + sum), which issue 26's one posting
+ *     path is the place for.
  * With 200 connections each waiting for its answer the mean latency is 200 / throughput (Little's law):
  * p99 < 50 ms at 200 connections needs well over 4,000 calls/s. The goal (2,000 calls/s with p99 < 50 ms)
  * is met for the throughput, not for that p99 on this machine.
