@@ -57,7 +57,8 @@
  *     second run: fine for 22 s (p99 7-94 ms a second), then PostgreSQL back at 0.75 ms a call and a backlog
  *     of 11 s. So a fillfactor only delays it, and was not shipped.
  *   What bounds it: the row versions of the 200 hot bettors. A version can be pruned from its page only
- *     once no snapshot can see it; an autovacuum or autoanalyze of the tables this load fills (bills,
+ *     once no snapshot can see it; most likely (not proven: the turn comes ~22 s in, in both runs) an
+ *     autovacuum or autoanalyze of the tables this load fills (bills,
  *     casino_rounds, casino_transactions: 100,000 rows a minute) holds a snapshot for a while, the hot pages
  *     fill meanwhile, updates stop being HOT and start writing all six indexes, and the cost per call stays
  *     high until vacuum has cleaned bettors. Pool size (20) and batch size (mean 5-16 a statement) are not
