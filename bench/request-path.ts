@@ -5,7 +5,9 @@
  * Setup (not timed): a fresh database dau_bench_rp_<pid> next to DATABASE_URL (or BENCH_URL, or the local
  * postgres://postgres@127.0.0.1:5432/postgres), dropped at the end; migrated and seeded as `npm run serve`
  * seeds a demo database (`seed` with the demo accounts, `seedDemoMoney`), with the sandbox provider's
- * fixtures ingested through the feed engine, then ANALYZE. The server is built with `buildApp` and listens
+ * fixtures ingested through the feed engine; then (BENCH_DATA=production, the default; `demo` skips it)
+ * grown to a production's size (bench/support.ts `growToProductionSize`), then ANALYZE. The server logs
+ * every request at info to a file, as in production. The server is built with `buildApp` and listens
  * in this process on a random port; autocannon (its CLI, in a child process) calls it signed in as the
  * super admin.
  *
@@ -34,6 +36,14 @@
  *   bettors  2.28x 1.99x 1.39x   cpu 3.31x 2.72x 2.19x   server 1.1-1.5 cpu-ms/req
  *   matches  2.26x 1.76x 2.71x   cpu 2.76x 2.20x 2.66x   server 0.8-0.9 cpu-ms/req
  *   median 2.26x (rates), 2.76x (CPU)
+ * Production data (issue 25; BENCH_DATA=production, the default now: 100,060 bettors, 1,000,876 bills,
+ * 200,036 matches; request logging at info to a file; 20 s a cell, load average ~1-2; rates, then Node CPU):
+ *   bills    1.51x 1.35x 1.49x   cpu 4.56x 3.12x 3.63x   server 549-604 req/s, 0.74-1.03 cpu-ms/req
+ *   bettors  1.43x 1.33x 1.39x   cpu 3.01x 2.49x 2.71x   server 740-844 req/s (30-46 req/s at 100k
+ *            bettors before the 10,000-row count cap)
+ *   matches  1.45x 1.46x 1.45x   cpu 3.17x 2.73x 2.80x   server 777-812 req/s (through feed_events_all)
+ *   median 1.45x (rates), 3.01x (CPU); p99 at 200 connections 1.8-2.6 s against the loop's 0.3-0.4 s (the
+ *   server's CPU per request is 3x the loop's, and the 2 cores are shared with PostgreSQL and autocannon).
  * What is left: the bills list's rows (joins, 18 columns) mapped by drizzle and serialised; fastify and
  * helmet per request.
  */
