@@ -29,6 +29,14 @@
  *   Where the start goes (CPU profile, PostgreSQL): loading node_modules' modules ~1.4 s (tronweb with
  *   ethers 0.43 s alone, loaded at start by the TRON watcher and sandbox node), building the app's routes
  *   and schemas ~0.6 s. Bundling every npm package into main.js: 0.4 s sooner, 25 MB more RSS (not done).
+ * Later the same day (load average ~1.4; 5 starts each), after TronWeb moved to first use (the watcher
+ * converts addresses without it), /auth/me lost its buttons and `serve` dropped --enable-source-maps:
+ *   PostgreSQL: start-up 0.86 / 1.05 / 1.14 s; idle RSS 171 / 173 / 180 MB (the five sandboxes running).
+ *   PostgreSQL, no sandbox (production: every outside party configured): start-up 0.85 / 0.94 / 0.98 s;
+ *     idle RSS 151 / 158 / 162 MB (V8 heap 72 MB used). Floor Fastify + pg: 0.19-0.22 s, 67-70 MB.
+ *   embedded: start-up 1.62 / 1.90 / 1.98 s; idle RSS 313 / 334 / 368 MB (external 140 MB). Floor
+ *     Fastify + PGlite: 0.57-0.67 s, 285-324 MB. PGlite's shared buffers at 16MB: 310 / 322 / 332 MB.
+ *   With --enable-source-maps (BENCH_NODE_FLAGS): V8 heap about 20 MB more.
  *   Bytes on the wire (Chromium, brotli): login page 292.4 KB in 37 files; the landing after sign-in
  *   100.5 KB more in 25 files (392.9 KB for the whole sign-in path; before: 896 KB and 1.65 MB raw); warm
  *   reload: index.html only (0.9 KB, no-cache), 50 assets from the cache; GET / with br: brotli.
