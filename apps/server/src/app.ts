@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './platform/db.js';
 import { installAccessControl, type DeclaredRoute } from './platform/access.js';
 import { installAuditTrail, LogTypeSwitch } from './platform/audit.js';
@@ -17,6 +17,7 @@ import { IpBlocklist } from './platform/ipblock.js';
 import { SocketHub } from './platform/socket.js';
 import { Jobs } from './platform/jobs.js';
 import { installMetrics } from './platform/metrics.js';
+import { documentTransform, documentTransformObject } from './platform/openapi.js';
 import type { AppContext } from './platform/context.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { revokedSessionSocketChannel } from './modules/auth/sessions.js';
@@ -205,7 +206,9 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    // Named schemas as components, operation ids, error answers (platform/openapi.ts).
+    transform: documentTransform,
+    transformObject: documentTransformObject,
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
+import { mulberry32 } from '@dau/domain';
 import { createTestApp, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { checkSandboxRounds } from './support/casino-sandbox.js';
@@ -28,20 +29,9 @@ import { casinoRounds } from '../src/modules/casino/schema.js';
 const FUNDS = 5_000_000_00;
 const RATES: FailureRates = { duplicate: 0.3, timeout: 0.3, rollback: 0.15, lateWin: 0.15, outOfOrder: 0.1 };
 
-function seeded(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('sandbox game provider: the round script', () => {
   const game = { gameCode: 'g', kind: 'slot' as const, rtpBps: 9_600, volatility: 3 as const };
-  const plan = (rates: FailureRates, seed: number) => planRound({ token: 't', user: '7', game, stake: 1_000_00, rng: seeded(seed), rates, lateMs: 5_000, now: new Date(0) });
+  const plan = (rates: FailureRates, seed: number) => planRound({ token: 't', user: '7', game, stake: 1_000_00, rng: mulberry32(seed), rates, lateMs: 5_000, now: new Date(0) });
   it('pays floor(stake × multiplier) in win calls that add up to it, then ends the round', () => {
     for (let seed = 1; seed < 500; seed++) {
       const r = plan(NO_FAILURES, seed);
@@ -100,7 +90,7 @@ describe('sandbox game provider against the wallet (over HTTP, every failure kin
         sessions.push({ token: s.token, game: g.code, bettorId: p.id });
       }
     }
-    sandbox = await startSandboxGameProvider({ db, walletUrl, port: 0, rates: RATES, lateMs: 300, backoffMs: 20, maxBackoffMs: 300, rng: seeded(2026) });
+    sandbox = await startSandboxGameProvider({ db, walletUrl, port: 0, rates: RATES, lateMs: 300, backoffMs: 20, maxBackoffMs: 300, rng: mulberry32(2026) });
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * The casino wallet API (issue 13; design /work/notes/casino-design.md) through the app: every status,
- * signatures (HMAC and RSA), the timestamp window, the IP allow-list, admin credentials refused, the
+ * The casino wallet API (issue 13; design: docs/architecture.md, "The casino wallet and virtual racing")
+ * through the app: every status, signatures (HMAC and RSA), the timestamp window, the IP allow-list, admin credentials refused, the
  * idempotency of every transaction (replays, duplicates, 50 identical concurrent calls → one bill),
  * bet/win/rollback orderings (tombstones, win after rollback, rollback after win), sessions and their
  * expiry, the money on the ledger (bills 23/24/25 with their house counter-entries) and the operator

@@ -1,38 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SRC, specifiers, tsFiles } from './support/imports.js';
 
 /**
  * The layering rule (docs/architecture.md "Layers"): the platform is what every module stands on, so no
  * file under src/platform imports a module or the simulator. Modules register what the platform needs
  * (seeds, socket channels); the composition root (app.ts, main.ts, seed.ts, schema.ts) wires them.
  */
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 const PLATFORM = path.join(SRC, 'platform');
 const FORBIDDEN = ['modules', 'simulator'].map((d) => path.join(SRC, d));
 /** The composition root: it imports every module, so importing it is importing them (src/schema.ts gathers their tables). */
 const ROOT_FILES = ['app', 'main', 'seed', 'schema'].map((f) => path.join(SRC, f));
-
-function tsFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return tsFiles(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
-
-/** Every module specifier of a file with its line: `import … from`, `export … from`, `import '…'` and `import('…')`. */
-function specifiers(text: string): { spec: string; line: number }[] {
-  const found: { spec: string; line: number }[] = [];
-  const patterns = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /^\s*import\s*['"]([^'"]+)['"]/gm];
-  for (const re of patterns) {
-    for (const m of text.matchAll(re)) {
-      found.push({ spec: m[1]!, line: text.slice(0, m.index).split('\n').length });
-    }
-  }
-  return found;
-}
 
 /** The imports of platform files that reach into src/modules or src/simulator, as `file:line -> specifier`. */
 export function upwardImports(): string[] {

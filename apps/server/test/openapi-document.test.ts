@@ -1,3 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp, type DauApp } from '../src/app.js';
@@ -9,7 +14,9 @@ import { ADMIN_PASSWORD, freshDatabase } from './helpers.js';
  * The OpenAPI document (`/api/docs/json`, built by @fastify/swagger from the zod schemas) describes
  * every route, sandbox routes included: a short summary and the schema of its success answer (JSON, or
  * the file type of a download). Answers are serialised from that schema, so an undeclared field never
- * leaves the server, and a client generated from the document is typed.
+ * leaves the server, and a client generated from the document is typed: every operation has a unique
+ * operationId and its error answers (the `ApiError` component), the recursive menu tree is the `MenuNode`
+ * component, and openapi-typescript generates types from the document that type-check.
  */
 
 type Schema = Record<string, any>;
@@ -46,6 +53,23 @@ function notOpenApi30(s: unknown, at: string, out: string[]) {
   for (const [k, v] of Object.entries(o)) if (k !== 'example' && k !== 'default' && k !== 'enum') notOpenApi30(v, `${at}.${k}`, out);
 }
 
+/** Every `$ref` anywhere in the document, with where it is. */
+function refsOf(s: unknown, at: string, out: { at: string; ref: string }[]) {
+  if (!s || typeof s !== 'object') return out;
+  if (Array.isArray(s)) {
+    s.forEach((x, i) => refsOf(x, `${at}[${i}]`, out));
+    return out;
+  }
+  for (const [k, v] of Object.entries(s as Schema)) {
+    if (k === '$ref' && typeof v === 'string') out.push({ at, ref: v });
+    else refsOf(v, `${at}.${k}`, out);
+  }
+  return out;
+}
+
+const ERROR_REF = '#/components/schemas/ApiError';
+const jsonSchemaOf = (answer: Schema | undefined): Schema | undefined => answer?.content?.['application/json']?.schema;
+
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.0.3 document of every route', () => {
     expect(doc.openapi).toBe('3.0.3');
@@ -77,6 +101,101 @@ describe('OpenAPI document', () => {
     }
     console.log(`openapi: ${withSummary} operations with a summary, ${withSchema} with a success schema, ${missing.length} lacking one`);
     expect(missing).toEqual([]);
+  });
+
+  it('names the shared schemas as components, and every $ref resolves', () => {
+    const schemas = doc.components?.schemas ?? {};
+    const refs = refsOf(doc, '', []);
+    const dangling = refs.filter(({ ref }) => !ref.startsWith('#/components/schemas/') || !(ref.slice('#/components/schemas/'.length) in schemas));
+    expect(dangling).toEqual([]);
+    // The recursive menu tree: a component that refers to itself, referred to by the two answers that carry it.
+    expect(schemas.MenuNode?.properties?.children?.items?.$ref).toBe('#/components/schemas/MenuNode');
+    const menus = jsonSchemaOf(doc.paths['/api/v1/auth/me'].get.responses['200'])?.properties?.menus;
+    expect(menus?.items?.$ref).toBe('#/components/schemas/MenuNode');
+    const tree = jsonSchemaOf(doc.paths['/api/v1/system/roles/{id}/permissions'].get.responses['200'])?.properties?.tree;
+    expect(tree?.items?.$ref).toBe('#/components/schemas/MenuNode');
+    expect(schemas.ApiError?.required).toEqual(['code', 'message']);
+    const problems: string[] = [];
+    for (const [name, schema] of Object.entries(schemas)) notOpenApi30(schema, `components.schemas.${name}`, problems);
+    expect(problems).toEqual([]);
+    console.log(`openapi: ${Object.keys(schemas).length} component schemas, ${refs.length} references`);
+  });
+
+  it('gives every operation a unique operationId, a success answer and its error answers', () => {
+    const problems: string[] = [];
+    const ids = new Map<string, string>();
+    for (const { name, op } of operations()) {
+      const id = op.operationId;
+      if (typeof id !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(id)) problems.push(`${name}: operationId ${JSON.stringify(id)}`);
+      else if (ids.has(id)) problems.push(`${name}: operationId ${id} also names ${ids.get(id)}`);
+      else ids.set(id, name);
+      const statuses = Object.keys(op.responses ?? {});
+      if (!statuses.some((s) => /^2\d\d$/.test(s))) problems.push(`${name}: no 2xx answer`);
+      // Public operations need no session (security: []), so they are not refused with 401 by the access check.
+      const isPublic = Array.isArray(op.security) && op.security.length === 0;
+      // The casino wallet API answers in its providers' protocol (config.ownErrors): no ApiError answer declared.
+      const ownProtocol = name.includes(' /wallet/v1/');
+      for (const status of ownProtocol ? [] : ['400', ...(isPublic ? [] : ['401']), '403', '404', '409', '422']) {
+        const answer = op.responses?.[status];
+        if (jsonSchemaOf(answer)?.$ref !== ERROR_REF) problems.push(`${name}: ${status} is not the error answer`);
+        else if (!answer.description || answer.description === 'Default Response') problems.push(`${name}: ${status} has no description`);
+      }
+      for (const [status, answer] of Object.entries<Schema>(op.responses ?? {})) {
+        if (/^4\d\d$/.test(status) && jsonSchemaOf(answer)?.$ref !== ERROR_REF) problems.push(`${name}: ${status} is not the error answer`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const bet = doc.paths['/wallet/v1/{provider}/transaction/bet'].post;
+    expect(Object.keys(bet.responses)).toEqual(['200']);
+    // The sign-in is public, refuses credentials (401) and throttles repeated failures (429).
+    const signIn = doc.paths['/api/v1/auth/login'].post;
+    expect(signIn.operationId).toBe('postAuthLogin');
+    expect(signIn.security).toEqual([]);
+    expect(Object.keys(signIn.responses)).toEqual(['200', '400', '401', '403', '404', '409', '422', '429']);
+    expect(doc.paths['/api/v1/auth/me'].get.security).toBeUndefined();
+    expect(doc.paths['/api/v1/money/bills'].get.operationId).toBe('getMoneyBills');
+  });
+
+  it('generates a typed client with openapi-typescript that type-checks', { timeout: 120_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-openapi-'));
+    try {
+      // Redocly's checks inside openapi-typescript (unresolved $refs, invalid schemas, duplicate operationIds) throw.
+      const types = astToString(await openapiTS(doc as OpenAPI3, { silent: true }));
+      fs.writeFileSync(path.join(dir, 'api.ts'), types);
+      // A caller of the generated types: the recursive tree, an operation by its id, the error answer.
+      fs.writeFileSync(
+        path.join(dir, 'use.ts'),
+        [
+          "import type { components, operations, paths } from './api';",
+          "type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;",
+          "type MenuNode = components['schemas']['MenuNode'];",
+          "type Me = Json<paths['/api/v1/auth/me']['get']['responses'][200]>;",
+          "type RolePermissions = Json<operations['getSystemRolesByIdPermissions']['responses'][200]>;",
+          'const depth = (nodes: MenuNode[]): number => nodes.reduce((d, n) => Math.max(d, 1 + depth(n.children)), 0);',
+          'export const deepest = (me: Me, role: RolePermissions): number => Math.max(depth(me.menus), depth(role.tree));',
+          "export const icon = (n: MenuNode): string | null => n.icon ?? null;",
+          "export const signIn: Json<operations['postAuthLogin']['requestBody']> = { account: 'admin', password: 'secret' };",
+          "export const throttled: Json<operations['postAuthLogin']['responses'][429]> = { code: 'LOGIN_THROTTLED', message: 'Wait' };",
+          "export const missing: Json<operations['getMoneyBills']['responses'][404]> = { code: 'NOT_FOUND', message: 'Not found', details: { id: 1 } };",
+          "export const refused: components['schemas']['ApiError']['code'] = missing.code;",
+        ].join('\n'),
+      );
+      const program = ts.createProgram([path.join(dir, 'use.ts')], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2022.d.ts'],
+        types: [],
+      });
+      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n') + (d.file ? ` (${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1})` : ''));
+      expect(diagnostics).toEqual([]);
+      expect(program.getSourceFiles().some((f) => f.fileName.endsWith('api.ts'))).toBe(true);
+      console.log(`openapi: openapi-typescript wrote ${types.split('\n').length} lines of types, type-checked with a caller`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serialises an answer from its schema: undeclared fields never leave, a mismatch is reduced to declared fields', () => {

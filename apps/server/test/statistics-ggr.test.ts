@@ -1,7 +1,8 @@
 /**
- * GGR over settled orders (DESIGN: GGR = settled stakes - payouts, cashouts inside payouts; NGR = GGR -
- * bonuses; open stakes and liability apart), through the real placement, settlement, rollback and cashout
- * paths: the open stakes of the day never count as revenue.
+ * GGR over settled orders (docs/architecture.md, "Statistics: GGR over what is decided": GGR = settled
+ * stakes - payouts, cashouts inside payouts; NGR = GGR - bonuses; open stakes and liability apart),
+ * through the real placement, settlement, rollback and cashout paths: the open stakes of the day never
+ * count as revenue.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';

@@ -5,8 +5,14 @@ import { z } from 'zod';
  * console (typed calls). Lists answer { items, total, page, page_size }. Errors answer { code, message, details? }.
  */
 
-export const apiError = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
+export const apiError = z.object({
+  code: z.string().describe('A stable code from the message catalogue (PARAM_INVALID, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT …)'),
+  message: z.string().describe("The refusal in the caller's language (X-Locale or Accept-Language)"),
+  details: z.unknown().optional().describe('What the refusal is about, when it says more: the fields ([{ field, message }]), the missing permission ({ permission }), a reason ({ reason })'),
+});
 export type ApiError = z.infer<typeof apiError>;
+// Named in the API document (components.schemas.ApiError): every operation's error answers refer to it.
+z.globalRegistry.add(apiError, { id: 'ApiError', description: 'An error answer: { code, message, details? }' });
 
 export const loginBody = z.strictObject({
   account: z.string().trim().max(64),
@@ -31,6 +37,8 @@ export const menuNode: z.ZodType<MenuNode> = z.lazy(() =>
     children: z.array(menuNode),
   }),
 );
+// Recursive, so named in the API document (components.schemas.MenuNode), which refers to it for `children`.
+z.globalRegistry.add(menuNode, { id: 'MenuNode', description: 'A node of the menu tree (a page or a button) with its children' });
 export interface MenuNode {
   id: number;
   key: string;

@@ -6,7 +6,8 @@ import { CASINO_WALLET_STATUS } from './casino-resources.js';
 /**
  * Request and answer shapes of the casino's hand-written routes (issue 13; declarations without zod in
  * ./casino-resources.ts): game sessions, rounds and round details under /api/v1, and the wallet API
- * that providers call (POST /wallet/v1/:provider/...; design /work/notes/casino-design.md).
+ * that providers call (POST /wallet/v1/:provider/...; design: docs/architecture.md, "The casino wallet and
+ * virtual racing").
  */
 
 // ------------------------------------------------------------------------------------------- sessions

@@ -1,8 +1,8 @@
 import { defineResource, type FieldDef } from './resource.js';
 
 /**
- * The casino's screens (issue 13, spec §2 Casino; design /work/notes/casino-design.md) as server and
- * console read them. Categories, games, providers and the casino settings are served by the resource
+ * The casino's screens (issue 13, spec §2 Casino; design: docs/architecture.md, "The casino wallet and
+ * virtual racing") as server and console read them. Categories, games, providers and the casino settings are served by the resource
  * layer (apps/server/src/modules/casino/resources.ts adds the checks); rounds and their wallet
  * transactions are built by hand (scope, joins) and these fields mirror their row keys and filters.
  * Money in cents of TSh, RTP in basis points (9600 = 96 %).

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The building blocks of every input (DESIGN.md "Input"): strings refuse NUL characters (PostgreSQL
- * cannot store them), integers carry their column's real bounds, ids are positive safe integers. Routes
- * and resource declarations build their request schemas from these, so a new route gets the rules by
- * using them; the server's input guard and error handler are the last line behind them.
+ * The building blocks of every input (docs/architecture.md, "A request, from the socket to the database",
+ * step 2): strings refuse NUL characters (PostgreSQL cannot store them), integers carry their column's
+ * real bounds, ids are positive safe integers. Routes and resource declarations build their request
+ * schemas from these, so a new route gets the rules by using them; the server's input guard and error
+ * handler are the last line behind them.
  */
 
 export const INT16_MAX = 32_767;

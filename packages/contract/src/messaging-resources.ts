@@ -1,8 +1,8 @@
 import { defineResource, type FieldDef } from './resource.js';
 
 /**
- * Messaging screens (issue 15, MSG; design /work/notes/design-15.md): the message board (what bettors
- * wrote), the in-app messages sent, and the app versions. The board and the messages are served by
+ * Messaging screens (issue 15, MSG; design: docs/architecture.md, "Messaging: in-app, board, SMS, push,
+ * Telegram"): the message board (what bettors wrote), the in-app messages sent, and the app versions. The board and the messages are served by
  * hand-written routes (scope, replies, fan-out; apps/server/src/modules/messaging) and these fields mirror
  * their rows and filters; the app versions are a plain resource.
  */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { FieldDef } from './resource.js';
 
 /**
- * USDT on TRON (issue 14; design /work/notes/tron-design.md) as server and console read it.
+ * USDT on TRON (issue 14; design: docs/architecture.md, "The TRON node and the wallets' keys" and "USDT
+ * deposits, sweeps and withdrawals") as server and console read it.
  * Amounts on chain are integers: TRX in sun (1 TRX = 1,000,000 sun), USDT in 6-decimal units
  * (1 USDT = 1,000,000). A wallet answer never carries key material (no ciphertext, IV, tag or wrapped key).
  *

@@ -13,3 +13,4 @@ export * from './phone';
 export * from './sms';
 export * from './messaging';
 export * from './remarks';
+export * from './random';

@@ -8,6 +8,7 @@ import {
   confidenceZ,
   distributionMoments,
   enumLabel,
+  mulberry32,
   normalQuantile,
   playRound,
   roundDistribution,
@@ -16,23 +17,11 @@ import {
   type Volatility,
 } from '../src';
 
-/** mulberry32, as the server's simulator (apps/server/src/simulator/rng.ts). */
-function seeded(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const VOLS: Volatility[] = [1, 2, 3];
 
 /** Actual RTP (bps) of `n` rounds at one stake. */
 function empiricalRtp(kind: CasinoGameKind, rtpBps: number, v: Volatility, n: number, seed: number) {
-  const rng = seeded(seed);
+  const rng = mulberry32(seed);
   let paid = 0;
   for (let i = 0; i < n; i++) paid += playRound(kind, rtpBps, v, rng).multiplier;
   return (paid / n) * 10_000;
@@ -92,7 +81,7 @@ describe('game math: the exact distributions', () => {
     }
   });
   it('roulette pays the European table at 97.30 %', () => {
-    const rng = seeded(7);
+    const rng = mulberry32(7);
     const seen = new Set<number>();
     for (let i = 0; i < 5_000; i++) {
       const r = playRound('roulette', 9_730, 3, rng);
@@ -106,7 +95,7 @@ describe('game math: the exact distributions', () => {
     expect(colour.multiplier).toBe(0);
   });
   it('crash pays its target exactly when the crash point reaches it', () => {
-    const rng = seeded(11);
+    const rng = mulberry32(11);
     for (let i = 0; i < 5_000; i++) {
       const v = VOLS[i % 3]!;
       const r = playRound('crash', 9_600, v, rng);
@@ -118,8 +107,8 @@ describe('game math: the exact distributions', () => {
   });
   it('replays a seed', () => {
     for (const kind of CASINO_GAME_KINDS) {
-      const a = seeded(42);
-      const b = seeded(42);
+      const a = mulberry32(42);
+      const b = mulberry32(42);
       for (let i = 0; i < 100; i++) expect(playRound(kind, 9_500, 2, a)).toEqual(playRound(kind, 9_500, 2, b));
     }
   });
@@ -231,7 +220,7 @@ describe('rtpBand', () => {
 
 describe('playRound input', () => {
   it('refuses bad input with a RangeError', () => {
-    const rng = seeded(1);
+    const rng = mulberry32(1);
     expect(() => playRound('poker' as CasinoGameKind, 9_600, 1, rng)).toThrow(RangeError);
     expect(() => playRound('slot', 0, 1, rng)).toThrow(RangeError);
     expect(() => playRound('slot', 10_001, 1, rng)).toThrow(RangeError);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { admins } from '../platform/schema.js';
 import { simulateBets } from '../modules/betting/simulate.js';
-import { registerBettor } from '../modules/money/bettors-service.js';
+import { registerBettor } from '../modules/money/index.js';
 import type { AppContext } from '../platform/context.js';
 import { Rng } from './rng.js';
 import { demoPhone } from './demo-money.js';

@@ -1,15 +1,13 @@
-/** A small seeded PRNG (mulberry32): the simulator and the demo data are replayable. */
+import { mulberry32 } from '@dau/domain';
+
+/** A small seeded PRNG (mulberry32, from the domain): the simulator and the demo data are replayable. */
 export class Rng {
-  private s: number;
+  private readonly draw: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
+    this.draw = mulberry32(seed);
   }
   next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
   int(min: number, max: number): number {
     return min + Math.floor(this.next() * (max - min + 1));

@@ -12,7 +12,7 @@
  *   one stake bill (BILL_TYPE.jackpot_payment, negative; house entry on jackpot_stakes), balances
  *   chained, so `checkInvariants` checks all of it; the issue's totals and pool as placement leaves them.
  */
-import { BILL_TYPE, JACKPOT_BET_STATUS, JACKPOT_TICKET_STATUS } from '@dau/domain';
+import { BILL_TYPE, JACKPOT_BET_STATUS, JACKPOT_TICKET_STATUS, mulberry32 } from '@dau/domain';
 import type { Database } from '../../src/platform/db.js';
 import { HOUSE } from '../../src/modules/money/ledger.js';
 
@@ -40,14 +40,7 @@ export async function writeBulkJackpot(database: Database, opts: BulkJackpotOpti
   const { tickets: N, bettors: B } = opts;
   const tag = opts.tag ?? 'bulk';
   const q = (text: string, values?: unknown[]) => database.query(text, values);
-  let s = (opts.seed ?? 12345) >>> 0;
-  const rnd = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = mulberry32(opts.seed ?? 12345);
 
   const rootId = (await q(`SELECT id FROM admins WHERE account = 'admin'`)).rows[0].id as number;
   const [{ lo: before }] = (await q(`SELECT coalesce(max(id), 0) AS lo FROM bettors`)).rows;

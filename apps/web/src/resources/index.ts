@@ -26,6 +26,7 @@ export { ActionButton, type ActionButtonProps } from './ActionButton';
 export { ActionMenu, type MenuAction } from './ActionMenu';
 export { ExportButton, type ExportButtonProps } from './ExportButton';
 export { PageHeader, resourceTexts } from './PageHeader';
+export { areaView } from './areaView';
 export { NoData, LoadError, QueryHint } from './StateViews';
 export { Panel } from './Panel';
 export {

@@ -59,7 +59,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/auth/login',
     {
-      config: { access: { public: true } },
+      // Refused credentials answer 401, repeated failures 429 LOGIN_THROTTLED (the API document says so).
+      config: { access: { public: true }, refusals: [401, 429] },
       schema: { tags: ['auth'], summary: 'Sign in (account, password, and the Google code when bound)', body: loginBody, response: { 200: loginAnswer } },
     },
     async (req, reply) => {

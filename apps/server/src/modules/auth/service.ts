@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import type { Bus, Db } from '../../platform/db.js';
-import { createNotices, publishNotices } from '../notices/service.js';
+import { createNotices, publishNotices } from '../notices/index.js';
 
 /**
  * Sign-in that resists guessing without locking the owner out (OWASP ASVS 2.2.1). Every attempt that is

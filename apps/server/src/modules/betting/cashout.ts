@@ -22,7 +22,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CASHOUT_STATE, ORDER_STATUS, cashoutOffer, withholdingTaxCents, type LegSettlement } from '@dau/domain';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
-import { HOUSE, houseTransfer, newTxnId, post } from '../money/ledger.js';
+import { HOUSE, houseTransfer, newTxnId, post } from '../money/index.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { cashoutRules, orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';

@@ -20,7 +20,7 @@ import type { Bus, Db, Executor } from '../../platform/db.js';
 import { PUSH, PUSH_TO_ADMINS } from '../../platform/socket.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId, post } from '../money/ledger.js';
+import { HOUSE, newSerial, newTxnId, post } from '../money/index.js';
 import { bettingTypes } from '../sports/schema.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { marketName, selectionName } from '../feed/names.js';

@@ -5,12 +5,12 @@
  * hold the bet_remind screen and whose subtree owns the order (so no one hears of another branch's
  * orders). One notice per admin and sweep, naming how many orders crossed which threshold.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { ABNORMAL_BET_FLAG, ABNORMAL_BET_THRESHOLD_MINUTES, ORDER_STATUS, SPORT } from '@dau/domain';
 import type { Bus, Db, Executor } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';
-import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
-import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
+import { admins } from '../../platform/schema.js';
+import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 
 export const REMIND_EVERY_MS = 60_000;
 
@@ -68,13 +68,7 @@ async function raiseFlags(db: Executor, now: Date): Promise<{ counts: Record<num
   if (!crossed.length) return { counts, events: [] };
 
   // Who hears of it: super admins, and bet_remind holders whose subtree owns the order.
-  const supers = await db.select({ id: admins.id }).from(admins).innerJoin(roles, eq(roles.id, admins.roleId)).where(eq(roles.isSuper, true));
-  const holders = await db
-    .select({ id: admins.id, path: admins.path })
-    .from(admins)
-    .innerJoin(roleMenus, eq(roleMenus.roleId, admins.roleId))
-    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
-    .where(and(eq(menuItems.key, 'bet_remind'), eq(admins.disabled, 1)));
+  const recipients = await noticeRecipients(db, 'bet_remind');
   const agentIds = [...new Set(crossed.map((c) => c.agent_id))];
   const agents = new Map(
     (await db.select({ id: admins.id, path: admins.path }).from(admins).where(inArray(admins.id, agentIds))).map((a) => [a.id, `${a.path}${a.id}/`]),
@@ -86,9 +80,8 @@ async function raiseFlags(db: Executor, now: Date): Promise<{ counts: Record<num
     perAdmin.set(adminId, m);
   };
   for (const c of crossed) {
-    for (const s of supers) add(s.id, c.flag);
     const chain = agents.get(c.agent_id) ?? '';
-    for (const h of holders) if (chain.startsWith(`${h.path}${h.id}/`)) add(h.id, c.flag);
+    for (const r of recipients) if (r.isSuper || chain.startsWith(`${r.path}${r.id}/`)) add(r.id, c.flag);
   }
   const events: NoticeEvent[] = [];
   for (const [adminId, m] of perAdmin) {

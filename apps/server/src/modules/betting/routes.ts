@@ -19,7 +19,7 @@ import { defineList, isoDate, optionalBigId, optionalInt, optionalText, register
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
 import { bettors, bills } from '../money/schema.js';
-import { archiveCutoff, billRow, ofBettorPhone, toBillRow } from '../money/bills-routes.js';
+import { archiveCutoff, billRow, ofBettorPhone, toBillRow } from '../money/index.js';
 import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';
 import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
 import { activeRules, priceCashout } from './cashout.js';

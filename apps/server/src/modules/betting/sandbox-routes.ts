@@ -9,7 +9,7 @@ import { authOf } from '../../platform/access.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, post } from '../money/ledger.js';
+import { HOUSE, post } from '../money/index.js';
 import type { FeedEngine } from '../feed/engine.js';
 import { feedOutcomes } from '../feed/schema.js';
 import { marketKey, PRODUCER } from '../feed/messages.js';

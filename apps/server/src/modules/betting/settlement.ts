@@ -31,7 +31,7 @@ import {
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/ledger.js';
+import { HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/index.js';
 import { settledOrders } from '../../platform/metrics.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { archivedSelections } from '../feed/archive.js';

@@ -22,7 +22,7 @@
 import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
 import type { Database } from '../../platform/db.js';
 import { walletBatchSize } from '../../platform/metrics.js';
-import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
+import { HOUSE, newSerial, newTxnId } from '../money/index.js';
 
 /** A movement of the hot path. `amount` is in cents; a bet's is the debit (> 0). */
 export type HotMove =

@@ -25,7 +25,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { bettors } from '../money/schema.js';
-import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
+import { createNotices, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { casinoGames, casinoLargeWinCursor, casinoLargeWins, casinoRounds, casinoSettings } from './schema.js';
 import { rtpListeners } from './rtp-watch.js';
 

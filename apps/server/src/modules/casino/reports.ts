@@ -24,7 +24,7 @@ import { CASINO_ROUND_STATUS } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
 import { defineList, isoDate, optionalText, scopeCondition, type Scope } from '../../platform/listing.js';
 import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/bills-routes.js';
+import { ofBettorPhone } from '../money/index.js';
 import { casinoGames, casinoProviders, casinoRounds } from './schema.js';
 
 /** A round whose bets were all given back. */

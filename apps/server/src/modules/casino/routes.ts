@@ -26,7 +26,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { bettors, bills } from '../money/schema.js';
-import { ofBettorPhone } from '../money/bills-routes.js';
+import { ofBettorPhone } from '../money/index.js';
 import { casinoGames, casinoProviders, casinoRounds, casinoTransactions } from './schema.js';
 import { openSession, walletCache } from './service.js';
 import { ipAllowed, timestampInWindow, verifySignature } from './signature.js';
@@ -54,7 +54,8 @@ export async function walletRoutes(app: FastifyInstance, ctx: AppContext) {
           // A provider's server reads these answers, never a browser (browsers are refused below): the
           // browser security headers are left out, a few percent of the wallet's CPU per call.
           helmet: false,
-          config: { access: { public: true } },
+          // ownErrors: its refusals are the wallet protocol's (200 with a status; 400 RS_ERROR_WRONG_SYNTAX), not ApiError.
+          config: { access: { public: true }, ownErrors: true },
           // The shapes document the call; the handler reads the raw body itself (invalid fields answer RS_ERROR_WRONG_SYNTAX).
           attachValidation: true,
           validatorCompiler: () => () => true,

@@ -19,8 +19,7 @@ import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import { CASINO_ROUND_STATUS, rtpBand, type RtpBand, type Volatility } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
-import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
-import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
+import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { casinoGames, casinoProviders, casinoRounds, casinoRtpChecks, casinoSettings } from './schema.js';
 
 export const RTP_WATCH_JOB = 'casino.rtp-watch';
@@ -61,14 +60,7 @@ const windowDaysOf = (opts: RtpWatchOptions) => {
 
 /** Who hears of a game leaving its band: super admins and the holders of the casino_game screen (enabled admins). */
 export async function rtpListeners(ex: Executor): Promise<number[]> {
-  const supers = await ex.select({ id: admins.id }).from(admins).innerJoin(roles, eq(roles.id, admins.roleId)).where(and(eq(roles.isSuper, true), eq(admins.disabled, 1)));
-  const holders = await ex
-    .select({ id: admins.id })
-    .from(admins)
-    .innerJoin(roleMenus, eq(roleMenus.roleId, admins.roleId))
-    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
-    .where(and(eq(menuItems.key, 'casino_game'), eq(admins.disabled, 1)));
-  return [...new Set([...supers, ...holders].map((a) => a.id))];
+  return (await noticeRecipients(ex, 'casino_game')).map((a) => a.id);
 }
 
 const pct = (bps: number) => (bps / 100).toFixed(2);

@@ -3,7 +3,7 @@ import { bigint, bigserial, boolean, index, integer, pgTable, serial, smallint, 
 /**
  * Casino (issue 13): game providers and the wallet API they call, the casino's settings, categories and
  * games, game sessions, rounds and the wallet transactions of each round, and the RTP checks.
- * Design: /work/notes/casino-design.md; docs/architecture.md ("Casino").
+ * Design: docs/architecture.md ("The casino wallet and virtual racing").
  *
  * Money is integer cents of TSh (bigint). Every amount a transaction moved is also on the ledger: bills
  * 23 casino bet, 24 casino win, 25 casino award with cause type 'casino' and cause id = casino_rounds.id.

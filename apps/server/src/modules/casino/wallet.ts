@@ -1,6 +1,7 @@
 /**
- * The wallet API's calls (issue 13; design /work/notes/casino-design.md "The wallet API"): balance, bet,
- * win, rollback and end of round, for a provider already authenticated by ./routes.ts.
+ * The wallet API's calls (issue 13; design: docs/architecture.md, "The casino wallet and virtual
+ * racing"): balance, bet, win, rollback and end of round, for a provider already authenticated by
+ * ./routes.ts.
  *
  * Idempotency. casino_transactions has one row per (provider, transaction_uuid), written in the same
  * transaction as the money it moved, with the answer's status and balance. The work of a call is one
@@ -38,7 +39,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
 import { CASINO_CURRENCY, type CasinoWalletAnswer, type CasinoWalletCall, type CasinoWalletStatus } from '@dau/contract';
 import type { Db, Executor } from '../../platform/db.js';
-import { HOUSE, newSerial, newTxnId } from '../money/ledger.js';
+import { HOUSE, newSerial, newTxnId } from '../money/index.js';
 import type { HotBatcher } from './hot-batch.js';
 import type { CasinoProvider, WalletCache } from './service.js';
 

@@ -10,7 +10,7 @@ import { listSpecs, scopeForList } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import type { JobRun } from '../../platform/jobs.js';
-import { createNotices, publishNotices } from '../notices/service.js';
+import { createNotices, publishNotices } from '../notices/index.js';
 import { EXTENSION, ExportCancelled, runExport, type ExportFormat } from './run.js';
 import { ZipTooLargeError } from './zip.js';
 

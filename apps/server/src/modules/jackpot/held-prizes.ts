@@ -27,17 +27,16 @@ import {
 } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor, Tx } from '../../platform/db.js';
-import { adminAuthOf, authOf } from '../../platform/access.js';
+import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
-import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
+import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/bills-routes.js';
-import { HOUSE, houseTransfer, newTxnId, post } from '../money/ledger.js';
-import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
+import { HOUSE, houseTransfer, newTxnId, ofBettorPhone, post } from '../money/index.js';
+import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { jackpotIssues, jackpotPrizePayouts, jackpotTickets } from './schema.js';
 
 const PAGE = 'jackpot_held_prize';
@@ -138,22 +137,7 @@ async function heldDetail(ex: Executor, scope: Scope, ticketId: number) {
  * approve button (super admins hold every button) whose data scope holds the agent, except the asker.
  */
 async function approversOf(tx: Tx, agentId: number, asked: number): Promise<number[]> {
-  const holders = tx
-    .select({ roleId: roleMenus.roleId })
-    .from(roleMenus)
-    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
-    .where(eq(menuItems.key, `${PAGE}:approve`));
-  const candidates = await tx
-    .select({ id: admins.id })
-    .from(admins)
-    .innerJoin(roles, eq(roles.id, admins.roleId))
-    .where(and(eq(admins.disabled, 1), sql`${admins.id} <> ${asked}`, sql`(${roles.isSuper} or ${admins.roleId} in ${holders})`));
-  const out: number[] = [];
-  for (const { id } of candidates) {
-    const auth = await adminAuthOf(tx, id);
-    if (auth?.can(PAGE, 'approve') && agentInScope(await scopeOf(tx, auth), agentId)) out.push(id);
-  }
-  return out;
+  return (await noticeRecipients(tx, `${PAGE}:approve`, { agentId, except: asked })).map((a) => a.id);
 }
 
 /** The notice to the approvers, in the console's three languages (admins have no language of their own on the server). */

@@ -10,8 +10,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { JACKPOT_BET_STATUS, JACKPOT_ODDS_RISE_CHECKS, oddsRose } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
-import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
-import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
+import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { jackpotIssueMatches, jackpotIssues, jackpotOddsChecks } from './schema.js';
 
 export const ODDS_WATCH_JOB = 'jackpot.odds-watch';
@@ -31,14 +30,7 @@ export interface OddsWatchRun {
 
 /** Who hears of a suspension: super admins and the holders of the jackpot_identifier screen. */
 async function listeners(ex: Executor): Promise<number[]> {
-  const supers = await ex.select({ id: admins.id }).from(admins).innerJoin(roles, eq(roles.id, admins.roleId)).where(and(eq(roles.isSuper, true), eq(admins.disabled, 1)));
-  const holders = await ex
-    .select({ id: admins.id })
-    .from(admins)
-    .innerJoin(roleMenus, eq(roleMenus.roleId, admins.roleId))
-    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
-    .where(and(eq(menuItems.key, 'jackpot_identifier'), eq(admins.disabled, 1)));
-  return [...new Set([...supers, ...holders].map((a) => a.id))];
+  return (await noticeRecipients(ex, 'jackpot_identifier')).map((a) => a.id);
 }
 
 /** One round of checks over every open issue (the periodic job; tests call it directly). */

@@ -30,7 +30,7 @@ import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '.
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/bills-routes.js';
+import { ofBettorPhone } from '../money/index.js';
 import { upcomingMatches } from '../feed/match-source.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets } from './schema.js';
 import {

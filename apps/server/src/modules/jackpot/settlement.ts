@@ -41,7 +41,7 @@ import {
 import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { HOUSE, insertHouseEntries, newTxnId, postBatch, type HouseEntryRow, type Remark } from '../money/ledger.js';
+import { HOUSE, insertHouseEntries, newTxnId, postBatch, type BatchBill, type HouseEntryRow, type Remark } from '../money/index.js';
 import { loadSettings } from '../betting/settings.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements } from './schema.js';
 import { assertKickedOff, issueMatches, refreshFeedResults } from './service.js';
@@ -393,18 +393,8 @@ async function fundPool(tx: Executor, issue: IssueRow, plan: StoredPlan) {
 // Bills, set-based (as betting settlement's applyPlans): bettors locked in id order and updated once
 // with their summed delta, each bill's before / after computed in posting order so the chain holds.
 
-interface PlannedBill {
-  bettorId: number;
-  account: number;
-  amount: number;
-  type: number;
-  house: string;
-  causeId: string;
-  remark: Remark;
-  txnId: string;
-  /** A negative prize difference: may leave a debt (then booked as amount rolled back). */
-  correction: boolean;
-}
+/** A bill of the ledger's batch, planned before the admin is known; `correction`: a negative prize difference, which may leave a debt (booked as amount rolled back). */
+type PlannedBill = Omit<BatchBill, 'adminId' | 'debtType'> & { correction: boolean };
 
 async function postBills(tx: Executor, bills: PlannedBill[], transfers: HouseEntryRow[], adminId: number | null) {
   // A prize taken back after it was spent may leave a debt on cash, booked as sports resettlements book it.

@@ -2,7 +2,8 @@ import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, time
 
 /**
  * Messaging (issue 15, MSG): in-app messages the console sends to bettors, the message board bettors
- * write on, and the app versions the bettor app asks about. Design: /work/notes/design-15.md.
+ * write on, and the app versions the bettor app asks about. Design:
+ * docs/architecture.md ("Messaging: in-app, board, SMS, push, Telegram").
  *
  * A broadcast ("all bettors" of a branch, `audience` 'all') is ONE `messages` row: it reaches every bettor
  * of `scope_admin_id`'s subtree (every bettor when null) who registered before it was sent, and a bettor's

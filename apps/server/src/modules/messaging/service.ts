@@ -20,7 +20,7 @@ import { agentInScope } from '../../platform/ownership.js';
 import type { Scope } from '../../platform/listing.js';
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/schema.js';
-import { bettorWhere } from '../money/bettors-routes.js';
+import { bettorWhere } from '../money/index.js';
 import { appVersions, boardMessages, messageReads, messageRecipients, messages } from './schema.js';
 
 export const DELIVER_JOB = 'messaging.deliver';

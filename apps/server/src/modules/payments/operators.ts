@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { PAY_TYPE, centsToDecimalString, parseTshToCents } from '@dau/domain';
+import { PAY_TYPE, centsToDecimalString, mulberry32, parseTshToCents } from '@dau/domain';
 
 /**
  * Mobile-money operators (spec §9: 3 Tigo, 4 Airtel, 6 Vodacom, 7 Halotel) behind ONE adapter interface.
@@ -137,18 +137,6 @@ export class ManualScheduler implements Scheduler {
   async runAll(horizonMs = 3_600_000) {
     await this.advance(horizonMs);
   }
-}
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same sequence of sandbox decisions. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -368,7 +356,7 @@ export class SandboxOperator implements MobileMoneyOperator {
     this.payType = profile.payType;
     this.name = profile.name;
     this.secret = ctx.secrets?.[profile.payType] ?? crypto.randomBytes(32).toString('hex');
-    this.random = seededRandom((ctx.seed ?? crypto.randomInt(2 ** 31)) + profile.payType * 7919);
+    this.random = mulberry32((ctx.seed ?? crypto.randomInt(2 ** 31)) + profile.payType * 7919);
     this.store = ctx.store ?? new MemorySandboxStore();
   }
 

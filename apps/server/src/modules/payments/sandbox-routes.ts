@@ -6,7 +6,7 @@ import { requestWithdrawal, startRecharge } from './service.js';
 import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
 import { scopeOf } from '../../platform/listing.js';
-import { scopedBettor } from '../money/bettors-service.js';
+import { scopedBettor } from '../money/index.js';
 
 const payType = z.union([z.literal(PAY_TYPE.tigo), z.literal(PAY_TYPE.airtel), z.literal(PAY_TYPE.vodacom), z.literal(PAY_TYPE.halotel)]);
 const body = z.strictObject({ bettor_id: z.number().int().positive(), pay_type: payType, amount: z.number().int().positive() });

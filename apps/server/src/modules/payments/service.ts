@@ -2,17 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId, post, type Remark } from '../money/ledger.js';
+import { HOUSE, newSerial, newTxnId, post, type Remark } from '../money/index.js';
 import { promotionEvent, refuseWithdrawalWhileWagering } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
 import type { Bus, Db, Executor, Tx } from '../../platform/db.js';
 import type { Jobs } from '../../platform/jobs.js';
-import { adminAuthOf } from '../../platform/access.js';
-import { scopeOf } from '../../platform/listing.js';
-import { admins, menuItems, roleMenus, roles } from '../../platform/schema.js';
-import { createNotices, publishNotices, type NoticeEvent } from '../notices/service.js';
+import { admins } from '../../platform/schema.js';
+import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 import {
   isPayType, operators, OperatorTimeoutError, SandboxOperator, TimerScheduler,
   type CallbackEvent, type Deliver, type MobileMoneyOperator, type PayType, type Scheduler,
@@ -571,25 +569,7 @@ export interface PaymentsCtx {
  * same `can` and `scopeOf` the approve route applies), except the first approver, who may not.
  */
 export async function secondApprovers(tx: Tx, w: Pick<WithdrawalRecord, 'agentId' | 'firstApproverId'>): Promise<number[]> {
-  const holdsApprove = tx
-    .select({ roleId: roleMenus.roleId })
-    .from(roleMenus)
-    .innerJoin(menuItems, eq(menuItems.id, roleMenus.menuId))
-    .where(eq(menuItems.key, 'withdraw_list:approve'));
-  const candidates = await tx
-    .select({ id: admins.id })
-    .from(admins)
-    .innerJoin(roles, eq(roles.id, admins.roleId))
-    .where(and(eq(admins.disabled, 1), sql`(${roles.isSuper} or ${admins.roleId} in ${holdsApprove})`));
-  const out: number[] = [];
-  for (const c of candidates) {
-    if (c.id === w.firstApproverId) continue;
-    const auth = await adminAuthOf(tx, c.id);
-    if (!auth || !auth.can('withdraw_list', 'approve')) continue;
-    const scope = await scopeOf(tx, auth);
-    if (scope.all || scope.agentIds.includes(w.agentId)) out.push(c.id);
-  }
-  return out;
+  return (await noticeRecipients(tx, 'withdraw_list:approve', { agentId: w.agentId, except: w.firstApproverId })).map((a) => a.id);
 }
 
 /** The second-approval notice, in the three languages of the console (admins have no language of their own on the server). */

@@ -18,7 +18,7 @@ import type { Db, Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { agentInScope } from '../../platform/ownership.js';
 import type { Scope } from '../../platform/listing.js';
-import { HOUSE, post } from '../money/ledger.js';
+import { HOUSE, post } from '../money/index.js';
 import { activityQualifications, bettors } from '../money/schema.js';
 import { awardOf, cashBillType, dayKey, previousDay } from './rules.js';
 import { bonusGrants, bonusOrderSpends, campaignProgress, campaigns, promotionEvents } from './schema.js';

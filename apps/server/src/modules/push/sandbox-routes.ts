@@ -15,7 +15,7 @@ import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError } from '../../platform/errors.js';
 import { scopeOf } from '../../platform/listing.js';
-import { scopedBettor } from '../money/bettors-service.js';
+import { scopedBettor } from '../money/index.js';
 import { fcmEndpoints } from './fcm.js';
 import { pushDevices } from './schema.js';
 import { pushConfigOf, registerDevice } from './service.js';

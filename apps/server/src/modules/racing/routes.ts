@@ -32,7 +32,7 @@ import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCond
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/bills-routes.js';
+import { ofBettorPhone } from '../money/index.js';
 import { racingBets, racingCoinMoves, racingRaces, racingSettings, type RacingRunner } from './schema.js';
 import { COIN_DIRECTION, RACING_BET_STATUS, racingSettingsOf } from './service.js';
 

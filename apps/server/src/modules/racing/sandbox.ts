@@ -11,6 +11,7 @@
  * winner by chance, then the next among the rest, and so on). The result is known RACE_RUN_SECONDS after
  * the start; one race in CANCEL_ONE_IN is cancelled (all its bets refunded).
  */
+import { mulberry32 } from '@dau/domain';
 import type { ProviderRace, RaceOutcome, RacingProvider } from './adapter.js';
 import type { RacingRunner } from './schema.js';
 
@@ -26,18 +27,6 @@ const STABLE = [
   'Tanganyika Gold', 'Ruaha Runner', 'Mafia Breeze', 'Selous Thunder', 'Dodoma Dawn', 'Arusha Arrow', 'Mwanza Moon', 'Tarangire King',
   'Kigoma Comet', 'Moshi Mirage', 'Tanga Tide', 'Lindi Lightning',
 ] as const;
-
-/** mulberry32 over a 32-bit seed. */
-function rngOf(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a of a text: the seed of a race. */
 function hash(text: string): number {
@@ -69,7 +58,7 @@ export class SandboxRacingProvider implements RacingProvider {
   }
 
   private draw(slot: number): Drawn {
-    const rng = rngOf(hash(`${this.seed}:${slot}:runners`));
+    const rng = mulberry32(hash(`${this.seed}:${slot}:runners`));
     const field = 6 + Math.floor(rng() * 3);
     const names = [...STABLE];
     const runners: RacingRunner[] = [];
@@ -107,7 +96,7 @@ export class SandboxRacingProvider implements RacingProvider {
     const slot = this.slotOf(raceRef);
     if (slot === null) return null;
     if (now.getTime() < slot * RACE_EVERY_SECONDS * 1000 + RACE_RUN_SECONDS * 1000) return null;
-    const rng = rngOf(hash(`${this.seed}:${slot}:result`));
+    const rng = mulberry32(hash(`${this.seed}:${slot}:result`));
     if (Math.floor(rng() * CANCEL_ONE_IN) === 0) return { status: 'cancelled' };
     const { runners, strengths } = this.draw(slot);
     const left = runners.map((r, i) => ({ number: r.number, strength: strengths[i]! }));

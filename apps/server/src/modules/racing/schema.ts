@@ -2,7 +2,8 @@ import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, se
 
 /**
  * Virtual racing (issue 13, spec §3 bill types 13–16): the racing provider's races and bets, and the
- * racing coin (conversion balance → coin 15, coin → balance 16). Design: /work/notes/casino-design.md.
+ * racing coin (conversion balance → coin 15, coin → balance 16). Design: docs/architecture.md ("The casino
+ * wallet and virtual racing").
  */
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });

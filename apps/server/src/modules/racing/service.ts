@@ -31,7 +31,7 @@ import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RACING_BET_STATUS, RACING_COIN_DIR
 import type { Executor, Db } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
-import { HOUSE, post } from '../money/ledger.js';
+import { HOUSE, post } from '../money/index.js';
 import type { ProviderRace, RaceOutcome, RacingProvider } from './adapter.js';
 import { racingBets, racingCoinAccounts, racingCoinMoves, racingRaces, racingSettings } from './schema.js';
 

@@ -22,7 +22,7 @@ import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { revokeSessions } from '../auth/sessions.js';
-import { createNotices, publishNotices } from '../notices/service.js';
+import { createNotices, publishNotices } from '../notices/index.js';
 
 const superiors = aliasedTable(admins, 'superior');
 

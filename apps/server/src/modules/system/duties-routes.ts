@@ -28,7 +28,7 @@ import type { Db, Executor } from '../../platform/db.js';
 import {
   applyPendingChange, approversOf, decidePendingChange, expirePendingChanges, installDuties, isWholeBook, type DutyHooks,
 } from '../../platform/duties.js';
-import { createNotices, publishNotices } from '../notices/service.js';
+import { createNotices, publishNotices } from '../notices/index.js';
 import { pageOffset } from '../../platform/paging.js';
 
 type Change = typeof pendingChanges.$inferSelect;

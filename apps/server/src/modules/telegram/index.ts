@@ -22,7 +22,7 @@ import { agentInScope } from '../../platform/ownership.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/schema.js';
-import { followNotices } from '../notices/service.js';
+import { followNotices } from '../notices/index.js';
 import { telegramBindings, telegramConfig } from './schema.js';
 import { botApi, defineTelegramJobs, newBindCode, queueNoticeDelivery } from './service.js';
 

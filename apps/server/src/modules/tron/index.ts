@@ -1,7 +1,8 @@
 /**
  * USDT on TRON (issue 14): wallets and keys (./wallets.ts, ./keys.ts), the product's TronWeb client
  * (./client.ts) and the sandbox TRON node (./sandbox-node.ts). Other modules reach it through the
- * services exported here. Design: /work/notes/tron-design.md.
+ * services exported here. Design: docs/architecture.md ("The TRON node and the wallets' keys", "USDT
+ * deposits, sweeps and withdrawals").
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../platform/context.js';

@@ -4,7 +4,7 @@ import { bigint, bigserial, boolean, index, integer, pgTable, serial, smallint, 
 /**
  * USDT on TRON (issue 14): our wallets, the USDT transfers seen on chain to or from them, the sweeps
  * (collections, gas top-ups, withdrawals) we sent, the watcher's position and the settings. Design:
- * /work/notes/tron-design.md; the sandbox TRON node's own tables are in sandbox-schema.ts.
+ * docs/architecture.md ("The TRON node and the wallets' keys", "USDT deposits, sweeps and withdrawals"); the sandbox TRON node's own tables are in sandbox-schema.ts.
  *
  * Amounts on chain are integers: TRX in sun (1 TRX = 1,000,000 sun), USDT in its 6-decimal units
  * (1 USDT = 1,000,000). A private key is never stored in clear: keys.ts encrypts it (AES-256-GCM) under a

@@ -6,7 +6,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition } from '../../platform/listing.js';
 import { bettors, withdrawals } from '../money/schema.js';
-import { HOUSE, newSerial, post } from '../money/ledger.js';
+import { HOUSE, newSerial, post } from '../money/index.js';
 import type { MobileMoneyOperator, PayType } from '../payments/operators.js';
 import { approvalChecks, paymentSettings, paymentsOf, requeryWithdrawal, type Actor } from '../payments/service.js';
 import { tronSweeps, tronTransfers, tronWallets, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from './schema.js';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Tag, Typography } from 'antd';
 import { formatTsh } from '@dau/domain';
-import { enumColor, enumText, useLocale, type FieldView, type ResourceView } from '../../resources';
+import { areaView, enumColor, enumText, useLocale, type FieldView, type ResourceView } from '../../resources';
 
 /**
  * A casino declaration for the console: the menu's title, the casino texts' description
@@ -9,13 +9,7 @@ import { enumColor, enumText, useLocale, type FieldView, type ResourceView } fro
  * console's hints (renderers, inputs, help lines) merged in.
  */
 export function casinoView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}, extra: Partial<ResourceView> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `casino.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `casino.field.${f.key}`, ...hints[f.key] })),
-    ...extra,
-  };
+  return areaView('casino', def, hints, extra);
 }
 
 const blank = (v: unknown) => v === null || v === undefined || v === '';

@@ -8,7 +8,7 @@ import {
 } from '@dau/contract/ui';
 import { api, type ListAnswer } from '../../app/api';
 import { useAccess } from '../../app/access';
-import { ResourcePage, type FieldView, type Option, type ResourceView, type Row } from '../../resources';
+import { areaView, ResourcePage, type FieldView, type Option, type ResourceView, type Row } from '../../resources';
 import { ArticleBodyInput, ArticlePreview } from './ArticleBody';
 
 /**
@@ -16,12 +16,7 @@ import { ArticleBodyInput, ArticlePreview } from './ArticleBody';
  * banner groups and banners, article types and articles. Field labels are `content.field.<key>`.
  */
 function contentView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `content.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `content.field.${f.key}`, ...hints[f.key] })),
-  };
+  return areaView('content', def, hints);
 }
 
 /** A type list's rows as choices (first 200), or nothing when the admin may not read it. */

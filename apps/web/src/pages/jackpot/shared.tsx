@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { inZone } from '../../app/timeZone';
 import { useTimeZone } from '../../app/zone';
-import { enumColor, enumText, formatDateTime, LoadError, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
+import { areaView, enumColor, enumText, formatDateTime, LoadError, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 
 /** Matches of a jackpot issue (JACKPOT_MATCHES in the domain). */
 export const MATCHES = 13;
@@ -43,13 +43,7 @@ export const TICKET_LISTS = [['jackpot_bet_list'], ['cs_jackpot_bet_list'], ['cs
  * label in the jackpot texts (`jackpot.field.<key>`), with the console's hints (help lines, inputs) merged in.
  */
 export function jackpotView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}, extra: Partial<ResourceView> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `jackpot.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `jackpot.field.${f.key}`, ...hints[f.key] })),
-    ...extra,
-  };
+  return areaView('jackpot', def, hints, extra);
 }
 
 /** Money in shillings from cents; blank stays a dash. */

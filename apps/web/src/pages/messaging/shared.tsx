@@ -1,4 +1,4 @@
-import type { FieldView, Option, ResourceView } from '../../resources';
+import { areaView, type FieldView, type Option, type ResourceView } from '../../resources';
 
 /**
  * A messaging declaration for the console: the menu's title, the messaging texts' description
@@ -6,12 +6,7 @@ import type { FieldView, Option, ResourceView } from '../../resources';
  * the console's hints merged in.
  */
 export function messagingView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `messaging.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `messaging.field.${f.key}`, ...hints[f.key] })),
-  };
+  return areaView('messaging', def, hints);
 }
 
 /** Choices of a coded text field, each with its label. */

@@ -1,7 +1,7 @@
 import { Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { PUSH_DEVICE_FIELDS, TELEGRAM_BINDING_FIELDS, type ResourceDef } from '@dau/contract/ui';
-import type { FieldView, Option, ResourceView } from '../../resources';
+import { areaView, type FieldView, type Option, type ResourceView } from '../../resources';
 
 /**
  * What the push and Telegram screens share: the lists as the console declares them (row keys and filters
@@ -18,12 +18,7 @@ export const telegramBindingResource: ResourceDef = {
 };
 
 export function pushView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
-  return {
-    ...def,
-    title: def.title ?? `menu.${def.name}`,
-    description: `push.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `push.field.${f.key}`, ...hints[f.key] })),
-  };
+  return areaView('push', def, hints, { title: def.title ?? `menu.${def.name}` });
 }
 
 /** The text keys of the codes (literal, so the key checks see them). */

@@ -1,11 +1,9 @@
-import { DatePicker } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import type { RacingStatsAnswer } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from '../../app/dayjs';
+import dayjs from '../../app/dayjs';
 import { api } from '../../app/api';
-import { LoadError, PageHeader, Panel } from '../../resources';
-import { FigureCard, FigureGrid, useDayRange, useHold } from '../statistics/shared';
+import { Panel } from '../../resources';
+import { DayRangePage, FigureCard, FigureGrid, useDayRangeQuery, useHold } from '../statistics/shared';
 import { RacingEmpty } from './shared';
 
 /** Dar es Salaam's offset (UTC+3, no daylight saving): a day of the operator runs from 00:00+03:00. */
@@ -21,57 +19,45 @@ const nextDay = (day: string) => dayjs(day).add(1, 'day').format('YYYY-MM-DD');
 export default function RacingStatisticsPage() {
   const { t } = useTranslation();
   const hold = useHold();
-  const { from, to, today, onRange } = useDayRange();
-  const q = useQuery({
-    queryKey: ['racing_statistics', from, to],
-    queryFn: () => api.get<RacingStatsAnswer>('/racing/statistics', { from: `${from}T00:00:00${DAR}`, to: `${nextDay(to)}T00:00:00${DAR}` }),
-    enabled: from <= to,
-    refetchInterval: 30_000,
-  });
+  const range = useDayRangeQuery(
+    'racing_statistics',
+    (from, to) => api.get<RacingStatsAnswer>('/racing/statistics', { from: `${from}T00:00:00${DAR}`, to: `${nextDay(to)}T00:00:00${DAR}` }),
+    { refetchInterval: 30_000 },
+  );
+  const { q } = range;
   const f = q.data;
   const loading = q.isPending;
   const card = (k: keyof RacingStatsAnswer, extra: { sub?: string; money?: boolean } = {}) => (
     <FigureCard key={k} k={k} value={f?.[k]} loading={loading} label={t(`racing.figure.${k}`)} hint={t(`racing.hint.${k}`)} money={extra.money ?? (k !== 'bets' && k !== 'bettors')} sub={extra.sub} />
   );
   return (
-    <div data-testid="racing-statistics">
-      <PageHeader
-        title={t('menu.racing_statistics')}
-        description={t('racing.describe.racing_statistics')}
-        extra={
-          <DatePicker.RangePicker
-            allowClear={false}
-            value={[dayjs(from), dayjs(to)]}
-            onChange={(v) => onRange(v as [Dayjs | null, Dayjs | null] | null)}
-            disabledDate={(day) => day.format('YYYY-MM-DD') > today}
-            data-testid="racing-statistics-range"
-          />
-        }
-      />
-      {q.isError ? (
-        <LoadError error={q.error} onRetry={() => void q.refetch()} />
-      ) : (
-        <>
-          <FigureGrid>
-            {[
-              card('turnover'),
-              card('settled_stake'),
-              card('payouts'),
-              card('ggr', { sub: f ? t('racing.hint.hold', { value: hold(f) }) : undefined }),
-              card('open_stakes'),
-              card('bets'),
-              card('bettors'),
-              card('coins_bought_cash'),
-              card('coins_sold_cash'),
-            ]}
-          </FigureGrid>
-          {f && !f.bets && !f.open_stakes && !f.coins_bought_cash && !f.coins_sold_cash ? (
-            <Panel>
-              <RacingEmpty text="racing.empty.period" />
-            </Panel>
-          ) : null}
-        </>
-      )}
-    </div>
+    <DayRangePage
+      range={range}
+      testId="racing-statistics"
+      rangeTestId="racing-statistics-range"
+      title={t('menu.racing_statistics')}
+      description={t('racing.describe.racing_statistics')}
+    >
+      <>
+        <FigureGrid>
+          {[
+            card('turnover'),
+            card('settled_stake'),
+            card('payouts'),
+            card('ggr', { sub: f ? t('racing.hint.hold', { value: hold(f) }) : undefined }),
+            card('open_stakes'),
+            card('bets'),
+            card('bettors'),
+            card('coins_bought_cash'),
+            card('coins_sold_cash'),
+          ]}
+        </FigureGrid>
+        {f && !f.bets && !f.open_stakes && !f.coins_bought_cash && !f.coins_sold_cash ? (
+          <Panel>
+            <RacingEmpty text="racing.empty.period" />
+          </Panel>
+        ) : null}
+      </>
+    </DayRangePage>
   );
 }

@@ -5,7 +5,7 @@ import type { RacingRaceDetail, RacingRaceRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../app/access';
 import { hasScreen } from '../../app/screens';
-import { enumText, NoData, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
+import { areaView, enumText, NoData, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 import { useTsh } from '../casino/shared';
 
 /**
@@ -14,13 +14,7 @@ import { useTsh } from '../casino/shared';
  * (`racing.field.<key>`), with the screen's hints (renderers, help lines) merged in.
  */
 export function racingView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}, extra: Partial<ResourceView> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.page}`,
-    description: `racing.describe.${def.page}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `racing.field.${f.key}`, ...hints[f.key] })),
-    ...extra,
-  };
+  return areaView('racing', def, hints, { title: `menu.${def.page}`, description: `racing.describe.${def.page}`, ...extra });
 }
 
 /** An empty list in racing's words (what would fill it), e.g. `racing.empty.races`. */

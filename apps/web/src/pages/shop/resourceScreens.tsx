@@ -7,7 +7,7 @@ import { formatTsh } from '@dau/domain';
 import { mallBrandResource, mallCategoryResource, mallProductResource, type MallCategoryNode } from '@dau/contract/ui';
 import { api, type ListAnswer } from '../../app/api';
 import { useAccess } from '../../app/access';
-import { ResourcePage, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
+import { areaView, ResourcePage, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 import { MALL_CATEGORIES_KEY, categoryPath, toTree, useShownCategories } from './categories';
 
 /**
@@ -17,12 +17,7 @@ import { MALL_CATEGORIES_KEY, categoryPath, toTree, useShownCategories } from '.
  * and its colours as tags; pictures are uploads (the 'image' and 'images' field types).
  */
 function shopView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `shop.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `shop.field.${f.key}`, ...hints[f.key] })),
-  };
+  return areaView('shop', def, hints);
 }
 
 /** Every category, hidden ones included (the category screen's superior picker and names). */

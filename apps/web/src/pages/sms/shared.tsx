@@ -1,16 +1,11 @@
-import type { FieldView, ResourceView } from '../../resources';
+import { areaView, type FieldView, type ResourceView } from '../../resources';
 
 /**
  * An SMS declaration for the console: the menu's title, the SMS texts' description (`sms.describe.<name>`),
  * each field's label in the SMS texts (`sms.field.<key>`), with the console's hints merged in.
  */
 export function smsView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `sms.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `sms.field.${f.key}`, ...hints[f.key] })),
-  };
+  return areaView('sms', def, hints);
 }
 
 /** Tag colours of a recipient's state. */

@@ -1,14 +1,12 @@
 import { useMemo } from 'react';
-import { Alert, Col, DatePicker, Row as Grid, Space, Table, Typography } from 'antd';
+import { Col, Row as Grid, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
-import dayjs, { type Dayjs } from '../../app/dayjs';
 import { centsToDecimalString } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
-import { ActionButton, LoadError, NoData, PageHeader, Panel } from '../../resources';
+import { ActionButton, NoData, Panel } from '../../resources';
 import { ChartCard } from './Chart';
-import { FigureCard, FigureGrid, isEmpty, useCount, useDayRange, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { DayRangePage, FigureCard, FigureGrid, isEmpty, useCount, useDayRangeQuery, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
 interface HistoryAnswer {
@@ -53,14 +51,8 @@ export default function HistoryStatisticsPage() {
   const count = useCount();
   const hold = useHold();
   const seriesOptions = useSeriesOptions();
-  const { from, to, today, onRange } = useDayRange();
-  const days = dayjs(to).diff(dayjs(from), 'day') + 1;
-  const tooLong = days > MAX_DAYS;
-  const q = useQuery({
-    queryKey: ['history_statistics', from, to],
-    queryFn: () => api.get<HistoryAnswer>('/statistics/history', { date_from: from, date_to: to }),
-    enabled: !tooLong && days >= 1,
-  });
+  const range = useDayRangeQuery('history_statistics', (from, to) => api.get<HistoryAnswer>('/statistics/history', { date_from: from, date_to: to }), { maxDays: MAX_DAYS });
+  const { from, to, q, tooLong } = range;
   const d = q.data;
   const charts = useMemo(
     () => (d ? seriesOptions(d.items.map((r) => r.day.slice(5)), d.items) : null),
@@ -89,98 +81,86 @@ export default function HistoryStatisticsPage() {
   ];
 
   return (
-    <div data-testid="history-statistics">
-      <PageHeader
-        title={t('menu.history_statistics')}
-        description={t('statistics.describe.history_statistics')}
-        extra={
-          <Space wrap>
-            <DatePicker.RangePicker
-              allowClear={false}
-              value={[dayjs(from), dayjs(to)]}
-              onChange={(v) => onRange(v as [Dayjs | null, Dayjs | null] | null)}
-              disabledDate={(day) => day.format('YYYY-MM-DD') > today}
-              data-testid="history-range"
-            />
-            <ActionButton
-              action="export"
-              icon={<DownloadOutlined />}
-              disabled={!d}
-              testId="history-export"
-              onClick={() => d && downloadCsv(d.items, d.totals, labels, `history_statistics-${from}-${to}.csv`)}
-            />
-          </Space>
-        }
-      />
-      {tooLong ? (
-        <Alert type="warning" showIcon message={t('statistics.history.tooLong')} />
-      ) : q.isError ? (
-        <LoadError error={q.error} onRetry={() => void q.refetch()} />
-      ) : (
-        <>
-          <FigureGrid>
-            {[
-              <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
-              <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} />,
-              <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
-              <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
-              <FigureCard key="open_stakes" k="open_stakes" value={d?.open.open_stakes} loading={loading} sub={d ? t('statistics.hint.openOrders', { n: d.open.open_orders }) : undefined} />,
-              <FigureCard key="open_liability" k="open_liability" value={d?.open.open_liability} loading={loading} />,
-              <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
-              <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
-              <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} />,
-              <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} />,
-              <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} />,
-              <FigureCard key="deposits" k="deposits" value={f?.deposits} loading={loading} />,
-              <FigureCard key="withdrawals" k="withdrawals" value={f?.withdrawals} loading={loading} />,
-              <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,
-              <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} />,
-            ]}
-          </FigureGrid>
-          {d && isEmpty(d.totals) ? (
-            <Panel>
-              <NoData />
-            </Panel>
-          ) : (
-            <>
-              <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
-                {(['money', 'activity'] as const).map((k) => (
-                  <Col key={k} xs={24} xl={12}>
-                    <ChartCard title={t(`statistics.chart.${k}`)} option={charts?.[k]} testId={`chart-${k}`} />
-                  </Col>
-                ))}
-              </Grid>
-              <Table<Row>
-                size="small"
-                rowKey="day"
-                loading={loading}
-                dataSource={d?.items ?? []}
-                columns={columns}
-                pagination={false}
-                scroll={{ x: 'max-content' }}
-                locale={{ emptyText: <NoData /> }}
-                data-testid="history-table"
-                summary={() =>
-                  f ? (
-                    <Table.Summary fixed>
-                      <Table.Summary.Row>
-                        <Table.Summary.Cell index={0}>
-                          <Typography.Text strong>{labels.total}</Typography.Text>
+    <DayRangePage
+      range={range}
+      testId="history-statistics"
+      rangeTestId="history-range"
+      title={t('menu.history_statistics')}
+      description={t('statistics.describe.history_statistics')}
+      tooLongText={t('statistics.history.tooLong')}
+      actions={
+        <ActionButton
+          action="export"
+          icon={<DownloadOutlined />}
+          disabled={!d}
+          testId="history-export"
+          onClick={() => d && downloadCsv(d.items, d.totals, labels, `history_statistics-${from}-${to}.csv`)}
+        />
+      }
+    >
+      <>
+        <FigureGrid>
+          {[
+            <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
+            <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} />,
+            <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
+            <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+            <FigureCard key="open_stakes" k="open_stakes" value={d?.open.open_stakes} loading={loading} sub={d ? t('statistics.hint.openOrders', { n: d.open.open_orders }) : undefined} />,
+            <FigureCard key="open_liability" k="open_liability" value={d?.open.open_liability} loading={loading} />,
+            <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
+            <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+            <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} />,
+            <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} />,
+            <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} />,
+            <FigureCard key="deposits" k="deposits" value={f?.deposits} loading={loading} />,
+            <FigureCard key="withdrawals" k="withdrawals" value={f?.withdrawals} loading={loading} />,
+            <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,
+            <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} />,
+          ]}
+        </FigureGrid>
+        {d && isEmpty(d.totals) ? (
+          <Panel>
+            <NoData />
+          </Panel>
+        ) : (
+          <>
+            <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
+              {(['money', 'activity'] as const).map((k) => (
+                <Col key={k} xs={24} xl={12}>
+                  <ChartCard title={t(`statistics.chart.${k}`)} option={charts?.[k]} testId={`chart-${k}`} />
+                </Col>
+              ))}
+            </Grid>
+            <Table<Row>
+              size="small"
+              rowKey="day"
+              loading={loading}
+              dataSource={d?.items ?? []}
+              columns={columns}
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              locale={{ emptyText: <NoData /> }}
+              data-testid="history-table"
+              summary={() =>
+                f ? (
+                  <Table.Summary fixed>
+                    <Table.Summary.Row>
+                      <Table.Summary.Cell index={0}>
+                        <Typography.Text strong>{labels.total}</Typography.Text>
+                      </Table.Summary.Cell>
+                      {COLUMNS.map((c, i) => (
+                        <Table.Summary.Cell key={c.key} index={i + 1} align="right">
+                          <Typography.Text strong>{c.money ? money(f[c.key]) : count(f[c.key])}</Typography.Text>
                         </Table.Summary.Cell>
-                        {COLUMNS.map((c, i) => (
-                          <Table.Summary.Cell key={c.key} index={i + 1} align="right">
-                            <Typography.Text strong>{c.money ? money(f[c.key]) : count(f[c.key])}</Typography.Text>
-                          </Table.Summary.Cell>
-                        ))}
-                      </Table.Summary.Row>
-                    </Table.Summary>
-                  ) : null
-                }
-              />
-            </>
-          )}
-        </>
-      )}
-    </div>
+                      ))}
+                    </Table.Summary.Row>
+                  </Table.Summary>
+                ) : null
+              }
+            />
+          </>
+        )}
+      </>
+    </DayRangePage>
   );
 }

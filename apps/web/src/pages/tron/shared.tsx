@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useFeedback, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
+import { areaView, useFeedback, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 import { formatAsset, toUnits, type Asset } from './units';
 
 /**
@@ -43,13 +43,7 @@ export const TRON_LISTS = [['tron'], ['tron_transaction_summary'], ['usdt_transa
  * the tron texts (`tron.field.<key>`), with the screen's hints merged in.
  */
 export function tronView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}, extra: Partial<ResourceView> = {}): ResourceView {
-  return {
-    ...def,
-    title: `menu.${def.name}`,
-    description: `tron.describe.${def.name}`,
-    fields: def.fields.map((f) => ({ ...f, label: f.label ?? `tron.field.${f.key}`, ...hints[f.key] })),
-    ...extra,
-  };
+  return areaView('tron', def, hints, extra);
 }
 
 /** Options of a select over a map of ids (labels `tron.<group>.<name>`). */

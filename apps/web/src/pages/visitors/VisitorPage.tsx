@@ -1,16 +1,14 @@
 import { useMemo } from 'react';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Col, DatePicker, Row as Grid, Space, Statistic, Table, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { Col, Row as Grid, Statistic, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { enumLabel } from '../../app/labels';
 import { VISITOR_STATS_MAX_DAYS, visitorResource, type VisitCounts, type VisitorStats } from '@dau/contract/ui';
-import dayjs, { type Dayjs } from '../../app/dayjs';
 import { api } from '../../app/api';
-import { ActionButton, LoadError, NoData, PageHeader, Panel, ResourceList, useLocale, type FieldView, type ResourceView } from '../../resources';
+import { ActionButton, NoData, Panel, ResourceList, useLocale, type FieldView, type ResourceView } from '../../resources';
 import { ChartCard } from '../statistics/Chart';
 import { downloadCsv } from '../casino/shared';
-import { useDayRange } from '../statistics/shared';
+import { DayRangePage, useDayRangeQuery } from '../statistics/shared';
 
 const COLORS = { visits: '#1677ff', new: '#52c41a', returning: '#fa8c16', visitors: '#722ed1' };
 
@@ -75,15 +73,11 @@ export default function VisitorPage() {
   const locale = useLocale();
   const countryName = useCountryName();
   const visitsView = useVisitsView();
-  const { from, to, today, onRange } = useDayRange();
-  const days = dayjs(to).diff(dayjs(from), 'day') + 1;
-  const tooLong = days > VISITOR_STATS_MAX_DAYS;
-  const q = useQuery({
-    queryKey: ['visitor-stats', from, to],
-    queryFn: () => api.get<VisitorStats>('/visitors/stats', { date_from: from, date_to: to }),
-    enabled: !tooLong && days >= 1,
+  const range = useDayRangeQuery('visitor-stats', (from, to) => api.get<VisitorStats>('/visitors/stats', { date_from: from, date_to: to }), {
+    maxDays: VISITOR_STATS_MAX_DAYS,
     refetchInterval: 60_000,
   });
+  const { q, tooLong } = range;
   const s = q.data;
   const fmt = useMemo(() => new Intl.NumberFormat(locale), [locale]);
   const names = useMemo(
@@ -143,92 +137,82 @@ export default function VisitorPage() {
   const empty = s && s.totals.visits === 0;
 
   return (
-    <div data-testid="visitor-page">
-      <PageHeader
-        title={t('menu.visitor')}
-        description={t('visitors.describe')}
-        extra={
-          <Space wrap>
-            <DatePicker.RangePicker
-              allowClear={false}
-              value={[dayjs(from), dayjs(to)]}
-              onChange={(v) => onRange(v as [Dayjs | null, Dayjs | null] | null)}
-              disabledDate={(day) => day.format('YYYY-MM-DD') > today}
-              data-testid="visitor-range"
-            />
-            <ActionButton action="export" icon={<DownloadOutlined />} disabled={!s} testId="visitor-days-export" onClick={() => s && downloadDays(s, head)}>
-              {t('visitors.exportDays')}
-            </ActionButton>
-          </Space>
-        }
-      />
-      {tooLong ? (
-        <Alert type="warning" showIcon message={t('visitors.tooLong', { n: VISITOR_STATS_MAX_DAYS })} />
-      ) : q.isError ? (
-        <LoadError error={q.error} onRetry={() => void q.refetch()} />
-      ) : (
-        <>
-          <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
-            {[
-              figure('visits', names.visits, s?.totals.visits),
-              figure('visitors', names.visitors, s?.totals.visitors),
-              figure('new', names.new, s?.totals.new_visitors),
-              figure('returning', names.returning, s?.totals.returning_visitors),
-            ]}
-          </Grid>
-          {empty ? (
-            <Panel>
-              <NoData />
-            </Panel>
-          ) : (
-            <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
-              <Col xs={24} xl={12}>
-                <ChartCard title={t('visitors.chart.days')} option={charts?.days} testId="visitor-chart-days" />
-              </Col>
-              <Col xs={24} xl={12}>
-                <ChartCard title={t('visitors.chart.hours')} option={charts?.hours} testId="visitor-chart-hours" />
-              </Col>
-              <Col xs={24} lg={8}>
-                <ChartCard title={t('visitors.chart.devices')} option={charts?.devices} testId="visitor-chart-devices" height={240} />
-              </Col>
-              <Col xs={24} lg={8}>
-                <ChartCard title={t('visitors.chart.sources')} option={charts?.sources} testId="visitor-chart-sources" height={240} />
-              </Col>
-              <Col xs={24} lg={8}>
-                <ChartCard title={t('visitors.chart.countries')} option={charts?.countries} testId="visitor-chart-countries" height={240} />
-              </Col>
-            </Grid>
-          )}
-          <Panel title={t('visitors.dayTable')}>
-            <Table
-              size="small"
-              rowKey="day"
-              loading={q.isPending}
-              dataSource={s ? [...s.days].reverse() : []}
-              pagination={false}
-              scroll={{ x: 'max-content', y: 360 }}
-              locale={{ emptyText: <NoData /> }}
-              data-testid="visitor-day-table"
-              columns={[
-                { key: 'day', dataIndex: 'day', title: head[0], width: 120 },
-                ...(['visits', 'visitors', 'new_visitors', 'returning_visitors'] as const).map((k, i) => ({
-                  key: k,
-                  dataIndex: k,
-                  title: head[i + 1],
-                  align: 'right' as const,
-                  render: (v: number) => fmt.format(v),
-                })),
-              ]}
-            />
+    <DayRangePage
+      range={range}
+      testId="visitor-page"
+      rangeTestId="visitor-range"
+      title={t('menu.visitor')}
+      description={t('visitors.describe')}
+      tooLongText={t('visitors.tooLong', { n: VISITOR_STATS_MAX_DAYS })}
+      actions={
+        <ActionButton action="export" icon={<DownloadOutlined />} disabled={!s} testId="visitor-days-export" onClick={() => s && downloadDays(s, head)}>
+          {t('visitors.exportDays')}
+        </ActionButton>
+      }
+      after={
+        <div style={{ marginTop: 16 }}>
+          <Typography.Title level={5} style={{ marginTop: 0 }}>
+            {t('visitors.visitsTitle')}
+          </Typography.Title>
+          <ResourceList def={visitsView} showHeader={false} />
+        </div>
+      }
+    >
+      <>
+        <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
+          {[
+            figure('visits', names.visits, s?.totals.visits),
+            figure('visitors', names.visitors, s?.totals.visitors),
+            figure('new', names.new, s?.totals.new_visitors),
+            figure('returning', names.returning, s?.totals.returning_visitors),
+          ]}
+        </Grid>
+        {empty ? (
+          <Panel>
+            <NoData />
           </Panel>
-        </>
-      )}
-      <div style={{ marginTop: 16 }}>
-        <Typography.Title level={5} style={{ marginTop: 0 }}>
-          {t('visitors.visitsTitle')}
-        </Typography.Title>
-        <ResourceList def={visitsView} showHeader={false} />
-      </div>
-    </div>
+        ) : (
+          <Grid gutter={[12, 12]} style={{ marginBottom: 16 }}>
+            <Col xs={24} xl={12}>
+              <ChartCard title={t('visitors.chart.days')} option={charts?.days} testId="visitor-chart-days" />
+            </Col>
+            <Col xs={24} xl={12}>
+              <ChartCard title={t('visitors.chart.hours')} option={charts?.hours} testId="visitor-chart-hours" />
+            </Col>
+            <Col xs={24} lg={8}>
+              <ChartCard title={t('visitors.chart.devices')} option={charts?.devices} testId="visitor-chart-devices" height={240} />
+            </Col>
+            <Col xs={24} lg={8}>
+              <ChartCard title={t('visitors.chart.sources')} option={charts?.sources} testId="visitor-chart-sources" height={240} />
+            </Col>
+            <Col xs={24} lg={8}>
+              <ChartCard title={t('visitors.chart.countries')} option={charts?.countries} testId="visitor-chart-countries" height={240} />
+            </Col>
+          </Grid>
+        )}
+        <Panel title={t('visitors.dayTable')}>
+          <Table
+            size="small"
+            rowKey="day"
+            loading={q.isPending}
+            dataSource={s ? [...s.days].reverse() : []}
+            pagination={false}
+            scroll={{ x: 'max-content', y: 360 }}
+            locale={{ emptyText: <NoData /> }}
+            data-testid="visitor-day-table"
+            columns={[
+              { key: 'day', dataIndex: 'day', title: head[0], width: 120 },
+              ...(['visits', 'visitors', 'new_visitors', 'returning_visitors'] as const).map((k, i) => ({
+                key: k,
+                dataIndex: k,
+                title: head[i + 1],
+                align: 'right' as const,
+                render: (v: number) => fmt.format(v),
+              })),
+            ]}
+          />
+        </Panel>
+      </>
+    </DayRangePage>
   );
 }

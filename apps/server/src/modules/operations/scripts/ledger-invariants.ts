@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkInvariants } from '../../money/ledger.js';
+import { checkInvariants } from '../../money/index.js';
 import { defineScript } from './types.js';
 
 /** Re-runs the ledger's invariant check: every balance equals its bills, the journal sums to zero. */
