@@ -36,10 +36,10 @@
  */
 import crypto from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
+import { BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
 import { CASINO_CURRENCY, type CasinoWalletAnswer, type CasinoWalletCall, type CasinoWalletStatus } from '@dau/contract';
 import type { Db, Executor } from '../../platform/db.js';
-import { HOUSE, newSerial, newTxnId } from '../money/index.js';
+import { HOUSE, cashMovementCtes } from '../money/index.js';
 import type { HotBatcher } from './hot-batch.js';
 import type { CasinoProvider, WalletCache } from './service.js';
 
@@ -194,24 +194,9 @@ async function debitRefusal(ex: Executor, bettorId: number): Promise<never> {
   throw new Refuse('RS_ERROR_NOT_ENOUGH_MONEY');
 }
 
-/**
- * The ledger movement as CTEs (the bettor's guarded UPDATE, the bill, the house counter-entry), named
- * u (balance, agent_id) and bl (id, balance_after); `guard` adds conditions to the UPDATE.
- */
-function movement(bettorId: number, amount: number, type: number, house: string, roundId: SQL, guard: SQL = sql``): SQL {
-  const txn = newTxnId();
-  const serial = newSerial('B');
-  return sql`u AS (
-      UPDATE bettors SET cash_balance = cash_balance + ${amount}, updated_at = now()
-      WHERE id = ${bettorId} AND cash_balance + ${amount} >= 0${guard}
-      RETURNING cash_balance, agent_id),
-    bl AS (
-      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, remark, txn_id)
-      SELECT ${serial}, ${bettorId}, u.agent_id, ${ACCOUNT_KIND.cash}, ${type}, ${amount}, u.cash_balance - ${amount}, u.cash_balance, 'casino', (${roundId})::text, '', ${txn} FROM u
-      RETURNING id, balance_after),
-    h AS (
-      INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT ${txn}, ${house}, ${-amount}, ${type} FROM u)`;
-}
+/** The ledger's movement on the bettor's cash as CTEs (money/ledger.ts `cashMovementCtes`), caused by a casino round. */
+const movement = (bettorId: number, amount: number, type: number, house: string, roundId: SQL, guard: SQL = sql``): SQL =>
+  cashMovementCtes({ bettorId, amount, type, house, causeType: 'casino', causeId: roundId, guard });
 
 async function bet(
   tx: Executor, providerId: number, bettorId: number, gameId: number, roundRef: string, uuid: string, hash: string, amount: number,

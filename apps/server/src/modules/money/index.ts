@@ -6,7 +6,7 @@
  * jackpot and racing screens show bills with. Its routes are registered by the composition root (app.ts).
  */
 export {
-  HOUSE, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch, remarkColumns,
+  HOUSE, cashMovementCtes, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch, remarkColumns,
   type BatchBill, type Cause, type HouseEntryRow, type PostedBill, type Posting, type Remark,
 } from './ledger.js';
 export { archiveCutoff, billRow, ofBettorPhone, shareOf, toBillRow } from './bills-routes.js';

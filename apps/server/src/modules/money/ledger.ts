@@ -109,6 +109,28 @@ export async function houseTransfer(ex: Executor, txnId: string, from: string, t
 }
 
 /**
+ * The same movement as `post` on a bettor's cash, as common table expressions for a caller that must do it
+ * in the one statement of a hot path (the casino wallet: the round, the movement and the transaction row
+ * in one round trip): `u` the bettor's guarded UPDATE (balance, agent_id; no row when the balance would go
+ * below zero or `guard` refuses), `bl` the bill (id, balance_after), `h` the house counter-entry. The
+ * caller writes `WITH <its CTEs>, ${cashMovementCtes(...)} SELECT ...`. Amount in cents: > 0 credits.
+ */
+export function cashMovementCtes(m: { bettorId: number; amount: number; type: number; house: string; causeType: Cause['type']; causeId: SQL; guard?: SQL }): SQL {
+  const txn = newTxnId();
+  const serial = newSerial('B');
+  return sql`u AS (
+      UPDATE bettors SET cash_balance = cash_balance + ${m.amount}, updated_at = now()
+      WHERE id = ${m.bettorId} AND cash_balance + ${m.amount} >= 0${m.guard ?? sql``}
+      RETURNING cash_balance, agent_id),
+    bl AS (
+      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, remark, txn_id)
+      SELECT ${serial}, ${m.bettorId}, u.agent_id, ${ACCOUNT_KIND.cash}, ${m.type}, ${m.amount}, u.cash_balance - ${m.amount}, u.cash_balance, ${m.causeType}, (${m.causeId})::text, '', ${txn} FROM u
+      RETURNING id, balance_after),
+    h AS (
+      INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT ${txn}, ${m.house}, ${-m.amount}, ${m.type} FROM u)`;
+}
+
+/**
  * Moves money on one account of a bettor, inside the caller's transaction: one guarded UPDATE (the
  * balance never goes below zero; the row lock serialises concurrent movements on that account), one
  * bill with before/after, and the counter-entry on a house account. Refuses with 422 INSUFFICIENT_BALANCE.

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
-import { bettors, bills, houseEntries, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId, post, type Remark } from '../money/index.js';
+import { bettors, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
+import { HOUSE, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch, type Remark } from '../money/index.js';
 import { promotionEvent, refuseWithdrawalWhileWagering } from '../promotions/service.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -143,15 +143,6 @@ const clearingOf = (payType: number) => (payType === PAY_TYPE.usdt ? HOUSE.usdtC
  * withdrawal held for address poisoning is not approved until released). Run in the approval's transaction.
  */
 export const approvalChecks = new Map<number, (tx: Tx, w: WithdrawalRecord) => Promise<void>>();
-
-/** Moves an amount between two house accounts (no bettor involved): two entries summing to zero. */
-async function houseTransfer(tx: Executor, from: string, to: string, amount: number, billType: number) {
-  const txnId = newTxnId();
-  await tx.insert(houseEntries).values([
-    { txnId, account: from, amount: -amount, billType },
-    { txnId, account: to, amount, billType },
-  ]);
-}
 
 // ------------------------------------------------------------------------------------------------
 // Recharges
@@ -341,34 +332,25 @@ export async function recordReceivedRecharges(
     if (rows.length) made.push(...(await tx.insert(recharges).values(rows as never).onConflictDoNothing().returning()));
   }
   if (!made.length) return out;
-  const perBettor = new Map<number, (typeof made)[number][]>();
-  for (const r of made) perBettor.set(r.bettorId, [...(perBettor.get(r.bettorId) ?? []), r]);
-  const deltas = [...perBettor].map(([id, rs]) => sql`(${id}::int, ${rs.reduce((a, r) => a + Number(r.amount), 0)}::bigint)`);
-  const moved = (await tx.execute(sql`
-    UPDATE bettors b SET cash_balance = b.cash_balance + d.amount, total_recharge = b.total_recharge + d.amount,
-      last_recharge_at = greatest(coalesce(b.last_recharge_at, now()), now()), updated_at = now()
-    FROM (VALUES ${sql.join(deltas, sql`, `)}) AS d(id, amount) WHERE b.id = d.id
-    RETURNING b.id, b.cash_balance AS balance, b.agent_id`)) as unknown as { rows: { id: number; balance: string | number; agent_id: number }[] };
-  const billRows: (typeof bills.$inferInsert)[] = [];
-  const entries: (typeof houseEntries.$inferInsert)[] = [];
-  for (const m of moved.rows) {
-    const rs = perBettor.get(Number(m.id))!;
-    let before = Number(m.balance) - rs.reduce((a, r) => a + Number(r.amount), 0);
-    for (const r of rs) {
-      const txnId = newTxnId();
-      const amount = Number(r.amount);
-      billRows.push({
-        serialNumber: newSerial('B'), bettorId: r.bettorId, agentId: m.agent_id, accountKind: ACCOUNT_KIND.cash, type: BILL_TYPE.user_recharge, amount,
-        balanceBefore: before, balanceAfter: before + amount, causeType: 'recharge', causeId: String(r.id), adminId: null, remark: '',
-        remarkKind: 'recharge', remarkParams: { serial: r.serialNumber }, txnId,
-      });
-      entries.push({ txnId, account: clearingOf(r.payType), amount: -amount, billType: BILL_TYPE.user_recharge });
-      before += amount;
-      out.set(r.carrierOrderNumber!, { id: r.id, serialNumber: r.serialNumber, amount });
-    }
-  }
-  for (let i = 0; i < billRows.length; i += 1000) await tx.insert(bills).values(billRows.slice(i, i + 1000));
-  for (let i = 0; i < entries.length; i += 1000) await tx.insert(houseEntries).values(entries.slice(i, i + 1000));
+  // The money through the one ledger: one bill per recharge in the order made (a bettor's several chain),
+  // balances moved once per bettor with the bettors locked in id order, the clearing account's counter-entries.
+  const house = await postBatch(
+    tx,
+    made.map((r) => ({
+      bettorId: r.bettorId, account: ACCOUNT_KIND.cash, amount: Number(r.amount), type: BILL_TYPE.user_recharge, house: clearingOf(r.payType),
+      causeId: String(r.id), adminId: null, remark: { kind: 'recharge' as const, params: { serial: r.serialNumber } }, txnId: newTxnId(),
+    })),
+    'recharge',
+  );
+  await insertHouseEntries(tx, house);
+  // The bettors' recharge totals (not money: what the bettor lists and promotions read).
+  const perBettor = new Map<number, number>();
+  for (const r of made) perBettor.set(r.bettorId, (perBettor.get(r.bettorId) ?? 0) + Number(r.amount));
+  const totals = [...perBettor].map(([id, amount]) => sql`(${id}::int, ${amount}::bigint)`);
+  await tx.execute(sql`
+    UPDATE bettors b SET total_recharge = b.total_recharge + d.amount, last_recharge_at = greatest(coalesce(b.last_recharge_at, now()), now())
+    FROM (VALUES ${sql.join(totals, sql`, `)}) AS d(id, amount) WHERE b.id = d.id`);
+  for (const r of made) out.set(r.carrierOrderNumber!, { id: r.id, serialNumber: r.serialNumber, amount: Number(r.amount) });
   for (const r of made) await promotionEvent(tx, { kind: 'deposit', bettorId: r.bettorId, amount: Number(r.amount), rechargeId: r.id });
   return out;
 }
@@ -510,7 +492,7 @@ async function settleWithdrawal(tx: Tx, w: WithdrawalRecord, outcome: Outcome, l
     if (!won) return { ok: true, changed: false };
     await tx.update(bettors).set({ totalWithdrawal: sql`${bettors.totalWithdrawal} + ${won.amount}` }).where(eq(bettors.id, won.bettorId));
     // The held money has left through the operator: from withdrawals clearing to the operator's account.
-    await houseTransfer(tx, HOUSE.withdrawalsClearing, clearingOf(won.payType), won.amount, BILL_TYPE.user_withdrawal);
+    await houseTransfer(tx, newTxnId(), HOUSE.withdrawalsClearing, clearingOf(won.payType), won.amount, BILL_TYPE.user_withdrawal);
     return { ok: true, changed: true };
   }
   const status = outcome.status === 'failed' ? WITHDRAWAL_STATUS.failed : WITHDRAWAL_STATUS.timed_out;

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import dayjs from '../../app/dayjs';
 import { api } from '../../app/api';
 import { Panel } from '../../resources';
-import { DayRangePage, FigureCard, FigureGrid, useDayRangeQuery, useHold } from '../statistics/shared';
+import { FigureCard, FigureGrid, useHold } from '../statistics/shared';
+import { DayRangePage, useDayRangeQuery } from '../statistics/dayRange';
 import { RacingEmpty } from './shared';
 
 /** Dar es Salaam's offset (UTC+3, no daylight saving): a day of the operator runs from 00:00+03:00. */

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../app/api';
 import { ActionButton, NoData, Panel } from '../../resources';
 import { ChartCard } from './Chart';
-import { DayRangePage, FigureCard, FigureGrid, isEmpty, useCount, useDayRangeQuery, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { FigureCard, FigureGrid, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { DayRangePage, useDayRangeQuery } from './dayRange';
 
 /** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
 interface HistoryAnswer {

@@ -8,7 +8,7 @@ import { api } from '../../app/api';
 import { ActionButton, NoData, Panel, ResourceList, useLocale, type FieldView, type ResourceView } from '../../resources';
 import { ChartCard } from '../statistics/Chart';
 import { downloadCsv } from '../casino/shared';
-import { DayRangePage, useDayRangeQuery } from '../statistics/shared';
+import { DayRangePage, useDayRangeQuery } from '../statistics/dayRange';
 
 const COLORS = { visits: '#1677ff', new: '#52c41a', returning: '#fa8c16', visitors: '#722ed1' };
 
