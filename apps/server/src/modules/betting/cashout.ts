@@ -26,7 +26,7 @@ import { HOUSE, houseTransfer, newTxnId, post } from '../money/index.js';
 import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
 import { cashoutRules, orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
-import { promotionEvent } from '../promotions/service.js';
+import { promotionEvent } from '../promotions/index.js';
 import { OPEN_MARKET, OPEN_MATCH } from './selections.js';
 import { bumpExposure, bumpHour } from './stats.js';
 

@@ -11,7 +11,7 @@
  */
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
-import type { FeedMessage } from '../feed/messages.js';
+import type { FeedMessage } from '../feed/index.js';
 import { and, eq } from 'drizzle-orm';
 import { checkCashoutRules } from './cashout.js';
 import { cashoutRules, orderLines, orders } from './schema.js';

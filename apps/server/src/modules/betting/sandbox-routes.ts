@@ -10,10 +10,8 @@ import { badRequest, conflict } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
 import { bettors } from '../money/schema.js';
 import { HOUSE, post } from '../money/index.js';
-import type { FeedEngine } from '../feed/engine.js';
 import { feedOutcomes } from '../feed/schema.js';
-import { marketKey, PRODUCER } from '../feed/messages.js';
-import { FB } from '../feed/simulator.js';
+import { FB, marketKey, PRODUCER, type FeedEngine } from '../feed/index.js';
 import { placeOrder } from './placement.js';
 
 const body = z.strictObject({

@@ -34,10 +34,9 @@ import { bettors } from '../money/schema.js';
 import { HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/index.js';
 import { settledOrders } from '../../platform/metrics.js';
 import { feedMarkets, feedOutcomes } from '../feed/schema.js';
-import { archivedSelections } from '../feed/archive.js';
-import type { CancelRecord, OutcomeSettlement } from '../feed/engine.js';
+import { archivedSelections, type CancelRecord, type OutcomeSettlement } from '../feed/index.js';
 import { orderEvents, orderLines, orders } from './schema.js';
-import { promotionEvent } from '../promotions/service.js';
+import { promotionEvent } from '../promotions/index.js';
 import { loadSettings, type BettingSettings } from './settings.js';
 import type { HourDelta } from './stats.js';
 

@@ -31,7 +31,7 @@ import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/schema.js';
 import { ofBettorPhone } from '../money/index.js';
-import { upcomingMatches } from '../feed/match-source.js';
+import { upcomingMatches } from '../feed/index.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets } from './schema.js';
 import {
   changeResults, createIssue, issueMatches, kickOffOf, loadBetType, loadIssue, openBets, parseTiers, placeTicket, poolOf, quoteTicket, refreshFeedResults, setBetStatus,

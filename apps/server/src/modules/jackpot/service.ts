@@ -19,7 +19,7 @@ import type { Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { bettors } from '../money/schema.js';
 import { HOUSE, newSerial, newTxnId, post } from '../money/index.js';
-import { kickOffs, matchesByIds, settled1x2 } from '../feed/match-source.js';
+import { kickOffs, matchesByIds, settled1x2 } from '../feed/index.js';
 import { poolParts, type PoolParts } from './settlement.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets, type JackpotTierRow } from './schema.js';
 

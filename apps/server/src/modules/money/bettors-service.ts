@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { validatePhone } from '@dau/domain';
 import { bettors } from './schema.js';
-import { promotionEvent } from '../promotions/service.js';
+import { promotionEvent } from '../promotions/index.js';
 import { hashPassword } from '../../platform/crypto.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';

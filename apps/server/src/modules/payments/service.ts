@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, formatAmount, validatePhone } from '@dau/domain';
 import { bettors, paymentCallbacks, paymentConfig, recharges, withdrawals } from '../money/schema.js';
 import { HOUSE, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch, type Remark } from '../money/index.js';
-import { promotionEvent, refuseWithdrawalWhileWagering } from '../promotions/service.js';
+import { promotionEvent, refuseWithdrawalWhileWagering } from '../promotions/index.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';

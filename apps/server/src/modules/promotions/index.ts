@@ -29,5 +29,5 @@ export async function promotionsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerPromotionRoutes(app, ctx);
 }
 
-export { approveQualification, bonusWageringLeft, drainPromotionEvents, expireBonusGrants, endCampaigns, processPromotionEvents, promotionEvent, qualify, recordBettorSignIn } from './service.js';
+export { approveQualification, bonusWageringLeft, drainPromotionEvents, expireBonusGrants, endCampaigns, processPromotionEvents, promotionEvent, qualify, recordBettorSignIn, refuseWithdrawalWhileWagering } from './service.js';
 export type { PromotionEvent } from './service.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { selectionExposure } from '../betting/schema.js';
-import { feedEventsAll } from '../feed/archive.js';
+import { feedEventsAll } from '../feed/index.js';
 import { orderLines } from '../betting/schema.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PAY_TYPE } from '@dau/domain';
 import type { Db, Executor, Tx } from '../../platform/db.js';
-import { recordReceivedRecharges } from '../payments/service.js';
+import { recordReceivedRecharges } from '../payments/index.js';
 import { tronSettings, tronTransfers, tronWallets, TRON_TRANSFER_STATUS, TRON_WALLET_ROLE } from './schema.js';
 import { toBase58, type ChainBlock, type ChainTransfer } from './chain-reader.js';
 

@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { registerList, scopeCondition, scopeOf } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
-import type { Actor } from '../payments/service.js';
+import type { Actor } from '../payments/index.js';
 import { tronWallets, TRON_WALLET_ROLE } from './schema.js';
 import { WATCH_JOB, WATCH_SECONDS, scanChain } from './watcher.js';
 import { followUpWithdrawals, registerUsdtPayments, releaseHold, hotWallet, usdtWithdrawalView } from './withdrawals.js';

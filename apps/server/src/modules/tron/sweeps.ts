@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs.js';
-import { paymentSettings } from '../payments/service.js';
+import { paymentSettings } from '../payments/index.js';
 import { tronSweeps, tronTransfers, tronWallets, TRON_SWEEP_STATUS, TRON_TRANSFER_STATUS, TRON_WALLET_ROLE } from './schema.js';
 import { toHexAddress } from './chain-reader.js';
 import { chainSenderOf, rememberSigned, signedOf } from './chain-sender.js';

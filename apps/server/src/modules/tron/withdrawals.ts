@@ -7,14 +7,13 @@ import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition } from '../../platform/listing.js';
 import { bettors, withdrawals } from '../money/schema.js';
 import { HOUSE, newSerial, post } from '../money/index.js';
-import type { MobileMoneyOperator, PayType } from '../payments/operators.js';
-import { approvalChecks, paymentSettings, paymentsOf, requeryWithdrawal, type Actor } from '../payments/service.js';
+import { approvalChecks, paymentSettings, paymentsOf, requeryWithdrawal, type Actor, type MobileMoneyOperator, type PayType } from '../payments/index.js';
 import { tronSweeps, tronTransfers, tronWallets, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from './schema.js';
 import { isTronAddress } from './chain-reader.js';
 import { chainSenderOf, rememberSigned, signedOf } from './chain-sender.js';
 import { centsToUsdt, tronSettingsOf } from './deposits.js';
 import { chainReaderOf } from './watcher.js';
-import { refuseWithdrawalWhileWagering } from '../promotions/service.js';
+import { refuseWithdrawalWhileWagering } from '../promotions/index.js';
 
 /**
  * USDT withdrawals (issue 14) through the existing withdrawal review (modules/payments): a bettor's
