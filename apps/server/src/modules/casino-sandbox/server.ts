@@ -19,8 +19,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { and, eq, sql } from 'drizzle-orm';
 import { CASINO_GAME_KINDS, type CasinoGameKind, type Volatility } from '@dau/domain';
 import type { Db } from '../../platform/db.js';
-import { providerSecretFor, walletCache } from '../casino/service.js';
-import { SANDBOX_PROVIDER_CODE } from '../casino/seed.js';
+import { providerSecretFor, SANDBOX_PROVIDER_CODE, walletCache } from '../casino/index.js';
 import { casinoSandboxOutbox as outbox } from './schema.js';
 import { casinoProviders } from '../casino/schema.js';
 import { OUTBOX_STATE, SandboxOutbox, WalletClient, isFinal, type WalletAnswer } from './outbox.js';
