@@ -6,9 +6,9 @@
  * jackpot and racing screens show bills with. Its routes are registered by the composition root (app.ts).
  */
 export {
-  HOUSE, cashMovementCtes, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch, remarkColumns,
+  HOUSE, cashMovementCtes, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch,
   type BatchBill, type Cause, type HouseEntryRow, type PostedBill, type Posting, type Remark,
 } from './ledger.js';
-export { archiveCutoff, billRow, ofBettorPhone, shareOf, toBillRow } from './bills-routes.js';
+export { archiveCutoff, billRow, ofBettorPhone, toBillRow } from './bills-routes.js';
 export { bettorWhere } from './bettors-routes.js';
-export { newInvitationCode, registerBettor, scopedBettor } from './bettors-service.js';
+export { registerBettor, scopedBettor } from './bettors-service.js';
