@@ -24,7 +24,7 @@
  */
 import { ACCOUNT_KIND, BILL_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
 import { HOUSE, checkInvariants, post } from '../apps/server/src/modules/money/ledger.js';
-import { requestWithdrawal } from '../apps/server/src/modules/payments/service.js';
+import { requestWithdrawal } from '../apps/server/src/modules/payments/withdrawals.js';
 import { expectStatus, processDatabase, startServerProcess, waitFor } from '../apps/server/test/support/processes.js';
 import { BENCH_URL } from './support';
 

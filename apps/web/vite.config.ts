@@ -6,7 +6,7 @@ import { LABELS } from '../../packages/domain/src/labels';
 import { SUPPORTED_LOCALES, type Locale } from '../../packages/domain/src/locale';
 
 /**
- * `virtual:spec-messages/<locale>`: the domain's message catalogue in one language (src/app/spec-messages.ts
+ * `virtual:spec-messages/<locale>`: the domain's message catalogue in one language (src/kit/spec-messages.ts
  * loads the language shown), so the console does not download every message in three languages.
  */
 function specMessages(): Plugin {
@@ -25,7 +25,7 @@ function specMessages(): Plugin {
 }
 
 /**
- * `virtual:domain-labels/<locale>`: the labels of the domain's enumerations in one language (src/app/labels.ts
+ * `virtual:domain-labels/<locale>`: the labels of the domain's enumerations in one language (src/kit/labels.ts
  * loads the language shown), so a list's tags and filters do not bring every label in three languages.
  */
 function domainLabels(): Plugin {
@@ -76,7 +76,7 @@ export default defineConfig({
         // the bundler drop their body (first matching rule wins).
         moduleSideEffects: [
           { test: /\.css$/, sideEffects: true },
-          { test: /[\\/]src[\\/](pages[\\/]statistics[\\/]echarts|app[\\/]dayjs)\.ts$/, sideEffects: true },
+          { test: /[\\/]src[\\/](pages[\\/]statistics[\\/]echarts|kit[\\/]dayjs)\.ts$/, sideEffects: true },
           { test: /[\\/](apps[\\/]web|packages[\\/](domain|contract))[\\/]src[\\/].*\.tsx?$/, sideEffects: false },
         ],
       },

@@ -15,6 +15,8 @@ export * from './modules/tron/sandbox-schema.js';
 export * from './modules/operations/schema.js';
 export * from './modules/sms/schema.js';
 export * from './modules/promotions/schema.js';
+export * from './modules/exports/schema.js';
+export * from './modules/notices/schema.js';
 export * from './modules/shop/schema.js';
 export * from './modules/visitors/schema.js';
 export * from './modules/files/schema.js';

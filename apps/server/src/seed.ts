@@ -1,7 +1,7 @@
 import type { Db } from './platform/db.js';
 import { seedPlatform, type ModuleSeed, type SeedOptions, type SeedResult } from './platform/seed.js';
 import { seedSystemSettings } from './modules/system/seed.js';
-import { seedPaymentConfig } from './modules/money/seed.js';
+import { seedPaymentConfig } from './modules/payments/seed.js';
 import { seedSportsCatalogue } from './modules/sports/seed.js';
 import { seedCasino } from './modules/casino/seed.js';
 import { tronSeed } from './modules/tron/seed.js';

@@ -14,7 +14,7 @@ import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { FeedEngine } from '../src/modules/feed/engine';
 import { PgFeedStore } from '../src/modules/feed/pg-store';
-import { bettors, bills } from '../src/modules/money/schema';
+import { bettors, bills } from '../src/schema.js';
 import { checkInvariants, HOUSE, post } from '../src/modules/money/ledger';
 import { orderEvents, orders } from '../src/modules/betting/schema';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';

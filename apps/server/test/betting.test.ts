@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ACCOUNT_KIND, CREDIT_BILL_TYPE, type LegSettlement, ABNORMAL_BET_FLAG, billRemarkText, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, OUTCOME_STATUS, RISK_LEVEL, SPORT } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { bettors, bills, houseEntries } from '../src/schema.js';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { orderEvents, orderLines, orders } from '../src/modules/betting/schema';
 import { feedOutcomes } from '../src/modules/feed/schema';
@@ -18,7 +18,7 @@ import { placeOrder, type SlipSelection } from '../src/modules/betting/placement
 import { reconcileOrder, refreshFromFeed } from '../src/modules/betting/settlement';
 import { acceptCashout, setCashoutRule } from '../src/modules/betting/cashout';
 import { sweepAbnormalBets } from '../src/modules/betting/remind';
-import { notifications } from '../src/modules/system/schema';
+import { notifications } from '../src/modules/notices/schema.js';
 import { admins } from '../src/platform/schema';
 import { approved, ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';

@@ -13,7 +13,7 @@ import { eq, like } from 'drizzle-orm';
 import { CASINO_ROUND_STATUS } from '@dau/domain';
 import { casinoGames, casinoProviders, casinoRounds, casinoRtpChecks } from '../src/modules/casino/schema';
 import { watchRtp, RTP_MIN_ROUNDS } from '../src/modules/casino/rtp-watch';
-import { notifications } from '../src/modules/system/schema';
+import { notifications } from '../src/modules/notices/schema.js';
 import { ADMIN_PASSWORD, createTestApp, exportFinished, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';
 import { makeBettor } from './money-helpers';

@@ -15,7 +15,7 @@ import { makeBettor } from './money-helpers.js';
 import { checkSandboxRounds } from './support/casino-sandbox.js';
 import { waitFor } from './support/processes.js';
 import { admins } from '../src/platform/schema.js';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import { casinoGames, casinoProviders } from '../src/modules/casino/schema.js';
 import { openSession } from '../src/modules/casino/service.js';

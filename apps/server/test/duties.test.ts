@@ -19,9 +19,9 @@ import { admins, pendingChanges, roles, settingHistory, systemLogs } from '../sr
 import { casinoLargeWins, casinoProviders } from '../src/modules/casino/schema.js';
 import { providerSecretFor } from '../src/modules/casino/index.js';
 import { watchLargeWins } from '../src/modules/casino/large-wins.js';
-import { notifications } from '../src/modules/system/schema.js';
+import { notifications } from '../src/modules/notices/schema.js';
 import { telegramConfig } from '../src/modules/telegram/schema.js';
-import { requestWithdrawal } from '../src/modules/payments/service.js';
+import { requestWithdrawal } from '../src/modules/payments/withdrawals.js';
 import { pointLaunchUrlAt } from '../src/modules/casino-sandbox/server.js';
 import { WalletClient, cashOf, sandboxGame, session, uid } from './casino-wallet-support.js';
 import { makeBettor } from './money-helpers.js';
@@ -387,6 +387,13 @@ describe('maker–checker', () => {
     expect(list.status).toBe(200);
     expect(list.body.items.length).toBeGreaterThan(0);
     expect(JSON.stringify(list.body)).not.toMatch(/minted-secret|a-very-long-shared-secret/);
+    // The screen's period (created_at range) narrows the list: the rows up to and including the newest one, none after it.
+    const newest = list.body.items[0].created_at as string;
+    const after = new Date(Date.parse(newest) + 1).toISOString();
+    const upTo = await t.call('GET', `/api/v1/system/setting_history?setting=casino_provider&created_at_to=${encodeURIComponent(after)}`, { token: tok.nobtn });
+    expect(upTo.body.total).toBe(list.body.total);
+    const later = await t.call('GET', `/api/v1/system/setting_history?setting=casino_provider&created_at_from=${encodeURIComponent(after)}`, { token: tok.nobtn });
+    expect(later.body.total).toBe(0);
     const csv = await t.call('GET', '/api/v1/system/setting_history/export?setting=pay_config', { token: tok.admin });
     expect(csv.status).toBe(200);
     expect(String(csv.res.body)).toContain('pay_config');

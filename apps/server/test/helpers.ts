@@ -10,7 +10,7 @@ import { seed } from '../src/seed.js';
 import type { Templates } from './global-setup.js';
 import { hashPassword } from '../src/platform/crypto.js';
 import { admins, menuItems, roleMenus, roles } from '../src/platform/schema.js';
-import { asyncOperations } from '../src/modules/money/schema.js';
+import { asyncOperations } from '../src/schema.js';
 import { ADMIN_PASSWORD, PASSWORD } from './constants.js';
 
 export { ADMIN_PASSWORD, PASSWORD };

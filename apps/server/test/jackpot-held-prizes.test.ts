@@ -10,12 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { BILL_TYPE, JACKPOT_BET_STATUS, JACKPOT_HELD_STATE, JACKPOT_PAYOUT_KIND, JACKPOT_PAYOUT_STATUS, message } from '@dau/domain';
-import { bettors, bills } from '../src/modules/money/schema';
+import { bettors, bills } from '../src/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotPrizePayouts, jackpotTickets } from '../src/modules/jackpot/schema';
 import { placeTicket } from '../src/modules/jackpot/service';
 import { SETTLE_ISSUE_JOB } from '../src/modules/jackpot/settlement';
-import { notifications } from '../src/modules/system/schema';
+import { notifications } from '../src/modules/notices/schema.js';
 import { systemLogs } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers';
 import { grantKeys } from './payments-fixtures';

@@ -14,7 +14,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, JACKPOT_TICKET_STATUS, SPORT, message,
 } from '@dau/domain';
-import { bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { bettors, bills, houseEntries } from '../src/schema.js';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotTickets } from '../src/modules/jackpot/schema';
 import { placeTicket } from '../src/modules/jackpot/service';
@@ -25,7 +25,7 @@ import { Rng } from '../src/simulator/rng';
 import { SandboxProvider } from '../src/modules/feed/simulator';
 import type { FeedMessageInput } from '../src/modules/feed/messages';
 import { PRODUCER } from '../src/modules/feed/messages';
-import { notifications } from '../src/modules/system/schema';
+import { notifications } from '../src/modules/notices/schema.js';
 import { systemLogs } from '../src/platform/schema';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';

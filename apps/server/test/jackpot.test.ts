@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, like } from 'drizzle-orm';
 import { ACCOUNT_KIND, BET_STATUS, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, RISK_LEVEL, SPORT, message } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { bettors, bills, houseEntries } from '../src/schema.js';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { jackpotIssues, jackpotShares, jackpotTickets } from '../src/modules/jackpot/schema';
 import { copyShare, shareTicket } from '../src/modules/jackpot/service';

@@ -9,7 +9,7 @@ import { and, count, eq, like } from 'drizzle-orm';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { grantKeys } from './payments-fixtures.js';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors } from '../src/schema.js';
 import { boardMessages, messageReads, messageRecipients, messages } from '../src/modules/messaging/schema.js';
 import { DELIVER_JOB, drainMessaging, inbox, markMessageRead, postBoardMessage } from '../src/modules/messaging/index.js';
 import { systemLogs } from '../src/platform/schema.js';

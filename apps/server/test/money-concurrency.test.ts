@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
-import { bettors, bills } from '../src/modules/money/schema.js';
+import { bettors, bills } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 
 /** Concurrency is only real on PostgreSQL (PGlite has one connection): CI runs this with TEST_DATABASE_URL. */

@@ -1,5 +1,5 @@
 import { ACCOUNT_KIND, BILL_TYPE } from '@dau/domain';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors } from '../src/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
 import type { TestApp } from './helpers.js';
 

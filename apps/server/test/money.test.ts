@@ -4,7 +4,7 @@ import { ADMIN_PASSWORD, AGENT_KEYS, createTestApp, makeRole, makeAdmin, makeWor
 import { and, inArray } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE } from '@dau/domain';
 import { makeBettor } from './money-helpers.js';
-import { activityQualifications, bettors, bills } from '../src/modules/money/schema.js';
+import { activityQualifications, bettors, bills } from '../src/schema.js';
 import { HOUSE, checkInvariants, post, type Cause } from '../src/modules/money/ledger.js';
 import { admins, systemLogs } from '../src/platform/schema.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors } from '../src/schema.js';
 import { admins } from '../src/platform/schema.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';

@@ -16,7 +16,8 @@ import { ADMIN_PASSWORD, freshDatabase } from './helpers.js';
  * the file type of a download). Answers are serialised from that schema, so an undeclared field never
  * leaves the server, and a client generated from the document is typed: every operation has a unique
  * operationId and its error answers (the `ApiError` component), the recursive menu tree is the `MenuNode`
- * component, and openapi-typescript generates types from the document that type-check.
+ * component, the rows several operations answer are components they refer to (`BettorRow`, a resource's
+ * `<Name>Row`…), and openapi-typescript generates types from the document that type-check.
  */
 
 type Schema = Record<string, any>;
@@ -121,6 +122,50 @@ describe('OpenAPI document', () => {
     console.log(`openapi: ${Object.keys(schemas).length} component schemas, ${refs.length} references`);
   });
 
+  it('names the rows several operations answer as components, to which those operations refer', () => {
+    const schemas: Record<string, Schema> = doc.components.schemas;
+    // Every operation (by name) that refers to each component, directly or through other components.
+    const users = new Map<string, Set<string>>();
+    const name = (ref: string) => ref.slice('#/components/schemas/'.length);
+    for (const { name: op, op: operation } of operations()) {
+      const pending = refsOf(operation, '', []).map(({ ref }) => name(ref));
+      for (const seen = new Set<string>(); pending.length; ) {
+        const c = pending.pop()!;
+        if (seen.has(c)) continue;
+        seen.add(c);
+        users.set(c, (users.get(c) ?? new Set()).add(op));
+        pending.push(...refsOf(schemas[c], '', []).map(({ ref }) => name(ref)));
+      }
+    }
+    const shared = [
+      // Rows of the server's hand-written lists (platform/openapi.ts LIST_ROW_COMPONENTS).
+      'BettorRow', 'BillRow', 'OrderRow', 'RechargeRow', 'WithdrawalRow', 'ActivityQualificationRow', 'MatchRow',
+      // Rows the contract names.
+      'AdminRow', 'RoleRow', 'UserInfo', 'PendingChangeRow', 'JackpotIssueRow', 'JackpotTicketRow', 'CampaignRow', 'TronWalletRow', 'CasinoRoundRow',
+      // A row of the resource layer (one per declaration it builds, `x-resource` naming it).
+      'IpBlackRow', 'BetConfigRow',
+    ];
+    const problems: string[] = [];
+    for (const id of shared) {
+      if (!schemas[id]) problems.push(`${id}: no component`);
+      else if ((users.get(id)?.size ?? 0) < 2) problems.push(`${id}: referred to by ${[...(users.get(id) ?? [])].join(', ') || 'no operation'}`);
+    }
+    // Every component is answered or taken by some operation: an unused input variant (`<id>Input`) is left out.
+    for (const id of Object.keys(schemas)) if (!users.has(id)) problems.push(`${id}: no operation refers to it`);
+    expect(problems).toEqual([]);
+    // The bettor lists and the operations on one bettor answer the one BettorRow; a resource's list, read and change its row.
+    const bettorRef = '#/components/schemas/BettorRow';
+    for (const path of ['/api/v1/money/bettors', '/api/v1/money/user_list', '/api/v1/money/cs/bettors', '/api/v1/money/online']) {
+      expect(jsonSchemaOf(doc.paths[path].get.responses['200'])?.properties?.items?.items?.$ref, path).toBe(bettorRef);
+    }
+    expect(jsonSchemaOf(doc.paths['/api/v1/money/bettors/{id}'].get.responses['200'])?.$ref).toBe(bettorRef);
+    expect(jsonSchemaOf(doc.paths['/api/v1/money/withdrawals/{id}/approve'].post.responses['200'])?.$ref).toBe('#/components/schemas/WithdrawalRow');
+    expect(jsonSchemaOf(doc.paths['/api/v1/system/ip_black/{id}'].put.responses['200'])?.$ref).toBe('#/components/schemas/IpBlackRow');
+    expect(schemas.IpBlackRow['x-resource']).toBe('ip_black');
+    // The list answer's envelope is not a component: each list's items differ (OpenAPI 3.0 has no generic types).
+    console.log(`openapi: ${shared.length} shared rows checked, ${Object.keys(schemas).length} components, each referred to by an operation`);
+  });
+
   it('gives every operation a unique operationId, a success answer and its error answers', () => {
     const problems: string[] = [];
     const ids = new Map<string, string>();
@@ -178,6 +223,12 @@ describe('OpenAPI document', () => {
           "export const throttled: Json<operations['postAuthLogin']['responses'][429]> = { code: 'LOGIN_THROTTLED', message: 'Wait' };",
           "export const missing: Json<operations['getMoneyBills']['responses'][404]> = { code: 'NOT_FOUND', message: 'Not found', details: { id: 1 } };",
           "export const refused: components['schemas']['ApiError']['code'] = missing.code;",
+          // Shared rows: one type for the bettor of every bettor list and of the read of one; a resource's row.
+          "type BettorRow = components['schemas']['BettorRow'];",
+          "export const phones = (page: Json<operations['getMoneyBettors']['responses'][200]>): string[] => page.items.map((b: BettorRow) => b.phone);",
+          "export const one = (b: Json<operations['getMoneyBettorsById']['responses'][200]>): BettorRow => b;",
+          "export const online = (page: Json<operations['getMoneyOnline']['responses'][200]>): BettorRow[] => page.items;",
+          "export const address = (r: Json<operations['getSystemIpBlackById']['responses'][200]>): components['schemas']['IpBlackRow']['ip'] => r.ip;",
         ].join('\n'),
       );
       const program = ts.createProgram([path.join(dir, 'use.ts')], {

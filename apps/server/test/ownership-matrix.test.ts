@@ -19,9 +19,9 @@ import { ADMIN_PASSWORD, AGENT_KEYS, createTestApp, makeAdmin, makeRole, type Te
 import { makeBettor } from './money-helpers.js';
 import { rechargeAwaitingReconciliation, withdrawalAwaitingReconciliation, withdrawalsClearingProblems } from './payments-fixtures.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
-import { notifications } from '../src/modules/system/schema.js';
+import { notifications } from '../src/modules/notices/schema.js';
 import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
-import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/modules/money/schema.js';
+import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/schema.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotPrizePayouts, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { casinoGames, casinoSessions, casinoTransactions } from '../src/modules/casino/schema.js';

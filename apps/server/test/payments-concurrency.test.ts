@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { BILL_TYPE, PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
-import { paymentCallbacks, recharges, withdrawals } from '../src/modules/money/schema.js';
+import { paymentCallbacks, recharges, withdrawals } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import type { ManualScheduler } from '../src/modules/payments/operators.js';
-import { requestWithdrawal, startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';
+import type { PaymentRuntime } from '../src/modules/payments/callbacks.js';
+import { startRecharge } from '../src/modules/payments/recharges.js';
+import { requestWithdrawal } from '../src/modules/payments/withdrawals.js';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { PAYMENT_KEYS, balanceOf, billsOf, callbackJson, disbursed, grantKeys, makePayer, manualClock, withdrawalsClearingProblems } from './payments-fixtures.js';
 

@@ -17,7 +17,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_KIND, BILL_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger.js';
-import { requestWithdrawal } from '../src/modules/payments/service.js';
+import { requestWithdrawal } from '../src/modules/payments/withdrawals.js';
 import { expectStatus, processDatabase, startServerProcess, waitFor, type ProcessDatabase, type ServerProcess } from './support/processes.js';
 
 const COUNT = 40;

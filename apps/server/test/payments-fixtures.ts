@@ -1,12 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
-import { bettors, bills, houseEntries, recharges, withdrawals } from '../src/modules/money/schema.js';
+import { bettors, bills, houseEntries, recharges, withdrawals } from '../src/schema.js';
 import { menuItems, roleMenus, roles } from '../src/platform/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
 import { ManualScheduler } from '../src/modules/payments/operators.js';
-import {
-  DISBURSE_JOB, approveWithdrawal, paymentSettings, paymentsOf, requeryRecharge, requeryWithdrawal, requestWithdrawal, startRecharge, type Actor,
-} from '../src/modules/payments/service.js';
+import { paymentsOf } from '../src/modules/payments/callbacks.js';
+import { startRecharge } from '../src/modules/payments/recharges.js';
+import { DISBURSE_JOB, approveWithdrawal, requestWithdrawal } from '../src/modules/payments/withdrawals.js';
+import { requeryRecharge, requeryWithdrawal } from '../src/modules/payments/reconciliation.js';
+import { paymentSettings, type Actor } from '../src/modules/payments/shared.js';
 import { sandboxOperatorTxns } from '../src/modules/payments/schema.js';
 import type { TestApp } from './helpers.js';
 

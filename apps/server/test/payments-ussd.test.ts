@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { BILL_TYPE, PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, enumLabel } from '@dau/domain';
-import { paymentCallbacks, recharges } from '../src/modules/money/schema.js';
+import { paymentCallbacks, recharges } from '../src/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger.js';
-import { houseEntries } from '../src/modules/money/schema.js';
+import { houseEntries } from '../src/schema.js';
 import { USSD_FAILURE_REASONS, USSD_PROMPT_TIMEOUT_MS, type ManualScheduler } from '../src/modules/payments/operators.js';
-import { startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';
+import type { PaymentRuntime } from '../src/modules/payments/callbacks.js';
+import { startRecharge } from '../src/modules/payments/recharges.js';
 import { simulatePayments } from '../src/modules/payments/simulate.js';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { PAYMENT_KEYS, balanceOf, billsOf, callbackJson, grantKeys, makePayer, manualClock } from './payments-fixtures.js';

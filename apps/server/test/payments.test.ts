@@ -1,11 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { BILL_TYPE, LOG_TYPE, PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
-import { paymentCallbacks, paymentConfig, recharges, withdrawals } from '../src/modules/money/schema.js';
+import { paymentCallbacks, paymentConfig, recharges, withdrawals } from '../src/schema.js';
 import { systemLogs } from '../src/platform/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import { ManualScheduler, SandboxOperator } from '../src/modules/payments/operators.js';
-import { DISBURSE_JOB, REQUERY_STUCK_JOB, requestWithdrawal, runDisbursement, startRecharge, type PaymentRuntime } from '../src/modules/payments/service.js';
+import type { PaymentRuntime } from '../src/modules/payments/callbacks.js';
+import { startRecharge } from '../src/modules/payments/recharges.js';
+import { DISBURSE_JOB, requestWithdrawal, runDisbursement } from '../src/modules/payments/withdrawals.js';
+import { REQUERY_STUCK_JOB } from '../src/modules/payments/reconciliation.js';
 import { approved, ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, makeWorld, type TestApp } from './helpers.js';
 import {
   PAYMENT_KEYS, balanceOf, billsOf, callbackJson, disbursed, grantKeys, makePayer, manualClock, operatorForgets, operatorRows, withdrawalsClearingProblems,
@@ -567,7 +570,7 @@ describe('money paths at the edges', () => {
       )) as unknown as { rows: { n: number }[] }
     ).rows;
 
-    const { requeryStuck } = await import('../src/modules/payments/service.js');
+    const { requeryStuck } = await import('../src/modules/payments/reconciliation.js');
     const run = await requeryStuck(db());
     expect(run.checked).toBe(stuckNow);
     expect(run.resolved).toBeGreaterThanOrEqual(2);
@@ -660,7 +663,7 @@ describe('disbursement jobs and reconciliation (issue 11 finding 2)', () => {
     // The crash of finding 2: the operator's answer is lost to us and a re-query says "unknown".
     await operatorForgets(t, x.serialNumber);
     await age('withdrawals', x.id, 65);
-    const { requeryStuck } = await import('../src/modules/payments/service.js');
+    const { requeryStuck } = await import('../src/modules/payments/reconciliation.js');
     await requeryStuck(db());
     const waiting = await loadWithdrawal(x.id);
     expect(waiting).toMatchObject({ status: WITHDRAWAL_STATUS.disbursing, payStatus: PAY_STATUS.processing });

@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, AGENT_KEYS, LIMITED_KEYS, createTestApp, makeAdmin, mak
 import { makeBettor } from './money-helpers.js';
 import { grantKeys } from './payments-fixtures.js';
 import { roles } from '../src/platform/schema.js';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors } from '../src/schema.js';
 import type { DeclaredRoute } from '../src/platform/access.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { activityQualifications, bills } from '../src/modules/money/schema';
+import { activityQualifications, bills } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger';
 import { admins } from '../src/platform/schema';
 import { campaigns } from '../src/modules/promotions/schema';

@@ -9,10 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT, message } from '@dau/domain';
-import { activityQualifications, bettors, bills, houseEntries, withdrawals } from '../src/modules/money/schema';
+import { activityQualifications, bettors, bills, houseEntries, withdrawals } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger';
 import { registerBettor } from '../src/modules/money/bettors-service';
-import { recordReceivedRecharge, requestWithdrawal } from '../src/modules/payments/service';
+import { recordReceivedRecharge } from '../src/modules/payments/recharges.js';
+import { requestWithdrawal } from '../src/modules/payments/withdrawals.js';
 import { requestUsdtWithdrawal } from '../src/modules/tron/withdrawals';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { acceptCashout, priceCashout } from '../src/modules/betting/cashout';

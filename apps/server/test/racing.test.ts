@@ -15,7 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { BILL_TYPE, RISK_LEVEL } from '@dau/domain';
 import { flattenCatalogue } from '@dau/contract';
-import { bettors, bills, houseEntries } from '../src/modules/money/schema';
+import { bettors, bills, houseEntries } from '../src/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { racingBets, racingCoinMoves, racingRaces, racingSettings } from '../src/modules/racing/schema';
 import type { ProviderRace, RaceOutcome, RacingProvider } from '../src/modules/racing/adapter';

@@ -5,7 +5,7 @@ import { ONLINE_STATUS, PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
 import { ADMIN_PASSWORD, createTestApp, makeRole, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { orderLines, selectionExposure, statsBettorDay, statsHourly } from '../src/modules/betting/schema.js';
-import { bettors, recharges, withdrawals, asyncOperations } from '../src/modules/money/schema.js';
+import { bettors, recharges, withdrawals, asyncOperations } from '../src/schema.js';
 import { admins } from '../src/platform/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
 import { exportJobsOf } from '../src/modules/exports/routes.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { BILL_TYPE, PAY_TYPE } from '@dau/domain';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger.js';
-import { bettors } from '../src/modules/money/schema.js';
+import { bettors } from '../src/schema.js';
 import { admins } from '../src/platform/schema.js';
 import { tronSettings } from '../src/modules/tron/schema.js';
 import { SandboxTronNode } from '../src/modules/tron/sandbox-node.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { paymentConfig } from '../src/modules/money/schema.js';
+import { paymentConfig } from '../src/schema.js';
 import { tronSettings, tronSweeps, tronWallets, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from '../src/modules/tron/schema.js';
 import { scanChain, setChainReader, setWatcherPosition } from '../src/modules/tron/watcher.js';
 import { setChainSender } from '../src/modules/tron/chain-sender.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { BILL_TYPE, PAY_STATUS, PAY_TYPE } from '@dau/domain';
-import { bills, houseEntries, recharges } from '../src/modules/money/schema.js';
+import { bills, houseEntries, recharges } from '../src/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger.js';
 import { tronSettings, tronTransfers, TRON_TRANSFER_STATUS, TRON_WALLET_ROLE } from '../src/modules/tron/schema.js';
 import { scanChain, setChainReader, setWatcherPosition, watcherPosition } from '../src/modules/tron/watcher.js';

@@ -2,13 +2,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { App as AntApp, ConfigProvider } from 'antd';
 import i18n, { antdLocale } from './locales';
-import { useFocusableScrollRegions } from './app/a11y';
-import { ApiFailure } from './app/api';
-import { AuthProvider } from './app/auth';
-import { FeedbackBridge } from './app/feedback';
-import { PrefsProvider, usePrefs } from './app/prefs';
+import { useFocusableScrollRegions } from './kit/a11y';
+import { ApiFailure } from './kit/api';
+import { AuthProvider } from './kit/auth';
+import { FeedbackBridge } from './kit/feedback';
+import { PrefsProvider, usePrefs } from './kit/prefs';
 import { AppRouter } from './app/router';
-import { useSite } from './app/site';
+import { useSite } from './kit/site';
 import { useConsoleTheme } from './app/theme';
 
 const queryClient = new QueryClient({

@@ -5,7 +5,7 @@ import { SUPPORTED_LOCALES } from '@dau/domain';
 import * as contract from '@dau/contract';
 import { APP_PLATFORMS, flattenCatalogue, PENDING_CHANGE_STATUSES, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES, SMS_EXCLUSION_SOURCES, SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, SMS_TARGET_KINDS } from '@dau/contract';
 import { CASHOUT_RULE_STATES, HISTORY_KEYS, ORDER_EVENT_KINDS, ORDER_EVENT_SOURCES } from '../src/pages/betting/historyKeys';
-import { KNOWN_MARKET_TYPES } from '../src/app/marketNames';
+import { KNOWN_MARKET_TYPES } from '../src/kit/marketNames';
 
 /**
  * Every text key the console uses exists in en-US, sw-KE and zh-CN, so no screen shows a raw key
@@ -89,7 +89,7 @@ const figureKeys = [
 const opsScripts = fs.readdirSync(path.join(REPO, 'apps/server/src/modules/operations/scripts')).map((f) => read(`apps/server/src/modules/operations/scripts/${f}`));
 const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'language.': SUPPORTED_LOCALES,
-  'socket.': stringsIn(read('apps/web/src/app/socket.ts'), /export type SocketStatus =/),
+  'socket.': stringsIn(read('apps/web/src/kit/socket.ts'), /export type SocketStatus =/),
   'menu.': catalogue.filter((e) => e.type === 1).map((e) => e.path),
   'button.': [...new Set(catalogue.filter((e) => e.type === 2).map((e) => e.path.split(':').pop()!))],
   'table.density_': ['large', 'medium', 'small'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { component } from './answers.js';
 
 /**
  * Request and answer shapes of the hand-written routes, shared by server (validation, OpenAPI) and
@@ -12,7 +13,7 @@ export const apiError = z.object({
 });
 export type ApiError = z.infer<typeof apiError>;
 // Named in the API document (components.schemas.ApiError): every operation's error answers refer to it.
-z.globalRegistry.add(apiError, { id: 'ApiError', description: 'An error answer: { code, message, details? }' });
+component(apiError, 'ApiError', { description: 'An error answer: { code, message, details? }' });
 
 export const loginBody = z.strictObject({
   account: z.string().trim().max(64),
@@ -38,7 +39,7 @@ export const menuNode: z.ZodType<MenuNode> = z.lazy(() =>
   }),
 );
 // Recursive, so named in the API document (components.schemas.MenuNode), which refers to it for `children`.
-z.globalRegistry.add(menuNode, { id: 'MenuNode', description: 'A node of the menu tree (a page or a button) with its children' });
+component(menuNode, 'MenuNode', { description: 'A node of the menu tree (a page or a button) with its children' });
 export interface MenuNode {
   id: number;
   key: string;
@@ -107,6 +108,7 @@ export const siteInfo = z.object({ id: z.number(), title: z.string(), icon: z.st
 export type SiteInfo = z.infer<typeof siteInfo>;
 
 export const registerConfig = z.object({ allow_registration: z.boolean(), no_registration_tip: z.string() });
+export type RegisterConfig = z.infer<typeof registerConfig>;
 
 export const notice = z.object({ id: z.number(), content: z.string(), notify_status: z.number(), create_time: z.string() });
 export type Notice = z.infer<typeof notice>;
@@ -184,3 +186,9 @@ export const roleBody = z.strictObject({
 });
 export const rolePermissionsBody = z.strictObject({ keys: z.array(z.string().max(100)).max(2000) });
 export const rolePermissionsAnswer = z.object({ keys: z.array(z.string()), tree: z.array(menuNode) });
+export type RolePermissionsAnswer = z.infer<typeof rolePermissionsAnswer>;
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(userInfo, 'UserInfo');
+component(adminRow, 'AdminRow');
+component(roleRow, 'RoleRow');

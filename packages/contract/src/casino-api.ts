@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { dateTime, id, queryBigId, queryId, queryInt32, text } from './input.js';
 import { CASINO_WALLET_STATUS } from './casino-resources.js';
 
@@ -102,3 +102,7 @@ export const casinoLargeWinRow = answerRow({
 export type CasinoLargeWinRow = z.infer<typeof casinoLargeWinRow>;
 export const casinoLargeWinParams = z.object({ round_id: queryBigId() });
 export const casinoLargeWinReview = z.object({ note: z.string().refine((s) => !s.includes('\0')).trim().min(1).max(500) });
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(casinoRoundRow, 'CasinoRoundRow');
+component(casinoLargeWinRow, 'CasinoLargeWinRow');

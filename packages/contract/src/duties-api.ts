@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { component } from './answers.js';
 import { dateTime, id, text } from './input.js';
 import { pageAnswer } from './resource-answers.js';
 
@@ -52,6 +53,7 @@ export type PendingChangeRow = z.infer<typeof pendingChangeRow>;
 export const pendingChangeAnswer = z.object({ pending_change: pendingChangeRow });
 /** The answer of an approval: the change, and what its route answered when it was applied. */
 export const pendingApprovalAnswer = z.object({ pending_change: pendingChangeRow, result: z.unknown() });
+export type PendingApprovalAnswer = z.infer<typeof pendingApprovalAnswer>;
 
 export const pendingChangeQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -84,9 +86,14 @@ export const settingHistoryQuery = z.object({
   page_size: z.coerce.number().int().min(1).max(200).default(20),
   setting: text(100).optional(),
   account: text(64).optional(),
-  from: dateTime().optional(),
-  to: dateTime().optional(),
+  /** The settings history screen's period (the declaration's `created_at` range): from inclusive, to exclusive. */
+  created_at_from: dateTime().optional(),
+  created_at_to: dateTime().optional(),
 });
 export const settingHistoryList = pageAnswer(settingHistoryRow);
 /** The settings the history and the pending list can be filtered by (the routes' `setting` names). */
 export const settingNamesAnswer = z.object({ items: z.array(z.string()) });
+export type SettingNamesAnswer = z.infer<typeof settingNamesAnswer>;
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(pendingChangeRow, 'PendingChangeRow');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { dateTime, id, int16, queryBigId, queryId, queryInt32, text } from './input.js';
 
 /**
@@ -48,6 +48,7 @@ export const jackpotPoolAnswer = z.object({
   from_incentives: z.number(),
   total: z.number(),
 });
+export type JackpotPoolAnswer = z.infer<typeof jackpotPoolAnswer>;
 
 export const jackpotIssueDetail = z.object({
   issue: jackpotIssueRow,
@@ -83,7 +84,9 @@ export const jackpotCandidateRow = answerRow({
   event_id: 'string', home_team: 'string', away_team: 'string', league_id: 'string?', league_name: 'string', category_id: 'number?',
   start_time: 'string', price_home: 'string?', price_draw: 'string?', price_away: 'string?',
 });
+export type JackpotCandidateRow = z.infer<typeof jackpotCandidateRow>;
 export const jackpotCandidatesAnswer = z.object({ items: z.array(jackpotCandidateRow), max_range_odds: z.number() });
+export type JackpotCandidatesAnswer = z.infer<typeof jackpotCandidatesAnswer>;
 
 /** Exactly 13 event ids (checked by the route: "A jackpot issue needs exactly 13 matches"). */
 export const jackpotMatchesBody = z.strictObject({ event_ids: z.array(text(64).min(1)).max(50) });
@@ -172,6 +175,7 @@ export const jackpotShareRow = answerRow({
 export type JackpotShareRow = z.infer<typeof jackpotShareRow>;
 
 export const jackpotShareDetail = z.object({ share: jackpotShareRow, ticket: jackpotTicketRow, matches: z.array(jackpotMatchRow.extend({ pick: z.number() })) });
+export type JackpotShareDetail = z.infer<typeof jackpotShareDetail>;
 
 export const jackpotCodeParams = z.object({ code: text(32).min(1) });
 export const jackpotTicketIdParams = z.object({ id: queryBigId() });
@@ -215,3 +219,13 @@ export const jackpotPayBody = z.strictObject({ amount: payoutAmount(), reason: t
 /** Record (part of) a held prize as paid outside the balances (a bank transfer...): waits for a second admin's approval. */
 export const jackpotPayOutsideBody = z.strictObject({ amount: payoutAmount(), reference: text(100).min(1), reason: text(500).min(1) });
 export const jackpotPayoutRefuseBody = z.strictObject({ reason: text(500).min(1) });
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(jackpotIssueRow, 'JackpotIssueRow');
+component(jackpotPoolAnswer, 'JackpotPool');
+component(jackpotIssueDetail, 'JackpotIssueDetail');
+component(jackpotTicketRow, 'JackpotTicketRow');
+component(jackpotTicketDetail, 'JackpotTicketDetail');
+component(jackpotShareRow, 'JackpotShareRow');
+component(jackpotHeldRow, 'JackpotHeldPrizeRow');
+component(jackpotPayoutRow, 'JackpotPrizePayoutRow');

@@ -122,7 +122,7 @@ export const JACKPOT_TICKET_FIELDS: readonly FieldDef[] = [
   { key: 'bettor_id', type: 'number', search: 'exact', table: false },
   { key: 'phone', type: 'text', search: 'exact', width: 130, keep: true },
   { key: 'user_name', type: 'text', table: false },
-  { key: 'picks', type: 'text', table: false },
+  { key: 'picks', type: 'json', table: false },
   { key: 'lines', type: 'number' },
   { key: 'unit', type: 'money', table: false },
   { key: 'stake', type: 'money', sortable: true, keep: true },

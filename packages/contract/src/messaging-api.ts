@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { dateTime, id, int16, queryId, queryInt32, text } from './input.js';
 import {
   APP_PLATFORMS, APP_UPDATE_KINDS, MESSAGE_AUDIENCES, MESSAGE_CONTENT_MAX, MESSAGE_MAX_BETTOR_IDS, MESSAGE_SEND_STATUSES, MESSAGE_TITLE_MAX,
@@ -32,8 +32,10 @@ export type BoardRow = z.infer<typeof boardRow>;
 
 export const boardReplyBody = z.strictObject({ title: text(MESSAGE_TITLE_MAX).optional(), content: required(MESSAGE_CONTENT_MAX) });
 export const boardReplyAnswer = z.object({ board: boardRow, message_id: z.number() });
+export type BoardReplyAnswer = z.infer<typeof boardReplyAnswer>;
 export const boardClearBody = z.strictObject({ confirm: z.literal(true) });
 export const boardClearAnswer = z.object({ deleted: z.number() });
+export type BoardClearAnswer = z.infer<typeof boardClearAnswer>;
 
 // ------------------------------------------------------------------------------------------- messages
 
@@ -118,3 +120,7 @@ export type AppVersionAnswer = z.infer<typeof appVersionAnswer>;
 
 export const inboxItem = z.object({ id: z.number(), title: z.string(), content: z.string(), sent_at: z.string(), read: z.boolean() });
 export type InboxItem = z.infer<typeof inboxItem>;
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(boardRow, 'BoardMessageRow');
+component(messageRow, 'MessageRow');

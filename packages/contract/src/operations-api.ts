@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { queryBigId, queryInt32, text } from './input.js';
 
 /**
@@ -34,6 +34,7 @@ export const serverRow = z.object({
 });
 export type ServerRow = z.infer<typeof serverRow>;
 export const serverListAnswer = z.object({ rows: z.array(serverRow), beat_seconds: z.number(), down_after_seconds: z.number() });
+export type ServerListAnswer = z.infer<typeof serverListAnswer>;
 export const serverParams = z.object({ id: z.string().uuid() });
 
 // ------------------------------------------------------------------------------------------ scripts
@@ -59,6 +60,7 @@ export type ScriptDefRow = z.infer<typeof scriptDefRow>;
 export const scriptTarget = z.object({ id: z.string(), host: z.string(), pid: z.number(), current: z.boolean() });
 export type ScriptTarget = z.infer<typeof scriptTarget>;
 export const scriptListAnswer = z.object({ rows: z.array(scriptDefRow), targets: z.array(scriptTarget) });
+export type ScriptListAnswer = z.infer<typeof scriptListAnswer>;
 
 export const SCRIPT_RUN_STATES = ['awaiting_approval', 'queued', 'running', 'succeeded', 'failed', 'interrupted'] as const;
 
@@ -90,6 +92,7 @@ export const scriptRunListQuery = z.object({
   size: queryInt32(1, 100).optional(),
 });
 export const scriptRunListAnswer = z.object({ rows: z.array(scriptRunRow), total: z.number() });
+export type ScriptRunListAnswer = z.infer<typeof scriptRunListAnswer>;
 
 /** A run request: the script's arguments are checked against its own schema (unknown script or bad arguments: 400). */
 export const scriptRunBody = z.strictObject({
@@ -101,7 +104,9 @@ export const scriptRunBody = z.strictObject({
 export const scriptRunParams = z.object({ id: queryBigId() });
 export const scriptOutputQuery = z.object({ after: queryInt32(0).optional(), limit: queryInt32(1, 1000).optional() });
 export const scriptOutputLine = answerRow({ seq: 'number', line: 'string', at: 'string' });
+export type ScriptOutputLine = z.infer<typeof scriptOutputLine>;
 export const scriptOutputAnswer = z.object({ run: scriptRunRow, lines: z.array(scriptOutputLine) });
+export type ScriptOutputAnswer = z.infer<typeof scriptOutputAnswer>;
 
 // ----------------------------------------------------------------------------------- database views
 
@@ -126,6 +131,7 @@ export const lockRow = z.object({
 export type LockRow = z.infer<typeof lockRow>;
 /** `supported` false on the embedded database (the message says what cannot be shown). */
 export const lockListAnswer = z.object({ supported: z.boolean(), message: z.string().nullable(), rows: z.array(lockRow) });
+export type LockListAnswer = z.infer<typeof lockListAnswer>;
 export const lockParams = z.object({ pid: queryInt32(1) });
 
 export const activityRow = z.object({
@@ -149,3 +155,7 @@ export const activityAnswer = z.object({
   rows: z.array(activityRow),
   statements: z.object({ available: z.boolean(), message: z.string().nullable(), by_total: z.array(statementRow), by_mean: z.array(statementRow) }),
 });
+export type ActivityAnswer = z.infer<typeof activityAnswer>;
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(scriptRunRow, 'ScriptRunRow');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { bigintMoney, dateTime, id, int32, queryId, queryInt32, text } from './input.js';
 
 /**
@@ -187,3 +187,6 @@ export const campaignStatsAnswer = answerRow({
   bonus_share_bps: 'number?',
 });
 export type CampaignStatsAnswer = z.infer<typeof campaignStatsAnswer>;
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(campaignRow, 'CampaignRow');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { component } from './answers.js';
 import { text } from './input.js';
 import { PUSH_PLATFORMS } from './push-resources.js';
 
@@ -53,6 +54,7 @@ export const pushSegmentQuery = z.object({
   app_version: text(32).min(1).optional(),
 });
 export const pushCountAnswer = z.object({ count: num });
+export type PushCountAnswer = z.infer<typeof pushCountAnswer>;
 
 /** POST /push/public: a public push to all devices or a segment. */
 export const pushPublicBody = z.strictObject({ title, body, segment: pushSegment.default({}) });
@@ -130,3 +132,6 @@ export type TelegramBindCodeAnswer = z.infer<typeof telegramBindCodeAnswer>;
 /** GET /telegram/me: the signed-in admin's own binding, if any. */
 export const telegramMeAnswer = z.object({ binding: telegramBindingRow.nullable(), bot_username: str.nullable() });
 export type TelegramMeAnswer = z.infer<typeof telegramMeAnswer>;
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(pushDeviceRow, 'PushDeviceRow');

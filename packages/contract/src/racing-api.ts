@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { bigIdParams, dateTime, id, idParams, int16, int32 } from './input.js';
 
 /**
@@ -80,3 +80,7 @@ export type RacingStatsAnswer = z.infer<typeof racingStatsAnswer>;
  * bettor app would; the runner defaults to the favourite.
  */
 export const racingSandboxBetBody = z.strictObject({ bettor_id: id(), stake: int32(1), runner: int16(1).optional(), lead_seconds: int32(0, 720).optional() });
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(racingRaceRow, 'RacingRaceRow');
+component(racingBetRow, 'RacingBetRow');

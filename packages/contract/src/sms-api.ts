@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SMS_MAX_CHARS } from '@dau/domain';
-import { answerRow } from './answers.js';
+import { answerRow, component } from './answers.js';
 import { dateTime, int32, queryBigId, queryInt32, text } from './input.js';
 import { bettorTargetFilter } from './messaging-api.js';
 import { SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES } from './sms-resources.js';
@@ -99,3 +99,6 @@ export const smsImportAnswer = z.object({ added: z.number(), already: z.number()
 export type SmsImportAnswer = z.infer<typeof smsImportAnswer>;
 
 export const smsRecipientQuery = smsRecipientFilters.extend({ page: queryInt32(1).default(1), page_size: queryInt32(1, 500).default(20) });
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(smsSendRow, 'SmsSendRow');

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { answerRow } from './answers.js';
 
 /**
@@ -13,6 +14,7 @@ export const figuresAnswer = answerRow({
 
 /** The open book beside the figures: orders still open, their stakes and the liability if they all won. */
 export const openBookAnswer = answerRow({ open_orders: 'number', open_stakes: 'number', open_liability: 'number' });
+export type OpenBook = z.infer<typeof openBookAnswer>;
 
 export interface Figures {
   turnover: number;

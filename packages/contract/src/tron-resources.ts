@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { component } from './answers.js';
 import type { FieldDef } from './resource.js';
 
 /**
@@ -83,7 +84,11 @@ export const tronLiveBalanceAnswer = z.object({
   usdt_balance_confirmed: num,
   balance_synced_at: str,
 });
+export type TronLiveBalanceAnswer = z.infer<typeof tronLiveBalanceAnswer>;
 
 /** POST /api/v1/tron/wallets/sync and DELETE /api/v1/tron/wallets/:id take `{ confirm: true }` (spec §8). */
 export const tronConfirmBody = z.object({ confirm: z.literal(true) });
 export const tronSyncAnswer = z.object({ queued: z.boolean(), wallets: num });
+
+// Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
+component(tronWalletAnswer, 'TronWalletRow');

@@ -9,8 +9,10 @@ export * from './jackpot-resources.js';
 export * from './casino-resources.js';
 // statistics.ts builds zod answers: the console takes its types only.
 export type { Figures } from './statistics.js';
+export type { OpenBook } from './statistics.js';
 // jackpot-api.ts builds zod shapes: the console takes its types only.
 export type { JackpotIssueRow, JackpotMatchRow, JackpotIssueDetail, JackpotQuoteAnswer, JackpotTicketBody, JackpotTicketRow, JackpotTicketDetail, JackpotShareRow } from './jackpot-api.js';
+export type { JackpotPoolAnswer, JackpotCandidateRow, JackpotCandidatesAnswer, JackpotShareDetail, JackpotHeldRow, JackpotPayoutRow, JackpotHeldDetail } from './jackpot-api.js';
 // casino-api.ts builds zod shapes: the console takes its types only.
 export type { CasinoSessionAnswer, CasinoRoundRow, CasinoTransactionRow, CasinoRoundDetail, CasinoWalletAnswer } from './casino-api.js';
 export * from './racing-resources.js';
@@ -21,15 +23,19 @@ export * from './visitor-resources.js';
 export * from './messaging-resources.js';
 // messaging-api.ts builds zod shapes: the console takes its types only.
 export type { BoardRow, MessageRow, MessageSendBody, MessageSendAnswer, MessageTarget, BettorTargetFilter, PhoneResolution, AppVersionAnswer, InboxItem } from './messaging-api.js';
+export type { BoardReplyAnswer, BoardClearAnswer } from './messaging-api.js';
 export * from './sms-resources.js';
 // sms-api.ts builds zod shapes: the console takes its types only.
 export type { SmsTarget, SmsSendBody, SmsPreviewAnswer, SmsSendRow, SmsRecipientRow, SmsConfigAnswer, SmsImportAnswer } from './sms-api.js';
 export * from './push-resources.js';
 // push-api.ts builds zod shapes: the console takes its types only.
 export type { PushDeviceRow, PushSegment, PushPublicBody, PushPrecisionBody, PushSendAnswer, PushResultRow, PushSendDetail, TelegramBindingRow, TelegramBindCodeAnswer, TelegramMeAnswer } from './push-api.js';
+export type { PushCountAnswer } from './push-api.js';
 // operations-api.ts builds zod shapes: the console takes its types only.
 export type { ServerRow, ScriptDefRow, ScriptTarget, ScriptRunRow, LockRow, ActivityRow, StatementRow } from './operations-api.js';
+export type { ServerListAnswer, ScriptListAnswer, ScriptRunListAnswer, ScriptOutputLine, ScriptOutputAnswer, LockListAnswer, ActivityAnswer } from './operations-api.js';
 export * from './content-resources.js';
 export * from './duties-resources.js';
 // duties-api.ts builds zod shapes: the console takes its types only.
 export type { Duty, PendingChangeRow, SettingHistoryRow } from './duties-api.js';
+export type { PendingApprovalAnswer, SettingNamesAnswer } from './duties-api.js';

@@ -14,3 +14,4 @@ export * from './sms';
 export * from './messaging';
 export * from './remarks';
 export * from './random';
+export * from './calendar';

@@ -14,3 +14,28 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A small seeded PRNG over mulberry32: the simulator, the feed's simulated matches and the demo data are replayable. */
+export class Rng {
+  private readonly draw: () => number;
+  constructor(seed: number) {
+    this.draw = mulberry32(seed);
+  }
+  next(): number {
+    return this.draw();
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.next() * xs.length)];
+  }
+  /** Shuffles in place (Fisher-Yates) and answers the array. */
+  shuffle<T>(xs: T[]): T[] {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+    }
+    return xs;
+  }
+}

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ALWAYS_ALLOWED_PAGES, permissionKey, type Duty, type Permission } from '@dau/contract';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { ALWAYS_ALLOWED_PAGES, permissionKey, type Duty, type MenuNode, type Permission } from '@dau/contract';
 import { admins, menuItems, roleMenus, roles, sessions } from './schema.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { sha256 } from './crypto.js';
-import type { Bus, Db } from './db.js';
+import type { Bus, Db, Executor } from './db.js';
 
 /**
  * What a route needs, declared on every route (`config.access`). The server refuses to start when a
@@ -331,4 +331,52 @@ export function installAccessControl(app: FastifyInstance, db: Db, opts: { publi
 export function authOf(req: FastifyRequest): AuthContext {
   if (!req.auth) throw unauthorized();
   return req.auth;
+}
+
+/**
+ * Ends sessions (sign-out, password change, disabling, role change) and tells every server process, so
+ * that sockets of those sessions are closed with 3001 at once.
+ */
+export async function revokeSessions(
+  ex: Executor,
+  bus: Bus,
+  where: { adminId: number; sessionId?: string; exceptSessionId?: string },
+  reason: string,
+): Promise<string[]> {
+  const conds = [eq(sessions.adminId, where.adminId), isNull(sessions.revokedAt)];
+  if (where.sessionId) conds.push(eq(sessions.id, where.sessionId));
+  if (where.exceptSessionId) conds.push(ne(sessions.id, where.exceptSessionId));
+  const rows = await ex
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(...conds))
+    .returning({ id: sessions.id });
+  const ids = rows.map((r) => r.id);
+  if (ids.length) await bus.publish(SESSION_REVOKED, { adminId: where.adminId, sessionIds: ids, reason });
+  return ids;
+}
+
+/** Builds the menu tree (spec §3 Menu item) of the items whose keys are given; `pages`: route permissions (type 1) only. */
+export async function menuTree(ex: Executor, keys: Set<string> | 'all', nodes: 'pages' | 'pages and buttons' = 'pages and buttons'): Promise<MenuNode[]> {
+  const rows = await ex.select().from(menuItems).orderBy(sql`${menuItems.sort} desc`, menuItems.id);
+  const allowed = rows.filter((r) => (keys === 'all' || keys.has(r.key)) && (nodes === 'pages and buttons' || r.type === 1));
+  const byId = new Map<number, MenuNode>();
+  for (const r of allowed) {
+    byId.set(r.id, {
+      id: r.id, key: r.key, name: r.name, language_variables: r.languageVariables, path: r.path, type: r.type,
+      platform: r.platform, show_headshot: r.showHeadshot, hidden: r.hidden, icon: r.icon, sort: r.sort,
+      children_number: 0, children: [],
+    });
+  }
+  const roots: MenuNode[] = [];
+  for (const r of allowed) {
+    const node = byId.get(r.id)!;
+    const parent = r.parentId ? byId.get(r.parentId) : undefined;
+    if (parent) {
+      parent.children.push(node);
+      if (node.type === 1 && node.platform === 1) parent.children_number += 1;
+    } else if (!r.parentId) roots.push(node);
+  }
+  // A group with no page left is not a menu entry.
+  return roots.filter((g) => g.children.length > 0);
 }

@@ -13,11 +13,8 @@ import { badRequest } from './errors.js';
 import { LIST_MAX_ROWS, pageOffset, pageQuery } from './paging.js';
 import { listStatements } from './list-statements.js';
 
-/**
- * The data scope of an admin over bettors and their money: the agents (admins) of their own subtree.
- * 'all' for the super administrator role.
- */
-export type Scope = { all: true } | { all: false; agentIds: number[] };
+import type { Scope } from './ownership.js';
+export type { Scope };
 
 export async function scopeOf(ex: Executor, auth: AuthContext): Promise<Scope> {
   if (auth.isSuper) return { all: true };

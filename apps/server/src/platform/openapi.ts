@@ -1,13 +1,17 @@
 import type { RouteOptions } from 'fastify';
-import { apiError } from '@dau/contract';
+import { z } from 'zod';
+import { apiError, component } from '@dau/contract';
 import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { listSpecs } from './listing.js';
 
 /**
  * The API document (`/api/docs/json`, @fastify/swagger) from the routes' zod schemas, through
- * fastify-type-provider-zod. Schemas registered with an id in zod's global registry (the contract's
- * `MenuNode`, a recursive tree, and `ApiError`) are components the operations refer to; on top of the
- * library's transform every operation gets an `operationId` from its method and path, its error answers
- * (the `ApiError` shape, `platform/http.ts`) and, when public, no security requirement. The document only:
+ * fastify-type-provider-zod. Schemas registered with an id in zod's global registry are components the
+ * operations refer to: the contract's `MenuNode` (a recursive tree) and `ApiError`, the rows several
+ * operations answer (the contract names its own with `component`, the resource layer each declaration's
+ * row, and LIST_ROW_COMPONENTS below the rows of the server's hand-written lists). On top of the library's
+ * transform every operation gets an `operationId` from its method and path, its error answers (the
+ * `ApiError` shape, `platform/http.ts`) and, when public, no security requirement. The document only:
  * what a route validates and how it serialises its answers stays what the route declares.
  */
 
@@ -72,10 +76,35 @@ export function operationIdOf(method: string | readonly string[], url: string): 
   return verb + parts.join('');
 }
 
+/**
+ * Rows of the server's hand-written lists (platform/listing.ts, by list name) that several operations
+ * answer: the list screens that share them, and the reads and changes of one row. Named in the document
+ * after what they are, so a generated client has one type for each.
+ */
+export const LIST_ROW_COMPONENTS: Readonly<Record<string, { list: string; description: string }>> = {
+  BettorRow: { list: 'user', description: 'A bettor (user, user_list, cs_user and online_statistical lists; a bettor read or changed)' },
+  ActivityQualificationRow: { list: 'activity_qualification', description: 'An activity qualification (activity_qualification and cs_activity_qualification lists)' },
+  BillRow: { list: 'bill', description: 'A bill: one movement of a cash or credit account (bill, bill_credit, cs_bill, admin_bill and archive lists)' },
+  RechargeRow: { list: 'recharge_list', description: 'A recharge (recharge_list, cs_recharge and recharge_archive lists; a recharge re-queried or reconciled)' },
+  WithdrawalRow: { list: 'withdraw_list', description: 'A withdrawal (withdraw_list, cs_withdraw and withdrawal_archive lists; a withdrawal approved, refused, re-queried or reconciled)' },
+  OrderRow: { list: 'order_list', description: 'A betting order (order_list, cs_order, archive and bet_remind lists; the order of a detail)' },
+  MatchRow: { list: 'match_list', description: "A match of the feed with the operator's flags (match_list; a match's flags changed)" },
+};
+
+/** Gives the rows of LIST_ROW_COMPONENTS their names, once their lists are registered (a row the contract already named keeps its name). */
+function nameListRows() {
+  for (const [id, { list, description }] of Object.entries(LIST_ROW_COMPONENTS)) {
+    const row = listSpecs().get(list)?.row;
+    if (row && !z.globalRegistry.get(row)?.id) component(row, id, { description });
+  }
+}
+
 type Transform = typeof jsonSchemaTransform;
 
 /** The library's transform (zod to JSON Schema, id'd schemas as `$ref`s), plus operation ids, error answers and public routes' security. */
 export const documentTransform: Transform = (input) => {
+  // Every route is registered when the document is built: the lists' rows are named before the first operation is written.
+  nameListRows();
   const { schema, route, url } = input;
   if (!schema || schema.hide) return jsonSchemaTransform(input);
   const declared = (schema.response ?? {}) as Record<string, unknown>;
@@ -90,5 +119,44 @@ export const documentTransform: Transform = (input) => {
   return { ...out, schema: { ...out.schema, ...extra } };
 };
 
-/** The components: every schema of zod's global registry that has an id, in OpenAPI 3.0's dialect like the operations. */
-export const documentTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig: { target: 'openapi-3.0' } });
+const registryComponents = createJsonSchemaTransformObject({ zodToJsonConfig: { target: 'openapi-3.0' } });
+type TransformObject = typeof registryComponents;
+type Json = Record<string, unknown>;
+const REF = '#/components/schemas/';
+
+/** The component names a part of the document refers to (`$ref`), added to `into`. */
+function refsIn(v: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(v)) v.forEach((x) => refsIn(x, into));
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '$ref' && typeof x === 'string' && x.startsWith(REF)) into.add(x.slice(REF.length));
+      else refsIn(x, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The components: every schema of zod's global registry that has an id, in OpenAPI 3.0's dialect like the
+ * operations. The library writes each twice, as answered and as taken (`<id>Input`); a taken variant that
+ * no operation refers to (a row is answered, not sent) is left out.
+ */
+export const documentTransformObject: TransformObject = (input) => {
+  const built = registryComponents(input);
+  const doc = built as Json & { components?: { schemas?: Record<string, unknown> } };
+  const schemas = doc.components?.schemas;
+  if (!schemas) return built;
+  const { components, ...rest } = doc;
+  const used = refsIn(rest, new Set());
+  for (const pending = [...used]; pending.length; ) {
+    for (const name of refsIn(schemas[pending.pop()!], new Set())) {
+      if (used.has(name)) continue;
+      used.add(name);
+      pending.push(name);
+    }
+  }
+  for (const name of Object.keys(schemas)) {
+    if (name.endsWith('Input') && name.slice(0, -'Input'.length) in schemas && !used.has(name)) delete schemas[name];
+  }
+  return { ...built, components } as typeof built;
+};

@@ -3,7 +3,12 @@ import { admins, roles } from './schema.js';
 import type { AuthContext } from './access.js';
 import type { Executor } from './db.js';
 import { AppError, notFound } from './errors.js';
-import type { Scope } from './listing.js';
+
+/**
+ * The data scope of an admin over bettors and their money: the agents (admins) of their own subtree.
+ * 'all' for the super administrator role.
+ */
+export type Scope = { all: true } | { all: false; agentIds: number[] };
 
 /**
  * Ownership: which admins, roles and bettors an admin may act on (the page and button gate says which ACTIONS

@@ -1,7 +1,7 @@
 import { eq, inArray, like, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE } from '@dau/domain';
 import { admins } from '../platform/schema.js';
-import { activityQualifications, bettors, recharges, withdrawals } from '../modules/money/schema.js';
+import { activityQualifications, bettors, recharges, withdrawals } from '../schema.js';
 import { HOUSE, newSerial, post, registerBettor } from '../modules/money/index.js';
 import type { Db } from '../platform/db.js';
 import { Rng } from './rng.js';

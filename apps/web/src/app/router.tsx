@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { HashRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { loadTexts } from '../locales';
-import { useAuth } from './auth';
+import { useAuth } from '../kit/auth';
 import { PageLoading } from './Loading';
 
 /**

@@ -170,6 +170,7 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   visitor: withTexts('visitors', withTexts('statistics', () => import('../pages/visitors/VisitorPage'))),
 };
 
+/** Whether the console has a screen for a page. Pages ask `useAccess().hasScreen` (the shell hands it this): they never import the registry. */
 export function hasScreen(page: string): boolean {
   return Object.prototype.hasOwnProperty.call(SCREENS, page);
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
-import type { ThemeMode } from './prefs';
+import type { ThemeMode } from '../kit/prefs';
 
 /**
  * The console's antd theme (spec §9: the site's primary colour, light and dark), made to meet WCAG 2.1 AA:

@@ -5,9 +5,9 @@ import type { Locale as AntLocale } from 'antd/es/locale';
 // antd/es (not antd/locale, which re-exports the CommonJS build) so that only the ES modules are bundled.
 import antdEnUS from 'antd/es/locale/en_US';
 import enCommon from './en-US/common';
-import { storage } from '../app/storage';
-import { loadSpecMessages } from '../app/spec-messages';
-import { loadLabels } from '../app/labels';
+import { storage } from '../kit/storage';
+import { loadSpecMessages } from '../kit/spec-messages';
+import { loadLabels } from '../kit/labels';
 
 /**
  * The console's texts. Each area owns one file per language (common: shell, login, shared words; menu:

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Popconfirm, Tooltip, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAccess, useCurrentPage } from '../app/access';
+import { useAccess, useCurrentPage } from '../kit/access';
 
 export interface ActionButtonProps extends Omit<ButtonProps, 'onClick' | 'children'> {
   /** The button permission (`page:action`); also the default label `button.<action>`. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { EllipsisOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAccess, useCurrentPage } from '../app/access';
+import { useAccess, useCurrentPage } from '../kit/access';
 
 export interface MenuAction {
   /** The button permission (`page:action`); also the default label `button.<action>`. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Descriptions, Drawer, Skeleton, type DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey } from '@dau/contract/ui';
-import { useIsMobile } from '../app/dialog';
+import { useIsMobile } from '../kit/dialog';
 import { FieldValue } from './FieldValue';
 import type { FieldView, Row } from './types';
 

@@ -1,11 +1,10 @@
 import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Space } from 'antd';
-import dayjs from '../app/dayjs';
+import dayjs from '../kit/dayjs';
 import { EXPORT_FORMAT } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { useAccess, useCurrentPage } from '../app/access';
-import { api } from '../app/api';
-import { hasScreen } from '../app/screens';
+import { useAccess, useCurrentPage } from '../kit/access';
+import { api } from '../kit/api';
 import { ActionButton } from './ActionButton';
 import { useFeedback } from './feedback';
 import { useApiMutation } from './data';
@@ -53,7 +52,7 @@ const JOBS_PAGE = 'async_operations';
 function AsyncExportButton({ page, query, exportType, labels, disabled }: Omit<ExportButtonProps, 'exportType'> & { exportType: string }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   const current = useCurrentPage();
   const start = useApiMutation((format: number) => api.post('/exports', { type: exportType, format, params: query, ...(labels ? { labels } : {}) }), {
     success: false,

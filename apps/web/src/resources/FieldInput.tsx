@@ -8,7 +8,7 @@ import { formFields } from './formValues';
 import { fieldOptions, useLocale } from './locale';
 import { TshInput, tshRule } from './TshInput';
 import { ImageUpload } from './ImageUpload';
-import { specMessage } from '../app/spec-messages';
+import { specMessage } from '../kit/spec-messages';
 import type { FieldContext, FieldView } from './types';
 
 const isJson = (v: string) => {

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Button, Form, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogWidth } from '../app/dialog';
+import { useDialogWidth } from '../kit/dialog';
 import { FormFields } from './FieldInput';
 import { formFields, fromFormValues, toFormValues } from './formValues';
 import { applyServerErrors } from './serverErrors';

@@ -3,7 +3,7 @@ import { App, Button, Image, Space, Tooltip, Upload, theme } from 'antd';
 import { ArrowLeftOutlined, DeleteOutlined, LoadingOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { IMAGES_MAX } from '@dau/contract/ui';
-import { api, ApiFailure } from '../app/api';
+import { api, ApiFailure } from '../kit/api';
 
 /** What POST /api/v1/file/add answers. */
 export interface UploadAnswer {

@@ -1,4 +1,4 @@
-import { SITE_QUERY_KEY } from '../app/site';
+import { SITE_QUERY_KEY } from '../kit/site';
 import { ResourceList, type ResourceListProps } from './ResourceList';
 import { SettingsCard } from './SettingsCard';
 

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Flex, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ListAnswer } from '../app/api';
+import type { ListAnswer } from '../kit/api';
 import { buildColumns, formatSort } from './columns';
 import { LoadError, NoData } from './StateViews';
 import { TableSettings } from './TableSettings';

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row as Grid, Select, Space } from 'antd';
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
-import type { Dayjs } from '../app/dayjs';
+import type { Dayjs } from '../kit/dayjs';
 import { useTranslation } from 'react-i18next';
 import { fieldLabelKey } from '@dau/contract/ui';
-import { useIsMobile } from '../app/dialog';
-import { dayEndIso, dayStartIso, zonedDay, zonedToday } from '../app/timeZone';
+import { useIsMobile } from '../kit/dialog';
+import { dayEndIso, dayStartIso, zonedDay, zonedToday } from '../kit/timeZone';
 import { fieldOptions, useLocale } from './locale';
 import type { FieldView } from './types';
 import type { Filters, ListState } from './useListState';

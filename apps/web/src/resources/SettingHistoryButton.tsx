@@ -2,18 +2,18 @@ import { useState } from 'react';
 import { HistoryOutlined } from '@ant-design/icons';
 import { Alert, Button, Drawer, List, Skeleton, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import type { PendingChangeRow, SettingHistoryRow } from '@dau/contract/ui';
+import type { PendingChangeRow, SettingHistoryRow, SettingNamesAnswer } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api, type ListAnswer } from '../app/api';
-import { useAccess } from '../app/access';
-import { useDialogWidth } from '../app/dialog';
+import { api, type ListAnswer } from '../kit/api';
+import { useAccess } from '../kit/access';
+import { useDialogWidth } from '../kit/dialog';
 import { ChangeLines, historyLines } from './ChangeLines';
 import { formatDateTime } from './datetime';
 import { LoadError } from './StateViews';
 
 /** The settings named in the history and the pending changes (the filters' choices). */
 export function useSettingNames(): string[] {
-  const q = useQuery({ queryKey: ['setting_names'], queryFn: () => api.get<{ items: string[] }>('/system/setting_names'), staleTime: 60_000 });
+  const q = useQuery({ queryKey: ['setting_names'], queryFn: () => api.get<SettingNamesAnswer>('/system/setting_names'), staleTime: 60_000 });
   return q.data?.items ?? [];
 }
 

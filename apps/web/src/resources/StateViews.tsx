@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Button, Empty } from 'antd';
-import { Result } from '../app/LazyResult';
+import { Result } from '../kit/LazyResult';
 import { useTranslation } from 'react-i18next';
-import { ApiFailure } from '../app/api';
-import { useErrorText, useMsg } from '../app/messages';
+import { ApiFailure } from '../kit/api';
+import { useErrorText, useMsg } from '../kit/messages';
 
 /** "No data" in the operator's language. */
 export function NoData() {

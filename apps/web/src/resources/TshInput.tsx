@@ -1,7 +1,7 @@
 import { Input, type FormRule, type InputProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { formatAmount, parseTshToCents } from '@dau/domain';
-import { specMessage } from '../app/spec-messages';
+import { specMessage } from '../kit/spec-messages';
 
 /**
  * An amount of shillings typed as text ("10,000", "-2,500.50", "TSh 1,305"): read exactly with

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { MessageCode } from '@dau/domain';
-import { api, type ListAnswer } from '../app/api';
+import { api, type ListAnswer } from '../kit/api';
 import { useFeedback } from './feedback';
 import type { ResourceView, Row } from './types';
 

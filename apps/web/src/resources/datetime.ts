@@ -1,5 +1,5 @@
-import dayjs from '../app/dayjs';
-import { inZone } from '../app/timeZone';
+import dayjs from '../kit/dayjs';
+import { inZone } from '../kit/timeZone';
 
 /**
  * Times as the console writes them. Apart from FieldValue (which renders every field type, images and
@@ -7,7 +7,7 @@ import { inZone } from '../app/timeZone';
  */
 export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
-/** An ISO instant (UTC on the wire) as wall time in the operator's zone (app/timeZone). */
+/** An ISO instant (UTC on the wire) as wall time in the operator's zone (kit/timeZone). */
 export const formatDateTime = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '';
   if (!dayjs(value as string).isValid()) return String(value);

@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import type { MessageCode } from '@dau/domain';
-import { useErrorText, useMsg } from '../app/messages';
+import { useErrorText, useMsg } from '../kit/messages';
 
 /** Toasts after an action: `ok()` shows "Successful operation", `fail(err)` the server's message. */
 export function useFeedback() {

@@ -1,5 +1,5 @@
-import type { Dayjs } from '../app/dayjs';
-import { wallTimeIso, zonedWallTime } from '../app/timeZone';
+import type { Dayjs } from '../kit/dayjs';
+import { wallTimeIso, zonedWallTime } from '../kit/timeZone';
 import { formatAmount, parseTshToCents } from '@dau/domain';
 import { isEditable } from '@dau/contract/ui';
 import type { FieldView, FormMode, Row } from './types';

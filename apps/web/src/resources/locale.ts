@@ -1,6 +1,6 @@
-import { usePrefs } from '../app/prefs';
+import { usePrefs } from '../kit/prefs';
 import { ENUMS, type EnumName } from '@dau/domain';
-import { enumLabel } from '../app/labels';
+import { enumLabel } from '../kit/labels';
 import type { FieldView, Option } from './types';
 
 /** The operator's interface language, for the domain's labels and messages. */

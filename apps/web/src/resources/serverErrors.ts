@@ -1,5 +1,5 @@
 import type { FormInstance } from 'antd';
-import { ApiFailure } from '../app/api';
+import { ApiFailure } from '../kit/api';
 
 /**
  * A 400 answer's `details: [{ field, message? }]` shown under the form's inputs (only the fields the form

@@ -6,20 +6,19 @@ import {
   changePasswordBody, googleCodeBody, loginAnswer, loginBody, meAnswer, registerBody,
 } from '@dau/contract';
 import { LOG_TYPE, validateAccount } from '@dau/domain';
-import { siteConfig, subscriberConfig } from '../system/schema.js';
+import { siteConfig, subscriberConfig } from '../system/index.js';
 import { admins, roles } from '../../platform/schema.js';
 import { loginAttempts } from './schema.js';
-import { createSession, revokeSessions } from './sessions.js';
+import { createSession } from './sessions.js';
 import { newTotpSecret, totpAccept, totpSetup } from './totp.js';
 import { checkSignIn } from './service.js';
 import { checkPassword } from '../../platform/password-policy.js';
-import { authOf, rolePermissionKeys } from '../../platform/access.js';
+import { authOf, menuTree, revokeSessions, rolePermissionKeys } from '../../platform/access.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { AppError, badRequest, unprocessable } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
-import { menuTree } from '../system/admins-service.js';
 
 const okAnswer = z.object({ ok: z.boolean() });
 const googleSetupAnswer = z.object({ secret: z.string(), otpauth_url: z.string(), qr_data_url: z.string() });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { LOG_TYPE, parseIpAddress, parseIpOrCidr } from '@dau/domain';
-import { subscriberConfig } from '../system/schema.js';
+import { subscriberConfig } from '../system/index.js';
 import { admins, roles } from '../../platform/schema.js';
 import { loginAttempts } from './schema.js';
 import { totpAccept } from './totp.js';

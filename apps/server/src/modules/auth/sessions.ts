@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { sessions } from '../../platform/schema.js';
-import { subscriberConfig } from '../system/schema.js';
+import { subscriberConfig } from '../system/index.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
-import type { Bus, Executor } from '../../platform/db.js';
+import type { Executor } from '../../platform/db.js';
 import type { SocketChannel } from '../../platform/socket.js';
 import { SESSION_REVOKED } from '../../platform/access.js';
 
@@ -56,29 +56,6 @@ export async function createSession(ex: Executor, adminId: number, meta: { ip?: 
     absoluteExpiresAt: s.expiresAt,
   });
   return s;
-}
-
-/**
- * Ends sessions (sign-out, password change, disabling, role change) and tells every server process, so
- * that sockets of those sessions are closed with 3001 at once.
- */
-export async function revokeSessions(
-  ex: Executor,
-  bus: Bus,
-  where: { adminId: number; sessionId?: string; exceptSessionId?: string },
-  reason: string,
-): Promise<string[]> {
-  const conds = [eq(sessions.adminId, where.adminId), isNull(sessions.revokedAt)];
-  if (where.sessionId) conds.push(eq(sessions.id, where.sessionId));
-  if (where.exceptSessionId) conds.push(ne(sessions.id, where.exceptSessionId));
-  const rows = await ex
-    .update(sessions)
-    .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(and(...conds))
-    .returning({ id: sessions.id });
-  const ids = rows.map((r) => r.id);
-  if (ids.length) await bus.publish(SESSION_REVOKED, { adminId: where.adminId, sessionIds: ids, reason });
-  return ids;
 }
 
 export const tokenHash = sha256;

@@ -23,7 +23,7 @@ import { ACCOUNT_KIND, BILL_TYPE, CASHOUT_STATE, ORDER_STATUS, cashoutOffer, wit
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { HOUSE, houseTransfer, newTxnId, post } from '../money/index.js';
-import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { feedEvents, feedMarkets, feedOutcomes } from '../feed/index.js';
 import { cashoutRules, orderEvents, orderLines, orders } from './schema.js';
 import { loadSettings } from './settings.js';
 import { promotionEvent } from '../promotions/index.js';

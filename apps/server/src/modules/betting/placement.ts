@@ -19,10 +19,9 @@ import {
 import type { Bus, Db, Executor } from '../../platform/db.js';
 import { PUSH, PUSH_TO_ADMINS } from '../../platform/socket.js';
 import { AppError } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId, post } from '../money/index.js';
-import { bettingTypes } from '../sports/schema.js';
-import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { bettors, countBet, HOUSE, newSerial, newTxnId, post } from '../money/index.js';
+import { bettingTypes } from '../sports/index.js';
+import { feedEvents, feedMarkets, feedOutcomes } from '../feed/index.js';
 import { marketName, selectionName } from '../feed/index.js';
 import { orderEvents, orderLines, orders } from './schema.js';
 import { promotionEvent } from '../promotions/index.js';
@@ -235,10 +234,7 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
     await post(tx, { bettorId: bettor.id, account: ACCOUNT_KIND.credit, amount: -creditStake, type: CREDIT_BILL_TYPE.credit_bet, cause, house: HOUSE.stakesHeld, adminId: input.adminId, remark, txnId });
     await promotionEvent(tx, { kind: 'credit_bet', bettorId: bettor.id, stake, creditStake, orderId: order.id });
   }
-  await tx
-    .update(bettors)
-    .set({ totalBets: sql`${bettors.totalBets} + ${stake}`, betsNum: sql`${bettors.betsNum} + 1` })
-    .where(eq(bettors.id, bettor.id));
+  await countBet(tx, bettor.id, stake);
   await tx.insert(orderEvents).values({
     orderId: order.id,
     kind: 'placed',

@@ -11,7 +11,7 @@ import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { EVENT_STATUS, ORDER_TYPE } from '@dau/domain';
 import type { Tx } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
-import { feedEvents, feedOutcomes } from '../feed/schema.js';
+import { feedEvents, feedOutcomes } from '../feed/index.js';
 import { openSelections } from './selections.js';
 import { placeIn } from './placement.js';
 

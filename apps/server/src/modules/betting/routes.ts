@@ -18,8 +18,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { defineList, isoDate, optionalBigId, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
-import { bettors, bills } from '../money/schema.js';
-import { archiveCutoff, billRow, ofBettorPhone, toBillRow } from '../money/index.js';
+import { archiveCutoff, bettors, billRow, billsOfCause, ofBettorPhone } from '../money/index.js';
 import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';
 import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
 import { activeRules, priceCashout } from './cashout.js';
@@ -241,13 +240,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
       .leftJoin(admins, eq(admins.id, orderEvents.adminId))
       .where(eq(orderEvents.orderId, id))
       .orderBy(asc(orderEvents.id));
-    const billRows = await db
-      .select({ bill: bills, phone: bettors.phone, name: bettors.name, adminAccount: admins.account })
-      .from(bills)
-      .innerJoin(bettors, eq(bettors.id, bills.bettorId))
-      .leftJoin(admins, eq(admins.id, bills.adminId))
-      .where(and(eq(bills.causeType, 'order'), eq(bills.causeId, String(id)), gte(bills.createdAt, row.order.createdAt)))
-      .orderBy(asc(bills.id));
+    const billRows = await billsOfCause(db, 'order', String(id), row.order.createdAt);
     const offer = row.order.status === ORDER_STATUS.pending ? await priceCashout(db, id) : null;
     const rules = await activeRules(db, [id]);
     return {
@@ -281,7 +274,7 @@ export function bettingRoutes(app: FastifyInstance, ctx: AppContext) {
         id: e.id, kind: e.kind, source: e.source, admin_id: e.adminId, admin_account: account, reason: e.reason,
         before: e.before, after: e.after, created_at: e.createdAt.toISOString(),
       })),
-      bills: billRows.map(toBillRow),
+      bills: billRows,
       cashout: offer ? { state: offer.state, amount: offer.amount, auto_target: rules.get(id) ?? null } : null,
     };
   }

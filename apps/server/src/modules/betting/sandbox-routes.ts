@@ -8,9 +8,8 @@ import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
-import { bettors } from '../money/schema.js';
-import { HOUSE, post } from '../money/index.js';
-import { feedOutcomes } from '../feed/schema.js';
+import { HOUSE, newSandboxBettor, post } from '../money/index.js';
+import { feedOutcomes } from '../feed/index.js';
 import { FB, marketKey, PRODUCER, type FeedEngine } from '../feed/index.js';
 import { placeOrder } from './placement.js';
 
@@ -30,20 +29,6 @@ const orderAnswer = z.object({
 
 let seq = 0;
 
-/**
- * A new bettor of the admin's branch with a random sandbox phone (2557 and 8 digits) and invitation code.
- * Parallel calls, other processes and earlier runs on the same database may hold the number drawn: the
- * insert skips a taken phone or code and draws again.
- */
-async function newSandboxBettor(ex: Executor, agentId: number, tag: string) {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const phone = `2557${String(crypto.randomInt(0, 100_000_000)).padStart(8, '0')}`;
-    const invitationCode = `S${crypto.randomBytes(6).toString('hex').toUpperCase()}`;
-    const [b] = await ex.insert(bettors).values({ phone, name: `Sandbox ${tag}`, agentId, invitationCode }).onConflictDoNothing().returning();
-    if (b) return b;
-  }
-  throw conflict();
-}
 
 /**
  * SANDBOX ONLY (registered when DAU_SANDBOX_ROUTES=1, never by default): creates an open order on demand

@@ -7,7 +7,7 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db.js';
-import { feedEvents, feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { feedEvents, feedMarkets, feedOutcomes } from '../feed/index.js';
 
 /** The market takes bets (SQL over feed_markets). */
 export const OPEN_MARKET = sql`${feedMarkets.status} in (1, 2) and not ${feedMarkets.suspendedByOperator} and not ${feedMarkets.suspendedByBetStop}

@@ -30,10 +30,9 @@ import {
 } from '@dau/domain';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
-import { HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/index.js';
+import { bettors, HOUSE, insertHouseEntries, newTxnId, postBatch, type Remark } from '../money/index.js';
 import { settledOrders } from '../../platform/metrics.js';
-import { feedMarkets, feedOutcomes } from '../feed/schema.js';
+import { feedMarkets, feedOutcomes } from '../feed/index.js';
 import { archivedSelections, type CancelRecord, type OutcomeSettlement } from '../feed/index.js';
 import { orderEvents, orderLines, orders } from './schema.js';
 import { promotionEvent } from '../promotions/index.js';

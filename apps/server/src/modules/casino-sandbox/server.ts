@@ -21,7 +21,6 @@ import { CASINO_GAME_KINDS, type CasinoGameKind, type Volatility } from '@dau/do
 import type { Db } from '../../platform/db.js';
 import { providerSecretFor, SANDBOX_PROVIDER_CODE, walletCache } from '../casino/index.js';
 import { casinoSandboxOutbox as outbox } from './schema.js';
-import { casinoProviders } from '../casino/schema.js';
 import { OUTBOX_STATE, SandboxOutbox, WalletClient, isFinal, type WalletAnswer } from './outbox.js';
 import { DEFAULT_FAILURE_RATES, cryptoRng, planRound, type FailureRates, type PlannedRound, type SandboxGame } from './rounds.js';
 
@@ -127,26 +126,7 @@ export async function launchPortOf(db: Db, code = SANDBOX_PROVIDER_CODE): Promis
   }
 }
 
-/**
- * Points the sandbox provider's launch URL at the port its server listens on (DAU_CASINO_SANDBOX_PORT
- * may differ from the port seeded on the first start): the simulator and the console open games there.
- * Only a launch URL on this machine (loopback) is moved; answers whether it changed.
- */
-export async function pointLaunchUrlAt(db: Db, port: number, code = SANDBOX_PROVIDER_CODE): Promise<boolean> {
-  const p = (await walletCache.provider(db, code)).row;
-  if (!p?.launchUrl) return false;
-  let u: URL;
-  try {
-    u = new URL(p.launchUrl);
-  } catch {
-    return false;
-  }
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) || Number(u.port || 80) === port) return false;
-  u.port = String(port);
-  await db.update(casinoProviders).set({ launchUrl: u.toString().replace(/\/$/, ''), updatedAt: new Date() }).where(eq(casinoProviders.code, code));
-  walletCache.invalidate();
-  return true;
-}
+export { pointLaunchUrlAt } from '../casino/index.js';
 
 /** Starts the sandbox game provider: its HTTP server and its outbox of wallet calls. */
 export async function startSandboxGameProvider(opts: SandboxGameProviderOptions): Promise<SandboxGameProvider> {

@@ -23,5 +23,5 @@ export async function casinoRoutes(app: FastifyInstance, ctx: AppContext, opts: 
 export { openSession, providerSecretFor, walletCache, sealSecret, openSecret, SESSION_HOURS, type OpenedSession } from './service.js';
 export { signWalletBody, verifySignature } from './signature.js';
 export { walletCall, requestHash } from './wallet.js';
-export { seedCasino, SANDBOX_PROVIDER_CODE, sandboxLaunchUrl } from './seed.js';
+export { pointLaunchUrlAt, seedCasino, SANDBOX_PROVIDER_CODE, sandboxLaunchUrl } from './seed.js';
 export { ROUND_LIST, WALLET_BODY_LIMIT } from './routes.js';

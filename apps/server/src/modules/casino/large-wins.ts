@@ -24,7 +24,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { createNotices, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { casinoGames, casinoLargeWinCursor, casinoLargeWins, casinoRounds, casinoSettings } from './schema.js';
 import { rtpListeners } from './rtp-watch.js';

@@ -23,8 +23,7 @@ import { answerRow, queryId } from '@dau/contract';
 import { CASINO_ROUND_STATUS } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
 import { defineList, isoDate, optionalText, scopeCondition, type Scope } from '../../platform/listing.js';
-import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/index.js';
+import { bettors, ofBettorPhone } from '../money/index.js';
 import { casinoGames, casinoProviders, casinoRounds } from './schema.js';
 
 /** A round whose bets were all given back. */
@@ -149,7 +148,7 @@ const selectUsers = grouped((ex, where) =>
     .from(casinoRounds)
     .innerJoin(bettors, eq(bettors.id, casinoRounds.bettorId))
     .where(where)
-    .groupBy(bettors.id),
+    .groupBy(bettors.id, bettors.phone, bettors.name, bettors.agentId),
 );
 
 export function toUserRow(r: {

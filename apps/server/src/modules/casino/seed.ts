@@ -6,9 +6,9 @@
  */
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../../platform/db.js';
+import type { Db, Executor } from '../../platform/db.js';
 import { casinoCategories, casinoGames, casinoProviders, casinoSettings } from './schema.js';
-import { sealSecret } from './service.js';
+import { sealSecret, walletCache } from './service.js';
 
 export const SANDBOX_PROVIDER_CODE = 'sandbox';
 export const sandboxLaunchUrl = () => process.env.DAU_CASINO_SANDBOX_URL ?? `http://127.0.0.1:${process.env.DAU_CASINO_SANDBOX_PORT || 6019}`;
@@ -53,4 +53,25 @@ export async function seedCasino(ex: Executor): Promise<void> {
       image: '',
     });
   }
+}
+
+/**
+ * Points the sandbox provider's launch URL at the port its server listens on (DAU_CASINO_SANDBOX_PORT
+ * may differ from the port seeded on the first start): the simulator and the console open games there.
+ * Only a launch URL on this machine (loopback) is moved; answers whether it changed.
+ */
+export async function pointLaunchUrlAt(db: Db, port: number, code = SANDBOX_PROVIDER_CODE): Promise<boolean> {
+  const p = (await walletCache.provider(db, code)).row;
+  if (!p?.launchUrl) return false;
+  let u: URL;
+  try {
+    u = new URL(p.launchUrl);
+  } catch {
+    return false;
+  }
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) || Number(u.port || 80) === port) return false;
+  u.port = String(port);
+  await db.update(casinoProviders).set({ launchUrl: u.toString().replace(/\/$/, ''), updatedAt: new Date() }).where(eq(casinoProviders.code, code));
+  walletCache.invalidate();
+  return true;
 }

@@ -9,7 +9,7 @@ import { USER_DISABLED } from '@dau/domain';
 import { CASINO_CURRENCY } from '@dau/contract';
 import type { Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { casinoGames, casinoProviders, casinoSessions, casinoSettings } from './schema.js';
 
 export type CasinoProvider = typeof casinoProviders.$inferSelect;

@@ -10,7 +10,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource.js';
-import { languages } from '../system/schema.js';
+import { languages } from '../system/index.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from './schema.js';
 import { sanitizeArticle } from './sanitize.js';
 

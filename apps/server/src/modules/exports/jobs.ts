@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { ASYNC_OPERATION_STATUS, EXPORT_FORMAT, message, normalizeLocale } from '@dau/domain';
-import { asyncOperations } from '../money/schema.js';
+import { asyncOperations } from './schema.js';
 import { adminAuthOf } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { listSpecs, scopeForList } from '../../platform/listing.js';

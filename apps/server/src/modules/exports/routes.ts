@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { ASYNC_OPERATION_STATUS, EXPORT_FORMAT, LOG_TYPE } from '@dau/domain';
-import { asyncOperations } from '../money/schema.js';
+import { asyncOperations } from './schema.js';
 import { admins } from '../../platform/schema.js';
 import { authOf, type AuthContext } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';

@@ -20,7 +20,7 @@ import type { Executor } from '../../platform/db.js';
 import { writeAudit } from '../../platform/audit.js';
 import { authOf } from '../../platform/access.js';
 import { conflict, notFound } from '../../platform/errors.js';
-import { leagues, priceMargins } from '../sports/schema.js';
+import { leagues, priceMargins, saveMargin, type PriceMargin } from '../sports/index.js';
 import type { FeedEngine, StoredMarket } from './engine.js';
 import type { PgFeedStore } from './pg-store.js';
 import { matchListSpec } from './routes.js';
@@ -78,7 +78,7 @@ function marketView(m: StoredMarket) {
   };
 }
 
-const marginRow = (r: typeof priceMargins.$inferSelect) => ({
+const marginRow = (r: PriceMargin) => ({
   id: r.id,
   sport_id: r.sportId,
   league_id: r.leagueId,
@@ -290,13 +290,7 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
           const [l] = await tx.select({ sportId: leagues.sportId }).from(leagues).where(eq(leagues.id, leagueId));
           if (!l || l.sportId !== sportId) throw notFound();
         }
-        const where = and(eq(priceMargins.sportId, sportId), leagueId === null ? isNull(priceMargins.leagueId) : eq(priceMargins.leagueId, leagueId));
-        const [prev] = await tx.select().from(priceMargins).where(where).for('update');
-        const [row] = await tx
-          .insert(priceMargins)
-          .values({ sportId, leagueId, margin })
-          .onConflictDoUpdate({ target: [priceMargins.sportId, priceMargins.leagueId], set: { margin, updatedAt: sql`now()` } })
-          .returning();
+        const { prev, row } = await saveMargin(tx, sportId, leagueId, margin);
         await writeAudit(tx, req, {
           type: LOG_TYPE.ordinary,
           content: `price margin sport ${sportId}${leagueId === null ? '' : ` league ${leagueId}`}: ${margin} bps`,

@@ -12,7 +12,7 @@
  */
 import { isNotNull } from 'drizzle-orm';
 import type { Bus, Db } from '../../platform/db.js';
-import { leagues, priceMargins } from '../sports/schema.js';
+import { leagues, priceMargins } from '../sports/index.js';
 import type { MarginContext } from './engine.js';
 
 const RELOAD_MS = 30_000;

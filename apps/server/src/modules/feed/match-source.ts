@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { EVENT_STATUS, MATCH_STATUS, SPORT } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
-import { leagues } from '../sports/schema.js';
+import { leagues } from '../sports/index.js';
 import { feedEvents, feedMarkets, feedMarketsArchive, feedOutcomes } from './schema.js';
 import { feedEventsAll } from './archive.js';
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
 import { answerRow, text } from '@dau/contract';
 import { notFound } from '../../platform/errors.js';
-import { bettingTypes } from '../sports/schema.js';
+import { bettingTypes } from '../sports/index.js';
 import { marketName, selectionName } from './names.js';
 import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
 import { feedEvents } from './schema.js';

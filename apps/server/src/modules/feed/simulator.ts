@@ -2,7 +2,7 @@
  * SANDBOX provider: a simulated Sportradar-style feed for development, demos and tests. It is not a
  * real provider and its odds are invented. It emits the messages of ./messages to a callback.
  *
- * Deterministic: everything comes from the seed (mulberry32, ../../simulator/rng) and the injected
+ * Deterministic: everything comes from the seed (mulberry32 and its `Rng`, @dau/domain) and the injected
  * start time; no Date.now or Math.random. Time is simulated: `step()` advances the simulated clock
  * by one minute; `advance(realMs)` advances it by realMs × speed (what a timer calls in `npm start`).
  * The default speed is 1: the simulated clock is the wall clock, so a fixture's start time is when it
@@ -26,7 +26,7 @@
  *  - occasionally goes down (producer_down, then producer_up after a few minutes).
  */
 import { EVENT_STATUS, BETTING_OFFER_STATUS, SPORT } from '@dau/domain';
-import { Rng } from '../../simulator/rng';
+import { Rng } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from './messages';
 
 export interface SandboxOptions {

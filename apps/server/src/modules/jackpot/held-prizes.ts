@@ -34,8 +34,7 @@ import { idempotent } from '../../platform/idempotency.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { admins } from '../../platform/schema.js';
-import { bettors } from '../money/schema.js';
-import { HOUSE, houseTransfer, newTxnId, ofBettorPhone, post } from '../money/index.js';
+import { bettors, HOUSE, houseTransfer, newTxnId, ofBettorPhone, post } from '../money/index.js';
 import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { jackpotIssues, jackpotPrizePayouts, jackpotTickets } from './schema.js';
 

@@ -29,8 +29,7 @@ import { idempotent } from '../../platform/idempotency.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
-import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/index.js';
+import { bettors, ofBettorPhone } from '../money/index.js';
 import { upcomingMatches } from '../feed/index.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets } from './schema.js';
 import {

@@ -17,10 +17,9 @@ import {
 } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
-import { HOUSE, newSerial, newTxnId, post } from '../money/index.js';
+import { type Bettor, bettors, countBet, HOUSE, newSerial, newTxnId, post } from '../money/index.js';
 import { kickOffs, matchesByIds, settled1x2 } from '../feed/index.js';
-import { poolParts, type PoolParts } from './settlement.js';
+import { poolParts, type PoolParts } from './pool.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets, type JackpotTierRow } from './schema.js';
 
 export type BetType = typeof jackpotBetTypes.$inferSelect;
@@ -334,7 +333,7 @@ const padded = (picks: readonly number[]) => Array.from({ length: JACKPOT_MATCHE
  * the issue takes bets (settle state, bet status, close time), the picks pass the bet type's rules, the
  * bettor may bet and has the money. `lockedBettor`: the bettor row as the caller locked it.
  */
-export async function quoteTicket(ex: Executor, input: TicketInput, opts: { issue?: Issue; bettor?: typeof bettors.$inferSelect; now?: Date } = {}): Promise<Quote> {
+export async function quoteTicket(ex: Executor, input: TicketInput, opts: { issue?: Issue; bettor?: Bettor; now?: Date } = {}): Promise<Quote> {
   const no = (code: MessageCode, match: number | null = null, status = 422, params?: Record<string, string | number>): Quote => ({ ok: false, code, match, status, params });
   const issue = opts.issue ?? (await loadIssue(ex, input.issueId));
   if (issue.settleStatus === JACKPOT_SETTLE_STATUS.deleted || issue.settleStatus === JACKPOT_SETTLE_STATUS.voided) return no('JACKPOT_DELETED');
@@ -416,10 +415,7 @@ export async function placeTicket(ex: Executor, input: TicketInput, opts: PlaceO
   if (q.bonusStake > 0) {
     await post(ex, { bettorId: bettor.id, account: ACCOUNT_KIND.credit, amount: -q.bonusStake, type: CREDIT_BILL_TYPE.jackpot_payment, cause, house: HOUSE.creditIssued, adminId: opts.placedBy, remark, txnId });
   }
-  await ex
-    .update(bettors)
-    .set({ totalBets: sql`${bettors.totalBets} + ${q.stake}`, betsNum: sql`${bettors.betsNum} + 1` })
-    .where(eq(bettors.id, bettor.id));
+  await countBet(ex, bettor.id, q.stake);
   const bt = await loadBetType(ex, issue.betTypeId);
   const totals = { totalBet: issue.totalBet + q.stake, lines: issue.lines + q.lines, incentives: issue.incentives };
   await ex

@@ -42,7 +42,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { HOUSE, insertHouseEntries, newTxnId, postBatch, type BatchBill, type HouseEntryRow, type Remark } from '../money/index.js';
-import { loadSettings } from '../betting/settings.js';
+import { loadSettings } from '../betting/index.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotSettlements } from './schema.js';
 import { assertKickedOff, issueMatches, refreshFeedResults } from './service.js';
 
@@ -58,26 +58,8 @@ export type IssueRow = typeof jackpotIssues.$inferSelect;
 export type BetTypeRow = typeof jackpotBetTypes.$inferSelect;
 export type SettlementKind = 'settle' | 'resettle' | 'void' | 'delete';
 
-/** The pool of an issue (design "Pool"), as jackpotPoolAnswer shows it. */
-export interface PoolParts {
-  /** The bet type's accumulated jackpot carried in. */
-  carried: number;
-  /** House-funded top-up of the carried amount to init_jackpot. */
-  seedTopUp: number;
-  /** pool_rate_bps x stakes. */
-  fromStakes: number;
-  /** incentives x lines sold (house-funded). */
-  fromIncentives: number;
-  total: number;
-}
-
-export function poolParts(bt: Pick<BetTypeRow, 'jackpot' | 'initJackpot' | 'poolRateBps'>, incentivesPerLine: number, stakes: number, lines: number): PoolParts {
-  const carried = Math.max(0, bt.jackpot);
-  const seedTopUp = Math.max(0, bt.initJackpot - carried);
-  const fromStakes = bpsOf(stakes, bt.poolRateBps);
-  const fromIncentives = incentivesPerLine * lines;
-  return { carried, seedTopUp, fromStakes, fromIncentives, total: carried + seedTopUp + fromStakes + fromIncentives };
-}
+import { poolParts, type PoolParts } from './pool.js';
+export { poolParts, type PoolParts };
 
 export const tiersOf = (bt: Pick<BetTypeRow, 'tiers'>): JackpotTier[] => bt.tiers.map((t) => ({ hits: t.hits, proportionBps: t.proportion_bps }));
 

@@ -24,7 +24,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { admins } from '../../platform/schema.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { boardMessages, messages } from './schema.js';
 import { branchRoot, checkAppVersion, createSend, deleteSend, replyToBoard, resolvePhones } from './service.js';
 

@@ -13,7 +13,7 @@ import { authOf } from '../../platform/access.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { scopeOf } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { boardMessages } from './schema.js';
 import { inbox, postBoardMessage } from './service.js';
 import { toBoardRow } from './routes.js';

@@ -19,8 +19,7 @@ import { AppError, notFound, unprocessable } from '../../platform/errors.js';
 import { agentInScope } from '../../platform/ownership.js';
 import type { Scope } from '../../platform/listing.js';
 import { admins } from '../../platform/schema.js';
-import { bettors } from '../money/schema.js';
-import { bettorWhere } from '../money/index.js';
+import { bettors, bettorWhere } from '../money/index.js';
 import { appVersions, boardMessages, messageReads, messageRecipients, messages } from './schema.js';
 
 export const DELIVER_JOB = 'messaging.deliver';

@@ -3,17 +3,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { aliasedTable, and, count, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, LOG_TYPE, validatePhone } from '@dau/domain';
-import { activityQualifications, bettors, bills, recharges, withdrawals } from './schema.js';
+import { bettors, bills } from './schema.js';
 import { admins } from '../../platform/schema.js';
 import { HOUSE, post } from './ledger.js';
-import { newInvitationCode, scopedBettor } from './bettors-service.js';
+import { moveBettorRows, newInvitationCode, scopedBettor } from './bettors-service.js';
 import { authOf } from '../../platform/access.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { idempotent } from '../../platform/idempotency.js';
-import { dayStart, localDay } from '../statistics/figures.js';
+import { dayStart, localDay } from '@dau/domain';
 import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -25,7 +25,7 @@ const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A full number in any local form (0754…, +255 754…) is an exact, indexed lookup; a fragment a contains-search. */
-function phoneCondition(input: string): SQL {
+export function phoneCondition(input: string): SQL {
   const full = validatePhone(input);
   return full.ok ? eq(bettors.phone, full.value) : ilike(bettors.phone, `%${esc(input.replace(/\s+/g, ''))}%`);
 }
@@ -130,53 +130,13 @@ export const BETTOR_LISTS = [
   }),
 ];
 
-const activityFilters = z.object({
-  bettor_id: optionalInt, phone: optionalText, activity: optionalText, status: optionalInt, created_at_from: isoDate, created_at_to: isoDate,
-});
-/** An activity participation row as the activity screens show it. */
-const activityAnswer = z.object({
-  id: num, bettor_id: num, phone: str, name: str, activity: str, status: num, reward: num, remark: maybe(str), create_time: str, qualified_time: maybe(str),
-  /** Promotions (issue 17): the campaign of the row and the award's bill once approved. */
-  campaign_id: maybe(num), bill_id: maybe(num),
-});
-const activityList = (name: string, page: string, path: string, require?: (q: z.infer<typeof activityFilters>) => 'CS_PHONE_REQUIRED' | null) =>
-  defineList({
-    name, page, path, filters: activityFilters, require, scopeMode: require ? 'serving' : 'own',
-    where: (q, scope) =>
-      and(
-        scopeCondition(scope, activityQualifications.agentId),
-        q.bettor_id ? eq(activityQualifications.bettorId, q.bettor_id) : undefined,
-        q.phone ? phoneCondition(q.phone) : undefined,
-        q.activity ? ilike(activityQualifications.activity, `%${esc(q.activity)}%`) : undefined,
-        q.status ? eq(activityQualifications.status, q.status) : undefined,
-        q.created_at_from ? gte(activityQualifications.createdAt, new Date(q.created_at_from)) : undefined,
-        q.created_at_to ? lt(activityQualifications.createdAt, new Date(q.created_at_to)) : undefined,
-      ),
-    select: (ex) =>
-      ex.select({ a: activityQualifications, phone: bettors.phone, name: bettors.name }).from(activityQualifications).innerJoin(bettors, eq(bettors.id, activityQualifications.bettorId)),
-    idColumn: activityQualifications.id,
-    sortable: { id: activityQualifications.id, reward: activityQualifications.reward },
-    defaultSort: '-id',
-    toRow: (r: { a: typeof activityQualifications.$inferSelect; phone: string; name: string }) => ({
-      id: r.a.id, bettor_id: r.a.bettorId, phone: r.phone, name: r.name, activity: r.a.activity, status: r.a.status, reward: r.a.reward,
-      remark: r.a.remark, create_time: r.a.createdAt.toISOString(), qualified_time: iso(r.a.qualifiedAt), campaign_id: r.a.campaignId, bill_id: r.a.billId,
-    }),
-    row: activityAnswer,
-    columns: [{ key: 'id' }, { key: 'phone' }, { key: 'name' }, { key: 'activity' }, { key: 'status', enum: 'activity_qualification' }, { key: 'reward', money: true }, { key: 'create_time' }, { key: 'qualified_time' }],
-  });
-
-export const ACTIVITY_LISTS = [
-  activityList('activity_qualification', 'activity_qualification', '/api/v1/money/activity_qualification'),
-  activityList('cs_activity_qualification', 'cs_activity_qualification', '/api/v1/money/cs/activity_qualification', (q) => (q.phone ? null : 'CS_PHONE_REQUIRED')),
-];
-
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const money = z.number().int().refine((v) => v !== 0 && Number.isSafeInteger(v), { message: 'a non-zero whole number of cents' });
 const remark = z.string().trim().min(1).max(200);
 
 export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, bus } = ctx;
-  for (const spec of [...BETTOR_LISTS, ...ACTIVITY_LISTS]) registerList(app, db, spec);
+  for (const spec of BETTOR_LISTS) registerList(app, db, spec);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/v1/money/bettors';
   const tags = ['user'];
@@ -231,7 +191,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(`${base}/:id/credit`, { config: { access: { page: 'user', button: 'edit_credit' } }, schema: moneySchema('credit money') }, moneyEdit('credit'));
 
   /** A small audited update of bettor fields, in scope. */
-  async function update(req: Parameters<typeof authOf>[0] & { params: { id: number } }, set: Partial<typeof bettors.$inferInsert>, content: string, type: number = LOG_TYPE.update_user_info) {
+  async function update(req: Parameters<typeof authOf>[0] & { params: { id: number } }, set: Partial<typeof bettors.$inferInsert>, content: string, type: number = LOG_TYPE.update_user_info, also?: (tx: Executor) => Promise<void>) {
     const auth = authOf(req);
     const scope = await scopeOf(db, auth);
     return db.transaction(async (tx) => {
@@ -239,6 +199,7 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
       const [after] = await tx.update(bettors).set({ ...set, updatedAt: new Date() }).where(eq(bettors.id, before.id)).returning();
       const pick = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(set).map((k) => [k, o[k]]));
       await writeAudit(tx, req, { type, content: `${content} (bettor ${before.phone})`, before: pick(before), after: pick(after) });
+      await also?.(tx);
       const [row] = await selectBettors(tx).where(eq(bettors.id, before.id));
       return toBettorRow(row);
     });
@@ -249,13 +210,9 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!agentInScope(scope, req.body.agent_id)) throw new AppError(403, 'OUT_OF_SCOPE');
     const [agent] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, req.body.agent_id));
     if (!agent) throw badRequest('PARAM_INVALID', [{ field: 'agent_id' }]);
-    const row = await update(req, { agentId: req.body.agent_id }, `Changed the agent to #${req.body.agent_id}`);
-    // The bettor's money follows them: the new branch sees the history, the old one no longer does.
-    await db.transaction(async (tx) => {
-      await tx.update(bills).set({ agentId: req.body.agent_id }).where(eq(bills.bettorId, req.params.id));
-      await tx.update(recharges).set({ agentId: req.body.agent_id }).where(eq(recharges.bettorId, req.params.id));
-      await tx.update(withdrawals).set({ agentId: req.body.agent_id }).where(eq(withdrawals.bettorId, req.params.id));
-      await tx.update(activityQualifications).set({ agentId: req.body.agent_id }).where(eq(activityQualifications.bettorId, req.params.id));
+    // The bettor's money follows them, in the same transaction: the new branch sees the history, the old one no longer does.
+    const row = await update(req, { agentId: req.body.agent_id }, `Changed the agent to #${req.body.agent_id}`, LOG_TYPE.update_user_info, async (tx) => {
+      await moveBettorRows(tx, req.params.id, req.body.agent_id);
     });
     return row;
   });
@@ -314,36 +271,5 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
     await bus.publish(PUSH_TO_BETTORS, { bettorIds: rows.map((x) => x.id), message: { status: true, type: PUSH.reload } });
     await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `Force-refreshed ${rows.length} online bettor(s)`, after: { bettor_ids: rows.map((x) => x.id) } });
     return { sent: rows.length };
-  });
-
-  r.post('/api/v1/money/activity_qualification/:id/approve', {
-    config: { access: { page: 'activity_qualification', button: 'edit' } },
-    schema: {
-      tags: ['activity_qualification'], summary: 'Approve a pending activity qualification of the caller\'s scope (credit money)', params: idParams,
-      body: z.strictObject({ reward: z.number().int().min(0).max(100_000_000_00), remark: z.string().trim().max(200).default('') }),
-      response: { 200: z.object({ id: num, status: num, reward: num }) },
-    },
-  }, async (req) => {
-    const auth = authOf(req);
-    const scope = await scopeOf(db, auth);
-    return idempotent(db, req, async (tx) => {
-      const [a] = await tx.select().from(activityQualifications).where(eq(activityQualifications.id, req.params.id)).for('update');
-      if (!a) throw notFound();
-      if (!agentInScope(scope, a.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
-      // A campaign's row is approved with its award and budget (POST /api/v1/promotions/qualifications/:id/approve).
-      if (a.campaignId != null) throw new AppError(422, 'PROMO_CAMPAIGN_ROW');
-      // The transition is guarded by the state: a second approval finds it no longer pending.
-      if (a.status !== 1) throw new AppError(409, 'CONFLICT');
-      await tx.update(activityQualifications).set({ status: 2, reward: req.body.reward, remark: req.body.remark, reviewedBy: auth.admin.id, qualifiedAt: new Date() }).where(eq(activityQualifications.id, a.id));
-      if (req.body.reward > 0) {
-        await post(tx, {
-          bettorId: a.bettorId, account: ACCOUNT_KIND.credit, amount: req.body.reward, type: CREDIT_BILL_TYPE.activity_credit_granted,
-          cause: { type: 'promotion', id: a.id }, house: HOUSE.creditIssued, adminId: auth.admin.id, remark: { kind: 'activity', params: { name: a.activity } },
-        });
-        await tx.update(bettors).set({ totalReward: sql`${bettors.totalReward} + ${req.body.reward}` }).where(eq(bettors.id, a.bettorId));
-      }
-      await writeAudit(tx, req, { type: LOG_TYPE.update_balance, content: `Activity "${a.activity}" qualified, credit ${req.body.reward}`, before: { status: 1 }, after: { status: 2, reward: req.body.reward } });
-      return { id: a.id, status: 2, reward: req.body.reward };
-    });
   });
 }

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { validatePhone } from '@dau/domain';
-import { bettors } from './schema.js';
-import { promotionEvent } from '../promotions/index.js';
+import { bettors, bills } from './schema.js';
 import { hashPassword } from '../../platform/crypto.js';
-import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
 import type { Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
@@ -41,7 +40,7 @@ export async function registerBettor(
       invitationCode: newInvitationCode(), inviterId, agentId, registerIp: input.ip ?? null,
     })
     .returning();
-  if (inviterId) await promotionEvent(ex, { kind: 'invited', bettorId: row.id, inviterId });
+  for (const l of bettorListeners.values()) await l.registered?.(ex, row);
   return row;
 }
 
@@ -52,4 +51,68 @@ export async function scopedBettor(ex: Executor, scope: Scope, id: number, lock 
   if (!row) throw notFound();
   if (!agentInScope(scope, row.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
   return row;
+}
+
+/**
+ * What other modules do in the transaction of a change to a bettor: promotions records the invitation of
+ * a bettor who registers with an inviter; the modules that keep the bettor's branch on their own rows
+ * (payments' recharges and withdrawals, promotions' qualifications) move them with the bettor. They
+ * register here, so money depends on none of them; a module registers under its name, once.
+ */
+export interface BettorListener {
+  registered?(ex: Executor, bettor: { id: number; inviterId: number | null }): Promise<void>;
+  moved?(ex: Executor, bettorId: number, agentId: number): Promise<void>;
+}
+const bettorListeners = new Map<string, BettorListener>();
+export function listenToBettors(module: string, listener: BettorListener): void {
+  bettorListeners.set(module, listener);
+}
+/** Moves what the bettor's branch decides (their bills here, other modules' rows through their listeners). */
+export async function moveBettorRows(ex: Executor, bettorId: number, agentId: number): Promise<void> {
+  await ex.update(bills).set({ agentId }).where(eq(bills.bettorId, bettorId));
+  for (const l of bettorListeners.values()) await l.moved?.(ex, bettorId, agentId);
+}
+
+
+// The bettor's running totals (spec §3 User: total bets and their number, recharges, withdrawals, rewards)
+// and last sign-in: kept by the modules whose events they count, in the event's transaction, through here.
+
+/** One more order (sports, jackpot, racing) of `stake` cents. */
+export async function countBet(ex: Executor, bettorId: number, stake: number): Promise<void> {
+  await ex.update(bettors).set({ totalBets: sql`${bettors.totalBets} + ${stake}`, betsNum: sql`${bettors.betsNum} + 1` }).where(eq(bettors.id, bettorId));
+}
+/** A recharge paid: its amount, and the time of the last one (the transaction's time, never earlier than the one kept). */
+export async function countRecharge(ex: Executor, bettorId: number, amount: number): Promise<void> {
+  await ex
+    .update(bettors)
+    .set({ totalRecharge: sql`${bettors.totalRecharge} + ${amount}`, lastRechargeAt: sql`greatest(coalesce(${bettors.lastRechargeAt}, now()), now())` })
+    .where(eq(bettors.id, bettorId));
+}
+/** A withdrawal paid out. */
+export async function countWithdrawal(ex: Executor, bettorId: number, amount: number): Promise<void> {
+  await ex.update(bettors).set({ totalWithdrawal: sql`${bettors.totalWithdrawal} + ${amount}` }).where(eq(bettors.id, bettorId));
+}
+/** A promotion's reward granted. */
+export async function countReward(ex: Executor, bettorId: number, amount: number): Promise<void> {
+  await ex.update(bettors).set({ totalReward: sql`${bettors.totalReward} + ${amount}` }).where(eq(bettors.id, bettorId));
+}
+/** A sign-in of the bettor now; false when there is no such bettor. */
+export async function markSignedIn(ex: Executor, bettorId: number): Promise<boolean> {
+  const moved = await ex.update(bettors).set({ lastLoginAt: new Date() }).where(eq(bettors.id, bettorId)).returning({ id: bettors.id });
+  return moved.length > 0;
+}
+
+/**
+ * A new bettor of the admin's branch with a random sandbox phone (2557 and 8 digits) and invitation code.
+ * Parallel calls, other processes and earlier runs on the same database may hold the number drawn: the
+ * insert skips a taken phone or code and draws again.
+ */
+export async function newSandboxBettor(ex: Executor, agentId: number, tag: string) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const phone = `2557${String(crypto.randomInt(0, 100_000_000)).padStart(8, '0')}`;
+    const invitationCode = `S${crypto.randomBytes(6).toString('hex').toUpperCase()}`;
+    const [b] = await ex.insert(bettors).values({ phone, name: `Sandbox ${tag}`, agentId, invitationCode }).onConflictDoNothing().returning();
+    if (b) return b;
+  }
+  throw conflict();
 }

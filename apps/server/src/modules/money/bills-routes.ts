@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { aliasedTable, and, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, ARCHIVE_SPLIT_DAYS, BILL_TYPE, validatePhone } from '@dau/domain';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { bettors, bills } from './schema.js';
@@ -106,6 +106,21 @@ export function toBillRow(r: { bill: typeof bills.$inferSelect; phone: string; n
     admin_id: b.adminId, admin_account: r.adminAccount, remark: b.remark, remark_kind: b.remarkKind, remark_params: b.remarkParams ?? null,
     update_time: b.createdAt.toISOString(),
   };
+}
+
+/**
+ * The bills a cause moved (an order's stake, payout, cashout and resettlements), oldest first, as bill
+ * rows: `since` bounds the scan to the cause's life (bills are partitioned by time in effect).
+ */
+export async function billsOfCause(ex: Executor, causeType: string, causeId: string, since: Date) {
+  const rows = await ex
+    .select({ bill: bills, phone: bettors.phone, name: bettors.name, adminAccount: admins.account })
+    .from(bills)
+    .innerJoin(bettors, eq(bettors.id, bills.bettorId))
+    .leftJoin(admins, eq(admins.id, bills.adminId))
+    .where(and(eq(bills.causeType, causeType), eq(bills.causeId, causeId), gte(bills.createdAt, since)))
+    .orderBy(asc(bills.id));
+  return rows.map(toBillRow);
 }
 
 const columns = (typeEnum: string) =>

@@ -9,6 +9,17 @@ export {
   HOUSE, cashMovementCtes, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch,
   type BatchBill, type Cause, type HouseEntryRow, type PostedBill, type Posting, type Remark,
 } from './ledger.js';
-export { archiveCutoff, billRow, ofBettorPhone, toBillRow } from './bills-routes.js';
-export { bettorWhere } from './bettors-routes.js';
-export { registerBettor, scopedBettor } from './bettors-service.js';
+export { archiveCutoff, billRow, billsOfCause, ofBettorPhone } from './bills-routes.js';
+export { bettorWhere, phoneCondition as bettorPhoneCondition } from './bettors-routes.js';
+export {
+  countBet, countRecharge, countReward, countWithdrawal, listenToBettors, markSignedIn, newSandboxBettor, registerBettor, scopedBettor, type BettorListener,
+} from './bettors-service.js';
+
+// Read-only faces of money's tables for other modules' lists and joins (platform/read-model.ts): a bettor's
+// directory fields and counters, a bill. Writes go through the services above.
+import { readModel } from '../../platform/read-model.js';
+import { bettors as bettorsTable, bills as billsTable } from './schema.js';
+export const bettors = readModel(bettorsTable);
+/** A bettor's row as money keeps it. */
+export type Bettor = typeof bettorsTable.$inferSelect;
+export const bills = readModel(billsTable);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, count, desc, eq } from 'drizzle-orm';
-import { notifications } from '../system/schema.js';
+import { notifications } from './schema.js';
 import { authOf } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
 import { pageQuery, pageOffset } from '../../platform/paging.js';

@@ -1,4 +1,4 @@
-import { notifications } from '../system/schema.js';
+import { notifications } from './schema.js';
 import type { Bus, Executor } from '../../platform/db.js';
 import { PUSH, type SocketChannel } from '../../platform/socket.js';
 

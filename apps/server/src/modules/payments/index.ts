@@ -4,5 +4,17 @@
  * to an approval, a withdrawal asked again of its operator, and recharges received in bulk (the TRON
  * watcher's deposits). Routes are registered by the composition root.
  */
-export { approvalChecks, paymentSettings, paymentsOf, recordReceivedRecharges, requeryWithdrawal, type Actor } from './service.js';
+export { paymentSettings, type Actor } from './shared.js';
+export { paymentsOf } from './callbacks.js';
+export { approvalChecks, holdWithdrawal } from './withdrawals.js';
+export type { WithdrawalRecord } from './shared.js';
+export { recordReceivedRecharges } from './recharges.js';
+export { requeryWithdrawal } from './reconciliation.js';
 export type { MobileMoneyOperator, PayType } from './operators.js';
+
+// Read-only faces of the payments' tables for other modules' lists and figures (platform/read-model.ts):
+// the TRON screens list USDT recharges and withdrawals, statistics counts paid ones.
+import { readModel } from '../../platform/read-model.js';
+import { recharges as rechargesTable, withdrawals as withdrawalsTable } from './schema.js';
+export const recharges = readModel(rechargesTable);
+export const withdrawals = readModel(withdrawalsTable);

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bigIdParams, payConfigResource, rawText } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
-import { paymentConfig } from '../money/schema.js';
+import { paymentConfig } from './schema.js';
 import { authOf } from '../../platform/access.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { registerList, scopeOf } from '../../platform/listing.js';
@@ -13,10 +13,12 @@ import {
   airtelTransferSpec, csRechargeListSpec, csWithdrawalListSpec, rechargeAnswer, rechargeArchiveSpec, rechargeListSpec, rechargeRow,
   withdrawalAnswer, withdrawalArchiveSpec, withdrawalListSpec, withdrawalRow,
 } from './lists.js';
+import { paymentsOf, receiveCallback } from './callbacks.js';
+import { DISBURSE_JOB, approveWithdrawal, refuseWithdrawal, runDisbursement } from './withdrawals.js';
 import {
-  DISBURSE_JOB, REQUERY_STUCK_JOB, approveWithdrawal, paymentsOf, receiveCallback, reconcileRecharge, reconcileWithdrawal,
-  refuseWithdrawal, requeryRecharge, requeryStuck, requeryWithdrawal, runDisbursement, type Actor,
-} from './service.js';
+  REQUERY_STUCK_JOB, reconcileRecharge, reconcileWithdrawal, requeryRecharge, requeryStuck, requeryWithdrawal,
+} from './reconciliation.js';
+import type { Actor } from './shared.js';
 
 const idParams = bigIdParams;
 const refuseBody = z.strictObject({ reason: rawText(300) });

@@ -1,8 +1,10 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import type { AppContext } from '../../platform/context.js';
 import { PAY_TYPES } from './operators.js';
-import { paymentSettings, requestWithdrawal, startRecharge } from './service.js';
+import { paymentSettings } from './shared.js';
+import { startRecharge } from './recharges.js';
+import { requestWithdrawal } from './withdrawals.js';
 
 /** The part of the simulator's Rng this needs (simulator/rng.ts). */
 interface Rng {

@@ -26,8 +26,10 @@ import { localeOf } from '../../platform/http.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { admins } from '../../platform/schema.js';
-import { activityQualifications, bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
+import { activityQualifications } from './schema.js';
 import { awardOf, checkReward, checkRules } from './rules.js';
+import { registerQualificationRoutes } from './qualifications.js';
 import { campaignProgress, campaigns } from './schema.js';
 import { approveQualification, inBranch, qualify } from './service.js';
 import { campaignStats } from './stats.js';
@@ -116,6 +118,7 @@ export function registerPromotionRoutes(app: FastifyInstance, ctx: AppContext) {
   const db: Db = ctx.db;
   const r = app.withTypeProvider<ZodTypeProvider>();
   registerList(app, db, CAMPAIGN_LIST);
+  registerQualificationRoutes(app, db);
 
   r.get('/api/v1/promotions/campaigns/:id', {
     config: { access: { page: 'activity_campaign' } },

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * Promotions (issue 17): campaigns, the per-bettor progress of rules that need memory (sign-in streaks),
  * bonus grants (bonus funds on the credit account with wagering and expiry) and the outbox of events
  * (sign-in, deposit, settled orders, invitation, credit bets) written in the cause's transaction and
- * evaluated by the `promotions.events` job. Qualification rows are the money module's
+ * evaluated by the `promotions.events` job. Qualification rows are
  * `activity_qualifications` (campaign_id, period_key). Money in cents.
  */
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -145,3 +145,37 @@ export const bonusOrderSpends = pgTable('bonus_order_spends', {
   refunded: boolean('refunded').notNull().default(false),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/** Spec §2 activity qualification: a bettor's participation in a promotion; success grants credit money. */
+export const activityQualifications = pgTable(
+  'activity_qualifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bettorId: integer('bettor_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    activity: text('activity').notNull(),
+    /** 1 pending, 2 success (domain ACTIVITY_QUALIFICATION). */
+    status: smallint('status').notNull().default(1),
+    /** Credit money granted on success, cents. */
+    reward: cents('reward').notNull().default(0),
+    remark: text('remark').notNull().default(''),
+    reviewedBy: integer('reviewed_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    qualifiedAt: ts('qualified_at'),
+    /** Promotions (issue 17): the campaign the row qualifies for (null: a row of the old seed / by hand). */
+    campaignId: integer('campaign_id'),
+    /** The campaign's period the row belongs to ('all', or e.g. 'invitee:42'): one row per (campaign, bettor, period). */
+    periodKey: text('period_key'),
+    /** The amount the reward is computed from (deposit, stakes), cents. */
+    qualifyingAmount: cents('qualifying_amount'),
+    /** The award's bill (cash bill or credit bill 101) once approved. */
+    billId: bigint('bill_id', { mode: 'number' }),
+    approvedAt: ts('approved_at'),
+  },
+  (t) => [
+    uniqueIndex('activity_qualifications_once').on(t.bettorId, t.activity).where(sql`${t.campaignId} is null`),
+    uniqueIndex('activity_qualifications_campaign_once').on(t.campaignId, t.bettorId, t.periodKey).where(sql`${t.campaignId} is not null`),
+    index('activity_qualifications_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
+    index('activity_qualifications_created').on(t.createdAt.desc().nullsFirst()),
+  ],
+);

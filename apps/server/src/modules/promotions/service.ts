@@ -18,8 +18,8 @@ import type { Db, Executor } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { agentInScope } from '../../platform/ownership.js';
 import type { Scope } from '../../platform/listing.js';
-import { HOUSE, post } from '../money/index.js';
-import { activityQualifications, bettors } from '../money/schema.js';
+import { HOUSE, bettors, countReward, listenToBettors, markSignedIn, post } from '../money/index.js';
+import { activityQualifications } from './schema.js';
 import { awardOf, cashBillType, dayKey, previousDay } from './rules.js';
 import { bonusGrants, bonusOrderSpends, campaignProgress, campaigns, promotionEvents } from './schema.js';
 
@@ -50,14 +50,24 @@ export async function promotionEvent(ex: Executor, e: PromotionEvent): Promise<v
   await ex.insert(promotionEvents).values({ kind, bettorId, data });
 }
 
+// A bettor who registers with an inviter is an invitation event; a bettor who moves to another branch
+// takes their qualifications along (money calls these in its own transaction).
+listenToBettors('promotions', {
+  async registered(ex, b) {
+    if (b.inviterId) await promotionEvent(ex, { kind: 'invited', bettorId: b.id, inviterId: b.inviterId });
+  },
+  async moved(ex, bettorId, agentId) {
+    await ex.update(activityQualifications).set({ agentId }).where(eq(activityQualifications.bettorId, bettorId));
+  },
+});
+
 /**
  * A bettor signs in (the bettor app; today the simulator): the last sign-in on the bettor's row and a
  * sign-in event for the streak campaigns, together.
  */
 export async function recordBettorSignIn(db: Db, bettorId: number, ip: string | null = null): Promise<void> {
   await db.transaction(async (tx) => {
-    const moved = await tx.update(bettors).set({ lastLoginAt: new Date() }).where(eq(bettors.id, bettorId)).returning({ id: bettors.id });
-    if (!moved.length) throw notFound();
+    if (!(await markSignedIn(tx, bettorId))) throw notFound();
     await promotionEvent(tx, { kind: 'signin', bettorId, ip });
   });
 }
@@ -324,7 +334,7 @@ export async function approveQualification(
     .set({ status: 2, billId, approvedAt: now, qualifiedAt: now, reviewedBy: opts.adminId })
     .where(eq(activityQualifications.id, q.id))
     .returning();
-  await tx.update(bettors).set({ totalReward: sql`${bettors.totalReward} + ${amount}` }).where(eq(bettors.id, q.bettorId));
+  await countReward(tx, q.bettorId, amount);
   return { row, billId, grantId };
 }
 

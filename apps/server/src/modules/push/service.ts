@@ -18,7 +18,7 @@ import { and, asc, count, eq, inArray, isNull, notExists, sql, type SQL } from '
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { badRequest } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { fcmEndpoints, parseServiceAccount, sendFcm, type PushOutcome } from './fcm.js';
 import { pushConfig, pushDevices, pushResults, pushSends } from './schema.js';
 

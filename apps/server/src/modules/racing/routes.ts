@@ -31,8 +31,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
-import { ofBettorPhone } from '../money/index.js';
+import { bettors, ofBettorPhone } from '../money/index.js';
 import { racingBets, racingCoinMoves, racingRaces, racingSettings, type RacingRunner } from './schema.js';
 import { COIN_DIRECTION, RACING_BET_STATUS, racingSettingsOf } from './service.js';
 

@@ -13,7 +13,7 @@ import { authOf } from '../../platform/access.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { scopeOf } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import type { ProviderRace, RacingProvider } from './adapter.js';
 import { racingBets, racingRaces } from './schema.js';
 import { RACE_STATUS, placeRacingBet, syncRaces } from './service.js';

@@ -30,8 +30,7 @@ import Decimal from 'decimal.js';
 import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RACING_BET_STATUS, RACING_COIN_DIRECTION, RACING_RACE_STATUS, RISK_LEVEL, USER_DISABLED, type MessageCode } from '@dau/domain';
 import type { Executor, Db } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { bettors } from '../money/schema.js';
-import { HOUSE, post } from '../money/index.js';
+import { bettors, countBet, HOUSE, post } from '../money/index.js';
 import type { ProviderRace, RaceOutcome, RacingProvider } from './adapter.js';
 import { racingBets, racingCoinAccounts, racingCoinMoves, racingRaces, racingSettings } from './schema.js';
 
@@ -202,7 +201,7 @@ export async function placeRacingBet(ex: Executor, input: RacingBetInput, now: D
     house: HOUSE.racing, remark: { kind: 'racing_bet', params: { race: race.raceRef, runner: runner.number, name: runner.name, odds: runner.odds } },
     ...(opts.backfill ? { at: now } : {}),
   });
-  await ex.update(bettors).set({ totalBets: sql`${bettors.totalBets} + ${input.stake}`, betsNum: sql`${bettors.betsNum} + 1` }).where(eq(bettors.id, bettor.id));
+  await countBet(ex, bettor.id, input.stake);
   return bet!;
 }
 

@@ -20,8 +20,7 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isStopRequest, normaliseTzPhone, parsePhoneList, smsQuote, SMS_STATUS, tzPhoneStored } from '@dau/domain';
-import { bettorWhere } from '../money/index.js';
-import { bettors } from '../money/schema.js';
+import { bettors, bettorWhere } from '../money/index.js';
 import { SMS_MAX_PHONES, type SmsTarget } from '@dau/contract';
 import type { Db, Executor, Tx } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';

@@ -5,7 +5,7 @@ import {
   bettingTypeResource, eventPartResource, eventTemplateResource, gameplayClassificationResource, leagueResource,
   locationResource, optionTranslationResource, outcomeSortingTypeResource, popularResource,
 } from '@dau/contract';
-import { languages } from '../system/schema.js';
+import { languages } from '../system/index.js';
 import {
   bettingTypes, eventParts, eventTemplates, gameplayClassifications, leagues, locations, optionTranslations, outcomeSortingTypes,
   popularLeagues, teams,

@@ -1,7 +1,8 @@
 import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { ONLINE_STATUS, ORDER_STATUS, PAY_STATUS } from '@dau/domain';
-import { orders, statsBettorDay, statsHourly } from '../betting/schema.js';
-import { bettors, recharges, withdrawals } from '../money/schema.js';
+import { orders, statsBettorDay, statsHourly } from '../betting/index.js';
+import { bettors } from '../money/index.js';
+import { recharges, withdrawals } from '../payments/index.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
 import type { Figures } from '@dau/contract';
@@ -37,21 +38,11 @@ import type { Figures } from '@dau/contract';
  * - deposits / withdrawals: paid amounts and their count; new bettors: registrations; online bettors:
  *   bettors online now (not per hour or day: there is no history of it).
  */
-export const TIME_ZONE = 'Africa/Dar_es_Salaam';
-export const UTC_OFFSET = '+03:00';
-const OFFSET_MS = 3 * 3_600_000;
+// The operator's calendar (Dar es Salaam days and hours) is the domain's: money's bettor figures use it too.
+import { TIME_ZONE, UTC_OFFSET, localDay, localHour, dayStart, isDay, addDays } from '@dau/domain';
+export { TIME_ZONE, UTC_OFFSET, localDay, localHour, dayStart, isDay, addDays };
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-
-/** The operator's calendar day (YYYY-MM-DD) of an instant. */
-export const localDay = (d: Date | number) => new Date((typeof d === 'number' ? d : d.getTime()) + OFFSET_MS).toISOString().slice(0, 10);
-/** The operator's hour of day (0-23) of an instant. */
-export const localHour = (d: Date | number) => new Date((typeof d === 'number' ? d : d.getTime()) + OFFSET_MS).getUTCHours();
-/** The instant a local day starts (00:00 in Dar es Salaam = 21:00 UTC the day before). */
-export const dayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - OFFSET_MS);
-/** Whether a string is a real calendar day (YYYY-MM-DD). */
-export const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 export type { Figures } from '@dau/contract';
 

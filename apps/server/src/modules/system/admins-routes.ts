@@ -10,7 +10,7 @@ import { LOG_TYPE, validateAccount, validateShareRatio } from '@dau/domain';
 import { checkPassword } from '../../platform/password-policy.js';
 import { admins, roles } from '../../platform/schema.js';
 import { assertInSubtree, heldKeys, roleKeys } from './admins-service.js';
-import { authChanged, authOf, type AuthContext } from '../../platform/access.js';
+import { authChanged, authOf, revokeSessions, type AuthContext } from '../../platform/access.js';
 import { assertRoleVisible, subtreeCondition } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
@@ -21,7 +21,6 @@ import type { ExportColumn } from '../../platform/listing.js';
 import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
-import { revokeSessions } from '../auth/sessions.js';
 import { createNotices, publishNotices } from '../notices/index.js';
 
 const superiors = aliasedTable(admins, 'superior');

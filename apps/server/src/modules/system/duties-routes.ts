@@ -105,12 +105,12 @@ function changeFilter(q: { status?: string; setting?: string; mine?: string }, m
   return parts.length ? and(...parts) : undefined;
 }
 
-function historyFilter(q: { setting?: string; account?: string; from?: string; to?: string }): SQL | undefined {
+function historyFilter(q: { setting?: string; account?: string; created_at_from?: string; created_at_to?: string }): SQL | undefined {
   const parts: SQL[] = [];
   if (q.setting) parts.push(eq(settingHistory.setting, q.setting));
   if (q.account) parts.push(sql`(${settingHistory.account} = ${q.account} or ${settingHistory.approvedAccount} = ${q.account})`);
-  if (q.from) parts.push(gte(settingHistory.createdAt, new Date(q.from)));
-  if (q.to) parts.push(lt(settingHistory.createdAt, new Date(q.to)));
+  if (q.created_at_from) parts.push(gte(settingHistory.createdAt, new Date(q.created_at_from)));
+  if (q.created_at_to) parts.push(lt(settingHistory.createdAt, new Date(q.created_at_to)));
   return parts.length ? and(...parts) : undefined;
 }
 

@@ -55,18 +55,3 @@ export const logConfig = pgTable('log_config', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-/** Spec §3 Notification: notices for one admin. */
-export const notifications = pgTable(
-  'notifications',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    adminId: integer('admin_id').notNull(),
-    content: text('content').notNull(),
-    notifyStatus: smallint('notify_status').notNull().default(1),
-    createdBy: integer('created_by'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    viewedAt: ts('viewed_at'),
-  },
-  (t) => [index('notifications_admin_status').on(t.adminId, t.notifyStatus, t.id)],
-);
-

@@ -21,7 +21,7 @@ import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '.
 import { agentInScope } from '../../platform/ownership.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { followNotices } from '../notices/index.js';
 import { telegramBindings, telegramConfig } from './schema.js';
 import { botApi, defineTelegramJobs, newBindCode, queueNoticeDelivery } from './service.js';

@@ -19,7 +19,7 @@ import { message } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { admins } from '../../platform/schema.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { telegramBindCodes, telegramBindings, telegramConfig, telegramDeliveries } from './schema.js';
 import { DEFAULT_TELEGRAM_SANDBOX_PORT, type TelegramUser } from './sandbox.js';
 

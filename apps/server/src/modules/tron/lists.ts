@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { aliasedTable, and, eq, or, sql } from 'drizzle-orm';
 import { answerRow, rawText } from '@dau/contract';
-import { bettors, recharges, withdrawals } from '../money/schema.js';
+import { bettors } from '../money/index.js';
+import { recharges, withdrawals } from '../payments/index.js';
 import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type ExportColumn } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
 import { tronSweeps, tronTransfers, tronWallets } from './schema.js';

@@ -13,7 +13,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
-import { bettors } from '../money/schema.js';
+import { bettors } from '../money/index.js';
 import { currentKeyWrapper, newSealedAccount, withPrivateKey } from './keys.js';
 import { tronClient } from './runtime.js';
 import { TRON_WALLET_ROLE, tronSettings, tronWallets } from './schema.js';

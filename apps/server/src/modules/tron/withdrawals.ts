@@ -5,9 +5,11 @@ import type { Db, Executor, Tx } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { scopeCondition } from '../../platform/listing.js';
-import { bettors, withdrawals } from '../money/schema.js';
-import { HOUSE, newSerial, post } from '../money/index.js';
-import { approvalChecks, paymentSettings, paymentsOf, requeryWithdrawal, type Actor, type MobileMoneyOperator, type PayType } from '../payments/index.js';
+import { bettors, HOUSE, newSerial, post } from '../money/index.js';
+import {
+  approvalChecks, holdWithdrawal, paymentSettings, paymentsOf, requeryWithdrawal, withdrawals, type Actor, type MobileMoneyOperator, type PayType,
+  type WithdrawalRecord,
+} from '../payments/index.js';
 import { tronSweeps, tronTransfers, tronWallets, TRON_SWEEP_STATUS, TRON_WALLET_ROLE } from './schema.js';
 import { isTronAddress } from './chain-reader.js';
 import { chainSenderOf, rememberSigned, signedOf } from './chain-sender.js';
@@ -72,7 +74,7 @@ export async function poisoningWarning(ex: Executor, to: string): Promise<string
 }
 
 export interface UsdtWithdrawal {
-  withdrawal: typeof withdrawals.$inferSelect;
+  withdrawal: WithdrawalRecord;
   sweep: typeof tronSweeps.$inferSelect;
 }
 
@@ -99,17 +101,7 @@ export async function requestUsdtWithdrawal(db: Db, input: { bettorId: number; a
     await refuseWithdrawalWhileWagering(tx, b.id);
     const warning = await poisoningWarning(tx, to);
     const hot = await hotWallet(tx);
-    const [w] = await tx
-      .insert(withdrawals)
-      .values({
-        serialNumber: newSerial('W'), bettorId: b.id, agentId: b.agentId, amount: input.amount, payType: PAY_TYPE.usdt, phone: b.phone,
-        status: WITHDRAWAL_STATUS.pending_review, payStatus: PAY_STATUS.processing, previousRechargeAt: b.lastRechargeAt,
-      })
-      .returning();
-    await post(tx, {
-      bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -input.amount, type: BILL_TYPE.user_withdrawal,
-      cause: { type: 'withdrawal', id: w.id }, house: HOUSE.withdrawalsClearing, remark: { kind: 'withdrawal_usdt', params: { serial: w.serialNumber, to } },
-    });
+    const w = await holdWithdrawal(tx, b, { amount: input.amount, payType: PAY_TYPE.usdt, phone: b.phone, remark: { kind: 'withdrawal_usdt', params: { to } } });
     const [sweep] = await tx
       .insert(tronSweeps)
       .values({
@@ -128,7 +120,7 @@ async function sweepOfWithdrawal(ex: Executor, withdrawalId: number) {
 }
 
 /** The approval check of USDT withdrawals: a held one is not approved (registered with the payments module). */
-async function checkNotHeld(tx: Tx, w: typeof withdrawals.$inferSelect) {
+async function checkNotHeld(tx: Tx, w: WithdrawalRecord) {
   const s = await sweepOfWithdrawal(tx, w.id);
   if (!s) throw new AppError(422, 'WITHDRAWAL_HELD', { warning: 'no destination address recorded' });
   if (s.remark?.startsWith(HELD_PREFIX)) throw new AppError(422, 'WITHDRAWAL_HELD', { warning: s.remark.slice(HELD_PREFIX.length) });
@@ -167,7 +159,7 @@ export async function releaseHold(db: Db, actor: Actor & { req: FastifyRequest |
 /** What the withdrawal review shows of a USDT withdrawal: its destination, USDT amount and any hold. */
 export async function usdtWithdrawalView(db: Db, scope: Actor['scope'], withdrawalId: number) {
   const [row] = await db
-    .select({ w: withdrawals, s: tronSweeps })
+    .select({ w: { id: withdrawals.id, serialNumber: withdrawals.serialNumber, status: withdrawals.status, amount: withdrawals.amount }, s: tronSweeps })
     .from(withdrawals)
     .innerJoin(tronSweeps, and(eq(tronSweeps.withdrawalId, withdrawals.id), eq(tronSweeps.kind, 'withdrawal')))
     .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.payType, PAY_TYPE.usdt), scopeCondition(scope, withdrawals.agentId)));

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { useAccess } from '../access';
+import { useAccess } from '../../kit/access';
 import { hasScreen } from '../screens';
 import { useMenuModel } from './menuModel';
 import { NoPagesResult } from './results';

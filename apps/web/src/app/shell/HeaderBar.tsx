@@ -2,11 +2,11 @@ import { Badge, Button, Flex, Layout, Menu, Tooltip, Typography, theme } from 'a
 import { LayoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MenuOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useIsMobile } from '../dialog';
-import { useSocket } from '../live';
-import { usePrefs } from '../prefs';
-import { LanguageSwitch, ThemeToggle } from '../PrefSwitches';
-import { useSite } from '../site';
+import { useIsMobile } from '../../kit/dialog';
+import { useSocket } from '../../kit/live';
+import { usePrefs } from '../../kit/prefs';
+import { LanguageSwitch, ThemeToggle } from '../../kit/PrefSwitches';
+import { useSite } from '../../kit/site';
 import type { MenuModel } from './menuModel';
 import { UserMenu } from './UserMenu';
 

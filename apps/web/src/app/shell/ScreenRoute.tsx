@@ -1,6 +1,6 @@
 import { Component, lazy, Suspense, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { useAccess } from '../access';
+import { useAccess } from '../../kit/access';
 import { isChunkLoadError, logError } from '../errors';
 import { ContentLoading } from '../Loading';
 import { SCREENS, hasScreen } from '../screens';

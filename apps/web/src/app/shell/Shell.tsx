@@ -3,13 +3,13 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Breadcrumb, Drawer, Layout, Menu, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MENU_WIDTH } from '@dau/domain';
-import { AccessProvider, useCurrentPage } from '../access';
-import { useMe } from '../auth';
-import { useIsMobile } from '../dialog';
-import { LiveProvider } from '../live';
-import { usePrefs } from '../prefs';
+import { AccessProvider, useCurrentPage } from '../../kit/access';
+import { useMe } from '../../kit/auth';
+import { useIsMobile } from '../../kit/dialog';
+import { LiveProvider } from '../../kit/live';
+import { usePrefs } from '../../kit/prefs';
 import { hasScreen } from '../screens';
-import { useTimeZone } from '../timeZone';
+import { useTimeZone } from '../../kit/timeZone';
 import { HeaderBar } from './HeaderBar';
 import { useMenuModel } from './menuModel';
 import { useShownCategories } from '../../pages/shop/categories';
@@ -23,7 +23,7 @@ import './menu.css';
 export function Shell() {
   const me = useMe();
   return (
-    <AccessProvider user={me.user_info} menus={me.menus}>
+    <AccessProvider user={me.user_info} menus={me.menus} hasScreen={hasScreen}>
       <LiveProvider>
         <ShellLayout />
       </LiveProvider>

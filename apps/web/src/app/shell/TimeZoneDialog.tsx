@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { Modal, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api';
-import { useDialogWidth } from '../dialog';
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
 import { useFeedback } from '../../resources/feedback';
-import { DEFAULT_TIME_ZONE, setTimeZone, timeZone, utcOffset } from '../timeZone';
+import { DEFAULT_TIME_ZONE, setTimeZone, timeZone, utcOffset } from '../../kit/timeZone';
 
 /** The zones a browser knows (IANA names), the operator's default first. */
 function zoneNames(): string[] {

@@ -4,8 +4,8 @@ import { ClockCircleOutlined, KeyOutlined, LockOutlined, LogoutOutlined, SafetyC
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { GOOGLE_BINDING } from '@dau/domain';
-import { useAuth, useMe } from '../auth';
-import { useTimeZone, zoneLabel } from '../timeZone';
+import { useAuth, useMe } from '../../kit/auth';
+import { useTimeZone, zoneLabel } from '../../kit/timeZone';
 
 // Opened from the menu only: their code (a select of time zones, the Google binding form) loads on first use.
 const GoogleBindingModal = lazy(() => import('../../pages/auth/GoogleBindingModal').then((m) => ({ default: m.GoogleBindingModal })));

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MenuProps } from 'antd';
 import type { MenuNode } from '@dau/contract';
-import { useAccess } from '../access';
+import { useAccess } from '../../kit/access';
 import { hasScreen } from '../screens';
 import { menuIcon } from './icons';
 

@@ -1,8 +1,8 @@
 import { Button } from 'antd';
-import { Result } from '../LazyResult';
+import { Result } from '../../kit/LazyResult';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useMsg } from '../messages';
+import { useMsg } from '../../kit/messages';
 
 /** The page does not exist in this console (or is not a page at all). */
 export function NotFoundResult() {

@@ -175,7 +175,6 @@ const casino = {
     },
     tx: {
       kind: 'Call',
-      free: 'Free',
       tombstone: 'Unknown bet',
       tombstoneHint: 'A rollback arrived before its bet: it was recorded so that the bet, if it arrives later, is refused.',
       amount: 'Amount',

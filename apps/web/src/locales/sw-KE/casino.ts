@@ -174,7 +174,6 @@ const casino: Shape<typeof en> = {
     },
     tx: {
       kind: 'Ombi',
-      free: 'Bure',
       tombstone: 'Dau lisilojulikana',
       tombstoneHint: 'Kurejesha kulifika kabla ya dau lake: kulirekodiwa ili dau hilo likifika baadaye likataliwe.',
       amount: 'Kiasi',

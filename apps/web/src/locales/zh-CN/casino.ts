@@ -174,7 +174,6 @@ const casino: Shape<typeof en> = {
     },
     tx: {
       kind: '调用',
-      free: '免费',
       tombstone: '未知投注',
       tombstoneHint: '回滚先于其投注到达：已记录下来，以便该投注稍后到达时被拒绝。',
       amount: '金额',

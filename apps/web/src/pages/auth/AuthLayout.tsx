@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Flex, Layout, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LanguageSwitch, ThemeToggle } from '../../app/PrefSwitches';
-import { useSite } from '../../app/site';
+import { LanguageSwitch, ThemeToggle } from '../../kit/PrefSwitches';
+import { useSite } from '../../kit/site';
 
 /**
  * The frame of the public pages: theme and language switches, the site's logo and title, a panel.

@@ -2,10 +2,10 @@ import { useEffect } from 'react';
 import { Alert, App, Button, Flex, Form, Input, Modal, Skeleton, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useAuth } from '../../app/auth';
-import { useDialogWidth } from '../../app/dialog';
-import { useErrorText, useMsg } from '../../app/messages';
+import { api } from '../../kit/api';
+import { useAuth } from '../../kit/auth';
+import { useDialogWidth } from '../../kit/dialog';
+import { useErrorText, useMsg } from '../../kit/messages';
 import { SIX_DIGITS } from './googleCode';
 
 /**

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { LoginAnswer } from '@dau/contract';
 import { REGISTER_PATH } from '@dau/domain';
-import { api, ApiFailure } from '../../app/api';
-import { useAuth } from '../../app/auth';
-import { useErrorText, useMsg } from '../../app/messages';
-import { storage } from '../../app/storage';
+import { api, ApiFailure } from '../../kit/api';
+import { useAuth } from '../../kit/auth';
+import { useErrorText, useMsg } from '../../kit/messages';
+import { storage } from '../../kit/storage';
 import { AuthLayout } from './AuthLayout';
 import { SIX_DIGITS } from './googleCode';
 

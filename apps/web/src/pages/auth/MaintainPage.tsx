@@ -2,7 +2,7 @@ import { Button, Result } from 'antd';
 import { ToolOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useMsg } from '../../app/messages';
+import { useMsg } from '../../kit/messages';
 import { AuthLayout } from './AuthLayout';
 
 /** /maintain (spec §2): the site is under maintenance; recovery is announced in the group chat. */

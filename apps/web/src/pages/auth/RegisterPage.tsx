@@ -3,18 +3,15 @@ import { Alert, App, Button, Flex, Form, Input, Result, Skeleton, Typography } f
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../app/api';
-import { fieldErrors, useErrorText, useMsg } from '../../app/messages';
+import type { RegisterConfig } from '@dau/contract';
+import { api } from '../../kit/api';
+import { fieldErrors, useErrorText, useMsg } from '../../kit/messages';
 import { AuthLayout } from './AuthLayout';
 
 /**
  * /admin_register (spec §2, §5): allowed or not by the default subscriber config. When allowed: account,
  * password, confirmation (must match; must differ from the account) and an optional invitation code.
  */
-interface RegisterConfig {
-  allow_registration: boolean;
-  no_registration_tip: string;
-}
 interface Values {
   account: string;
   password: string;

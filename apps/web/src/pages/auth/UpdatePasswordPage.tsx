@@ -3,9 +3,9 @@ import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api } from '../../app/api';
-import { useAuth } from '../../app/auth';
-import { fieldErrors, useErrorText, useMsg } from '../../app/messages';
+import { api } from '../../kit/api';
+import { useAuth } from '../../kit/auth';
+import { fieldErrors, useErrorText, useMsg } from '../../kit/messages';
 
 /**
  * /customer/update_password (spec §5): old, new and confirmation. On success every session of the admin

@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Badge, Empty, Skeleton, Space, Tag, Typography, theme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useSocketHandler } from '../../app/live';
+import { api } from '../../kit/api';
+import { useSocketHandler } from '../../kit/live';
 import { formatDateTime, LoadError, Panel, type Row } from '../../resources';
-import { useMarketNames } from '../../app/marketNames';
+import { useMarketNames } from '../../kit/marketNames';
 import { EnumTag, orderHref, useTsh } from './shared';
 
 /** GET /betting/ticker (apps/server/src/modules/betting/routes.ts). */

@@ -4,8 +4,8 @@ import { Button, Flex, Table, Tabs, Tooltip, Typography, type TableColumnsType }
 import { useQuery } from '@tanstack/react-query';
 import { ORDER_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { useAccess } from '../../app/access';
-import { api, type ListAnswer } from '../../app/api';
+import { useAccess } from '../../kit/access';
+import { api, type ListAnswer } from '../../kit/api';
 import { formatDateTime, LoadError, NoData, useFeedback, type Row } from '../../resources';
 import { EnumTag, orderHref, orderLink, useTsh } from './shared';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Form, InputNumber, Modal, Select, Switch, Typography } from 'antd';
 import { parseTshToCents } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { TshInput, tshRule, useApiMutation, useLocale } from '../../resources';
 import { ORDER_LISTS } from './shared';
 

@@ -3,8 +3,8 @@ import { ArrowRightOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
 import { OUTCOME_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useMsg } from '../../app/messages';
+import { api } from '../../kit/api';
+import { useMsg } from '../../kit/messages';
 import { enumText, useApiMutation, useLocale } from '../../resources';
 import { EnumTag, ORDER_LISTS, useSignedTsh, useTsh } from './shared';
 

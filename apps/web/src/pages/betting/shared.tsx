@@ -4,8 +4,7 @@ import { Button, Tag, Tooltip } from 'antd';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useAccess } from '../../app/access';
-import { hasScreen } from '../../app/screens';
+import { useAccess } from '../../kit/access';
 import { enumColor, enumText, useLocale, type Row } from '../../resources';
 
 /** Lists that show orders: refreshed after a result change or a cancel. */
@@ -45,7 +44,7 @@ export function EnumTag({ name, value }: { name: string; value: unknown }) {
  */
 export function OrderDetailButton({ row, listPage, children }: { row: Row; listPage: string; children?: ReactNode }) {
   const { t } = useTranslation();
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   const navigate = useNavigate();
   const target = detailPageOf(listPage);
   if (!hasScreen(target) || !can(target)) return null;

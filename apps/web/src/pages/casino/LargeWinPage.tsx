@@ -3,7 +3,7 @@ import { EyeOutlined } from '@ant-design/icons';
 import { Alert } from 'antd';
 import { casinoLargeWinResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type ResourceView, type Row } from '../../resources';
 import { useTsh } from './shared';
 

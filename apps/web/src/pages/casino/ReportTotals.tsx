@@ -2,7 +2,7 @@ import { Col, Row as Grid, Statistic, theme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { LoadError, Panel } from '../../resources';
 import { useCount, usePercent, useTsh } from './shared';
 

@@ -4,51 +4,12 @@ import { Alert, Button, Card, Empty, Flex, Space, Table, Tag, Tooltip, Typograph
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../app/api';
-import { useIsMobile } from '../../app/dialog';
-import { formatDateTime, LoadError, PageHeader, RecordView, type FieldView, type Row } from '../../resources';
+import type { CasinoRoundDetail, CasinoTransactionRow } from '@dau/contract/ui';
+import { api } from '../../kit/api';
+import { useIsMobile } from '../../kit/dialog';
+import { formatDateTime, LoadError, PageHeader, RecordView, type FieldView } from '../../resources';
 import { roundFields, TRANSACTION_KIND_COLOR } from './fields';
 import { SignedTsh, useTsh } from './shared';
-
-/** One wallet call of a round as GET /casino/rounds/:id lists it. */
-export interface RoundTransaction {
-  id: number;
-  transaction_uuid: string;
-  kind: 'bet' | 'win' | 'rollback' | string;
-  amount: number;
-  reference_uuid?: string | null;
-  status: string;
-  balance_after?: number | null;
-  bill_id?: number | null;
-  bill_serial?: string | null;
-  tombstone?: boolean;
-  is_free?: boolean;
-  create_time: string;
-}
-
-export interface RoundDetail {
-  round: Row;
-  transactions: RoundTransaction[];
-}
-
-/** The answer of the detail route: `{ round, transactions }` (or the round itself with its transactions inside). */
-function readDetail(answer: unknown): RoundDetail {
-  const a = (answer ?? {}) as Record<string, unknown>;
-  const round = (a.round ?? a) as Row;
-  const list = (a.transactions ?? round.transactions ?? []) as Record<string, unknown>[];
-  return {
-    round,
-    transactions: list.map((x) => {
-      const bill = (x.bill ?? null) as Record<string, unknown> | null;
-      return {
-        ...(x as unknown as RoundTransaction),
-        bill_id: (x.bill_id ?? bill?.id ?? null) as number | null,
-        bill_serial: (x.bill_serial ?? x.bill_serial_number ?? bill?.serial_number ?? null) as string | null,
-        create_time: String(x.create_time ?? x.created_at ?? ''),
-      };
-    }),
-  };
-}
 
 /** A wallet answer status (RS_OK green, any refusal orange). */
 export function WalletStatus({ status }: { status: string }) {
@@ -70,14 +31,14 @@ export default function RoundPage() {
   const valid = Number.isInteger(id) && id > 0;
   const q = useQuery({
     queryKey: ['casino-round', id],
-    queryFn: async () => readDetail(await api.get<unknown>(`/casino/rounds/${id}`)),
+    queryFn: () => api.get<CasinoRoundDetail>(`/casino/rounds/${id}`),
     enabled: valid,
   });
   const data = q.data;
   const round = data?.round;
   const fields = useMemo<FieldView[]>(() => roundFields().filter((f) => f.detail !== false), []);
 
-  const columns = useMemo<TableColumnsType<RoundTransaction>>(
+  const columns = useMemo<TableColumnsType<CasinoTransactionRow>>(
     () => [
       {
         key: 'kind',
@@ -87,7 +48,6 @@ export default function RoundPage() {
             <Tag color={TRANSACTION_KIND_COLOR[x.kind] ?? 'default'} data-testid={`tx-kind-${x.id}`}>
               {x.kind === 'bet' ? t('casino.txn_kind.bet') : x.kind === 'win' ? t('casino.txn_kind.win') : x.kind === 'rollback' ? t('casino.txn_kind.rollback') : x.kind}
             </Tag>
-            {x.is_free && <Tag color="purple">{t('casino.tx.free')}</Tag>}
             {x.tombstone && (
               <Tooltip title={t('casino.tx.tombstoneHint')}>
                 <Tag color="default">{t('casino.tx.tombstone')}</Tag>
@@ -181,7 +141,7 @@ export default function RoundPage() {
           {round && <RecordView fields={fields} record={round} column={mobile ? 1 : { md: 2, xxl: 3 }} styles={{ label: { verticalAlign: 'top', whiteSpace: 'nowrap' } }} />}
         </Card>
         <Card size="small" title={t('casino.round.transactions', { n: data?.transactions.length ?? 0 })} loading={!data}>
-          <Table<RoundTransaction>
+          <Table<CasinoTransactionRow>
             size="small"
             rowKey="id"
             columns={columns}

@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { CASINO_ROUND_FIELDS, CASINO_GAME_KINDS, casinoGameResource, defineResource, type FieldDef } from '@dau/contract/ui';
-import { api, type ListAnswer } from '../../app/api';
-import { useAccess } from '../../app/access';
+import { api, type ListAnswer } from '../../kit/api';
+import { useAccess } from '../../kit/access';
 import type { FieldView, Option, ResourceView, Row } from '../../resources';
 import { casinoView, RoundStatus, SignedTsh, usePercent } from './shared';
 

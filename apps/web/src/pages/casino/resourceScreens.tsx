@@ -4,9 +4,8 @@ import { Button, Drawer, Image, Space, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { casinoCategoryResource, casinoGameResource, casinoRoundResource } from '@dau/contract/ui';
-import { useAccess } from '../../app/access';
-import { useIsMobile } from '../../app/dialog';
-import { hasScreen } from '../../app/screens';
+import { useAccess } from '../../kit/access';
+import { useIsMobile } from '../../kit/dialog';
 import { ResourcePage, type FieldView, type Row } from '../../resources';
 import { asChoice, asPlainChoice, categoryName, gameReportResource, kindOptions, percentField, roundFields, useCategoryChoices, useGameChoices, useProviderChoices, useReportView, userReportResource } from './fields';
 import { ReportTotals } from './ReportTotals';
@@ -128,7 +127,7 @@ function RtpDrawer({ row, mobile, onClose, range }: { row: Row | null; mobile: b
 function RoundLink({ id }: { id: unknown }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   // The list's detail button, and the round details page whose route the drawer's data comes from.
   if (!hasScreen('casino_order_details') || !can('casino_order', 'detail') || !can('casino_order_details')) return null;
   return (

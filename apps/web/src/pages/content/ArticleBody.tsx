@@ -3,7 +3,7 @@ import { App, Button, Flex, Input, Typography, Upload, theme } from 'antd';
 import { PictureOutlined } from '@ant-design/icons';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useTranslation } from 'react-i18next';
-import { api, ApiFailure } from '../../app/api';
+import { api, ApiFailure } from '../../kit/api';
 import type { UploadAnswer } from '../../resources';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

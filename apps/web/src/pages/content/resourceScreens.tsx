@@ -6,8 +6,8 @@ import type { TFunction } from 'i18next';
 import {
   imageConfigResource, imageTextResource, imageTextTypeResource, rotationResource, rotationTypeResource, UPLOAD_TYPES,
 } from '@dau/contract/ui';
-import { api, type ListAnswer } from '../../app/api';
-import { useAccess } from '../../app/access';
+import { api, type ListAnswer } from '../../kit/api';
+import { useAccess } from '../../kit/access';
 import { areaView, ResourcePage, type FieldView, type Option, type ResourceView, type Row } from '../../resources';
 import { ArticleBodyInput, ArticlePreview } from './ArticleBody';
 

@@ -4,34 +4,20 @@ import { Alert, App, Button, Descriptions, Flex, Modal, Result, Select, Skeleton
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { checkTicket } from '@dau/domain';
-import { ApiFailure, api, newIdempotencyKey } from '../../app/api';
-import { useMsg } from '../../app/messages';
-import { useAccess } from '../../app/access';
-import { useIsMobile } from '../../app/dialog';
-import { hasScreen } from '../../app/screens';
+import type { JackpotIssueRow, JackpotMatchRow, JackpotQuoteAnswer } from '@dau/contract/ui';
+import { ApiFailure, api, newIdempotencyKey } from '../../kit/api';
+import { useMsg } from '../../kit/messages';
+import { useAccess } from '../../kit/access';
+import { useIsMobile } from '../../kit/dialog';
 import { formatDateTime, LoadError, NoData, PageHeader, Panel, useApiMutation, type Row } from '../../resources';
 import { Countdown, linesOf, MATCHES, MatchName, PICK_BITS, TICKET_LISTS, ISSUE_LISTS, useTsh, type MatchRow } from './shared';
 
 const PAGE = 'jackpot_bet';
 
-interface Quote {
-  ok: boolean;
-  code: string | null;
-  message: string | null;
-  match: number | null;
-  lines: number;
-  unit: number;
-  stake: number;
-  doubles: number;
-  triples: number;
-  picked: number;
-  bonus_stake: number;
-}
-
 /** An issue open for betting with its matches and the rules a ticket is checked against (GET /jackpot/open-issues). */
 interface OpenIssue {
-  issue: Row;
-  matches: MatchRow[];
+  issue: JackpotIssueRow;
+  matches: JackpotMatchRow[];
   unit: number;
   max_doubles: number;
   max_triples: number;
@@ -99,7 +85,7 @@ export default function BetPage() {
   const msg = useMsg();
   const tsh = useTsh();
   const mobile = useIsMobile();
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   const { message: toast } = App.useApp();
   const issues = useOpenIssues();
   const [issueId, setIssueId] = useState<number | undefined>();
@@ -129,7 +115,7 @@ export default function BetPage() {
   const body = { issue_id: issueId, bettor_id: bettor ? Number(bettor.id) : undefined, picks, use_bonus: useBonus && !!open?.allow_bonus };
   const quote = useQuery({
     queryKey: ['jackpot-quote', body],
-    queryFn: () => api.post<Quote>('/jackpot/tickets/quote', body),
+    queryFn: () => api.post<JackpotQuoteAnswer>('/jackpot/tickets/quote', body),
     enabled: !!issueId && !!bettor && complete,
     placeholderData: (prev) => prev,
     staleTime: 5_000,

@@ -3,10 +3,10 @@ import { BankOutlined, CheckOutlined, CloseOutlined, WalletOutlined } from '@ant
 import { Alert, App, Flex, Skeleton, Table, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { JACKPOT_PAYOUT_KIND, JACKPOT_PAYOUT_STATUS } from '@dau/domain';
-import { jackpotHeldPrizeResource } from '@dau/contract/ui';
+import { jackpotHeldPrizeResource, type JackpotHeldDetail, type JackpotPayoutRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useMe } from '../../app/auth';
+import { api } from '../../kit/api';
+import { useMe } from '../../kit/auth';
 import { ActionButton, FormModal, formatDateTime, LoadError, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
 import { EnumTag, jackpotView, useTsh } from './shared';
 
@@ -14,25 +14,6 @@ const PAGE = 'jackpot_held_prize';
 const DETAIL = 'jackpot-held-prize';
 /** The list and the open detail, refreshed after every action. */
 const REFRESH = [[PAGE], [DETAIL]];
-
-interface Payout {
-  id: number;
-  kind: number;
-  amount: number;
-  reference: string;
-  reason: string;
-  status: number;
-  requested_by_id: number;
-  requested_by: string | null;
-  requested_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  refuse_reason: string | null;
-}
-interface HeldDetail {
-  prize: Row;
-  payouts: Payout[];
-}
 
 type Asking = { row: Row; kind: 'pay' | 'pay_outside'; open: boolean };
 
@@ -117,8 +98,8 @@ function HeldPayouts({ id }: { id: unknown }) {
   const { t } = useTranslation();
   const tsh = useTsh();
   const me = useMe().user_info.id;
-  const [refusing, setRefusing] = useState<{ payout: Payout; open: boolean } | null>(null);
-  const q = useQuery({ queryKey: [DETAIL, String(id)], queryFn: () => api.get<HeldDetail>(`/jackpot/held_prizes/${String(id)}`) });
+  const [refusing, setRefusing] = useState<{ payout: JackpotPayoutRow; open: boolean } | null>(null);
+  const q = useQuery({ queryKey: [DETAIL, String(id)], queryFn: () => api.get<JackpotHeldDetail>(`/jackpot/held_prizes/${String(id)}`) });
   const approve = useApiMutation((payoutId: number) => api.post(`/jackpot/prize_payouts/${payoutId}/approve`), { invalidate: REFRESH });
   const refuse = useApiMutation(({ payoutId, reason }: { payoutId: number; reason: string }) => api.post(`/jackpot/prize_payouts/${payoutId}/refuse`, { reason }), { invalidate: REFRESH });
   if (q.isError && !q.data) return <LoadError error={q.error} onRetry={() => void q.refetch()} />;
@@ -127,7 +108,7 @@ function HeldPayouts({ id }: { id: unknown }) {
   return (
     <div style={{ marginTop: 16 }} data-testid="held-payouts">
       <Typography.Title level={5}>{t('jackpot.held.requests')}</Typography.Title>
-      <Table<Payout>
+      <Table<JackpotPayoutRow>
         size="small"
         rowKey="id"
         pagination={false}

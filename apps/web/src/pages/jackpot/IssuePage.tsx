@@ -14,8 +14,8 @@ import { Alert, Button, Descriptions, Flex, Form, Input, Modal, Skeleton, Space,
 import { useQuery } from '@tanstack/react-query';
 import { jackpotIssueResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api, request } from '../../app/api';
-import { useMsg } from '../../app/messages';
+import { api, request } from '../../kit/api';
+import { useMsg } from '../../kit/messages';
 import {
   ActionButton,
   ActionMenu,

@@ -2,25 +2,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, DatePicker, Flex, Modal, Select, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Dayjs } from '../../app/dayjs';
-import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
-import { dayEndIso, dayStartIso } from '../../app/timeZone';
+import type { JackpotCandidateRow, JackpotCandidatesAnswer } from '@dau/contract/ui';
+import type { Dayjs } from '../../kit/dayjs';
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
+import { dayEndIso, dayStartIso } from '../../kit/timeZone';
 import { formatDateTime, LoadError, NoData, useApiMutation, type Row } from '../../resources';
 import { ISSUE_LISTS, MATCHES, MatchName, useIssue } from './shared';
-
-interface Candidate {
-  event_id: string;
-  home_team: string;
-  away_team: string;
-  league_id: string | null;
-  league_name: string;
-  category_id: number | null;
-  start_time: string;
-  price_home: string | null;
-  price_draw: string | null;
-  price_away: string | null;
-}
 
 interface Filters {
   category_id?: number;
@@ -47,11 +35,11 @@ export function MatchesDialog({ issue, onClose }: { issue: Row | null; onClose()
   };
   const candidates = useQuery({
     queryKey: ['jackpot-candidates', issue?.id, query],
-    queryFn: () => api.get<{ items: Candidate[]; max_range_odds: number }>(`/jackpot/issues/${issue!.id}/candidates`, query),
+    queryFn: () => api.get<JackpotCandidatesAnswer>(`/jackpot/issues/${issue!.id}/candidates`, query),
     enabled: !!issue,
   });
   // Country and league choices: those of every candidate seen (the unfiltered answer includes them all).
-  const [seen, setSeen] = useState<Map<string, Candidate>>(new Map());
+  const [seen, setSeen] = useState<Map<string, JackpotCandidateRow>>(new Map());
   useEffect(() => {
     if (!candidates.data) return;
     setSeen((m) => {
@@ -147,7 +135,7 @@ export function MatchesDialog({ issue, onClose }: { issue: Row | null; onClose()
       {candidates.isError && !candidates.data ? (
         <LoadError error={candidates.error} onRetry={() => void candidates.refetch()} />
       ) : (
-        <Table<Candidate>
+        <Table<JackpotCandidateRow>
           size="small"
           rowKey="event_id"
           loading={candidates.isFetching}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Flex, Input, Modal, Select, Skeleton, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
-import { useMsg } from '../../app/messages';
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
+import { useMsg } from '../../kit/messages';
 import { enumText, formatDateTime, LoadError, useApiMutation, useLocale, type Row } from '../../resources';
 import { ISSUE_LISTS, MatchName, RESULT_CANCELLED, ResultMark, TICKET_LISTS, useIssue, type MatchRow } from './shared';
 

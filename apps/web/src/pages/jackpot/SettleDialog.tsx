@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Flex, Modal, Skeleton, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useDialogWidth, useIsMobile } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useDialogWidth, useIsMobile } from '../../kit/dialog';
 import { formatDateTime, LoadError, NoData, useApiMutation, type Row } from '../../resources';
 import { ISSUE_LISTS, RESULT_CANCELLED, RESULT_SIGNS, TICKET_LISTS, useTsh } from './shared';
 

@@ -1,20 +1,14 @@
 import { Modal, Skeleton, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { jackpotShareResource } from '@dau/contract/ui';
+import { jackpotShareResource, type JackpotShareDetail } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
-import { LoadError, RecordView, type ResourceView, type Row } from '../../resources';
-import { jackpotView, MatchesTable, type MatchRow } from './shared';
-
-interface ShareAnswer {
-  share: Row;
-  ticket: Row;
-  matches: MatchRow[];
-}
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
+import { LoadError, RecordView, type ResourceView } from '../../resources';
+import { jackpotView, MatchesTable } from './shared';
 
 const useShare = (code: string | null) =>
-  useQuery({ queryKey: ['jackpot-share', code], queryFn: () => api.get<ShareAnswer>(`/jackpot/shares/${encodeURIComponent(code!)}`), enabled: !!code, retry: false });
+  useQuery({ queryKey: ['jackpot-share', code], queryFn: () => api.get<JackpotShareDetail>(`/jackpot/shares/${encodeURIComponent(code!)}`), enabled: !!code, retry: false });
 
 /** The shared slip's 13 picks (GET /jackpot/shares/:code), under the drawer's fields. */
 export function ShareMatches({ code }: { code: string }) {

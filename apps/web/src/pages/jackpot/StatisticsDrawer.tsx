@@ -1,8 +1,8 @@
 import { Alert, Descriptions, Drawer, Flex, Skeleton, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useIsMobile } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useIsMobile } from '../../kit/dialog';
 import { LoadError, Panel, type Row } from '../../resources';
 import { RESULT_SIGNS, useIssue, useTsh } from './shared';
 

@@ -2,11 +2,10 @@ import { useState, type ComponentType } from 'react';
 import { FileSearchOutlined } from '@ant-design/icons';
 import { Button, Input, Tooltip } from 'antd';
 import { useNavigate } from 'react-router';
-import { hasScreen } from '../../app/screens';
 import type { ResourceDef } from '@dau/contract';
 import { csJackpotTicketListResource, jackpotBetTypeResource, jackpotShareResource, jackpotTicketListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { useAccess } from '../../app/access';
+import { useAccess } from '../../kit/access';
 import { ResourcePage, type FieldView, type ResourceView, type Row } from '../../resources';
 import { ShareDialog, ShareMatches } from './ShareDialog';
 import { TiersInput, tiersRule, TiersValue } from './TiersInput';
@@ -66,7 +65,7 @@ const DETAIL: Record<string, { base: string; page: string; button?: string }> = 
 const tickets = (source: ResourceView | ResourceDef): ComponentType =>
   function TicketListScreen() {
     const { t } = useTranslation();
-    const { can } = useAccess();
+    const { can, hasScreen } = useAccess();
     const def = jackpotView(source as ResourceView, ticketHints, { fetchDetail: false });
     const detail = DETAIL[def.name];
     const mayRead = !!detail && can(detail.page, detail.button);

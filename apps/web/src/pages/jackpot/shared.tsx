@@ -4,9 +4,10 @@ import { Alert, Flex, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { inZone } from '../../app/timeZone';
-import { useTimeZone } from '../../app/zone';
+import type { JackpotIssueDetail, JackpotMatchRow, JackpotTicketDetail } from '@dau/contract/ui';
+import { api } from '../../kit/api';
+import { inZone } from '../../kit/timeZone';
+import { useTimeZone } from '../../kit/zone';
 import { areaView, enumColor, enumText, formatDateTime, LoadError, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 
 /** Matches of a jackpot issue (JACKPOT_MATCHES in the domain). */
@@ -124,23 +125,13 @@ export function HitMark({ hit }: { hit: boolean | null | undefined }) {
   );
 }
 
-export interface MatchRow {
-  position: number;
-  event_id: string;
-  home_team: string;
-  away_team: string;
-  league_name: string;
-  start_time: string;
-  result: number | null;
-  feed_result?: number | null;
-  result_source?: string | null;
-  override_reason?: string | null;
-  pick?: number;
-  hit?: boolean | null;
-  /** Issue detail only: the kick-off (the feed's when it moved) and whether the match has started (issue 23). */
-  kick_off?: string;
-  started?: boolean;
-}
+type TicketMatch = JackpotTicketDetail['matches'][number];
+type IssueMatch = JackpotIssueDetail['matches'][number];
+/**
+ * A match of an issue, a ticket or a shared slip: a ticket's and a slip's carry the pick (a ticket's the hit
+ * too), an issue detail's the kick-off (the feed's when it moved) and whether the match has started (issue 23).
+ */
+export type MatchRow = JackpotMatchRow & Partial<Pick<TicketMatch, 'pick' | 'hit'> & Pick<IssueMatch, 'kick_off' | 'started'>>;
 
 /** "Home v Away" with the league under it. */
 export function MatchName({ m }: { m: Pick<MatchRow, 'home_team' | 'away_team' | 'league_name'> }) {
@@ -181,29 +172,15 @@ export function MatchesTable({ matches, testId, extraColumn }: { matches: readon
   );
 }
 
-export interface IssueDetail {
-  issue: Row;
-  matches: MatchRow[];
-  pool: { carried: number; seed_top_up: number; from_stakes: number; from_incentives: number; total: number };
-  tiers: { hits: number; proportion_bps: number }[];
-}
-
 /** GET /jackpot/issues/:id: the issue, its 13 matches, its pool and tiers. */
 export const useIssue = (id: unknown) =>
-  useQuery({ queryKey: ['jackpot-issue', id], queryFn: () => api.get<IssueDetail>(`/jackpot/issues/${id}`), enabled: id !== undefined && id !== null });
-
-export interface TicketDetailAnswer {
-  ticket: Row;
-  issue: Row;
-  matches: MatchRow[];
-  share_code: string | null;
-}
+  useQuery({ queryKey: ['jackpot-issue', id], queryFn: () => api.get<JackpotIssueDetail>(`/jackpot/issues/${id}`), enabled: id !== undefined && id !== null });
 
 /** GET {base}/:id: a ticket with each match's pick and result (base /jackpot/tickets, or /jackpot/cs/tickets for customer service). */
 export const useTicket = (base: string, id: unknown) =>
   useQuery({
     queryKey: ['jackpot-ticket', base, id],
-    queryFn: () => api.get<TicketDetailAnswer>(`${base}/${encodeURIComponent(String(id))}`),
+    queryFn: () => api.get<JackpotTicketDetail>(`${base}/${encodeURIComponent(String(id))}`),
     enabled: id !== undefined && id !== null && id !== '',
     retry: false,
   });

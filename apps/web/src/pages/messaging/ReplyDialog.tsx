@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { Descriptions, Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_CONTENT_MAX, MESSAGE_TITLE_MAX, type BoardRow } from '@dau/contract/ui';
-import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
+import { MESSAGE_CONTENT_MAX, MESSAGE_TITLE_MAX, type BoardReplyAnswer } from '@dau/contract/ui';
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
 import { useApiMutation, type Row } from '../../resources';
 
 /** Answers a board message: the text goes to the bettor's inbox as an in-app message; the row becomes replied and read. */
@@ -11,7 +11,7 @@ export function ReplyDialog({ row, onClose }: { row: Row | null; onClose(): void
   const { t } = useTranslation();
   const [form] = Form.useForm<{ title: string; content: string }>();
   const width = useDialogWidth(560);
-  const reply = useApiMutation((v: { id: number; title: string; content: string }) => api.post<{ board: BoardRow }>(`/messaging/board/${v.id}/reply`, { title: v.title, content: v.content }), {
+  const reply = useApiMutation((v: { id: number; title: string; content: string }) => api.post<BoardReplyAnswer>(`/messaging/board/${v.id}/reply`, { title: v.title, content: v.content }), {
     invalidate: [['message_board'], ['message_list']],
     onSuccess: () => onClose(),
   });

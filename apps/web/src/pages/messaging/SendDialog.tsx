@@ -3,9 +3,9 @@ import { Alert, Button, DatePicker, Flex, Form, Input, InputNumber, Modal, Radio
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { MESSAGE_CONTENT_MAX, MESSAGE_TITLE_MAX, type MessageSendAnswer, type MessageTarget, type PhoneResolution } from '@dau/contract/ui';
-import { api } from '../../app/api';
-import { useAccess } from '../../app/access';
-import { useDialogWidth } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useAccess } from '../../kit/access';
+import { useDialogWidth } from '../../kit/dialog';
 import { fieldOptions, useApiMutation, useLocale, type FieldView } from '../../resources';
 import { useAdminOptions } from '../system/options';
 

@@ -2,9 +2,9 @@ import { useMemo, useState, type ComponentType } from 'react';
 import { CheckOutlined, ClearOutlined, MessageOutlined, SendOutlined } from '@ant-design/icons';
 import { Button, Image, Progress, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { APP_PLATFORMS, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, appVersionResource, boardMessageResource, messageResource } from '@dau/contract/ui';
-import { api, type ListAnswer } from '../../app/api';
-import { useMsg } from '../../app/messages';
+import { APP_PLATFORMS, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, appVersionResource, boardMessageResource, messageResource, type BoardClearAnswer } from '@dau/contract/ui';
+import { api, type ListAnswer } from '../../kit/api';
+import { useMsg } from '../../kit/messages';
 import { ActionButton, ResourcePage, useApiMutation, type Row } from '../../resources';
 import { codeOptions, messagingView } from './shared';
 import { ReplyDialog } from './ReplyDialog';
@@ -23,7 +23,7 @@ function BoardScreen() {
   const msg = useMsg();
   const [replying, setReplying] = useState<Row | null>(null);
   const markRead = useApiMutation((id: number) => api.post(`/messaging/board/${id}/read`), { invalidate: [['message_board']] });
-  const clear = useApiMutation(() => api.post<{ deleted: number }>('/messaging/board/clear', { confirm: true }), { invalidate: [['message_board']] });
+  const clear = useApiMutation(() => api.post<BoardClearAnswer>('/messaging/board/clear', { confirm: true }), { invalidate: [['message_board']] });
   const def = useMemo(
     () =>
       messagingView(boardMessageResource, {

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { DatePicker, Flex, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import dayjs, { type Dayjs } from '../../app/dayjs';
+import dayjs, { type Dayjs } from '../../kit/dayjs';
 import { formatTsh, sumCents } from '@dau/domain';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { buildColumns, LoadError, NoData, useLocale, type FieldView, type Row } from '../../resources';
 
 interface Statement {

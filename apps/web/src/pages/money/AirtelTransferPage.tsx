@@ -4,7 +4,7 @@ import { Tag } from 'antd';
 import { airtelTransferResource } from '@dau/contract/ui';
 import { PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, ResourcePage, useApiMutation, type QuickFilter, type ResourceView, type Row } from '../../resources';
 import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
 

@@ -4,7 +4,7 @@ import { Tag, Typography } from 'antd';
 import { asyncOperationsResource, MONEY_RESOURCES } from '@dau/contract/ui';
 import { ASYNC_OPERATION_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api, type ListAnswer } from '../../app/api';
+import { api, type ListAnswer } from '../../kit/api';
 import { ActionButton, Blank, enumColor, enumText, ResourcePage, useFeedback, useLocale, type ResourceView, type Row } from '../../resources';
 
 const PAGE = 'async_operations';

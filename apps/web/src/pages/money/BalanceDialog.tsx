@@ -4,9 +4,9 @@ import { Alert, Button, Descriptions, Flex, Form, Input, Modal, Typography } fro
 import { userResource } from '@dau/contract/ui';
 import { formatTsh, parseTshToCents } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api, newIdempotencyKey } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
-import { useMsg } from '../../app/messages';
+import { api, newIdempotencyKey } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
+import { useMsg } from '../../kit/messages';
 import { TshInput, tshRule, useApiMutation, useLocale, useResourceRecord, type Row } from '../../resources';
 import { BETTOR_LISTS, BILL_LISTS } from './shared';
 

@@ -3,9 +3,8 @@ import { Flex, Space, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { billResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { useAccess } from '../../app/access';
-import { api, type ListAnswer } from '../../app/api';
-import { hasScreen } from '../../app/screens';
+import { useAccess } from '../../kit/access';
+import { api, type ListAnswer } from '../../kit/api';
 import { buildColumns, LoadError, NoData, type Row } from '../../resources';
 import { withBillRemark } from './billRemark';
 
@@ -15,7 +14,7 @@ const LATEST = 10;
 /** Links to a list screen filtered by one bettor, for the pages the operator may open. */
 export function BettorLinks({ bettorId, pages }: { bettorId: unknown; pages: readonly { page: string; param?: string; value?: unknown }[] }) {
   const { t } = useTranslation();
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   const links = pages.filter((p) => can(p.page) && hasScreen(p.page));
   if (!links.length) return null;
   return (

@@ -1,7 +1,7 @@
 import { Card, Skeleton, Space, Typography } from 'antd';
 import { csUserResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { useMsg } from '../../app/messages';
+import { useMsg } from '../../kit/messages';
 import {
   ExportButton,
   FieldValue,

@@ -2,7 +2,7 @@ import { Card, Col, Row as Grid, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { onlineStatisticalResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ResourcePage } from '../../resources';
 import { useAdminPickers } from './shared';
 

@@ -3,7 +3,7 @@ import { AuditOutlined, SyncOutlined } from '@ant-design/icons';
 import { rechargeResource } from '@dau/contract/ui';
 import { PAY_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, ResourcePage, useApiMutation, type QuickFilter, type ResourceView, type Row } from '../../resources';
 import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
 import { ReconcileDialog } from './ReconcileDialog';

@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { Alert, App, Input, Radio } from 'antd';
 import { PAY_STATUS, WITHDRAWAL_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useMsg } from '../../app/messages';
+import { api } from '../../kit/api';
+import { useMsg } from '../../kit/messages';
 import { FormModal, useApiMutation, useLocale, type FieldView, type Row } from '../../resources';
 import { PAYMENT_LISTS, PaymentSummary } from './payments';
 

@@ -12,7 +12,7 @@ import {
 import { App } from 'antd';
 import { ONLINE_STATUS, USER_DISABLED } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, ActionMenu, useApiMutation, type Row } from '../../resources';
 import type { Account } from './BalanceDialog';
 import { BETTOR_LISTS } from './shared';

@@ -4,7 +4,7 @@ import { Input, Typography } from 'antd';
 import { userResource } from '@dau/contract/ui';
 import { ONLINE_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
 import { OneTimePassword, type Revealed } from '../system/OneTimePassword';
 import { BalanceDialog, type BalanceTarget } from './BalanceDialog';

@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { QueryKey } from '@tanstack/react-query';
-import { useAccess } from '../../app/access';
+import { useAccess } from '../../kit/access';
 import type { Option, ResourceView, Row } from '../../resources';
 import { useAdminOptions } from '../system/options';
 import { withBillRemark } from './billRemark';

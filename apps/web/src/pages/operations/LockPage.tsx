@@ -3,9 +3,9 @@ import { UnlockOutlined } from '@ant-design/icons';
 import { Empty, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { LockRow } from '@dau/contract/ui';
-import { api } from '../../app/api';
-import { useMsg } from '../../app/messages';
+import type { LockListAnswer, LockRow } from '@dau/contract/ui';
+import { api } from '../../kit/api';
+import { useMsg } from '../../kit/messages';
 import { ActionButton, formatDateTime, LoadError, useFeedback } from '../../resources';
 import { OpsHeader, SqlText, Unsupported } from './shared';
 
@@ -22,7 +22,7 @@ export default function LockPage() {
   const msg = useMsg();
   const { ok, fail } = useFeedback();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: KEY, queryFn: () => api.get<{ supported: boolean; message: string | null; rows: LockRow[] }>('/operations/locks'), refetchInterval: 5_000 });
+  const q = useQuery({ queryKey: KEY, queryFn: () => api.get<LockListAnswer>('/operations/locks'), refetchInterval: 5_000 });
 
   const columns = useMemo<TableColumnsType<LockRow>>(
     () => [

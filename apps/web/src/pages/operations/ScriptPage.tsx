@@ -3,20 +3,14 @@ import { CheckOutlined, FileTextOutlined, PlayCircleOutlined } from '@ant-design
 import { Alert, Button, Card, Checkbox, Drawer, Empty, Flex, Form, Input, InputNumber, Modal, Select, Space, Table, Tag, Typography, type ButtonProps, type TableColumnsType } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ScriptDefRow, ScriptRunRow, ScriptTarget } from '@dau/contract/ui';
-import { api, ApiFailure } from '../../app/api';
-import { useDialogWidth, useIsMobile } from '../../app/dialog';
+import type { ScriptDefRow, ScriptListAnswer, ScriptOutputAnswer, ScriptOutputLine, ScriptRunListAnswer, ScriptRunRow, ScriptTarget } from '@dau/contract/ui';
+import { api, ApiFailure } from '../../kit/api';
+import { useDialogWidth, useIsMobile } from '../../kit/dialog';
 import { ActionButton, formatDateTime, LoadError, useFeedback } from '../../resources';
 import { OpsHeader, StateTag } from './shared';
 
 const FINAL = new Set(['succeeded', 'failed', 'interrupted']);
 const RUNS = ['operations', 'script-runs'];
-
-interface OutputLine {
-  seq: number;
-  line: string;
-  at: string;
-}
 
 /** Back-off of the output's reads after a failure: 1 s, 2 s, 4 s … at most 30 s, forever while the drawer is open. */
 export const retryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1));
@@ -29,7 +23,7 @@ const permanent = (err: unknown) => err instanceof ApiFailure && [401, 403, 404]
  * operator can cut short; only a permanent refusal stops following.
  */
 function useRunOutput(id: number | null) {
-  const [lines, setLines] = useState<OutputLine[]>([]);
+  const [lines, setLines] = useState<ScriptOutputLine[]>([]);
   const [run, setRun] = useState<ScriptRunRow | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [retrying, setRetrying] = useState<{ failures: number; seconds: number; error: unknown } | null>(null);
@@ -50,7 +44,7 @@ function useRunOutput(id: number | null) {
     };
     const tick = async () => {
       try {
-        const a = await api.get<{ run: ScriptRunRow; lines: OutputLine[] }>(`/operations/script-runs/${id}/output`, { after });
+        const a = await api.get<ScriptOutputAnswer>(`/operations/script-runs/${id}/output`, { after });
         if (stopped) return;
         failures = 0;
         setRetrying(null);
@@ -212,10 +206,10 @@ export default function ScriptPage() {
   const [runScript, setRunScript] = useState<ScriptDefRow | null>(null);
   const [shown, setShown] = useState<{ id: number; name: string } | null>(null);
   // The scripts and the servers up to run them (read again when the run dialog opens).
-  const scripts = useQuery({ queryKey: ['operations', 'scripts'], queryFn: () => api.get<{ rows: ScriptDefRow[]; targets: ScriptTarget[] }>('/operations/scripts') });
+  const scripts = useQuery({ queryKey: ['operations', 'scripts'], queryFn: () => api.get<ScriptListAnswer>('/operations/scripts') });
   const runs = useQuery({
     queryKey: RUNS,
-    queryFn: () => api.get<{ rows: ScriptRunRow[]; total: number }>('/operations/script-runs', { size: 50 }),
+    queryFn: () => api.get<ScriptRunListAnswer>('/operations/script-runs', { size: 50 }),
     refetchInterval: (query) => (query.state.data?.rows.some((r) => !FINAL.has(r.status)) ? 2_000 : 15_000),
   });
 

@@ -3,16 +3,10 @@ import { DeleteOutlined } from '@ant-design/icons';
 import { Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ServerRow } from '@dau/contract/ui';
-import { api } from '../../app/api';
+import type { ServerListAnswer, ServerRow } from '@dau/contract/ui';
+import { api } from '../../kit/api';
 import { ActionButton, formatDateTime, LoadError, useFeedback } from '../../resources';
 import { mb, OpsHeader, StateTag } from './shared';
-
-interface ServerList {
-  rows: ServerRow[];
-  beat_seconds: number;
-  down_after_seconds: number;
-}
 
 const KEY = ['operations', 'servers'];
 
@@ -25,7 +19,7 @@ export default function ServerListPage() {
   const { t } = useTranslation();
   const { ok, fail } = useFeedback();
   const client = useQueryClient();
-  const q = useQuery({ queryKey: KEY, queryFn: () => api.get<ServerList>('/operations/servers'), refetchInterval: 5_000 });
+  const q = useQuery({ queryKey: KEY, queryFn: () => api.get<ServerListAnswer>('/operations/servers'), refetchInterval: 5_000 });
 
   const columns = useMemo<TableColumnsType<ServerRow>>(
     () => [

@@ -2,17 +2,10 @@ import { useMemo } from 'react';
 import { Alert, Card, Empty, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ActivityRow, StatementRow } from '@dau/contract/ui';
-import { api } from '../../app/api';
+import type { ActivityAnswer, ActivityRow, StatementRow } from '@dau/contract/ui';
+import { api } from '../../kit/api';
 import { LoadError } from '../../resources';
 import { OpsHeader, SqlText, Unsupported } from './shared';
-
-interface ActivityAnswer {
-  supported: boolean;
-  message: string | null;
-  rows: ActivityRow[];
-  statements: { available: boolean; message: string | null; by_total: StatementRow[]; by_mean: StatementRow[] };
-}
 
 /**
  * System › Slow queries (`mysql_time_consuming`, the spec's MySQL slow-thread view on PostgreSQL): the

@@ -3,10 +3,10 @@ import { Alert, Button, Col, DatePicker, Form, Input, InputNumber, Modal, Radio,
 import { useTranslation } from 'react-i18next';
 import { formatAmount, parseTshToCents } from '@dau/domain';
 import type { CampaignType } from '@dau/contract';
-import type { Dayjs } from '../../app/dayjs';
-import { useDialogWidth } from '../../app/dialog';
-import { wallTimeIso, zonedWallTime } from '../../app/timeZone';
-import { ApiFailure } from '../../app/api';
+import type { Dayjs } from '../../kit/dayjs';
+import { useDialogWidth } from '../../kit/dialog';
+import { wallTimeIso, zonedWallTime } from '../../kit/timeZone';
+import { ApiFailure } from '../../kit/api';
 import { TshInput, applyServerErrors, tshRule, useLocale, type Row } from '../../resources';
 import { CAMPAIGN_TYPES } from './shared';
 

@@ -2,9 +2,9 @@ import { useMemo, useState } from 'react';
 import { BarChartOutlined, DeleteOutlined, EditOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useIsMobile } from '../../app/dialog';
-import { dayEndIso, dayStartIso, zonedToday } from '../../app/timeZone';
+import { api } from '../../kit/api';
+import { useIsMobile } from '../../kit/dialog';
+import { dayEndIso, dayStartIso, zonedToday } from '../../kit/timeZone';
 import {
   ActionButton, ActionMenu, FormModal, ResourcePage, useApiMutation, type FieldView, type MenuAction, type QuickFilter, type ResourceView, type Row,
 } from '../../resources';

@@ -3,8 +3,8 @@ import { Descriptions, Drawer, Progress, Segmented, Skeleton, Space, Statistic, 
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { CampaignStatsAnswer } from '@dau/contract';
-import { api } from '../../app/api';
-import { useIsMobile } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useIsMobile } from '../../kit/dialog';
 import { LoadError, type Row } from '../../resources';
 import { formatTsh, rewardText, rulesText } from './shared';
 

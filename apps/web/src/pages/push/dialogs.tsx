@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Progress, Select, Space, Table, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { PushSendAnswer, PushSendDetail, TelegramBindCodeAnswer } from '@dau/contract/ui';
-import { api } from '../../app/api';
+import type { PushCountAnswer, PushSendAnswer, PushSendDetail, TelegramBindCodeAnswer } from '@dau/contract/ui';
+import { api } from '../../kit/api';
 import { formatDateTime, useApiMutation, type Row } from '../../resources';
 import { platformOptions, PushErrorText, ResultTag } from './shared';
 
@@ -45,7 +45,7 @@ export function PublicPushDialog({ open, onClose }: { open: boolean; onClose(): 
   const appVersion = Form.useWatch('app_version', form);
   const [sendId, setSendId] = useState<number | null>(null);
   const segment = { ...(platform ? { platform } : {}), ...(appVersion?.trim() ? { app_version: appVersion.trim() } : {}) };
-  const count = useQuery({ queryKey: ['push-count', segment], queryFn: () => api.get<{ count: number }>('/push/count', segment), enabled: open && !sendId });
+  const count = useQuery({ queryKey: ['push-count', segment], queryFn: () => api.get<PushCountAnswer>('/push/count', segment), enabled: open && !sendId });
   const progress = usePushProgress(sendId ? `/push/sends/${sendId}` : null);
   const send = useApiMutation((v: Message) => api.post<PushSendAnswer>('/push/public', { title: v.title, body: v.body, segment }), {
     invalidate: [['push_device']],

@@ -1,7 +1,7 @@
 import type { RacingStatsAnswer } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import dayjs from '../../app/dayjs';
-import { api } from '../../app/api';
+import dayjs from '../../kit/dayjs';
+import { api } from '../../kit/api';
 import { Panel } from '../../resources';
 import { FigureCard, FigureGrid, useHold } from '../statistics/shared';
 import { DayRangePage, useDayRangeQuery } from '../statistics/dayRange';

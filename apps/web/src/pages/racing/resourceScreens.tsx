@@ -2,7 +2,7 @@ import { useMemo, type ComponentType } from 'react';
 import { Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { racingBetResource, racingCoinMoveResource, racingRaceResource, racingSettingsResource, type RacingBetDetail, type RacingRaceDetail, type RacingRaceRow } from '@dau/contract/ui';
-import { useAccess } from '../../app/access';
+import { useAccess } from '../../kit/access';
 import { ResourcePage } from '../../resources';
 import { useCount } from '../casino/shared';
 import { BettorLink, ListLink, RacingEmpty, RacingTag, RunnerBoard, racingView, runnerLabel } from './shared';

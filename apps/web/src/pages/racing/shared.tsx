@@ -3,8 +3,7 @@ import { Empty, Space, Table, Tag, Typography } from 'antd';
 import { TrophyFilled } from '@ant-design/icons';
 import type { RacingRaceDetail, RacingRaceRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { useAccess } from '../../app/access';
-import { hasScreen } from '../../app/screens';
+import { useAccess } from '../../kit/access';
 import { areaView, enumText, NoData, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 import { useTsh } from '../casino/shared';
 
@@ -50,7 +49,7 @@ export function runnerLabel(number: unknown, runners?: readonly { number: number
 
 /** A link to a list screen filtered by one value, when the admin may open that screen; the text alone otherwise. */
 export function ListLink({ page, param, value, children, testId }: { page: string; param: string; value: unknown; children: ReactNode; testId?: string }) {
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   if (value === null || value === undefined || !can(page) || !hasScreen(page)) return <>{children}</>;
   return (
     <a href={`#/customer/${page}?${param}=${encodeURIComponent(String(value))}`} onClick={(e) => e.stopPropagation()} data-testid={testId}>
@@ -64,7 +63,7 @@ export function ListLink({ page, param, value, children, testId }: { page: strin
  * the read-only user list, else customer service's user screen (by phone).
  */
 export function BettorLink({ row }: { row: Row }) {
-  const { can } = useAccess();
+  const { can, hasScreen } = useAccess();
   const phone = String(row.phone ?? row.bettor_id ?? '-');
   const target = ['user', 'user_list'].find((p) => can(p) && hasScreen(p));
   if (target) return <ListLink page={target} param="id" value={row.bettor_id} testId={`bettor-link-${String(row.id)}`}>{phone}</ListLink>;

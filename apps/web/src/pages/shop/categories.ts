@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { MALL_SHOW_STATUS } from '@dau/domain';
 import type { MallCategoryNode } from '@dau/contract/ui';
-import { api } from '../../app/api';
-import { useAccess } from '../../app/access';
+import { api } from '../../kit/api';
+import { useAccess } from '../../kit/access';
 
 /** The query key of the shown shop categories (spec §7: fetched at start with show_status=1). */
 export const MALL_CATEGORIES_KEY = ['mall-categories', 'shown'] as const;

@@ -5,8 +5,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatTsh } from '@dau/domain';
 import { mallBrandResource, mallCategoryResource, mallProductResource, type MallCategoryNode } from '@dau/contract/ui';
-import { api, type ListAnswer } from '../../app/api';
-import { useAccess } from '../../app/access';
+import { api, type ListAnswer } from '../../kit/api';
+import { useAccess } from '../../kit/access';
 import { areaView, ResourcePage, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 import { MALL_CATEGORIES_KEY, categoryPath, toTree, useShownCategories } from './categories';
 

@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { formatTsh, smsQuote, SMS_MAX_CHARS } from '@dau/domain';
 import { SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, smsSendResource, type SmsConfigAnswer, type SmsPreviewAnswer, type SmsRecipientRow, type SmsSendRow, type SmsTarget } from '@dau/contract/ui';
-import { api, type ListAnswer } from '../../app/api';
-import { useAccess } from '../../app/access';
-import { useDialogWidth } from '../../app/dialog';
+import { api, type ListAnswer } from '../../kit/api';
+import { useAccess } from '../../kit/access';
+import { useDialogWidth } from '../../kit/dialog';
 import { ActionButton, formatDateTime, fieldOptions, ResourcePage, useApiMutation, useLocale, type FieldView, type Row } from '../../resources';
 import { RECIPIENT_COLOR, smsView } from './shared';
 

@@ -3,8 +3,8 @@ import { ImportOutlined } from '@ant-design/icons';
 import { App, Form, Input, Modal, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SMS_EXCLUSION_SOURCES, smsExclusionResource, type SmsImportAnswer } from '@dau/contract/ui';
-import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
 import { ActionButton, ResourcePage, useApiMutation } from '../../resources';
 import { smsView } from './shared';
 

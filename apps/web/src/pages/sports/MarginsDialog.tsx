@@ -3,8 +3,8 @@ import { EditOutlined } from '@ant-design/icons';
 import { Button, Flex, Form, InputNumber, Modal, Select, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useDialogWidth } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useDialogWidth } from '../../kit/dialog';
 import { ActionButton, FieldValue, fieldOptions, formatDateTime, LoadError, useApiMutation, useLocale, type FieldView } from '../../resources';
 import { MATCH_LISTS, PAGE } from './MatchActions';
 

@@ -15,7 +15,7 @@ import { Alert, App } from 'antd';
 import type { QueryKey } from '@tanstack/react-query';
 import { MATCH_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, ActionMenu, FormModal, useApiMutation, type FieldView, type Row } from '../../resources';
 import { useLocale } from '../../resources/locale';
 

@@ -3,7 +3,7 @@ import { PercentageOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { matchListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, ResourcePage, type Option, type ResourceView, type Row } from '../../resources';
 import { MarginsDialog } from './MarginsDialog';
 import { MatchActions, MatchDialog, PAGE, type MatchDialogKind, type MatchDialogState } from './MatchActions';

@@ -4,12 +4,12 @@ import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Tag, Tooltip, Typogr
 import { useQuery } from '@tanstack/react-query';
 import { matchListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useIsMobile } from '../../app/dialog';
-import { useSocketHandler } from '../../app/live';
+import { api } from '../../kit/api';
+import { useIsMobile } from '../../kit/dialog';
+import { useSocketHandler } from '../../kit/live';
 import { ActionButton, Blank, FieldValue, formatDateTime, LoadError, RecordView, useApiMutation, type FieldView, type Row } from '../../resources';
 import { matchPath, PAGE } from './MatchActions';
-import { useMarketNames } from '../../app/marketNames';
+import { useMarketNames } from '../../kit/marketNames';
 
 /** GET /sports/matches/:event_id/odds (apps/server/src/modules/feed/routes.ts). */
 export interface OddsSelection {

@@ -1,7 +1,7 @@
 import { Alert, Badge, Card, Col, Descriptions, Row as Grid, Skeleton, Space, Statistic, Table, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { formatDateTime, LoadError, PageHeader, useLocale } from '../../resources';
 
 /** GET /sports/receiving_statistics (apps/server/src/modules/feed/routes.ts). */

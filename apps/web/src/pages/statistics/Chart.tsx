@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type CSSProperties, type RefObject } from 
 import { Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { EChartsCoreOption, EChartsType } from 'echarts/core';
-import { usePrefs } from '../../app/prefs';
+import { usePrefs } from '../../kit/prefs';
 import { Panel } from '../../resources';
 
 /**

@@ -3,7 +3,7 @@ import { Col, Row as Grid, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { centsToDecimalString } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, NoData, Panel } from '../../resources';
 import { ChartCard } from './Chart';
 import { FigureCard, FigureGrid, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';

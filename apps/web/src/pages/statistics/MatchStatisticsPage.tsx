@@ -4,13 +4,13 @@ import type { TableProps } from 'antd';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import dayjs, { type Dayjs } from '../../app/dayjs';
+import dayjs, { type Dayjs } from '../../kit/dayjs';
 import { ENUMS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ExportButton, LoadError, NoData, PageHeader, SearchButtons, enumText, formatDateTime, useLocale } from '../../resources';
-import { dayStartIso, zonedToday } from '../../app/timeZone';
-import { typeOfMarketKey, useMarketNames } from '../../app/marketNames';
+import { dayStartIso, zonedToday } from '../../kit/timeZone';
+import { typeOfMarketKey, useMarketNames } from '../../kit/marketNames';
 import { useCount, useMoney } from './shared';
 
 /** GET /statistics/matches (apps/server/src/modules/statistics/routes.ts). */

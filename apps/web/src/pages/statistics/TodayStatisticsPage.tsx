@@ -2,11 +2,11 @@ import { useMemo } from 'react';
 import { Badge, Col, Row as Grid, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
 import { ChartCard } from './Chart';
-import { inZone, useTimeZone, zoneLabel } from '../../app/timeZone';
+import { inZone, useTimeZone, zoneLabel } from '../../kit/timeZone';
 import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { Alert, DatePicker, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import dayjs, { type Dayjs } from '../../app/dayjs';
+import dayjs, { type Dayjs } from '../../kit/dayjs';
 import { LoadError, PageHeader } from '../../resources';
 import { darDay } from './shared';
 

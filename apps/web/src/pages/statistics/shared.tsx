@@ -6,16 +6,10 @@ import { useTranslation } from 'react-i18next';
 import type { Figures } from '@dau/contract/ui';
 import { Panel, useLocale } from '../../resources';
 
-export type { Figures } from '@dau/contract/ui';
+// The figures, and the open book now (GET /statistics/today and /history `open`: not revenue, shown beside GGR).
+export type { Figures, OpenBook } from '@dau/contract/ui';
 
 export type FigureKey = keyof Figures | 'online_bettors' | 'net_deposits' | 'open_stakes' | 'open_liability';
-
-/** The open book now (GET /statistics/today and /history `open`): not revenue, shown beside GGR. */
-export interface OpenBook {
-  open_orders: number;
-  open_stakes: number;
-  open_liability: number;
-}
 
 export const MONEY_KEYS = new Set<FigureKey>([
   'turnover', 'settled_stake', 'payouts', 'cashouts', 'ggr', 'bonuses', 'ngr', 'tax', 'deposits', 'withdrawals', 'net_deposits', 'open_stakes', 'open_liability',

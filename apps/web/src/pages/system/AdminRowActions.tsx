@@ -2,8 +2,8 @@ import { KeyOutlined, LockOutlined, UnlockOutlined, DisconnectOutlined } from '@
 import type { AdminRow } from '@dau/contract';
 import { GOOGLE_BINDING, USER_DISABLED } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useAccess } from '../../app/access';
+import { api } from '../../kit/api';
+import { useAccess } from '../../kit/access';
 import { ActionButton, useApiMutation, type Row } from '../../resources';
 
 const PAGE = 'administrators';

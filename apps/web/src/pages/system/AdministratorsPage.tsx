@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Input } from 'antd';
 import { NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
 import { useAdminResource } from './adminFields';
 import { AdminRowActions } from './AdminRowActions';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogWidth } from '../../app/dialog';
+import { useDialogWidth } from '../../kit/dialog';
 import { useFeedback } from '../../resources';
 
 export interface Revealed {

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { CheckOutlined, CloseOutlined, RollbackOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Popconfirm, Space, Typography, type ButtonProps } from 'antd';
-import { pendingChangeResource, type PendingChangeRow } from '@dau/contract/ui';
+import { pendingChangeResource, type PendingApprovalAnswer, type PendingChangeRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useMe } from '../../app/auth';
-import { useIsMobile } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useMe } from '../../kit/auth';
+import { useIsMobile } from '../../kit/dialog';
 import { ChangeLines, ChangeStatus, FormModal, ResourcePage, useApiMutation, useSettingNames, type FieldView, type ResourceView, type Row } from '../../resources';
 
 const LISTS = [['pending_change'], ['setting_history']];
@@ -45,7 +45,7 @@ export default function PendingChangePage() {
     }),
     [t, settings],
   );
-  const approve = useApiMutation((id: number) => api.post<{ pending_change: PendingChangeRow }>(`/system/pending_changes/${id}/approve`, {}), {
+  const approve = useApiMutation((id: number) => api.post<PendingApprovalAnswer>(`/system/pending_changes/${id}/approve`, {}), {
     invalidate: LISTS,
     success: false,
     onSuccess: (a) => {

@@ -1,17 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Drawer, Flex, Skeleton, Space, Tree, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import type { MenuNode, RoleRow } from '@dau/contract';
+import type { MenuNode, RoleRow, RolePermissionsAnswer } from '@dau/contract';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../app/api';
-import { useIsMobile } from '../../app/dialog';
+import { api } from '../../kit/api';
+import { useIsMobile } from '../../kit/dialog';
 import { ActionButton, LoadError, useApiMutation } from '../../resources';
 import { display, indexTree, toggle } from './permissionTree';
-
-interface Answer {
-  keys: string[];
-  tree: MenuNode[];
-}
 
 /** The role's permission tree (pages and their buttons), saved per role; the super role is read-only. */
 export function PermissionDrawer({ role, onClose }: { role: RoleRow | null; onClose(): void }) {
@@ -19,7 +14,7 @@ export function PermissionDrawer({ role, onClose }: { role: RoleRow | null; onCl
   const mobile = useIsMobile();
   const query = useQuery({
     queryKey: ['role', 'permissions', role?.id],
-    queryFn: () => api.get<Answer>(`/system/roles/${role?.id}/permissions`),
+    queryFn: () => api.get<RolePermissionsAnswer>(`/system/roles/${role?.id}/permissions`),
     enabled: !!role,
   });
   const index = useMemo(() => indexTree(query.data?.tree ?? []), [query.data]);

@@ -3,7 +3,7 @@ import { SafetyOutlined } from '@ant-design/icons';
 import { Space, Tag } from 'antd';
 import type { RoleRow } from '@dau/contract';
 import { useTranslation } from 'react-i18next';
-import { useMsg } from '../../app/messages';
+import { useMsg } from '../../kit/messages';
 import { ActionButton, ResourcePage, type ResourceView, type Row } from '../../resources';
 import { PermissionDrawer } from './PermissionDrawer';
 

@@ -2,8 +2,8 @@ import { useMemo, type ReactNode } from 'react';
 import { Badge, Input, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ONLINE_STATUS } from '@dau/domain';
-import { useAccess } from '../../app/access';
-import { useMsg } from '../../app/messages';
+import { useAccess } from '../../kit/access';
+import { useMsg } from '../../kit/messages';
 import { Blank, enumText, formatDateTime, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 import { useAdminOptions, useRoleOptions } from './options';
 

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../app/api';
+import { api } from '../../kit/api';
 import type { Option } from '../../resources';
 
 interface RoleOption {

@@ -3,9 +3,10 @@ import { CloudSyncOutlined, DeleteOutlined, PlusOutlined, VerticalAlignBottomOut
 import { Alert, App, Button, Drawer, Modal, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, request } from '../../app/api';
-import { useDialogWidth, useIsMobile } from '../../app/dialog';
-import { useMsg } from '../../app/messages';
+import type { TronLiveBalanceAnswer } from '@dau/contract';
+import { api, request } from '../../kit/api';
+import { useDialogWidth, useIsMobile } from '../../kit/dialog';
+import { useMsg } from '../../kit/messages';
 import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
 import { tronWalletResource } from './defs';
 import { Amount, Code, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
@@ -210,15 +211,6 @@ function Bettor({ row, bettorId }: { row: Row; bettorId: unknown }) {
   return <Stacked top={<span data-testid={`wallet-bettor-${String(row.id)}`}>{phone ? String(phone) : `#${String(bettorId)}`}</span>} bottom={phone ? `#${String(bettorId)}` : undefined} />;
 }
 
-/** GET /tron/wallets/:id/balance (tronLiveBalanceAnswer): now, and solidified 19 blocks deep. */
-interface BalanceAnswer {
-  trx_balance?: number | string;
-  usdt_balance?: number | string;
-  trx_balance_confirmed?: number | string;
-  usdt_balance_confirmed?: number | string;
-  balance_synced_at?: string;
-}
-
 /** Asks the node for a wallet's balance now, beside the stored one. */
 function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): void }) {
   const { t } = useTranslation();
@@ -227,7 +219,7 @@ function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): v
   const q = useQuery({
     queryKey: ['tron-balance', wallet?.id],
     queryFn: async () => {
-      const answer = await api.get<BalanceAnswer>(WALLET_ROUTES.balance(wallet!.id));
+      const answer = await api.get<TronLiveBalanceAnswer>(WALLET_ROUTES.balance(wallet!.id));
       // The node's answer is stored as the wallet's balance: the list shows it too.
       void client.invalidateQueries({ queryKey: ['tron'] });
       return answer;

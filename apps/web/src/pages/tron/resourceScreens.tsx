@@ -2,7 +2,7 @@ import { useMemo, type ComponentType } from 'react';
 import { Alert, Skeleton, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, type ListAnswer } from '../../app/api';
+import { api, type ListAnswer } from '../../kit/api';
 import { formatDateTime, LoadError, ResourcePage, type FieldView, type QuickFilter, type Row } from '../../resources';
 import { tronSweepResource, usdtTransferResource } from './defs';
 import { Amount, Code, codeHint, CodeTag, Stacked, SweepStatusTag, SWEEP_STATUS, TRANSFER_STATUS, TEXTS, TransferStatusTag, tronView, useOptions } from './shared';

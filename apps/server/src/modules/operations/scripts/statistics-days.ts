@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { addDays, dayStart, hourlyFigures, isDay } from '../../statistics/figures.js';
-import { diffHours, rebuildHours, HOUR_COLUMNS, type HourDiff } from '../../statistics/rebuild.js';
+import { addDays, dayStart, hourlyFigures, isDay } from '../../statistics/index.js';
+import { diffHours, rebuildHours, HOUR_COLUMNS, type HourDiff } from '../../statistics/index.js';
 import { defineScript } from './types.js';
 
 const day = z.string().refine(isDay, 'a day YYYY-MM-DD');

@@ -6,16 +6,30 @@ import { ALWAYS_ALLOWED_PAGES } from '@dau/contract/ui';
 /**
  * Access control in the browser: one synchronous `can(page, button?)` answered from the signed-in admin's
  * permission keys (no call per row). The server answers the same question for every request.
+ * `hasScreen(page)`: whether the console has a screen for a catalogue page, so that a page links to another
+ * only when it exists; the shell passes its screen registry in (pages do not import the registry, which
+ * imports every page).
  */
 export interface AccessValue {
   user: UserInfo;
   menus: MenuNode[];
   can(page: string, button?: string): boolean;
+  hasScreen(page: string): boolean;
 }
 
 const AccessContext = createContext<AccessValue | null>(null);
 
-export function AccessProvider({ user, menus, children }: { user: UserInfo; menus: MenuNode[]; children: ReactNode }) {
+export function AccessProvider({
+  user,
+  menus,
+  hasScreen,
+  children,
+}: {
+  user: UserInfo;
+  menus: MenuNode[];
+  hasScreen(page: string): boolean;
+  children: ReactNode;
+}) {
   const keys = useMemo(() => new Set(user.permissions), [user.permissions]);
   const can = useCallback(
     (page: string, button?: string) => {
@@ -26,7 +40,7 @@ export function AccessProvider({ user, menus, children }: { user: UserInfo; menu
     },
     [keys, user.is_super],
   );
-  const value = useMemo(() => ({ user, menus, can }), [user, menus, can]);
+  const value = useMemo(() => ({ user, menus, can, hasScreen }), [user, menus, can, hasScreen]);
   return <AccessContext.Provider value={value}>{children}</AccessContext.Provider>;
 }
 

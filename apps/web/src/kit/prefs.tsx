@@ -24,7 +24,7 @@ const PrefsContext = createContext<Prefs | null>(null);
 
 function applyLanguage(lng: Locale) {
   void i18n.changeLanguage(lng);
-  // dayjs follows i18n (app/timeZone.ts), loaded with the screens that show times.
+  // dayjs follows i18n (kit/timeZone.ts), loaded with the screens that show times.
   document.documentElement.lang = lng;
 }
 

@@ -8,12 +8,7 @@ import { api } from './api';
  * Website info (spec §3, §7): title, icon and primary colour, applied to the document title, the favicon
  * and the theme. Until it arrives (or when it cannot be fetched) the console uses its defaults.
  */
-export interface Site {
-  title: string;
-  icon: string;
-  logo: string;
-  color: string;
-}
+export type Site = Omit<SiteInfo, 'id'>;
 
 export const SITE_QUERY_KEY = ['site'] as const;
 

@@ -1,3 +1,4 @@
+import type { PageAnswer } from '@dau/contract';
 import { storage } from './storage';
 
 /** A refused or failed call: the server's { code, message, details } plus the HTTP status (0 = network). */
@@ -105,11 +106,5 @@ export const api = {
   },
 };
 
-export interface ListAnswer<T> {
-  items: T[];
-  /** With `total_exact: false`, a lower bound ("at least total"): big tables stop counting. */
-  total: number;
-  total_exact?: boolean;
-  page: number;
-  page_size: number;
-}
+/** A page of a list. With `total_exact: false`, `total` is a lower bound ("at least total"): big tables stop counting. */
+export type ListAnswer<T> = PageAnswer<T>;

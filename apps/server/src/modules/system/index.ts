@@ -1,0 +1,12 @@
+/**
+ * System settings as other modules see them (issue 26): read-only faces of the whole book's settings rows
+ * that other modules consult (the site's title, the subscriber settings that bound sessions and sign-in
+ * failures, the languages content is written in). They are changed only through the System screens
+ * (./resources.ts, maker–checker where a setting needs it). Its routes are registered by app.ts.
+ */
+import { readModel } from '../../platform/read-model.js';
+import { languages as languagesTable, siteConfig as siteConfigTable, subscriberConfig as subscriberConfigTable } from './schema.js';
+
+export const siteConfig = readModel(siteConfigTable);
+export const subscriberConfig = readModel(subscriberConfigTable);
+export const languages = readModel(languagesTable);
