@@ -1,16 +1,17 @@
 /**
  * The casino wallet's group commit (modules/casino/hot-batch.ts, function dau_casino_hot_batch of
- * migration 0027): movements that arrive together are applied in one statement; each element that goes
- * well answers its balance, a refused one (no money, a replayed uuid, a win for no bet) answers undefined
+ * migration 0027, redefined by 0036 to move each element's money with the ledger's dau_ledger_post):
+ * movements that arrive together are applied in one statement; each element that goes well answers its
+ * balance, a refused one (no money, a replayed uuid, a win for no bet) answers undefined
  * and leaves nothing behind while the others of its batch commit; a failed statement answers undefined
  * for all and writes nothing. Through the wallet routes, concurrent calls share statements. Runs on
  * PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, inArray, sql } from 'drizzle-orm';
-import { BILL_TYPE } from '@dau/domain';
-import { bills } from '../src/modules/money/schema';
-import { checkInvariants } from '../src/modules/money/ledger';
+import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
+import { bettors, bills, houseEntries } from '../src/schema.js';
+import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger';
 import { casinoRounds, casinoTransactions, type casinoGames } from '../src/modules/casino/schema';
 import { HotBatcher, type HotMove } from '../src/modules/casino/hot-batch';
 import { walletBatchSize } from '../src/platform/metrics';
@@ -123,6 +124,45 @@ describe('group commit', () => {
     expect(errors).toHaveLength(1);
     expect(await cashOf(t, p.id)).toBe(100_00);
     expect(await writtenFor(moves.map((m) => m.uuid))).toBe(0);
+  });
+
+  it("moves each element's money with the ledger's posting (dau_ledger_post): the bettor's state refuses a bet, a win pays a bettor in debt", async () => {
+    const hot = new HotBatcher(t.database.prepared);
+    // A bettor who may not bet, for each of the three reasons: refused in the batch, nothing written.
+    const barred = await Promise.all([{ disabled: USER_DISABLED.disabled }, { betStatus: BET_STATUS.not_allowed }, { riskLevel: RISK_LEVEL.no_betting }].map(async (state) => {
+      const b = await makeBettor(t, w.agentA, { cash: 50_00 });
+      await t.database.db.update(bettors).set(state).where(eq(bettors.id, b.id));
+      return b;
+    }));
+    const refused = barred.map((b) => bet(b.id));
+    expect(await Promise.all(refused.map((m) => hot.apply(m)))).toEqual([undefined, undefined, undefined]);
+    for (const b of barred) expect(await cashOf(t, b.id)).toBe(50_00);
+    expect(await writtenFor(refused.map((m) => m.uuid))).toBe(0);
+
+    // A bettor in debt (a correction took more than the balance): a win smaller than the debt is paid, as a credit always is.
+    const p = await makeBettor(t, w.agentA, { cash: 10_00 });
+    const b1 = bet(p.id, { amount: 10_00 });
+    expect(await hot.apply(b1)).toBe(0);
+    await t.database.db.transaction((tx) =>
+      post(tx, { bettorId: p.id, account: ACCOUNT_KIND.cash, amount: -5_00, type: BILL_TYPE.amount_rolled_back, cause: { type: 'order', id: 1 }, house: HOUSE.payouts, allowNegative: true }),
+    );
+    const win: HotMove = { kind: 'win', providerId, bettorId: p.id, roundRef: b1.roundRef, uuid: uid('win'), refUuid: b1.uuid, hash: uid('h'), amount: 3_00, free: false };
+    expect(await hot.apply(win)).toBe(-2_00);
+    const rows = await t.database.db
+      .select({ type: bills.type, amount: bills.amount, before: bills.balanceBefore, after: bills.balanceAfter, cause: bills.causeType, txn: bills.txnId })
+      .from(bills).where(eq(bills.bettorId, p.id)).orderBy(bills.id);
+    expect(rows.map((r) => [r.type, r.amount, r.before, r.after])).toEqual([
+      [BILL_TYPE.user_recharge, 10_00, 0, 10_00],
+      [BILL_TYPE.casino_bet, -10_00, 10_00, 0],
+      [BILL_TYPE.amount_rolled_back, -5_00, 0, -5_00],
+      [BILL_TYPE.casino_win, 3_00, -5_00, -2_00],
+    ]);
+    // The win's counter-entry: the casino account pays it, in the bill's journal transaction.
+    const last = rows.at(-1)!;
+    expect(last.cause).toBe('casino');
+    const house = await t.database.db.select({ account: houseEntries.account, amount: houseEntries.amount }).from(houseEntries).where(eq(houseEntries.txnId, last.txn));
+    expect(house).toEqual([{ account: HOUSE.casino, amount: -3_00 }]);
+    expect(await checkInvariants(t.database.db)).toEqual([]);
   });
 
   it('caps a batch at its maximum and runs the rest in the next statements', async () => {

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { bettors, bills } from '../src/modules/money/schema';
+import { bettors, bills } from '../src/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { casinoGames } from '../src/modules/casino/schema';
 import { createTestApp, makeWorld, type TestApp } from './helpers';

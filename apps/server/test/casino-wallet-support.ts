@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { bettors, bills, houseEntries } from '../src/modules/money/schema.js';
+import { bettors, bills, houseEntries } from '../src/schema.js';
 import { casinoGames, casinoProviders } from '../src/modules/casino/schema.js';
 import { openSession, providerSecretFor, signWalletBody, walletCache } from '../src/modules/casino/index.js';
 import type { TestApp } from './helpers.js';

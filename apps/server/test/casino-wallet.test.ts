@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { BET_STATUS, BILL_TYPE, RISK_LEVEL, USER_DISABLED } from '@dau/domain';
-import { bettors, bills } from '../src/modules/money/schema';
+import { bettors, bills } from '../src/schema.js';
 import { HOUSE, checkInvariants } from '../src/modules/money/ledger';
 import { casinoGames, casinoProviders, casinoRounds, casinoSettings, casinoTransactions } from '../src/modules/casino/schema';
 import { systemLogs } from '../src/platform/schema';

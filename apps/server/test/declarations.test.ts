@@ -55,6 +55,17 @@ const HAND_WRITTEN: Readonly<Record<string, string>> = {
   racing_race: "the provider's races with runners and finishing order (JSON columns, a computed winner); background export",
   racing_order: "racing bets joined to bettor and race, in the admin's branch; background export",
   racing_coin: "coin conversions joined to their bettor, in the admin's branch; background export",
+  // TRON (tron/wallets.ts, tron/lists.ts): wallets of the branch's bettors and the house's; chain rows.
+  tron: "wallets joined to their bettor (the branch's deposit wallets) and the house's; never key material",
+  tron_transaction_summary: 'sweeps and USDT withdrawals joined to their withdrawal and bettor, branch scope; background export',
+  usdt_transaction_record: 'chain transfers joined to the credited recharge and bettor, branch scope; background export',
+  // Casino reports (casino/reports.ts): aggregates over rounds per game or per bettor, branch scope.
+  casino_game: 'rounds, players, turnover, payouts, GGR and RTP per game over a period (aggregates); background export',
+  casino_user: "the same per bettor of the admin's branch (aggregates joined to the bettor); background export",
+  // Push and Telegram (push/index.ts, telegram/index.ts): devices and bindings joined to their admin or bettor.
+  push_device: 'devices joined to their admin or bettor, with the last push they got; branch scope for bettors',
+  precision_push_device: 'the same devices, as the precision push chooses them',
+  telegram_bot_binding: "bindings joined to their admin or bettor; the bot's chat ids",
   racing_settings: 'racing on/off and the coin rate: one row created on first read (not seeded), which the singleton of the resource layer needs; a candidate for it',
   // Feed, messaging, casino, duties, SMS, visitors.
   match_list: "the feed's matches, live and archived (a view over two tables), with the operator's flags; filtered by start day; background export",

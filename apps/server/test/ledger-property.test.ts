@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE } from '@dau/domain';
 import { freshDatabase } from './helpers.js';
-import { bettors, bills } from '../src/modules/money/schema.js';
+import { bettors, bills, houseEntries } from '../src/schema.js';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger.js';
 import type { Database } from '../src/platform/db.js';
 
@@ -109,6 +109,49 @@ describe('ledger against an in-memory model', () => {
     await d.db.execute(sql`UPDATE bills SET type = ${BILL_TYPE.bet} WHERE id = ${debt.id}`);
     expect((await checkInvariants(d.db)).some((p) => p.startsWith(`bill ${debt.id}:`))).toBe(true);
     await d.db.execute(sql`UPDATE bills SET type = ${BILL_TYPE.amount_rolled_back} WHERE id = ${debt.id}`);
+    expect(await checkInvariants(d.db)).toEqual([]);
+  });
+
+  it('a credit to a bettor in debt is booked even when a smaller debt remains (only debits are guarded)', async () => {
+    const [b] = await d.db.insert(bettors).values({ phone: '255677777777', agentId: 1 }).returning({ id: bettors.id });
+    const cash = (amount: number, type: number, allowNegative?: boolean) =>
+      d.db.transaction((tx) => post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type, cause: { type: 'order', id: 2 }, house: HOUSE.payouts, allowNegative }));
+    await cash(1_000, BILL_TYPE.bet_payout);
+    await cash(-1_500, BILL_TYPE.amount_rolled_back, true);
+    expect(await cash(200, BILL_TYPE.user_recharge)).toMatchObject({ balanceBefore: -500, balanceAfter: -300 });
+    await expect(cash(-1, BILL_TYPE.bet)).rejects.toMatchObject({ status: 422, code: 'INSUFFICIENT_BALANCE' });
+    expect(await cash(300, BILL_TYPE.user_recharge)).toMatchObject({ balanceBefore: -300, balanceAfter: 0 });
+    expect(await checkInvariants(d.db)).toEqual([]);
+  });
+
+  it('post answers the bill it wrote: remark kind and parameters, admin, the time it is backdated to, its house entry', async () => {
+    const [b] = await d.db.insert(bettors).values({ phone: '255666666666', agentId: 1 }).returning({ id: bettors.id });
+    const at = new Date(Date.UTC(2026, 0, 15, 10, 30, 0, 123));
+    const posted = await d.db.transaction((tx) =>
+      post(tx, {
+        bettorId: b.id, account: ACCOUNT_KIND.credit, amount: 4_321, type: CREDIT_BILL_TYPE.activity_credit_granted, cause: { type: 'promotion', id: 77 },
+        house: HOUSE.creditIssued, adminId: 1, remark: { kind: 'campaign', params: { name: 'Launch', n: 3 }, text: 'typed' }, txnId: 'txn-ledger-post-1', at,
+      }),
+    );
+    const [row] = await d.db.select().from(bills).where(eq(bills.id, posted.id));
+    expect(row).toMatchObject({
+      serialNumber: posted.serialNumber, bettorId: b.id, agentId: 1, accountKind: ACCOUNT_KIND.credit, type: CREDIT_BILL_TYPE.activity_credit_granted,
+      amount: 4_321, balanceBefore: 0, balanceAfter: 4_321, causeType: 'promotion', causeId: '77', adminId: 1, remark: 'typed',
+      remarkKind: 'campaign', remarkParams: { name: 'Launch', n: 3 }, txnId: 'txn-ledger-post-1',
+    });
+    expect(row!.createdAt.getTime()).toBe(at.getTime());
+    expect(posted).toEqual({
+      id: row!.id, serialNumber: row!.serialNumber, bettorId: b.id, accountKind: ACCOUNT_KIND.credit, type: CREDIT_BILL_TYPE.activity_credit_granted,
+      amount: 4_321, balanceBefore: 0, balanceAfter: 4_321, createdAt: at, txnId: 'txn-ledger-post-1',
+    });
+    expect(posted.serialNumber.startsWith('C')).toBe(true);
+    const house = await d.db.select().from(houseEntries).where(eq(houseEntries.txnId, 'txn-ledger-post-1'));
+    expect(house.map((h) => [h.account, h.amount, h.billType, h.createdAt.getTime()])).toEqual([[HOUSE.creditIssued, -4_321, CREDIT_BILL_TYPE.activity_credit_granted, at.getTime()]]);
+    const [bal] = await d.db.select().from(bettors).where(eq(bettors.id, b.id));
+    expect([bal!.cashBalance, bal!.creditBalance]).toEqual([0, 4_321]);
+    // An unknown bettor is 404, not a refusal for the balance; nothing is written.
+    await expect(d.db.transaction((tx) => post(tx, { bettorId: 999_999_999, account: ACCOUNT_KIND.cash, amount: 1, type: BILL_TYPE.user_recharge, cause: { type: 'recharge' }, house: HOUSE.clearing(3) })))
+      .rejects.toMatchObject({ status: 404 });
     expect(await checkInvariants(d.db)).toEqual([]);
   });
 

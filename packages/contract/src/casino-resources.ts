@@ -215,3 +215,65 @@ export const CASINO_CURRENCY = 'TZS';
 export const CASINO_WALLET_CALLS = ['user/balance', 'transaction/bet', 'transaction/win', 'transaction/rollback', 'round/end'] as const;
 export type CasinoWalletCall = (typeof CASINO_WALLET_CALLS)[number];
 
+// The casino reports (apps/server/src/modules/casino/reports.ts), per game and per bettor over a period.
+/** The locale prefix of the game kinds' labels, as the games' declaration names it. */
+const KIND_LABELS = casinoGameResource.fields.find((f) => f.key === 'kind')?.labels;
+
+
+/**
+ * GET /casino/reports/games (casino_game; apps/server/src/modules/casino/reports.ts): per game and its
+ * provider over a period, with the totals from /totals. Background export type `casino_game`.
+ */
+export const gameReportResource = /* @__PURE__ */ defineResource({
+  name: 'casino_game',
+  page: 'casino_game',
+  api: '/casino/reports/games',
+  kind: 'list',
+  defaultSort: '-turnover',
+  actions: ['export'],
+  exportType: 'casino_game',
+  fetchDetail: false,
+  fields: [
+    createdRange,
+    { key: 'game_name', type: 'text', sortable: true },
+    { key: 'game_code', type: 'text', table: false },
+    { key: 'kind', type: 'text', labels: KIND_LABELS, table: false },
+    { key: 'provider_name', type: 'text', sortable: true },
+    { key: 'provider_id', type: 'number', search: 'exact', table: false, detail: false },
+    { key: 'game_id', type: 'number', search: 'exact', table: false, detail: false },
+    { key: 'rounds', type: 'number', sortable: true },
+    { key: 'players', type: 'number', sortable: true },
+    { key: 'turnover', type: 'money', sortable: true },
+    { key: 'payouts', type: 'money', sortable: true },
+    { key: 'ggr', type: 'money', sortable: true },
+    { key: 'actual_rtp_bps', type: 'number', sortable: true },
+    { key: 'theoretical_rtp_bps', type: 'number', sortable: true },
+  ],
+});
+
+/** GET /casino/reports/bettors (casino_user): per bettor over a period. Background export type `casino_user`. */
+export const userReportResource = /* @__PURE__ */ defineResource({
+  name: 'casino_user',
+  page: 'casino_user',
+  api: '/casino/reports/bettors',
+  kind: 'list',
+  defaultSort: '-turnover',
+  actions: ['export'],
+  exportType: 'casino_user',
+  fetchDetail: false,
+  fields: [
+    createdRange,
+    { key: 'bettor_id', type: 'number', table: false },
+    { key: 'phone', type: 'text', search: 'exact', sortable: true, width: 130 },
+    { key: 'user_name', type: 'text' },
+    { key: 'provider_id', type: 'number', search: 'exact', table: false, detail: false },
+    { key: 'game_id', type: 'number', search: 'exact', table: false, detail: false },
+    { key: 'rounds', type: 'number', sortable: true },
+    { key: 'games', type: 'number', sortable: true },
+    { key: 'turnover', type: 'money', sortable: true },
+    { key: 'payouts', type: 'money', sortable: true },
+    { key: 'ggr', type: 'money', sortable: true },
+    { key: 'actual_rtp_bps', type: 'number', sortable: true },
+    { key: 'last_played', type: 'datetime', sortable: true },
+  ],
+});

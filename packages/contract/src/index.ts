@@ -30,3 +30,4 @@ export * from './operations-api.js';
 export * from './content-resources.js';
 export * from './duties-api.js';
 export * from './duties-resources.js';
+export * from './tron-declarations.js';

@@ -1,4 +1,4 @@
-import { defineResource, type FieldDef } from './resource.js';
+import { defineResource, type FieldDef, type ResourceDef } from './resource.js';
 
 /**
  * Push devices, pushes and Telegram bindings (issue 15) as server and console read them; the zod shapes of
@@ -73,3 +73,13 @@ export const telegramConfigResource = /* @__PURE__ */ defineResource({
     { key: 'updated_at', type: 'datetime', label: 'push.field.updated_at' },
   ],
 });
+
+/** The lists as the console shows them: the devices (all, and the precision push's choice) and the Telegram bindings. */
+export const pushDeviceResource: ResourceDef = {
+  name: 'push_device', page: 'push_device', api: '/push/devices', kind: 'list', defaultSort: '-id', actions: [], fetchDetail: false, fields: PUSH_DEVICE_FIELDS,
+};
+export const precisionDeviceResource: ResourceDef = { ...pushDeviceResource, name: 'precision_push_device', page: 'precision_push_device', api: '/push/precision/devices' };
+export const telegramBindingResource: ResourceDef = {
+  name: 'telegram_bot_binding', page: 'telegram_bot_binding', api: '/telegram/bindings', kind: 'list', defaultSort: '-id', actions: ['delete'], fetchDetail: false,
+  fields: TELEGRAM_BINDING_FIELDS,
+};

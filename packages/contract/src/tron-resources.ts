@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { component } from './answers.js';
-import type { FieldDef } from './resource.js';
 
 /**
  * USDT on TRON (issue 14; design: docs/architecture.md, "The TRON node and the wallets' keys" and "USDT
@@ -16,23 +15,6 @@ import type { FieldDef } from './resource.js';
 export const TRON_WALLET_ROLES = { deposit: 1, collection: 2, gas: 3 } as const;
 export type TronWalletRole = (typeof TRON_WALLET_ROLES)[keyof typeof TRON_WALLET_ROLES];
 
-/** The `tron` wallet list: its columns and filters (row keys of GET /api/v1/tron/wallets). */
-export const TRON_WALLET_FIELDS: readonly FieldDef[] = [
-  { key: 'id', type: 'number', sortable: true, width: 70 },
-  { key: 'role', type: 'number', search: 'exact', labels: 'tron.role' },
-  { key: 'bettor_id', type: 'number', search: 'exact' },
-  { key: 'bettor_phone', type: 'text', search: 'like' },
-  { key: 'address_base58', type: 'text', search: 'exact' },
-  { key: 'address_hex', type: 'text', table: false },
-  { key: 'public_key', type: 'text', table: false },
-  { key: 'trx_balance', type: 'number', sortable: true },
-  { key: 'usdt_balance', type: 'number', sortable: true },
-  { key: 'balance_synced_at', type: 'datetime' },
-  { key: 'removed', type: 'switch', search: 'exact' },
-  { key: 'removed_at', type: 'datetime' },
-  { key: 'create_time', type: 'datetime', sortable: true },
-];
-
 /** GET /api/v1/tron/wallets filters. `address` matches Base58 or hex; `removed` 0/1 (default: both). */
 export const tronWalletFilters = z.object({
   id: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
@@ -40,7 +22,8 @@ export const tronWalletFilters = z.object({
   bettor_id: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
   phone: z.string().trim().max(32).optional(),
   address: z.string().trim().max(64).optional(),
-  removed: z.coerce.number().int().min(0).max(1).optional(),
+  /** Removed or not: 1/0 (the wallets screen's select) or true/false (a switch filter). */
+  removed: z.enum(['0', '1', 'false', 'true']).optional(),
 });
 
 const str = z.string();

@@ -39,3 +39,4 @@ export * from './duties-resources.js';
 // duties-api.ts builds zod shapes: the console takes its types only.
 export type { Duty, PendingChangeRow, SettingHistoryRow } from './duties-api.js';
 export type { PendingApprovalAnswer, SettingNamesAnswer } from './duties-api.js';
+export * from './tron-declarations.js';

@@ -3,8 +3,10 @@
  * bettor's guarded balance update, bill, house counter-entry, transaction row); applied one statement per
  * call, a wallet under load spends most of PostgreSQL's time committing and most of Node's writing to its
  * sockets. So the movements that arrive together are applied together: the batcher queues them, and one
- * statement (`dau_casino_hot_batch`, migration 0027) applies up to MAX_BATCH of them in one round trip and
- * one commit. Nobody is answered before that commit: what a provider hears as RS_OK is durable.
+ * statement (`dau_casino_hot_batch`, migration 0027, redefined by 0036) applies up to MAX_BATCH of them in
+ * one round trip and one commit; each element's money is moved by the ledger's `dau_ledger_post` (money/
+ * ledger.ts), the same function every other posting calls. Nobody is answered before that commit: what a
+ * provider hears as RS_OK is durable.
  *
  * Each element runs in its own subtransaction, so a refusal, a replayed uuid or a lock problem rolls back
  * that element alone and answers `undefined`: the caller then decides that call on the full transactional

@@ -29,8 +29,8 @@
  * alone, and the transactional path above decides the answer.
  *
  * Money (one statement per movement: the bettor's guarded UPDATE, the bill and the house counter-entry,
- * as ledger.post does): bet → bill 23 negative against HOUSE.casino; win → 24 positive against
- * HOUSE.casino (a free win → 25 against HOUSE.bonuses; a zero win moves nothing); rollback → 8 "amount
+ * by the ledger's SQL function dau_ledger_post, as ledger.post and the group commit do): bet → bill 23
+ * negative against HOUSE.casino; win → 24 positive against HOUSE.casino (a free win → 25 against HOUSE.bonuses; a zero win moves nothing); rollback → 8 "amount
  * rolled back" positive against HOUSE.casino (issue 23: a refund is named as one; before, a positive 23).
  * Cause {type 'casino', id round id}.
  */
@@ -194,9 +194,13 @@ async function debitRefusal(ex: Executor, bettorId: number): Promise<never> {
   throw new Refuse('RS_ERROR_NOT_ENOUGH_MONEY');
 }
 
-/** The ledger's movement on the bettor's cash as CTEs (money/ledger.ts `cashMovementCtes`), caused by a casino round. */
-const movement = (bettorId: number, amount: number, type: number, house: string, roundId: SQL, guard: SQL = sql``): SQL =>
-  cashMovementCtes({ bettorId, amount, type, house, causeType: 'casino', causeId: roundId, guard });
+/**
+ * The ledger's movement on the bettor's cash as the CTE `bl` (money/ledger.ts `cashMovementCtes`: the SQL
+ * function dau_ledger_post, the one the group commit calls too), caused by a casino round. `when`: the
+ * condition on this statement's other CTEs; `mayBet`: refuse a bettor who may not bet.
+ */
+const movement = (bettorId: number, amount: number, type: number, house: string, roundId: SQL, o: { when?: SQL; mayBet?: boolean } = {}): SQL =>
+  cashMovementCtes({ bettorId, amount, type, house, causeType: 'casino', causeId: roundId, ...o });
 
 async function bet(
   tx: Executor, providerId: number, bettorId: number, gameId: number, roundRef: string, uuid: string, hash: string, amount: number,
@@ -212,7 +216,7 @@ async function bet(
   const guard = sql` AND disabled = ${USER_DISABLED.enabled} AND bet_status = ${BET_STATUS.allowed} AND risk_level <> ${RISK_LEVEL.no_betting} AND EXISTS (SELECT 1 FROM r)`;
   const q =
     amount > 0
-      ? sql`WITH ${round}, ${movement(bettorId, -amount, BILL_TYPE.casino_bet, HOUSE.casino, sql`SELECT id FROM r`, guard)},
+      ? sql`WITH ${round}, ${movement(bettorId, -amount, BILL_TYPE.casino_bet, HOUSE.casino, sql`SELECT id FROM r`, { when: sql`EXISTS (SELECT 1 FROM r)`, mayBet: true })},
           t AS (
             INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, request_hash, status, balance_after, bill_id)
             SELECT ${providerId}, ${uuid}, r.id, 'bet', ${amount}, ${hash}, 'RS_OK', bl.balance_after, bl.id FROM r, bl
@@ -269,7 +273,7 @@ async function win(
   const rolled = sql`EXISTS (SELECT 1 FROM casino_transactions WHERE provider_id = ${providerId} AND reference_uuid = ${refUuid} AND kind = 'rollback' AND status = 'RS_OK')`;
   const q =
     amount > 0
-      ? sql`WITH ${movement(bettorId, amount, free ? BILL_TYPE.casino_award : BILL_TYPE.casino_win, free ? HOUSE.bonuses : HOUSE.casino, sql`${Number(r.id)}::bigint`, sql` AND NOT ${rolled}`)},
+      ? sql`WITH ${movement(bettorId, amount, free ? BILL_TYPE.casino_award : BILL_TYPE.casino_win, free ? HOUSE.bonuses : HOUSE.casino, sql`${Number(r.id)}::bigint`, { when: sql`NOT ${rolled}` })},
           rr AS (UPDATE casino_rounds SET win_total = win_total + ${amount}, updated_at = now() WHERE id = ${Number(r.id)} AND EXISTS (SELECT 1 FROM bl)),
           t AS (
             INSERT INTO casino_transactions (provider_id, transaction_uuid, round_id, kind, amount, reference_uuid, request_hash, status, balance_after, bill_id)

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, type AccountKind, type BillRemark } from '@dau/domain';
-import { bettors, bills, houseEntries } from './schema.js';
+import { ACCOUNT_KIND, BET_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, RISK_LEVEL, USER_DISABLED, type AccountKind, type BillRemark } from '@dau/domain';
+import { bettors, houseEntries } from './schema.js';
 import { AppError } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
 
@@ -109,74 +109,93 @@ export async function houseTransfer(ex: Executor, txnId: string, from: string, t
 }
 
 /**
- * The same movement as `post` on a bettor's cash, as common table expressions for a caller that must do it
- * in the one statement of a hot path (the casino wallet: the round, the movement and the transaction row
- * in one round trip): `u` the bettor's guarded UPDATE (balance, agent_id; no row when the balance would go
- * below zero or `guard` refuses), `bl` the bill (id, balance_after), `h` the house counter-entry. The
- * caller writes `WITH <its CTEs>, ${cashMovementCtes(...)} SELECT ...`. Amount in cents: > 0 credits.
+ * One movement on one account of a bettor: THE definition of posting, the SQL function `dau_ledger_post`
+ * (migration 0036). It takes the bettor's row lock with a guarded UPDATE of the balance (a debit may not
+ * take it below zero unless `allowNegative`; `when` false or, with `mayBet`, a bettor who may not bet
+ * refuses), writes the bill with before / after and the counter-entry on the house account, and answers
+ * (bill_id, balance_after, created_at), or no row when refused. `post`, `cashMovementCtes` and the casino
+ * wallet's group commit (migration 0036's `dau_casino_hot_batch`) all call it, so a change to how a movement
+ * is booked is made there, once. (`postBatch` is the set-based form for thousands of bills: see there.)
  */
-export function cashMovementCtes(m: { bettorId: number; amount: number; type: number; house: string; causeType: Cause['type']; causeId: SQL; guard?: SQL }): SQL {
-  const txn = newTxnId();
-  const serial = newSerial('B');
-  return sql`u AS (
-      UPDATE bettors SET cash_balance = cash_balance + ${m.amount}, updated_at = now()
-      WHERE id = ${m.bettorId} AND cash_balance + ${m.amount} >= 0${m.guard ?? sql``}
-      RETURNING cash_balance, agent_id),
-    bl AS (
-      INSERT INTO bills (serial_number, bettor_id, agent_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, remark, txn_id)
-      SELECT ${serial}, ${m.bettorId}, u.agent_id, ${ACCOUNT_KIND.cash}, ${m.type}, ${m.amount}, u.cash_balance - ${m.amount}, u.cash_balance, ${m.causeType}, (${m.causeId})::text, '', ${txn} FROM u
-      RETURNING id, balance_after),
-    h AS (
-      INSERT INTO house_entries (txn_id, account, amount, bill_type) SELECT ${txn}, ${m.house}, ${-m.amount}, ${m.type} FROM u)`;
+interface Movement {
+  bettorId: number;
+  account: number;
+  /** Cents; > 0 credits. Never zero. */
+  amount: number;
+  type: number;
+  house: string;
+  causeType: Cause['type'];
+  /** Text, or SQL computed by the caller's statement (e.g. `SELECT id FROM r`). */
+  causeId: SQL | string | null;
+  serial: string;
+  txnId: string;
+  adminId?: number | null;
+  remark?: Remark;
+  allowNegative?: boolean;
+  at?: Date;
+  /** The caller's condition, evaluated before the bettor's row is locked (a round of its statement exists...). */
+  when?: SQL;
+  /** Refuse a bettor who may not bet (disabled, betting not allowed, risk level "no betting"), checked on the locked row. */
+  mayBet?: boolean;
+}
+
+function ledgerPost(m: Movement): SQL {
+  const r = remarkColumns(m.remark);
+  const causeId = m.causeId === null ? sql`NULL` : typeof m.causeId === 'string' ? sql`${m.causeId}` : sql`(${m.causeId})`;
+  const state = m.mayBet ? [USER_DISABLED.enabled, BET_STATUS.allowed, RISK_LEVEL.no_betting] : [null, null, null];
+  return sql`dau_ledger_post(${m.bettorId}::integer, ${m.account}::smallint, ${m.amount}::bigint, ${m.type}::smallint, ${m.house}::text,
+      ${m.causeType}::text, ${causeId}::text, ${m.serial}::text, ${m.txnId}::text, ${m.adminId ?? null}::integer, ${r.remark}::text,
+      ${r.remarkKind}::text, ${r.remarkParams === null ? null : JSON.stringify(r.remarkParams)}::jsonb, ${m.allowNegative === true}::boolean,
+      ${m.at ? m.at.toISOString() : null}::timestamptz, ${m.when ?? sql`true`}, ${state[0]}::smallint, ${state[1]}::smallint, ${state[2]}::smallint)`;
 }
 
 /**
- * Moves money on one account of a bettor, inside the caller's transaction: one guarded UPDATE (the
- * balance never goes below zero; the row lock serialises concurrent movements on that account), one
- * bill with before/after, and the counter-entry on a house account. Refuses with 422 INSUFFICIENT_BALANCE.
+ * The same movement as `post` on a bettor's cash, as a common table expression for a caller that must do
+ * it in the one statement of a hot path (the casino wallet: the round, the movement and the transaction
+ * row in one round trip): `bl` (id, balance_after) is the bill, no row when refused. The movement happens
+ * when `bl` is read, so the caller reads it (its transaction row's INSERT ... FROM bl does). `when` is the
+ * caller's condition on its own CTEs (e.g. `EXISTS (SELECT 1 FROM r)`), `mayBet` refuses a bettor who may
+ * not bet. The caller writes `WITH <its CTEs>, ${cashMovementCtes(...)} SELECT ...`. Amount in cents: > 0
+ * credits.
+ */
+export function cashMovementCtes(m: { bettorId: number; amount: number; type: number; house: string; causeType: Cause['type']; causeId: SQL; when?: SQL; mayBet?: boolean }): SQL {
+  const call = ledgerPost({ ...m, account: ACCOUNT_KIND.cash, serial: newSerial('B'), txnId: newTxnId() });
+  return sql`bl AS (SELECT m.bill_id AS id, m.balance_after FROM ${call} m)`;
+}
+
+/**
+ * Moves money on one account of a bettor, inside the caller's transaction (`dau_ledger_post`, one round
+ * trip): one guarded UPDATE (a debit never takes the balance below zero; the row lock serialises
+ * concurrent movements on that account), one bill with before/after, and the counter-entry on a house
+ * account. Refuses with 422 INSUFFICIENT_BALANCE.
  */
 export async function post(ex: Executor, p: Posting): Promise<PostedBill> {
   if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new AppError(400, 'AMOUNT_INVALID');
-  const colName = p.account === ACCOUNT_KIND.cash ? 'cash_balance' : 'credit_balance';
+  if (p.account !== ACCOUNT_KIND.cash && p.account !== ACCOUNT_KIND.credit) throw new AppError(400, 'AMOUNT_INVALID');
   if (p.allowNegative && !(p.account === ACCOUNT_KIND.cash ? p.type === ROLLBACK_TYPE : p.type === CREDIT_ROLLBACK_TYPE)) throw new AppError(400, 'AMOUNT_INVALID');
-  const guard = p.allowNegative ? sql`` : sql` AND ${sql.identifier(colName)} + ${p.amount} >= 0`;
-  const rows = (await ex.execute(
-    sql`UPDATE bettors SET ${sql.identifier(colName)} = ${sql.identifier(colName)} + ${p.amount}, updated_at = now()
-        WHERE id = ${p.bettorId}${guard}
-        RETURNING ${sql.identifier(colName)} AS balance, agent_id`,
-  )) as unknown as { rows: { balance: string | number; agent_id: number }[] };
-  const row = rows.rows[0];
+  const txnId = p.txnId ?? newTxnId();
+  const serialNumber = newSerial(p.account === ACCOUNT_KIND.cash ? 'B' : 'C');
+  const call = ledgerPost({
+    bettorId: p.bettorId, account: p.account, amount: p.amount, type: p.type, house: p.house, causeType: p.cause.type,
+    causeId: p.cause.id == null ? null : String(p.cause.id), serial: serialNumber, txnId, adminId: p.adminId, remark: p.remark,
+    allowNegative: p.allowNegative, at: p.at,
+  });
+  const { rows } = (await ex.execute(sql`SELECT bill_id, balance_after, created_at FROM ${call}`)) as unknown as Rows<{
+    bill_id: string | number;
+    balance_after: string | number;
+    created_at: Date | string;
+  }>;
+  const row = rows[0];
   if (!row) {
     const exists = await ex.select({ id: bettors.id }).from(bettors).where(eq(bettors.id, p.bettorId));
     if (!exists.length) throw new AppError(404, 'NOT_FOUND');
     throw new AppError(422, 'INSUFFICIENT_BALANCE');
   }
-  const after = Number(row.balance);
-  const txnId = p.txnId ?? newTxnId();
-  const [bill] = await ex
-    .insert(bills)
-    .values({
-      serialNumber: newSerial(p.account === ACCOUNT_KIND.cash ? 'B' : 'C'),
-      bettorId: p.bettorId,
-      agentId: row.agent_id,
-      accountKind: p.account,
-      type: p.type,
-      amount: p.amount,
-      balanceBefore: after - p.amount,
-      balanceAfter: after,
-      causeType: p.cause.type,
-      causeId: p.cause.id == null ? null : String(p.cause.id),
-      adminId: p.adminId ?? null,
-      ...remarkColumns(p.remark),
-      txnId,
-      ...(p.at ? { createdAt: p.at } : {}),
-    })
-    .returning({
-      id: bills.id, serialNumber: bills.serialNumber, bettorId: bills.bettorId, accountKind: bills.accountKind, type: bills.type,
-      amount: bills.amount, balanceBefore: bills.balanceBefore, balanceAfter: bills.balanceAfter, createdAt: bills.createdAt, txnId: bills.txnId,
-    });
-  await ex.insert(houseEntries).values({ txnId, account: p.house, amount: -p.amount, billType: p.type, ...(p.at ? { createdAt: p.at } : {}) });
-  return bill;
+  const after = Number(row.balance_after);
+  return {
+    id: Number(row.bill_id), serialNumber, bettorId: p.bettorId, accountKind: p.account, type: p.type, amount: p.amount,
+    balanceBefore: after - p.amount, balanceAfter: after, createdAt: new Date(row.created_at), txnId,
+  };
 }
 
 /** Ledger invariants, for tests and the reconciliation report: every violation found, or none. */
@@ -228,7 +247,11 @@ async function allBills(ex: Executor): Promise<SQL> {
 
 // ---------------------------------------------------------------------------------------------
 // Set-based posting: many bills at once (settling thousands of orders or jackpot tickets in one
-// transaction), with the same checks as `post`.
+// transaction), with the same checks as `post`. Not one `dau_ledger_post` per bill: a bettor's row is
+// updated once with the summed delta (not once per bill), the bills go in with one INSERT, and the house
+// rows go back to the caller, which merges them with its own transfers. Its bills are the rows
+// `dau_ledger_post` would write, under the same rule (only a debit is refused below zero, `debtType` aside),
+// and `checkInvariants` holds both forms to the same invariants.
 
 /** One bill of a batch (amount in cents: positive credits the bettor). */
 export interface BatchBill {

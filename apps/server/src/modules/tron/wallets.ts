@@ -76,7 +76,7 @@ function walletWhere(q: Filters, scope: Scope): SQL | undefined {
     q.bettor_id ? eq(tronWallets.bettorId, q.bettor_id) : undefined,
     q.phone ? ilike(bettors.phone, `%${esc(q.phone.replace(/\s+/g, ''))}%`) : undefined,
     q.address ? addressCondition(q.address) : undefined,
-    q.removed !== undefined ? eq(tronWallets.removed, q.removed === 1) : undefined,
+    q.removed !== undefined ? eq(tronWallets.removed, q.removed === '1' || q.removed === 'true') : undefined,
   );
 }
 

@@ -3,7 +3,7 @@ import { InputNumber, Space, Tag, Typography, type FormRule, type InputNumberPro
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { CASINO_ROUND_FIELDS, CASINO_GAME_KINDS, casinoGameResource, defineResource, type FieldDef } from '@dau/contract/ui';
+import { CASINO_ROUND_FIELDS, CASINO_GAME_KINDS, gameReportResource, userReportResource, type FieldDef } from '@dau/contract/ui';
 import { api, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
 import type { FieldView, Option, ResourceView, Row } from '../../resources';
@@ -136,68 +136,7 @@ export function IpList({ value }: { value: unknown }) {
 
 // ----------------------------------------------------------------------------------- report lists
 
-/** The locale prefix of the game kinds' labels, as the games' declaration names it. */
-const KIND_LABELS = casinoGameResource.fields.find((f) => f.key === 'kind')?.labels;
-
-const createdRange: FieldDef = { key: 'created_at', type: 'datetime', search: 'range', table: false, detail: false };
-
-/**
- * GET /casino/reports/games (casino_game; apps/server/src/modules/casino/reports.ts): per game and its
- * provider over a period, with the totals from /totals. Background export type `casino_game`.
- */
-export const gameReportResource = /* @__PURE__ */ defineResource({
-  name: 'casino_game',
-  page: 'casino_game',
-  api: '/casino/reports/games',
-  kind: 'list',
-  defaultSort: '-turnover',
-  actions: ['export'],
-  exportType: 'casino_game',
-  fetchDetail: false,
-  fields: [
-    createdRange,
-    { key: 'game_name', type: 'text', sortable: true },
-    { key: 'game_code', type: 'text', table: false },
-    { key: 'kind', type: 'text', labels: KIND_LABELS, table: false },
-    { key: 'provider_name', type: 'text', sortable: true },
-    { key: 'provider_id', type: 'number', search: 'exact', table: false, detail: false },
-    { key: 'game_id', type: 'number', search: 'exact', table: false, detail: false },
-    { key: 'rounds', type: 'number', sortable: true },
-    { key: 'players', type: 'number', sortable: true },
-    { key: 'turnover', type: 'money', sortable: true },
-    { key: 'payouts', type: 'money', sortable: true },
-    { key: 'ggr', type: 'money', sortable: true },
-    { key: 'actual_rtp_bps', type: 'number', sortable: true },
-    { key: 'theoretical_rtp_bps', type: 'number', sortable: true },
-  ],
-});
-
-/** GET /casino/reports/bettors (casino_user): per bettor over a period. Background export type `casino_user`. */
-export const userReportResource = /* @__PURE__ */ defineResource({
-  name: 'casino_user',
-  page: 'casino_user',
-  api: '/casino/reports/bettors',
-  kind: 'list',
-  defaultSort: '-turnover',
-  actions: ['export'],
-  exportType: 'casino_user',
-  fetchDetail: false,
-  fields: [
-    createdRange,
-    { key: 'bettor_id', type: 'number', table: false },
-    { key: 'phone', type: 'text', search: 'exact', sortable: true, width: 130 },
-    { key: 'user_name', type: 'text' },
-    { key: 'provider_id', type: 'number', search: 'exact', table: false, detail: false },
-    { key: 'game_id', type: 'number', search: 'exact', table: false, detail: false },
-    { key: 'rounds', type: 'number', sortable: true },
-    { key: 'games', type: 'number', sortable: true },
-    { key: 'turnover', type: 'money', sortable: true },
-    { key: 'payouts', type: 'money', sortable: true },
-    { key: 'ggr', type: 'money', sortable: true },
-    { key: 'actual_rtp_bps', type: 'number', sortable: true },
-    { key: 'last_played', type: 'datetime', sortable: true },
-  ],
-});
+export { gameReportResource, userReportResource };
 
 /** The actual RTP; in the warning colour when above the theoretical one (the house paid more than the game should). */
 function ActualRtp({ actual, theoretical, percent }: { actual: unknown; theoretical: unknown; percent: (bps: unknown) => string }) {

@@ -1,21 +1,13 @@
 import { Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { PUSH_DEVICE_FIELDS, TELEGRAM_BINDING_FIELDS, type ResourceDef } from '@dau/contract/ui';
+import { precisionDeviceResource, pushDeviceResource, telegramBindingResource } from '@dau/contract/ui';
 import { areaView, type FieldView, type Option, type ResourceView } from '../../resources';
 
 /**
- * What the push and Telegram screens share: the lists as the console declares them (row keys and filters
- * of apps/server/src/modules/push/index.ts and telegram/index.ts, from the contract's field lists), the
+ * What the push and Telegram screens share: the lists (declared in the contract, push-resources.ts), the
  * view of a declaration (menu title, `push.describe.<name>`, labels `push.field.<key>`) and the tags.
  */
-export const pushDeviceResource: ResourceDef = {
-  name: 'push_device', page: 'push_device', api: '/push/devices', kind: 'list', defaultSort: '-id', actions: [], fetchDetail: false, fields: PUSH_DEVICE_FIELDS,
-};
-export const precisionDeviceResource: ResourceDef = { ...pushDeviceResource, name: 'precision_push_device', page: 'precision_push_device', api: '/push/precision/devices' };
-export const telegramBindingResource: ResourceDef = {
-  name: 'telegram_bot_binding', page: 'telegram_bot_binding', api: '/telegram/bindings', kind: 'list', defaultSort: '-id', actions: ['delete'], fetchDetail: false,
-  fields: TELEGRAM_BINDING_FIELDS,
-};
+export { pushDeviceResource, precisionDeviceResource, telegramBindingResource };
 
 export function pushView(def: ResourceView, hints: Record<string, Partial<FieldView>> = {}): ResourceView {
   return areaView('push', def, hints, { title: def.title ?? `menu.${def.name}` });

@@ -8,7 +8,7 @@ import { api, request } from '../../kit/api';
 import { useDialogWidth, useIsMobile } from '../../kit/dialog';
 import { useMsg } from '../../kit/messages';
 import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
-import { tronWalletResource } from './defs';
+import { tronWalletResource } from '@dau/contract/ui';
 import { Amount, Code, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
 import { difference, toUnits } from './units';
 import { AuditOutlined } from '@ant-design/icons';

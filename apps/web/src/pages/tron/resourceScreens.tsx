@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, type ListAnswer } from '../../kit/api';
 import { formatDateTime, LoadError, ResourcePage, type FieldView, type QuickFilter, type Row } from '../../resources';
-import { tronSweepResource, usdtTransferResource } from './defs';
+import { tronSweepResource, usdtTransferResource } from '@dau/contract/ui';
 import { Amount, Code, codeHint, CodeTag, Stacked, SweepStatusTag, SWEEP_STATUS, TRANSFER_STATUS, TEXTS, TransferStatusTag, tronView, useOptions } from './shared';
 
 const KIND_COLOR: Record<string, string> = { collect: 'blue', gas: 'purple', withdrawal: 'cyan' };

@@ -1,11 +1,11 @@
-import type { FieldDef, ResourceDef } from '@dau/contract';
+import type { FieldDef, ResourceDef } from './resource.js';
 
 /**
- * The TRON lists as the console declares them. The row keys and filters mirror the server's:
- * packages/contract/src/tron-resources.ts (TRON_WALLET_FIELDS, tronWalletFilters: zod, kept out of the
- * console's bundle) for the wallets and
- * apps/server/src/modules/tron/lists.ts for the transfers and sweeps; the filter-only fields (`phone`,
- * `address`) are the server's filter names.
+ * The TRON lists (issue 14) as server and console declare them, without zod (the console's bundle takes
+ * this file): the wallets (GET /api/v1/tron/wallets, apps/server/src/modules/tron/wallets.ts, filters
+ * `tronWalletFilters` in ./tron-resources.ts), the sweeps and the USDT transfers
+ * (apps/server/src/modules/tron/lists.ts). The filter-only fields (`phone`, `address`) are the server's
+ * filter names. apps/server/test/declarations.test.ts ties each filter and column to its route.
  */
 const createdRange: FieldDef = { key: 'created_at', type: 'datetime', search: 'range', table: false, detail: false };
 
@@ -29,7 +29,7 @@ export const tronWalletResource: ResourceDef = {
     { key: 'trx_balance', type: 'number', sortable: true },
     { key: 'usdt_balance', type: 'number', sortable: true },
     { key: 'balance_synced_at', type: 'datetime', table: false },
-    { key: 'removed', type: 'number', search: 'exact' },
+    { key: 'removed', type: 'switch', search: 'exact' },
     { key: 'removed_at', type: 'datetime', table: false },
     { key: 'create_time', type: 'datetime', sortable: true },
   ],
