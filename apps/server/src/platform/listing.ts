@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessageCode } from '@dau/domain';
 import { dateTime, pageAnswer, queryBigId, queryInt32, text } from '@dau/contract';
@@ -184,6 +184,10 @@ export function registerList(app: FastifyInstance, db: Db, spec: ListSpec) {
     },
   );
 }
+
+/** A list's period filter on a time column: from `from` (inclusive) to `to` (exclusive); either end may be left open. */
+export const withinDates = (col: PgColumn, from: string | undefined, to: string | undefined): SQL | undefined =>
+  and(from ? gte(col, new Date(from)) : undefined, to ? lt(col, new Date(to)) : undefined);
 
 /** Filters of the lists, built from the contract's blocks (no NUL, an integer column's bounds). */
 export const optionalInt = queryInt32().optional();

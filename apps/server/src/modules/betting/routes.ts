@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { ABNORMAL_BET_FLAG, LOG_TYPE, ORDER_STATUS, combinedOddsDisplay, type MessageCode, type OutcomeStatus } from '@dau/domain';
 import { answerRow, betConfigResource, stringRewardsResource } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
@@ -18,7 +18,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { defineList, isoDate, optionalBigId, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
-import { archiveCutoff, bettors, billRow, billsOfCause, ofBettorPhone } from '../money/index.js';
+import { archiveWindow, bettors, billRow, billsOfCause, ofBettor } from '../money/index.js';
 import { betConfig, orderEvents, orderLines, orders, stringRewards } from './schema.js';
 import { cancelOrder, changeResults, RESULT_STATUSES, withPreview, type OrderChange } from './settlement.js';
 import { activeRules, priceCashout } from './cashout.js';
@@ -47,19 +47,13 @@ type Window = 'recent' | 'archive' | 'all';
 
 function orderWhere(window: Window, extra?: () => SQL | undefined) {
   return (q: OrderFilters, scope: Scope): SQL | undefined => {
-    const cutoff = archiveCutoff();
-    const from = q.created_at_from ? new Date(q.created_at_from) : undefined;
-    const to = q.created_at_to ? new Date(q.created_at_to) : undefined;
     return and(
-      window === 'recent' ? gte(orders.createdAt, from && from > cutoff ? from : cutoff) : window === 'archive' ? lt(orders.createdAt, to && to < cutoff ? to : cutoff) : undefined,
-      window !== 'archive' && to ? lt(orders.createdAt, to) : undefined,
-      window !== 'recent' && from ? gte(orders.createdAt, from) : undefined,
+      archiveWindow(orders.createdAt, window, q),
       scopeCondition(scope, orders.agentId),
       q.id ? eq(orders.id, q.id) : undefined,
       q.order_no ? eq(orders.orderNo, q.order_no) : undefined,
       q.serial_number ? eq(orders.serialNumber, q.serial_number) : undefined,
-      q.bettor_id ? eq(orders.bettorId, q.bettor_id) : undefined,
-      q.phone ? ofBettorPhone(orders.bettorId, q.phone) : undefined,
+      ofBettor(orders.bettorId, q),
       q.status ? eq(orders.status, q.status) : undefined,
       q.type ? eq(orders.type, q.type) : undefined,
       q.abnormal_flag ? eq(orders.abnormalFlag, q.abnormal_flag) : undefined,

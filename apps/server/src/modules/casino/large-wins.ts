@@ -13,7 +13,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { aliasedTable, and, asc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { casinoLargeWinFilters, casinoLargeWinParams, casinoLargeWinReview, casinoLargeWinRow } from '@dau/contract';
 import { CASINO_ROUND_STATUS, LOG_TYPE, formatAmount } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
@@ -22,7 +22,7 @@ import { admins } from '../../platform/schema.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { bettors } from '../money/index.js';
 import { createNotices, publishNotices, type NoticeEvent } from '../notices/index.js';
@@ -141,8 +141,7 @@ function largeWinWhere(q: LargeWinFilters, scope: Scope): SQL | undefined {
     q.bettor_id ? eq(casinoLargeWins.bettorId, q.bettor_id) : undefined,
     q.reason ? eq(casinoLargeWins.reason, q.reason) : undefined,
     q.reviewed === 'yes' ? sql`${casinoLargeWins.reviewedAt} is not null` : q.reviewed === 'no' ? sql`${casinoLargeWins.reviewedAt} is null` : undefined,
-    q.created_at_from ? gte(casinoLargeWins.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(casinoLargeWins.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(casinoLargeWins.createdAt, q.created_at_from, q.created_at_to),
   );
 }
 

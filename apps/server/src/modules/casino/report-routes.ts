@@ -12,12 +12,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { answerRow, dateTime } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
-import { parseListQuery, registerList, scopeOf } from '../../platform/listing.js';
+import { parseListQuery, registerList, scopeOf, withinDates } from '../../platform/listing.js';
 import { casinoGames, casinoRtpChecks, casinoSettings } from './schema.js';
 import { casinoTotals, gameReport, reportFilters, reportTotals, userReport, type ReportFilters } from './reports.js';
 import { DEFAULT_CONFIDENCE_BPS, defineRtpWatchJob } from './rtp-watch.js';
@@ -80,7 +80,7 @@ export function casinoReportRoutes(app: FastifyInstance, ctx: AppContext) {
       const rows = await db
         .select()
         .from(c)
-        .where(and(eq(c.gameId, game.id), q.checked_from ? gte(c.checkedAt, new Date(q.checked_from)) : undefined, q.checked_to ? lt(c.checkedAt, new Date(q.checked_to)) : undefined))
+        .where(and(eq(c.gameId, game.id), withinDates(c.checkedAt, q.checked_from, q.checked_to)))
         .orderBy(desc(c.checkedAt), desc(c.id))
         .limit(q.limit ?? 500);
       rows.reverse();

@@ -17,12 +17,12 @@
  * A read goes through the (created_at), (game_id, created_at), (bettor_id, created_at) and
  * (agent_id, created_at) indexes of casino_rounds; the grouping is over the period's rounds only.
  */
-import { and, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { answerRow, queryId } from '@dau/contract';
 import { CASINO_ROUND_STATUS } from '@dau/domain';
 import type { Executor } from '../../platform/db.js';
-import { defineList, isoDate, optionalText, scopeCondition, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalText, scopeCondition, withinDates, type Scope } from '../../platform/listing.js';
 import { bettors, ofBettorPhone } from '../money/index.js';
 import { casinoGames, casinoProviders, casinoRounds } from './schema.js';
 
@@ -43,8 +43,7 @@ export function reportWhere(q: ReportFilters, scope: Scope): SQL | undefined {
   const r = casinoRounds;
   return and(
     ne(r.status, ROUND_ROLLED_BACK),
-    q.created_at_from ? gte(r.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(r.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(r.createdAt, q.created_at_from, q.created_at_to),
     scopeCondition(scope, r.agentId),
     q.provider_id ? eq(r.providerId, q.provider_id) : undefined,
     q.game_id ? eq(r.gameId, q.game_id) : undefined,

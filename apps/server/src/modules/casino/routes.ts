@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   CASINO_CURRENCY, CASINO_SIGNATURE_HEADER, CASINO_TIMESTAMP_HEADER, CASINO_WALLET_CALLS, casinoRoundDetail, casinoRoundFilters, casinoRoundParams,
   casinoRoundRow, casinoSessionAnswer, casinoSessionBody, casinoWalletAnswer, casinoWalletBodies, type CasinoWalletAnswer, type CasinoWalletCall,
@@ -23,9 +23,9 @@ import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { walletCalls } from '../../platform/metrics.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
-import { bettors, bills, ofBettorPhone } from '../money/index.js';
+import { bettors, bills, ofBettor } from '../money/index.js';
 import { casinoGames, casinoProviders, casinoRounds, casinoTransactions } from './schema.js';
 import { openSession, walletCache } from './service.js';
 import { ipAllowed, timestampInWindow, verifySignature } from './signature.js';
@@ -181,11 +181,9 @@ const roundWhere = (q: RoundFilters, scope: Scope) =>
     q.round_ref ? eq(casinoRounds.roundRef, q.round_ref) : undefined,
     q.provider_id ? eq(casinoRounds.providerId, q.provider_id) : undefined,
     q.game_id ? eq(casinoRounds.gameId, q.game_id) : undefined,
-    q.bettor_id ? eq(casinoRounds.bettorId, q.bettor_id) : undefined,
-    q.phone ? ofBettorPhone(casinoRounds.bettorId, q.phone) : undefined,
+    ofBettor(casinoRounds.bettorId, q),
     q.status ? eq(casinoRounds.status, q.status) : undefined,
-    q.created_at_from ? gte(casinoRounds.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(casinoRounds.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(casinoRounds.createdAt, q.created_at_from, q.created_at_to),
   );
 
 export const ROUND_LIST = defineList({

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import { ASYNC_OPERATION_STATUS, EXPORT_FORMAT, LOG_TYPE } from '@dau/domain';
 import { asyncOperations } from './schema.js';
 import { admins } from '../../platform/schema.js';
@@ -12,7 +12,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { localeOf } from '../../platform/http.js';
 import { timeZoneOf } from '../../platform/csv.js';
-import { listSpecs, parseListQuery } from '../../platform/listing.js';
+import { listSpecs, parseListQuery, withinDates } from '../../platform/listing.js';
 import { pageQuery, pageOffset } from '../../platform/paging.js';
 import { answerRow, pageAnswer } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
@@ -166,8 +166,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
       q.type ? eq(asyncOperations.type, q.type) : undefined,
       q.status ? eq(asyncOperations.status, q.status) : undefined,
       q.format ? eq(asyncOperations.format, q.format) : undefined,
-      q.created_from ? gte(asyncOperations.createdAt, new Date(q.created_from)) : undefined,
-      q.created_to ? lt(asyncOperations.createdAt, new Date(q.created_to)) : undefined,
+      withinDates(asyncOperations.createdAt, q.created_from, q.created_to),
     );
     const [rows, [{ n }]] = await Promise.all([
       db

@@ -18,7 +18,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ACCOUNT_KIND, BILL_TYPE, JACKPOT_HELD_STATE, JACKPOT_PAYOUT_KIND, JACKPOT_PAYOUT_STATUS, LOG_TYPE, formatAmount } from '@dau/domain';
 import {
@@ -31,10 +31,10 @@ import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { admins } from '../../platform/schema.js';
-import { bettors, HOUSE, houseTransfer, newTxnId, ofBettorPhone, post } from '../money/index.js';
+import { bettors, HOUSE, houseTransfer, newTxnId, ofBettor, post } from '../money/index.js';
 import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } from '../notices/index.js';
 import { jackpotIssues, jackpotPrizePayouts, jackpotTickets } from './schema.js';
 
@@ -78,11 +78,9 @@ const heldWhere = (q: HeldFilters, scope: Scope): SQL | undefined =>
     scopeCondition(scope, jackpotTickets.agentId),
     q.serial_number ? eq(jackpotTickets.serialNumber, q.serial_number) : undefined,
     q.identifier ? sql`${jackpotTickets.issueId} = (select id from jackpot_issues where identifier = ${q.identifier})` : undefined,
-    q.bettor_id ? eq(jackpotTickets.bettorId, q.bettor_id) : undefined,
-    q.phone ? ofBettorPhone(jackpotTickets.bettorId, q.phone) : undefined,
+    ofBettor(jackpotTickets.bettorId, q),
     q.state ? sql`${stateOf} = ${q.state}` : undefined,
-    q.settled_at_from ? gte(jackpotTickets.settledAt, new Date(q.settled_at_from)) : undefined,
-    q.settled_at_to ? lt(jackpotTickets.settledAt, new Date(q.settled_at_to)) : undefined,
+    withinDates(jackpotTickets.settledAt, q.settled_at_from, q.settled_at_to),
   );
 
 export const HELD_PRIZE_LIST = defineList({

@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JACKPOT_BET_STATUS, JACKPOT_SETTLE_STATUS, LOG_TYPE, message } from '@dau/domain';
 import {
@@ -26,10 +26,10 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { localeOf } from '../../platform/http.js';
 import { idempotent } from '../../platform/idempotency.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
-import { bettors, ofBettorPhone } from '../money/index.js';
+import { bettors, ofBettor, ofBettorPhone } from '../money/index.js';
 import { upcomingMatches } from '../feed/index.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotShares, jackpotTickets } from './schema.js';
 import {
@@ -81,8 +81,7 @@ export const ISSUE_LIST = defineList({
       q.bet_type_id ? eq(jackpotIssues.betTypeId, q.bet_type_id) : undefined,
       q.bet_status ? eq(jackpotIssues.betStatus, q.bet_status) : undefined,
       q.settle_status ? eq(jackpotIssues.settleStatus, q.settle_status) : undefined,
-      q.start_time_from ? gte(jackpotIssues.startTime, new Date(q.start_time_from)) : undefined,
-      q.start_time_to ? lt(jackpotIssues.startTime, new Date(q.start_time_to)) : undefined,
+      withinDates(jackpotIssues.startTime, q.start_time_from, q.start_time_to),
     ),
   select: selectIssues,
   idColumn: jackpotIssues.id,
@@ -128,13 +127,11 @@ const ticketWhere = (q: TicketFilters, scope: Scope): SQL | undefined =>
     q.id ? eq(jackpotTickets.id, q.id) : undefined,
     q.issue_id ? eq(jackpotTickets.issueId, q.issue_id) : undefined,
     q.identifier ? sql`${jackpotTickets.issueId} = (select id from jackpot_issues where identifier = ${q.identifier})` : undefined,
-    q.bettor_id ? eq(jackpotTickets.bettorId, q.bettor_id) : undefined,
-    q.phone ? ofBettorPhone(jackpotTickets.bettorId, q.phone) : undefined,
+    ofBettor(jackpotTickets.bettorId, q),
     q.status ? eq(jackpotTickets.status, q.status) : undefined,
     q.min_hits !== undefined ? gte(jackpotTickets.bestHits, q.min_hits) : undefined,
     q.serial_number ? eq(jackpotTickets.serialNumber, q.serial_number) : undefined,
-    q.created_at_from ? gte(jackpotTickets.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(jackpotTickets.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(jackpotTickets.createdAt, q.created_at_from, q.created_at_to),
   );
 
 const ticketList = (name: string, path: string) =>
@@ -176,8 +173,7 @@ export const SHARE_LIST = defineList({
       scopeCondition(scope, jackpotShares.agentId),
       q.code ? eq(jackpotShares.code, q.code.toUpperCase()) : undefined,
       q.phone ? ofBettorPhone(jackpotShares.bettorId, q.phone) : undefined,
-      q.created_at_from ? gte(jackpotShares.createdAt, new Date(q.created_at_from)) : undefined,
-      q.created_at_to ? lt(jackpotShares.createdAt, new Date(q.created_at_to)) : undefined,
+      withinDates(jackpotShares.createdAt, q.created_at_from, q.created_at_to),
     ),
   idColumn: jackpotShares.ticketId,
   sortable: { create_time: jackpotShares.createdAt, copies: jackpotShares.copies, copy_stake: jackpotShares.copyStake },

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { aliasedTable, and, eq, gte, ilike, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, eq, ilike, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOG_TYPE, MESSAGE_STATUS, tzPhoneStored } from '@dau/domain';
 import {
@@ -22,7 +22,7 @@ import type { Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/index.js';
 import { boardMessages, messages } from './schema.js';
@@ -63,8 +63,7 @@ const boardWhere = (q: BoardFilters, scope: Scope) =>
     q.phone ? phoneIs(boardMessages.phone, q.phone) : undefined,
     q.read_status === MESSAGE_STATUS.viewed ? isNotNull(boardMessages.readAt) : q.read_status === MESSAGE_STATUS.not_viewed ? isNull(boardMessages.readAt) : undefined,
     q.replied === 'yes' ? isNotNull(boardMessages.repliedMessageId) : q.replied === 'no' ? isNull(boardMessages.repliedMessageId) : undefined,
-    q.created_at_from ? gte(boardMessages.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(boardMessages.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(boardMessages.createdAt, q.created_at_from, q.created_at_to),
   );
 
 export const BOARD_LIST = defineList({
@@ -187,8 +186,7 @@ const messageWhere = (q: MessageFilters, scope: Scope) =>
     q.audience ? eq(messages.audience, q.audience) : undefined,
     q.status ? eq(messages.status, q.status) : undefined,
     q.sender_account ? eq(senders.account, q.sender_account) : undefined,
-    q.created_at_from ? gte(messages.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(messages.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(messages.createdAt, q.created_at_from, q.created_at_to),
   );
 
 export const MESSAGE_LIST = defineList({

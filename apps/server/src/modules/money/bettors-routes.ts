@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { aliasedTable, and, count, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, count, eq, gte, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, LOG_TYPE, validatePhone } from '@dau/domain';
 import { bettors, bills } from './schema.js';
 import { admins } from '../../platform/schema.js';
@@ -14,7 +14,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { idempotent } from '../../platform/idempotency.js';
 import { dayStart, localDay } from '@dau/domain';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { PUSH, PUSH_TO_BETTORS } from '../../platform/socket.js';
@@ -59,8 +59,7 @@ export function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
     q.online_status ? eq(bettors.onlineStatus, q.online_status) : undefined,
     q.risk_level ? eq(bettors.riskLevel, q.risk_level) : undefined,
     q.bet_status ? eq(bettors.betStatus, q.bet_status) : undefined,
-    q.created_at_from ? gte(bettors.createdAt, new Date(q.created_at_from)) : undefined,
-    q.created_at_to ? lt(bettors.createdAt, new Date(q.created_at_to)) : undefined,
+    withinDates(bettors.createdAt, q.created_at_from, q.created_at_to),
   );
 }
 

@@ -44,25 +44,37 @@ const normalPhone = (input: string) => {
 
 /** Rows of the bettor with this phone (as typed: +255…, 0…, spaces): an exact, indexed lookup of one bettor, not a scan. */
 export const ofBettorPhone = (bettorColumn: PgColumn, phone: string) => eq(bettorColumn, sql`(select id from bettors where phone = ${normalPhone(phone)})`);
+/** A list's bettor filters on its bettor column: the bettor's id and the bettor's phone as typed (either or both). */
+export const ofBettor = (bettorColumn: PgColumn, q: { bettor_id?: number; phone?: string }) =>
+  and(q.bettor_id ? eq(bettorColumn, q.bettor_id) : undefined, q.phone ? ofBettorPhone(bettorColumn, q.phone) : undefined);
 
 /** The 30-day split (spec §9): lists read the recent window, archives what is older. */
 export const archiveCutoff = () => new Date(Date.now() - ARCHIVE_SPLIT_DAYS * 86_400_000);
 
 type Window = 'recent' | 'archive';
 
+/**
+ * A list's period filter (created_at_from, created_at_to) split at the archive cutoff: `recent` the rows
+ * since the cutoff, `archive` the rows before it, `all` the period as asked.
+ */
+export function archiveWindow(col: PgColumn, window: Window | 'all', q: { created_at_from?: string; created_at_to?: string }): SQL | undefined {
+  const cutoff = archiveCutoff();
+  const from = q.created_at_from ? new Date(q.created_at_from) : undefined;
+  const to = q.created_at_to ? new Date(q.created_at_to) : undefined;
+  return and(
+    window === 'recent' ? gte(col, from && from > cutoff ? from : cutoff) : window === 'archive' ? lt(col, to && to < cutoff ? to : cutoff) : undefined,
+    window !== 'archive' && to ? lt(col, to) : undefined,
+    window !== 'recent' && from ? gte(col, from) : undefined,
+  );
+}
+
 function billWhere(kind: number, window: Window, extra?: (q: BillFilters) => SQL | undefined) {
   return (q: BillFilters, scope: Scope): SQL | undefined => {
-    const cutoff = archiveCutoff();
-    const from = q.created_at_from ? new Date(q.created_at_from) : undefined;
-    const to = q.created_at_to ? new Date(q.created_at_to) : undefined;
     return and(
       eq(bills.accountKind, kind),
-      window === 'recent' ? gte(bills.createdAt, from && from > cutoff ? from : cutoff) : lt(bills.createdAt, to && to < cutoff ? to : cutoff),
-      window === 'recent' && to ? lt(bills.createdAt, to) : undefined,
-      window === 'archive' && from ? gte(bills.createdAt, from) : undefined,
+      archiveWindow(bills.createdAt, window, q),
       scopeCondition(scope, bills.agentId),
-      q.bettor_id ? eq(bills.bettorId, q.bettor_id) : undefined,
-      q.phone ? ofBettorPhone(bills.bettorId, q.phone) : undefined,
+      ofBettor(bills.bettorId, q),
       q.serial_number ? eq(bills.serialNumber, q.serial_number) : undefined,
       q.type ? eq(bills.type, q.type) : undefined,
       q.admin_id ? eq(bills.adminId, q.admin_id) : undefined,

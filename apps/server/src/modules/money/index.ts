@@ -9,7 +9,7 @@ export {
   HOUSE, cashMovementCtes, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch,
   type BatchBill, type Cause, type HouseEntryRow, type PostedBill, type Posting, type Remark,
 } from './ledger.js';
-export { archiveCutoff, billRow, billsOfCause, ofBettorPhone } from './bills-routes.js';
+export { archiveCutoff, archiveWindow, billRow, billsOfCause, ofBettor, ofBettorPhone } from './bills-routes.js';
 export { bettorWhere, phoneCondition as bettorPhoneCondition } from './bettors-routes.js';
 export {
   countBet, countRecharge, countReward, countWithdrawal, listenToBettors, markSignedIn, newSandboxBettor, registerBettor, scopedBettor, type BettorListener,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { aliasedTable, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, validatePhone } from '@dau/domain';
+import { PAY_STATUS, PAY_TYPE, RECHARGE_CHANNEL, WITHDRAWAL_STATUS, validatePhone, type MessageCode } from '@dau/domain';
 import { bettors } from '../money/index.js';
 import { recharges, withdrawals } from './schema.js';
 import { admins } from '../../platform/schema.js';
@@ -67,27 +67,110 @@ function window(col: PgColumn | SQL, from: string | undefined, to: string | unde
   return and(...parts)!;
 }
 
-// ------------------------------------------------------------------------------------------------
-// Recharges
+/** A yes/no filter on a condition: `true` the rows that meet it, `false` the others. */
+const flag = (v: 'true' | 'false' | undefined, cond: SQL) => (v === 'true' ? cond : v === 'false' ? sql`not ${cond}` : undefined);
 
-export const rechargeFilters = z.object({
-  /** One recharge (a bill's source links here). */
+// ------------------------------------------------------------------------------------------------
+// What the recharge and withdrawal lists share: the filters, their conditions, a row's head, paging.
+
+type PaymentTable = typeof recharges | typeof withdrawals;
+
+/** The filters both lists start with (each adds its own after `pay_type`)... */
+const paymentHeadFilters = {
+  /** One recharge or withdrawal (a bill's source links here). */
   id: optionalInt,
   bettor_id: optionalInt,
   phone: optionalText,
   serial_number: optionalText,
   carrier_order_number: optionalText,
   pay_type: payTypeFilter,
+};
+/** ...and the ones both go on with (each adds its own flags after `stuck`, then `reconcile`). */
+const paymentTailFilters = {
+  pay_status: z.coerce.number().int().min(1).max(3).optional(),
+  created_at_from: isoDate,
+  created_at_to: isoDate,
+  stuck: bool,
+};
+
+/** The conditions of the shared filters; `stuck` and `toReconcile` are the list's own conditions for those flags. */
+function paymentWhere(t: PaymentTable, q: PaymentFilters, scope: Scope, archive: boolean, stuck: SQL, toReconcile: SQL) {
+  return and(
+    scopeCondition(scope, t.agentId),
+    window(t.createdAt, q.created_at_from, q.created_at_to, archive),
+    q.id ? eq(t.id, q.id) : undefined,
+    q.bettor_id ? eq(t.bettorId, q.bettor_id) : undefined,
+    q.phone ? eq(bettors.phone, phoneOf(q.phone)) : undefined,
+    q.serial_number ? eq(t.serialNumber, q.serial_number) : undefined,
+    q.carrier_order_number ? eq(t.carrierOrderNumber, q.carrier_order_number) : undefined,
+    q.pay_type ? eq(t.payType, q.pay_type) : undefined,
+    q.pay_status ? eq(t.payStatus, q.pay_status) : undefined,
+    flag(q.stuck, stuck),
+    flag(q.reconcile, toReconcile),
+  );
+}
+
+/** The archive (older than 30 days) is searched only for one user or one order number. */
+const archiveRequire = (q: PaymentFilters) =>
+  q.bettor_id || q.phone || q.serial_number || q.carrier_order_number ? null : ('RECHARGE_USER_REQUIRED' as const);
+
+/** The fields both rows start with: the order's numbers, its bettor and agent, amount and pay type. */
+const paymentRowHead = (p: PaymentTable['$inferSelect'], x: { userPhone: string; userName: string; agentAccount: string | null }) => ({
+  id: p.id, serial_number: p.serialNumber, carrier_order_number: p.carrierOrderNumber,
+  user_id: p.bettorId, user_phone: x.userPhone, user_name: x.userName, phone: p.phone,
+  agent_id: p.agentId, agent_account: x.agentAccount,
+  amount: Number(p.amount), pay_type: p.payType,
+});
+
+/**
+ * One kind's lists (recent, customer service, archive) from its filters, conditions, select and row:
+ * the archive requires a user or an order number, the recent lists what the kind requires (if anything).
+ */
+function paymentLists<Q extends typeof rechargeFilters | typeof withdrawalFilters, S, R extends Record<string, unknown>>(k: {
+  table: PaymentTable;
+  filters: Q;
+  recentRequire?: (q: z.infer<Q>) => MessageCode | null;
+  where: (q: z.infer<Q>, scope: Scope, archive: boolean) => SQL | undefined;
+  select: (ex: Executor) => { where(c: SQL): PromiseLike<unknown[]> };
+  toRow: (x: S) => R;
+  row: z.ZodObject;
+  columns: readonly ExportColumn[];
+}) {
+  const t = k.table;
+  const list = (name: string, path: string, archive: boolean) =>
+    defineList<Q>({
+      name, page: name, path,
+      filters: k.filters,
+      require: archive ? archiveRequire : k.recentRequire,
+      where: (q, scope) => k.where(q, scope, archive),
+      select: k.select,
+      idColumn: t.id,
+      sortable: { id: t.id, create_time: t.createdAt, amount: t.amount, pay_time: t.paidAt },
+      defaultSort: '-id',
+      toRow: k.toRow,
+      row: k.row,
+      columns: k.columns,
+    });
+  /** One row by id, as the lists show it. */
+  const row = async (ex: Executor, id: number) => {
+    const [x] = await k.select(ex).where(eq(t.id, id));
+    return k.toRow(x as S);
+  };
+  return { list, row };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Recharges
+
+export const rechargeFilters = z.object({
+  ...paymentHeadFilters,
   /** How it was started: app request, USSD push or on chain (domain RECHARGE_CHANNEL). */
   recharge_channel: z.coerce
     .number()
     .int()
     .refine((v) => (Object.values(RECHARGE_CHANNEL) as number[]).includes(v), { message: 'not a recharge channel' })
     .optional(),
-  pay_status: z.coerce.number().int().min(1).max(3).optional(),
-  created_at_from: isoDate,
-  created_at_to: isoDate,
-  stuck: bool,
+  ...paymentTailFilters,
   /** Waiting for reconciliation (the operator cannot tell the outcome). */
   reconcile: bool,
 });
@@ -117,10 +200,8 @@ export const rechargeAnswer = answerRow({
 export function toRechargeRow(x: RechargeSel) {
   const r = x.r;
   return {
-    id: r.id, serial_number: r.serialNumber, carrier_order_number: r.carrierOrderNumber,
-    user_id: r.bettorId, user_phone: x.userPhone, user_name: x.userName, phone: r.phone,
-    agent_id: r.agentId, agent_account: x.agentAccount,
-    amount: Number(r.amount), pay_type: r.payType, recharge_channel: r.channel, pay_status: r.payStatus, fail_reason: r.failReason,
+    ...paymentRowHead(r, x),
+    recharge_channel: r.channel, pay_status: r.payStatus, fail_reason: r.failReason,
     callback_count: r.callbackCount, previous_recharge_time: iso(r.previousRechargeAt), create_time: iso(r.createdAt),
     pay_time: iso(r.paidAt), last_query_time: iso(r.lastQueryAt), stuck: !!x.stuck,
     ...reconcileRow(r, r.payStatus === PAY_STATUS.processing, x.reconciler),
@@ -135,18 +216,8 @@ const RECHARGE_COLUMNS: readonly ExportColumn[] = [
 
 function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
   return and(
-    scopeCondition(scope, recharges.agentId),
-    window(recharges.createdAt, q.created_at_from, q.created_at_to, archive),
-    q.id ? eq(recharges.id, q.id) : undefined,
-    q.bettor_id ? eq(recharges.bettorId, q.bettor_id) : undefined,
-    q.phone ? eq(bettors.phone, phoneOf(q.phone)) : undefined,
-    q.serial_number ? eq(recharges.serialNumber, q.serial_number) : undefined,
-    q.carrier_order_number ? eq(recharges.carrierOrderNumber, q.carrier_order_number) : undefined,
-    q.pay_type ? eq(recharges.payType, q.pay_type) : undefined,
+    paymentWhere(recharges, q, scope, archive, rechargeStuck, rechargeToReconcile),
     q.recharge_channel ? eq(recharges.channel, q.recharge_channel) : undefined,
-    q.pay_status ? eq(recharges.payStatus, q.pay_status) : undefined,
-    q.stuck === 'true' ? rechargeStuck : q.stuck === 'false' ? sql`not ${rechargeStuck}` : undefined,
-    q.reconcile === 'true' ? rechargeToReconcile : q.reconcile === 'false' ? sql`not ${rechargeToReconcile}` : undefined,
   );
 }
 
@@ -158,54 +229,30 @@ function rechargeWhere(q: RechargeFilters, scope: Scope, archive: boolean) {
 const rechargeRequire = (q: RechargeFilters) =>
   q.id || q.bettor_id || q.phone || q.serial_number || q.carrier_order_number || q.stuck === 'true' || q.reconcile === 'true' ? null : ('RECHARGE_USER_REQUIRED' as const);
 
-const rechargeSortable = { id: recharges.id, create_time: recharges.createdAt, amount: recharges.amount, pay_time: recharges.paidAt };
+const rechargeLists = paymentLists({
+  table: recharges, filters: rechargeFilters, recentRequire: rechargeRequire, where: rechargeWhere, select: selectRecharges,
+  toRow: toRechargeRow, row: rechargeAnswer, columns: RECHARGE_COLUMNS,
+});
 
-const rechargeList = (name: string, page: string, path: string, archive: boolean) =>
-  defineList({
-    name, page, path,
-    filters: rechargeFilters,
-    require: archive ? (q) => (q.bettor_id || q.phone || q.serial_number || q.carrier_order_number ? null : 'RECHARGE_USER_REQUIRED') : rechargeRequire,
-    where: (q, scope) => rechargeWhere(q, scope, archive),
-    select: selectRecharges,
-    idColumn: recharges.id,
-    sortable: rechargeSortable,
-    defaultSort: '-id',
-    toRow: toRechargeRow,
-    row: rechargeAnswer,
-    columns: RECHARGE_COLUMNS,
-  });
-
-export const rechargeListSpec = rechargeList('recharge_list', 'recharge_list', '/api/v1/money/recharges', false);
-export const csRechargeListSpec = { ...rechargeList('cs_recharge', 'cs_recharge', '/api/v1/money/cs/recharges', false), scopeMode: 'serving' as const };
-export const rechargeArchiveSpec = rechargeList('recharge_archive', 'recharge_archive', '/api/v1/money/recharges/archive', true);
-
-export async function rechargeRow(ex: Executor, id: number) {
-  const [x] = await selectRecharges(ex).where(eq(recharges.id, id));
-  return toRechargeRow(x as RechargeSel);
-}
+export const rechargeListSpec = rechargeLists.list('recharge_list', '/api/v1/money/recharges', false);
+export const csRechargeListSpec = { ...rechargeLists.list('cs_recharge', '/api/v1/money/cs/recharges', false), scopeMode: 'serving' as const };
+export const rechargeArchiveSpec = rechargeLists.list('recharge_archive', '/api/v1/money/recharges/archive', true);
+export const rechargeRow = rechargeLists.row;
 
 // ------------------------------------------------------------------------------------------------
 // Withdrawals
 
 export const withdrawalFilters = z.object({
-  /** One withdrawal (a bill's source links here). */
-  id: optionalInt,
-  bettor_id: optionalInt,
-  phone: optionalText,
-  serial_number: optionalText,
-  carrier_order_number: optionalText,
-  pay_type: payTypeFilter,
+  ...paymentHeadFilters,
   status: z.coerce.number().int().min(1).max(7).optional(),
-  pay_status: z.coerce.number().int().min(1).max(3).optional(),
-  created_at_from: isoDate,
-  created_at_to: isoDate,
-  stuck: bool,
+  ...paymentTailFilters,
   /** Over the large-withdrawal amount (needs a second approval). */
   large: bool,
   /** Waiting for reconciliation (the operator cannot tell the outcome). */
   reconcile: bool,
 });
 type WithdrawalFilters = z.infer<typeof withdrawalFilters>;
+type PaymentFilters = Pick<RechargeFilters, keyof RechargeFilters & keyof WithdrawalFilters>;
 
 const withdrawalStuck = sql<boolean>`(${withdrawals.status} = ${WITHDRAWAL_STATUS.disbursing} and coalesce(${withdrawals.disbursedAt}, ${withdrawals.createdAt}) < ${stuckCut})`;
 const withdrawalLarge = sql<boolean>`(${withdrawals.amount} > ${largeAmount})`;
@@ -244,10 +291,8 @@ export const withdrawalAnswer = answerRow({
 export function toWithdrawalRow(x: WithdrawalSel) {
   const w = x.w;
   return {
-    id: w.id, serial_number: w.serialNumber, carrier_order_number: w.carrierOrderNumber,
-    user_id: w.bettorId, user_phone: x.userPhone, user_name: x.userName, phone: w.phone,
-    agent_id: w.agentId, agent_account: x.agentAccount,
-    amount: Number(w.amount), pay_type: w.payType, status: w.status, pay_status: w.payStatus,
+    ...paymentRowHead(w, x),
+    status: w.status, pay_status: w.payStatus,
     fail_reason: w.failReason, refuse_reason: w.refuseReason,
     first_approver_id: w.firstApproverId, first_approver: x.firstApprover,
     second_approver_id: w.secondApproverId, second_approver: x.secondApprover,
@@ -268,48 +313,22 @@ const WITHDRAWAL_COLUMNS: readonly ExportColumn[] = [
 
 function withdrawalWhere(q: WithdrawalFilters, scope: Scope, archive: boolean) {
   return and(
-    scopeCondition(scope, withdrawals.agentId),
-    window(withdrawals.createdAt, q.created_at_from, q.created_at_to, archive),
-    q.id ? eq(withdrawals.id, q.id) : undefined,
-    q.bettor_id ? eq(withdrawals.bettorId, q.bettor_id) : undefined,
-    q.phone ? eq(bettors.phone, phoneOf(q.phone)) : undefined,
-    q.serial_number ? eq(withdrawals.serialNumber, q.serial_number) : undefined,
-    q.carrier_order_number ? eq(withdrawals.carrierOrderNumber, q.carrier_order_number) : undefined,
-    q.pay_type ? eq(withdrawals.payType, q.pay_type) : undefined,
+    paymentWhere(withdrawals, q, scope, archive, withdrawalStuck, withdrawalToReconcile),
     q.status ? eq(withdrawals.status, q.status) : undefined,
-    q.pay_status ? eq(withdrawals.payStatus, q.pay_status) : undefined,
-    q.stuck === 'true' ? withdrawalStuck : q.stuck === 'false' ? sql`not ${withdrawalStuck}` : undefined,
-    q.large === 'true' ? withdrawalLarge : q.large === 'false' ? sql`not ${withdrawalLarge}` : undefined,
-    q.reconcile === 'true' ? withdrawalToReconcile : q.reconcile === 'false' ? sql`not ${withdrawalToReconcile}` : undefined,
+    flag(q.large, withdrawalLarge),
   );
 }
 
-const withdrawalSortable = { id: withdrawals.id, create_time: withdrawals.createdAt, amount: withdrawals.amount, pay_time: withdrawals.paidAt };
-
 /** The withdrawal list is the review queue: it lists across users (no user required); the archive needs one. */
-const withdrawalList = (name: string, page: string, path: string, archive: boolean) =>
-  defineList({
-    name, page, path,
-    filters: withdrawalFilters,
-    require: archive ? (q) => (q.bettor_id || q.phone || q.serial_number || q.carrier_order_number ? null : 'RECHARGE_USER_REQUIRED') : undefined,
-    where: (q, scope) => withdrawalWhere(q, scope, archive),
-    select: selectWithdrawals,
-    idColumn: withdrawals.id,
-    sortable: withdrawalSortable,
-    defaultSort: '-id',
-    toRow: toWithdrawalRow,
-    row: withdrawalAnswer,
-    columns: WITHDRAWAL_COLUMNS,
-  });
+const withdrawalLists = paymentLists({
+  table: withdrawals, filters: withdrawalFilters, where: withdrawalWhere, select: selectWithdrawals,
+  toRow: toWithdrawalRow, row: withdrawalAnswer, columns: WITHDRAWAL_COLUMNS,
+});
 
-export const withdrawalListSpec = withdrawalList('withdraw_list', 'withdraw_list', '/api/v1/money/withdrawals', false);
-export const csWithdrawalListSpec = { ...withdrawalList('cs_withdraw', 'cs_withdraw', '/api/v1/money/cs/withdrawals', false), scopeMode: 'serving' as const };
-export const withdrawalArchiveSpec = withdrawalList('withdrawal_archive', 'withdrawal_archive', '/api/v1/money/withdrawals/archive', true);
-
-export async function withdrawalRow(ex: Executor, id: number) {
-  const [x] = await selectWithdrawals(ex).where(eq(withdrawals.id, id));
-  return toWithdrawalRow(x as WithdrawalSel);
-}
+export const withdrawalListSpec = withdrawalLists.list('withdraw_list', '/api/v1/money/withdrawals', false);
+export const csWithdrawalListSpec = { ...withdrawalLists.list('cs_withdraw', '/api/v1/money/cs/withdrawals', false), scopeMode: 'serving' as const };
+export const withdrawalArchiveSpec = withdrawalLists.list('withdrawal_archive', '/api/v1/money/withdrawals/archive', true);
+export const withdrawalRow = withdrawalLists.row;
 
 // ------------------------------------------------------------------------------------------------
 // Airtel transfers: recharges and withdrawals through Airtel (pay type 4) in one list.
@@ -447,7 +466,7 @@ export const airtelTransferSpec = defineList({
       q.serial_number ? sql`${a('serial_number')} = ${q.serial_number}` : undefined,
       q.carrier_order_number ? sql`${a('carrier_order_number')} = ${q.carrier_order_number}` : undefined,
       q.pay_status ? sql`${a('pay_status')} = ${q.pay_status}` : undefined,
-      q.stuck === 'true' ? sql`${a('stuck')}` : q.stuck === 'false' ? sql`not ${a('stuck')}` : undefined,
+      flag(q.stuck, sql`${a('stuck')}`),
     ),
   select: selectAirtel,
   // The synthetic key is unique across both kinds; drizzle only needs something to order and compare by.

@@ -7,14 +7,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, eq, gte, ilike, lt } from 'drizzle-orm';
+import { and, eq, ilike } from 'drizzle-orm';
 import { ACCOUNT_KIND, CREDIT_BILL_TYPE, LOG_TYPE } from '@dau/domain';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import type { Db } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf } from '../../platform/listing.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { HOUSE, bettorPhoneCondition, bettors, countReward, post } from '../money/index.js';
 import { activityQualifications } from './schema.js';
@@ -44,8 +44,7 @@ const activityList = (name: string, page: string, path: string, require?: (q: z.
         q.phone ? bettorPhoneCondition(q.phone) : undefined,
         q.activity ? ilike(activityQualifications.activity, `%${esc(q.activity)}%`) : undefined,
         q.status ? eq(activityQualifications.status, q.status) : undefined,
-        q.created_at_from ? gte(activityQualifications.createdAt, new Date(q.created_at_from)) : undefined,
-        q.created_at_to ? lt(activityQualifications.createdAt, new Date(q.created_at_to)) : undefined,
+        withinDates(activityQualifications.createdAt, q.created_at_from, q.created_at_to),
       ),
     select: (ex) =>
       ex.select({ a: activityQualifications, phone: bettors.phone, name: bettors.name }).from(activityQualifications).innerJoin(bettors, eq(bettors.id, activityQualifications.bettorId)),

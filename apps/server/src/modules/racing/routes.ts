@@ -28,10 +28,10 @@ import {
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { writeAudit } from '../../platform/audit.js';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { bettors, ofBettorPhone } from '../money/index.js';
+import { bettors, ofBettor } from '../money/index.js';
 import { racingBets, racingCoinMoves, racingRaces, racingSettings, type RacingRunner } from './schema.js';
 import { COIN_DIRECTION, RACING_BET_STATUS, racingSettingsOf } from './service.js';
 
@@ -57,8 +57,7 @@ export const raceList = defineList({
     and(
       q.status ? eq(racingRaces.status, q.status) : undefined,
       q.race_ref ? eq(racingRaces.raceRef, q.race_ref) : undefined,
-      q.starts_at_from ? gte(racingRaces.startsAt, new Date(q.starts_at_from)) : undefined,
-      q.starts_at_to ? lt(racingRaces.startsAt, new Date(q.starts_at_to)) : undefined,
+      withinDates(racingRaces.startsAt, q.starts_at_from, q.starts_at_to),
     ),
   select: (ex: Executor) => ex.select().from(racingRaces),
   idColumn: racingRaces.id,
@@ -109,11 +108,9 @@ export const racingBetList = defineList({
       scopeCondition(scope, racingBets.agentId),
       q.id ? eq(racingBets.id, q.id) : undefined,
       q.race_id ? eq(racingBets.raceId, q.race_id) : undefined,
-      q.bettor_id ? eq(racingBets.bettorId, q.bettor_id) : undefined,
-      q.phone ? ofBettorPhone(racingBets.bettorId, q.phone) : undefined,
+      ofBettor(racingBets.bettorId, q),
       q.status ? eq(racingBets.status, q.status) : undefined,
-      q.created_at_from ? gte(racingBets.createdAt, new Date(q.created_at_from)) : undefined,
-      q.created_at_to ? lt(racingBets.createdAt, new Date(q.created_at_to)) : undefined,
+      withinDates(racingBets.createdAt, q.created_at_from, q.created_at_to),
     ),
   select: selectBets,
   countFrom: (ex: Executor) => ex.select({ id: racingBets.id }).from(racingBets),
@@ -144,11 +141,9 @@ export const coinMoveList = defineList({
   where: (q: MoveFilters, scope: Scope) =>
     and(
       scopeCondition(scope, bettors.agentId),
-      q.bettor_id ? eq(racingCoinMoves.bettorId, q.bettor_id) : undefined,
-      q.phone ? ofBettorPhone(racingCoinMoves.bettorId, q.phone) : undefined,
+      ofBettor(racingCoinMoves.bettorId, q),
       q.direction ? eq(racingCoinMoves.direction, q.direction) : undefined,
-      q.created_at_from ? gte(racingCoinMoves.createdAt, new Date(q.created_at_from)) : undefined,
-      q.created_at_to ? lt(racingCoinMoves.createdAt, new Date(q.created_at_to)) : undefined,
+      withinDates(racingCoinMoves.createdAt, q.created_at_from, q.created_at_to),
     ),
   select: (ex: Executor) =>
     ex.select({ move: racingCoinMoves, phone: bettors.phone, name: bettors.name }).from(racingCoinMoves).innerJoin(bettors, eq(bettors.id, racingCoinMoves.bettorId)),

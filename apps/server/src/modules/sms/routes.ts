@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { LOG_TYPE, normaliseTzPhone, parsePhoneList } from '@dau/domain';
 import {
   pageAnswer, smsConfigAnswer, smsConfigBody, smsExclusionResource, smsImportAnswer, smsImportBody, smsPreviewAnswer, smsRecipientQuery,
@@ -17,7 +17,7 @@ import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource.js';
-import { scopeOf } from '../../platform/listing.js';
+import { scopeOf, withinDates } from '../../platform/listing.js';
 import { subtreeCondition } from '../../platform/ownership.js';
 import { pageQuery, pageOffset } from '../../platform/paging.js';
 import { admins } from '../../platform/schema.js';
@@ -202,8 +202,7 @@ export function smsRoutes(app: FastifyInstance, ctx: AppContext) {
       const where = and(
         sendScope(req),
         q.status ? eq(smsSends.status, q.status) : undefined,
-        q.created_at_from ? gte(smsSends.createdAt, new Date(q.created_at_from)) : undefined,
-        q.created_at_to ? lt(smsSends.createdAt, new Date(q.created_at_to)) : undefined,
+        withinDates(smsSends.createdAt, q.created_at_from, q.created_at_to),
       );
       const [rows, [{ n }]] = await Promise.all([
         db.select(sendColumns).from(smsSends).leftJoin(admins, eq(admins.id, smsSends.senderAdminId)).where(where).orderBy(desc(smsSends.id)).limit(q.page_size).offset(pageOffset(q)),

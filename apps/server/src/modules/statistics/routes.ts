@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { selectionExposure } from '../betting/index.js';
 import { feedEventsAll } from '../feed/index.js';
 import { orderLines } from '../betting/index.js';
 import { authOf } from '../../platform/access.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { defineList, listSpecs, optionalInt, parseListQuery, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, listSpecs, optionalInt, parseListQuery, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
 import { answerRow, figuresAnswer, openBookAnswer, pageAnswer, text } from '@dau/contract';
 import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
@@ -55,8 +55,7 @@ function matchWhere(q: MatchFilters, scope: Scope): SQL | undefined {
     scopeCondition(scope, sx.agentId),
     q.sport_id !== undefined ? eq(fe.sportId, q.sport_id) : undefined,
     q.event_id ? eq(sx.eventId, q.event_id) : undefined,
-    q.start_from ? gte(fe.startTime, new Date(q.start_from)) : undefined,
-    q.start_to ? lt(fe.startTime, new Date(q.start_to)) : undefined,
+    withinDates(fe.startTime, q.start_from, q.start_to),
   );
 }
 

@@ -776,16 +776,12 @@ export class SandboxTronNode {
       const q = req.query as Record<string, string | undefined>;
       if (!a) return reply.status(400).send({ success: false, error: 'Invalid address' });
       if (q.contract_address && tryHex41(q.contract_address) !== this.usdtHex) return { data: [], success: true, meta: { at: Date.now(), page_size: 0 } };
-      const limit = Math.min(Math.max(Number(q.limit ?? 20) || 20, 1), 200);
       const { rows, more } = await this.transferEvents({
         address: a,
         direction: q.only_to === 'true' ? 'to' : q.only_from === 'true' ? 'from' : undefined,
         minTs: q.min_timestamp ? Number(q.min_timestamp) : undefined,
         maxTs: q.max_timestamp ? Number(q.max_timestamp) : undefined,
-        confirmed: q.only_confirmed === 'true',
-        limit,
-        after: q.fingerprint ? Number(q.fingerprint) : undefined,
-        asc: q.order_by === 'block_timestamp,asc',
+        ...gridPaging(q),
       });
       const data = rows.map(({ t, ts }) => ({
         transaction_id: t.txId,
@@ -796,24 +792,18 @@ export class SandboxTronNode {
         type: 'Transfer',
         value: String(t.amount),
       }));
-      const meta: Record<string, unknown> = { at: Date.now(), page_size: data.length };
-      if (more && rows.length) meta.fingerprint = String(rows[rows.length - 1]!.t.id);
-      return { data, success: true, meta };
+      return gridPage(data, rows, more);
     });
     app.get('/v1/contracts/:address/events', async (req, reply) => {
       const c = tryHex41((req.params as { address: string }).address);
       const q = req.query as Record<string, string | undefined>;
       if (!c) return reply.status(400).send({ success: false, error: 'Invalid address' });
       if (c !== this.usdtHex || (q.event_name && q.event_name !== 'Transfer')) return { data: [], success: true, meta: { at: Date.now(), page_size: 0 } };
-      const limit = Math.min(Math.max(Number(q.limit ?? 20) || 20, 1), 200);
       const { rows, more } = await this.transferEvents({
         blockNumber: q.block_number !== undefined ? Number(q.block_number) : undefined,
         minTs: q.min_block_timestamp ? Number(q.min_block_timestamp) : undefined,
         maxTs: q.max_block_timestamp ? Number(q.max_block_timestamp) : undefined,
-        confirmed: q.only_confirmed === 'true',
-        limit,
-        after: q.fingerprint ? Number(q.fingerprint) : undefined,
-        asc: q.order_by === 'block_timestamp,asc',
+        ...gridPaging(q),
       });
       const data = rows.map(({ t, ts }) => ({
         block_number: t.blockNumber,
@@ -827,9 +817,7 @@ export class SandboxTronNode {
         event: 'Transfer(address indexed from, address indexed to, uint256 value)',
         transaction_id: t.txId,
       }));
-      const meta: Record<string, unknown> = { at: Date.now(), page_size: data.length };
-      if (more && rows.length) meta.fingerprint = String(rows[rows.length - 1]!.t.id);
-      return { data, success: true, meta };
+      return gridPage(data, rows, more);
     });
 
     // The sandbox's own controls (no real node has these).
@@ -853,6 +841,19 @@ export class SandboxTronNode {
       return b.deposits ? { results: out } : out[0];
     });
   }
+}
+
+/** TronGrid v1's paging parameters of a list (confirmed only, page size, the fingerprint to go on from, order). */
+function gridPaging(q: Record<string, string | undefined>) {
+  const limit = Math.min(Math.max(Number(q.limit ?? 20) || 20, 1), 200);
+  return { confirmed: q.only_confirmed === 'true', limit, after: q.fingerprint ? Number(q.fingerprint) : undefined, asc: q.order_by === 'block_timestamp,asc' };
+}
+
+/** A TronGrid v1 page: the rows, and the fingerprint of the last when more follow. */
+function gridPage<T>(data: T[], rows: { t: { id: number } }[], more: boolean) {
+  const meta: Record<string, unknown> = { at: Date.now(), page_size: data.length };
+  if (more && rows.length) meta.fingerprint = String(rows[rows.length - 1]!.t.id);
+  return { data, success: true, meta };
 }
 
 function blockId(number: number, seed: string) {

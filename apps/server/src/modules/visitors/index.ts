@@ -7,11 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, eq, gte, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { VISITOR_STATS_MAX_DAYS, answerRow, text, visitorStatsAnswer } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
-import { defineList, isoDate, registerList, type ExportColumn } from '../../platform/listing.js';
+import { defineList, isoDate, registerList, withinDates, type ExportColumn } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
 import { darDay, pruneVisits, visitorStats } from './service.js';
 import { visits } from './schema.js';
@@ -47,8 +47,7 @@ export const visitListSpec = defineList({
   filters: visitFilters,
   where: (q) =>
     and(
-      q.visited_at_from ? gte(visits.visitedAt, new Date(q.visited_at_from)) : undefined,
-      q.visited_at_to ? lt(visits.visitedAt, new Date(q.visited_at_to)) : undefined,
+      withinDates(visits.visitedAt, q.visited_at_from, q.visited_at_to),
       q.visitor_id ? eq(visits.visitorKey, q.visitor_id) : undefined,
       q.kind ? eq(visits.kind, q.kind) : undefined,
       q.device ? eq(visits.device, q.device) : undefined,

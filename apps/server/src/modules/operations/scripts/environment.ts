@@ -1,19 +1,14 @@
 import os from 'node:os';
-import { z } from 'zod';
-import { defineScript } from './types.js';
+import { defineReadOnlyScript } from './types.js';
 
 /**
  * Prints how this process is configured: Node, host, the DAU_* and database settings. Secrets (any
  * setting named like a password, token, secret or key, and the password of a connection string) come
  * out as *** through the runner's redaction, like every line of every script.
  */
-export const environment = defineScript({
+export const environment = defineReadOnlyScript({
   name: 'server-environment',
   version: 1,
-  dangerous: false,
-  changesData: false,
-  args: z.strictObject({}),
-  fields: [],
   async run(sc) {
     await sc.out(`node ${process.version} on ${os.hostname()} (${os.platform()} ${os.arch()}), pid ${process.pid}, database ${sc.database.kind}`);
     const names = Object.keys(process.env).filter((k) => /^(DAU_|DATABASE_URL$|TRON_|PG)/.test(k)).sort();

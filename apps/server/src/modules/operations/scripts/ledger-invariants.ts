@@ -1,15 +1,10 @@
-import { z } from 'zod';
 import { checkInvariants } from '../../money/index.js';
-import { defineScript } from './types.js';
+import { defineReadOnlyScript } from './types.js';
 
 /** Re-runs the ledger's invariant check: every balance equals its bills, the journal sums to zero. */
-export const ledgerInvariants = defineScript({
+export const ledgerInvariants = defineReadOnlyScript({
   name: 'ledger-invariants',
   version: 1,
-  dangerous: false,
-  changesData: false,
-  args: z.strictObject({}),
-  fields: [],
   async run(sc) {
     await sc.out('checking balances against bills and the journal against zero...');
     const problems = await checkInvariants(sc.db);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { MessageCode } from '@dau/domain';
 import type { Database, Db } from '../../../platform/db.js';
 import type { AppContext } from '../../../platform/context.js';
@@ -50,3 +50,10 @@ export interface ScriptRefusal {
 }
 
 export const defineScript = <A>(def: ScriptDef<A>): ScriptDef<A> => def;
+
+const noArgs = z.strictObject({});
+type NoArgs = z.infer<typeof noArgs>;
+
+/** A read-only script without arguments (a report or a check): not dangerous, no dry run, nothing to fill in. */
+export const defineReadOnlyScript = (def: Pick<ScriptDef<NoArgs>, 'name' | 'version' | 'run'>): ScriptDef<NoArgs> =>
+  defineScript({ ...def, dangerous: false, changesData: false, args: noArgs, fields: [] });
