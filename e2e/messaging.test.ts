@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { logOf, missingKeys, signIn, useE2e } from './support/browser';
+import { localPhone, useSandboxBettors } from './support/bettors';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, rowWithText, settled, toastAfter, until } from './support/ui';
 import { openInLanguage, openScreen, shot, shots } from './support/screens';
@@ -16,19 +17,10 @@ import { openInLanguage, openScreen, shot, shots } from './support/screens';
  * read goes through the messaging sandbox routes (DAU_SANDBOX_ROUTES=1), the services the bettor app uses.
  */
 const e2e = useE2e({ server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1' } } });
-let adminToken = '';
-const bettors: { id: number; phone: string }[] = [];
+const { api, bettors } = useSandboxBettors(e2e, 3);
 const board: number[] = [];
-const api = <T = any>(method: string, p: string, body?: unknown) => e2e.server.api<T>(method, p, body, adminToken);
-/** "255712345678" → "0712 345 678", the way an operator types it. */
-const local = (stored: string) => `0${stored.slice(3, 6)} ${stored.slice(6, 9)} ${stored.slice(9)}`;
 
 beforeAll(async () => {
-  adminToken = await e2e.server.loginApi(ADMIN_ACCOUNT, ADMIN_PASSWORD);
-  for (let i = 0; i < 3; i++) {
-    const order = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 100_00 }), 201, 'sandbox bettor');
-    bettors.push({ id: order.bettor_id, phone: order.phone });
-  }
   for (const [i, text] of [[0, 'My deposit of 5,000 TSh has not arrived yet.'], [1, 'Matokeo ya jackpot yatatoka lini?']] as const) {
     board.push(expectStatus(await api('POST', '/sandbox/messaging/board', { bettor_id: bettors[i]!.id, content: text }), 201, 'board message').id);
   }
@@ -83,7 +75,7 @@ describe('messaging screens', () => {
     await send.waitFor();
     await field(send, 'Title').fill('Weekend jackpot');
     await field(send, 'Content').fill('The weekend jackpot is open: 13 matches, TSh 100,000,000 to win.');
-    const phones = [local(bettors[0]!.phone), `+${bettors[1]!.phone}`, '0799 000 001', 'call me'].join('\n');
+    const phones = [localPhone(bettors[0]!.phone), `+${bettors[1]!.phone}`, '0799 000 001', 'call me'].join('\n');
     await send.getByTestId('send-phones').fill(phones);
     await send.getByTestId('send-check').click();
     const report = send.getByTestId('phone-report');
@@ -100,7 +92,7 @@ describe('messaging screens', () => {
     // Delivered by the job; the list follows (it polls every 2 s while a send runs).
     let row0: any;
     await until(async () => {
-      row0 = (await e2e.server.api('GET', '/messaging/messages?title=Weekend', undefined, adminToken)).body.items[0];
+      row0 = (await api('GET', '/messaging/messages?title=Weekend')).body.items[0];
       return row0?.status === 'sent';
     }, 'the message delivered');
     expect(row0).toMatchObject({ recipient_count: 2, delivered_count: 2, audience: 'bettors', all_users: false });

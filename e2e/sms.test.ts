@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { logOf, missingKeys, signIn, useE2e } from './support/browser';
+import { localPhone, useSandboxBettors } from './support/bettors';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, settled, toastAfter, until } from './support/ui';
 import { openScreen, shot, shots } from './support/screens';
@@ -17,19 +18,7 @@ import { openScreen, shot, shots } from './support/screens';
 const e2e = useE2e({
   server: { demo: false, simulator: false, env: { DAU_SANDBOX_ROUTES: '1' } },
 });
-let adminToken = '';
-const bettors: { id: number; phone: string }[] = [];
-const api = <T = any>(method: string, p: string, body?: unknown) => e2e.server.api<T>(method, p, body, adminToken);
-/** "255712345678" → "0712 345 678", the way an operator types it. */
-const local = (stored: string) => `0${stored.slice(3, 6)} ${stored.slice(6, 9)} ${stored.slice(9)}`;
-
-beforeAll(async () => {
-  adminToken = await e2e.server.loginApi(ADMIN_ACCOUNT, ADMIN_PASSWORD);
-  for (let i = 0; i < 3; i++) {
-    const order = expectStatus(await api('POST', '/sandbox/betting/orders', { stake: 100_00 }), 201, 'sandbox bettor');
-    bettors.push({ id: order.bettor_id, phone: order.phone });
-  }
-});
+const { api, bettors } = useSandboxBettors(e2e, 3);
 
 describe('SMS screens', () => {
   test('no-send list (local form, import), an SMS with its preview delivered and reported, UCS-2 preview; three languages', async () => {
@@ -42,7 +31,7 @@ describe('SMS screens', () => {
     await page.getByTestId('resource-create').click();
     let form = dialog(page);
     await form.waitFor();
-    await field(form, 'Phone').fill(local(bettors[2]!.phone));
+    await field(form, 'Phone').fill(localPhone(bettors[2]!.phone));
     await toastAfter(page, 'Successful', () => form.getByTestId('form-submit').click());
     await form.waitFor({ state: 'hidden' });
     await until(async () => (await page.getByTestId('resource-table').innerText()).includes(`+${bettors[2]!.phone}`), 'the excluded number listed as +255…');
@@ -66,7 +55,7 @@ describe('SMS screens', () => {
     await send.waitFor();
     await send.getByTestId('sms-content').fill('Habari! Jackpot ya wikendi iko wazi: mechi 13, TSh 100,000,000 za kushinda.');
     await until(async () => (await send.getByTestId('sms-counter').innerText()).includes('GSM-7 · 1 part(s)'), 'the live counter');
-    await send.getByTestId('sms-phones').fill([local(bettors[0]!.phone), `+${bettors[1]!.phone}`, local(bettors[2]!.phone), 'abc'].join('\n'));
+    await send.getByTestId('sms-phones').fill([localPhone(bettors[0]!.phone), `+${bettors[1]!.phone}`, localPhone(bettors[2]!.phone), 'abc'].join('\n'));
     // Confirm stays off until a preview.
     expect(await send.getByTestId('sms-confirm').isDisabled()).toBe(true);
     await send.getByTestId('sms-preview-button').click();
@@ -107,7 +96,7 @@ describe('SMS screens', () => {
     await send.waitFor();
     await send.getByTestId('sms-content').fill('您的周末奖金已到账，立即投注赢取大奖！请理性投注，感谢您每天的支持。祝您好运连连，天天开心，万事如意！');
     await send.getByTestId('sms-kind').getByText('One number').click();
-    await send.getByTestId('sms-phone').fill(local(bettors[0]!.phone));
+    await send.getByTestId('sms-phone').fill(localPhone(bettors[0]!.phone));
     await send.getByTestId('sms-preview-button').click();
     await send.getByTestId('sms-preview').waitFor();
     expect(await send.getByTestId('sms-preview-encoding').innerText()).toBe('Unicode (UCS-2)');
@@ -143,7 +132,7 @@ describe('SMS screens', () => {
       await page.getByTestId('sms-send').click();
       await dialog(page).waitFor();
       await dialog(page).getByTestId('sms-content').fill(lng === 'sw-KE' ? 'Karibu tena!' : '欢迎回来！');
-      await dialog(page).getByTestId('sms-phones').fill(local(bettors[0]!.phone));
+      await dialog(page).getByTestId('sms-phones').fill(localPhone(bettors[0]!.phone));
       await dialog(page).getByTestId('sms-preview-button').click();
       await dialog(page).getByTestId('sms-preview').waitFor();
       await shot(page, `sms-10-preview-${lng}`);

@@ -26,7 +26,7 @@ import zhJackpot from '../src/locales/zh-CN/jackpot';
 import enCasino from '../src/locales/en-US/casino';
 import swCasino from '../src/locales/sw-KE/casino';
 import zhCasino from '../src/locales/zh-CN/casino';
-import { tronSweepResource, tronWalletResource, usdtTransferResource } from '../src/pages/tron/defs';
+import { tronSweepResource, tronWalletResource, usdtTransferResource } from '@dau/contract';
 import enTron from '../src/locales/en-US/tron';
 import swTron from '../src/locales/sw-KE/tron';
 import zhTron from '../src/locales/zh-CN/tron';

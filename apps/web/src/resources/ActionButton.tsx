@@ -51,3 +51,8 @@ export function ActionButton({ action, page, confirm, onClick, testId, compact, 
     </Popconfirm>
   );
 }
+
+/** An action in a table row: a small text button, only the icon (the label in a tooltip). */
+export function RowActionButton(props: ActionButtonProps) {
+  return <ActionButton type="text" size="small" compact {...props} />;
+}

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import { Button, Form, Modal } from 'antd';
+import { Button, Form, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDialogWidth } from '../kit/dialog';
+import { DialogBox, type DialogBoxProps } from '../kit/DialogBox';
 import { FormFields } from './FieldInput';
 import { formFields, fromFormValues, toFormValues } from './formValues';
 import { applyServerErrors } from './serverErrors';
@@ -19,23 +19,39 @@ export interface FormModalProps {
   onClose(): void;
   /** Shown above the fields (a hint, a warning). */
   intro?: ReactNode;
+  /** A line of help above the fields (under `intro`), in secondary text. */
+  hint?: ReactNode;
   /** Widest the form gets on a desktop, in px (the dialog is 90% / 96% of the window up to this). */
   maxWidth?: number;
 }
 
 /** Create / edit dialog: fields by mode, client rules, the server's field errors mapped back. */
-export function FormModal({ open, title, onClose, intro, maxWidth = 880, ...form }: FormModalProps) {
-  const { t } = useTranslation();
+export function FormModal({ open, title, onClose, intro, hint, maxWidth = 880, ...form }: FormModalProps) {
   const [saving, setSaving] = useState(false);
-  const width = useDialogWidth(maxWidth);
   const formId = useId();
   return (
-    <Modal
-      open={open}
-      title={title}
-      width={width}
-      onCancel={onClose}
-      destroyOnHidden
+    <FormDialog open={open} title={title} maxWidth={maxWidth} onClose={onClose} formId={formId} saving={saving}>
+      {intro}
+      {hint !== undefined && <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>}
+      <ResourceForm id={formId} {...form} onDone={onClose} onSaving={setSaving} />
+    </FormDialog>
+  );
+}
+
+export interface FormDialogProps extends Omit<DialogBoxProps, 'footer' | 'actions' | 'maxWidth'> {
+  maxWidth: number;
+  /** The id of the form inside: Save submits it. */
+  formId: string;
+  /** Save spins while the form is being sent. */
+  saving: boolean;
+}
+
+/** The frame of a form dialog: Cancel and Save (which submits the form by its id); a click outside does not close it. */
+export function FormDialog({ formId, saving, onClose, children, ...rest }: FormDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <DialogBox
+      onClose={onClose}
       mask={{ closable: false }}
       footer={[
         <Button key="cancel" onClick={onClose}>
@@ -46,10 +62,10 @@ export function FormModal({ open, title, onClose, intro, maxWidth = 880, ...form
           {t('action.save')}
         </Button>,
       ]}
+      {...rest}
     >
-      {intro}
-      <ResourceForm id={formId} {...form} onDone={onClose} onSaving={setSaving} />
-    </Modal>
+      {children}
+    </DialogBox>
   );
 }
 

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { selectionTitle } from '../kit/a11y';
 import { useAccess } from '../kit/access';
 import { useMsg } from '../kit/messages';
-import { ActionButton } from './ActionButton';
+import { ActionButton, RowActionButton } from './ActionButton';
 import { useResourceList, useResourceMutations, useResourceRecord, type ListQueryOptions } from './data';
 import { DetailDrawer } from './DetailDrawer';
 import { ExportButton } from './ExportButton';
@@ -108,15 +108,12 @@ export function ResourceList({
           <Button type="text" size="small" icon={<EyeOutlined />} aria-label={t('action.view')} onClick={() => setViewing(row)} data-testid={`row-view-${id}`} />
         </Tooltip>
         {offers('edit', row) && (
-          <ActionButton action="edit" page={def.page} type="text" size="small" compact icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row, open: true })} />
+          <RowActionButton action="edit" page={def.page} icon={<EditOutlined />} testId={`row-edit-${id}`} onClick={() => setEditing({ mode: 'edit', row, open: true })} />
         )}
         {offers('delete', row) && (
-          <ActionButton
+          <RowActionButton
             action="delete"
             page={def.page}
-            type="text"
-            size="small"
-            compact
             danger
             icon={<DeleteOutlined />}
             testId={`row-delete-${id}`}

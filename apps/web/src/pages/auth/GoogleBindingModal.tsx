@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { Alert, App, Button, Flex, Form, Input, Modal, Skeleton, Typography } from 'antd';
+import { Alert, App, Button, Flex, Form, Input, Skeleton, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { useAuth } from '../../kit/auth';
-import { useDialogWidth } from '../../kit/dialog';
+import { DialogBox } from '../../kit/DialogBox';
 import { useErrorText, useMsg } from '../../kit/messages';
 import { SIX_DIGITS } from './googleCode';
 
@@ -25,7 +25,6 @@ export function GoogleBindingModal({ open, bound, onClose }: { open: boolean; bo
   const errText = useErrorText();
   const { message } = App.useApp();
   const { refresh } = useAuth();
-  const width = useDialogWidth(520);
   const [form] = Form.useForm<{ code: string }>();
 
   const setup = useMutation({ mutationFn: () => api.post<Setup>('/auth/google/setup') });
@@ -54,14 +53,7 @@ export function GoogleBindingModal({ open, bound, onClose }: { open: boolean; bo
   ];
 
   return (
-    <Modal
-      open={open}
-      title={t('google.title')}
-      width={width}
-      onCancel={onClose}
-      destroyOnHidden
-      footer={null}
-    >
+    <DialogBox open={open} title={t('google.title')} maxWidth={520} onClose={onClose} footer={null}>
       {bound ? (
         <Typography.Paragraph>{t('google.unbindIntro')}</Typography.Paragraph>
       ) : setup.isPending ? (
@@ -104,6 +96,6 @@ export function GoogleBindingModal({ open, bound, onClose }: { open: boolean; bo
           </Flex>
         </Form>
       )}
-    </Modal>
+    </DialogBox>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ClearOutlined, LinkOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Descriptions, Flex, Modal, Result, Select, Skeleton, Space, Switch, Table, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Flex, Modal, Result, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { checkTicket } from '@dau/domain';
@@ -9,7 +9,7 @@ import { ApiFailure, api, newIdempotencyKey } from '../../kit/api';
 import { useMsg } from '../../kit/messages';
 import { useAccess } from '../../kit/access';
 import { useIsMobile } from '../../kit/dialog';
-import { formatDateTime, LoadError, NoData, PageHeader, Panel, useApiMutation, type Row } from '../../resources';
+import { formatDateTime, LoadError, NoData, PageHeader, Panel, PlainTable, useApiMutation, type Row } from '../../resources';
 import { Countdown, linesOf, MATCHES, MatchName, PICK_BITS, TICKET_LISTS, ISSUE_LISTS, useTsh, type MatchRow } from './shared';
 
 const PAGE = 'jackpot_bet';
@@ -233,12 +233,9 @@ export default function BetPage() {
         ) : (
           <Flex gap={16} vertical={mobile} align="flex-start">
             <div style={{ flex: 1, minWidth: 0, width: '100%' }}>
-              <Table<MatchRow>
-                size="small"
+              <PlainTable<MatchRow>
                 rowKey="position"
-                pagination={false}
                 dataSource={matches}
-                scroll={{ x: 'max-content' }}
                 data-testid="bet-matches"
                 rowClassName={(m) => (refusedAt === m.position ? 'ant-table-row-selected' : '')}
                 columns={[

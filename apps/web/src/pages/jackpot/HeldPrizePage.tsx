@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
 import { BankOutlined, CheckOutlined, CloseOutlined, WalletOutlined } from '@ant-design/icons';
-import { Alert, App, Flex, Skeleton, Table, Tooltip, Typography } from 'antd';
+import { Alert, App, Flex, Skeleton, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { JACKPOT_PAYOUT_KIND, JACKPOT_PAYOUT_STATUS } from '@dau/domain';
 import { jackpotHeldPrizeResource, type JackpotHeldDetail, type JackpotPayoutRow } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { useMe } from '../../kit/auth';
-import { ActionButton, FormModal, formatDateTime, LoadError, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
+import { ActionButton, FormModal, formatDateTime, LoadError, PlainTable, ResourcePage, useApiMutation, type FieldView, type Row } from '../../resources';
 import { EnumTag, jackpotView, useTsh } from './shared';
 
 const PAGE = 'jackpot_held_prize';
@@ -108,11 +108,8 @@ function HeldPayouts({ id }: { id: unknown }) {
   return (
     <div style={{ marginTop: 16 }} data-testid="held-payouts">
       <Typography.Title level={5}>{t('jackpot.held.requests')}</Typography.Title>
-      <Table<JackpotPayoutRow>
-        size="small"
+      <PlainTable<JackpotPayoutRow>
         rowKey="id"
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         dataSource={payouts}
         locale={{ emptyText: t('jackpot.held.noRequests') }}
         columns={[

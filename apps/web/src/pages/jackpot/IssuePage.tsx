@@ -10,11 +10,12 @@ import {
   PlusOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
-import { Alert, Button, Descriptions, Flex, Form, Input, Modal, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Descriptions, Form, Input, Skeleton, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { jackpotIssueResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api, request } from '../../kit/api';
+import { DialogBox } from '../../kit/DialogBox';
 import { useMsg } from '../../kit/messages';
 import {
   ActionButton,
@@ -189,7 +190,7 @@ export default function IssuePage() {
         fields={createFields}
         mode="create"
         maxWidth={720}
-        intro={<Typography.Paragraph type="secondary">{t('jackpot.issue.createHint')}</Typography.Paragraph>}
+        hint={t('jackpot.issue.createHint')}
         onClose={() => setCreating(false)}
         onSubmit={(body) => create.mutateAsync(body)}
       />
@@ -201,7 +202,7 @@ export default function IssuePage() {
         mode="edit"
         record={open?.kind === 'status' ? open.row : undefined}
         maxWidth={480}
-        intro={<Typography.Paragraph type="secondary">{t('jackpot.issue.statusHint')}</Typography.Paragraph>}
+        hint={t('jackpot.issue.statusHint')}
         onClose={close}
         onSubmit={(body) => setStatus.mutateAsync(body as { bet_status: number })}
       />
@@ -242,19 +243,15 @@ function DeleteIssueDialog({ issue, onClose, onDelete, reasonMessage, statusLabe
     }
   };
   return (
-    <Modal
+    <DialogBox
       open={!!issue}
       title={t('jackpot.delete.title', { identifier: String(issue?.identifier ?? '') })}
-      onCancel={onClose}
-      destroyOnHidden
-      data-testid="issue-delete-dialog"
-      footer={
-        <Flex gap={8} justify="flex-end">
-          <Button onClick={onClose}>{t('action.cancel')}</Button>
-          <Button type="primary" danger loading={busy} onClick={() => void submit()} data-testid="issue-delete-confirm">
-            {t('jackpot.delete.confirm')}
-          </Button>
-        </Flex>
+      onClose={onClose}
+      testId="issue-delete-dialog"
+      actions={
+        <Button type="primary" danger loading={busy} onClick={() => void submit()} data-testid="issue-delete-confirm">
+          {t('jackpot.delete.confirm')}
+        </Button>
       }
     >
       <Alert
@@ -270,7 +267,7 @@ function DeleteIssueDialog({ issue, onClose, onDelete, reasonMessage, statusLabe
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 6 }} maxLength={500} showCount data-testid="issue-delete-reason" />
         </Form.Item>
       </Form>
-    </Modal>
+    </DialogBox>
   );
 }
 

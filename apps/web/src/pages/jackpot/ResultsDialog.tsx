@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Flex, Input, Modal, Select, Skeleton, Table, Typography } from 'antd';
+import { Alert, Button, Flex, Input, Modal, Select, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { useDialogWidth } from '../../kit/dialog';
 import { useMsg } from '../../kit/messages';
-import { enumText, formatDateTime, LoadError, useApiMutation, useLocale, type Row } from '../../resources';
+import { enumText, formatDateTime, LoadError, PlainTable, useApiMutation, useLocale, type Row } from '../../resources';
 import { ISSUE_LISTS, MatchName, RESULT_CANCELLED, ResultMark, TICKET_LISTS, useIssue, type MatchRow } from './shared';
 
 type Draft = { result: number | null; reason: string };
@@ -110,12 +110,9 @@ export function ResultsDialog({ issue, onClose }: { issue: Row | null; onClose()
       ) : !q.data ? (
         <Skeleton active />
       ) : (
-        <Table<MatchRow>
-          size="small"
+        <PlainTable<MatchRow>
           rowKey="position"
-          pagination={false}
           dataSource={matches}
-          scroll={{ x: 'max-content' }}
           columns={[
             { key: 'position', title: '#', dataIndex: 'position', width: 44 },
             { key: 'match', title: t('jackpot.match.match'), render: (_, m) => <MatchName m={m} /> },

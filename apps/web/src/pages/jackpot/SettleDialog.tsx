@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Descriptions, Drawer, Flex, Modal, Skeleton, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
-import { useDialogWidth, useIsMobile } from '../../kit/dialog';
-import { formatDateTime, LoadError, NoData, useApiMutation, type Row } from '../../resources';
+import { useIsMobile } from '../../kit/dialog';
+import { DialogBox } from '../../kit/DialogBox';
+import { formatDateTime, LoadError, NoData, PlainTable, useApiMutation, type Row } from '../../resources';
 import { ISSUE_LISTS, RESULT_CANCELLED, RESULT_SIGNS, TICKET_LISTS, useTsh } from './shared';
 
 interface PlanTier {
@@ -84,11 +85,8 @@ export function PlanView({ plan }: { plan: SettlePlan }) {
         <ResultsLine results={plan.results} />
       </div>
       {!refund && plan.tiers.length > 0 && (
-        <Table<PlanTier>
-          size="small"
+        <PlainTable<PlanTier>
           rowKey="hits"
-          pagination={false}
-          scroll={{ x: 'max-content' }}
           dataSource={plan.tiers}
           data-testid="settle-tiers"
           columns={[
@@ -162,7 +160,6 @@ export function PlanView({ plan }: { plan: SettlePlan }) {
  */
 export function SettleDialog({ issue, onClose, onSettled }: { issue: Row | null; onClose(): void; onSettled(row: Row): void }) {
   const { t } = useTranslation();
-  const width = useDialogWidth(1000);
   const { message: toast } = App.useApp();
   const [plan, setPlan] = useState<SettlePlan | null>(null);
   const preview = useApiMutation(() => api.post<SettlePlan>(`/jackpot/issues/${issue!.id}/settle/preview`), { success: false, onSuccess: setPlan });
@@ -194,28 +191,26 @@ export function SettleDialog({ issue, onClose, onSettled }: { issue: Row | null;
   };
 
   return (
-    <Modal
+    <DialogBox
       open={!!issue}
       title={t('jackpot.settle.title', { identifier: String(issue?.identifier ?? '') })}
-      width={width}
-      onCancel={onClose}
-      destroyOnHidden
-      data-testid="settle-dialog"
-      footer={
-        <Flex gap={8} justify="flex-end">
-          <Button onClick={onClose}>{t('action.cancel')}</Button>
+      maxWidth={1000}
+      onClose={onClose}
+      testId="settle-dialog"
+      actions={
+        <>
           <Button loading={preview.isPending} onClick={() => preview.mutate(undefined)} data-testid="settle-refresh">
             {t('jackpot.settle.previewAgain')}
           </Button>
           <Button type="primary" danger={plan?.kind === 'void'} disabled={!plan || preview.isPending} loading={confirm.isPending} onClick={() => void run()} data-testid="settle-confirm">
             {t('jackpot.settle.confirm')}
           </Button>
-        </Flex>
+        </>
       }
     >
       <Typography.Paragraph type="secondary">{t('jackpot.settle.hint')}</Typography.Paragraph>
       {preview.isError && !plan ? <Alert type="error" showIcon message={t('jackpot.settle.previewFailed')} /> : !plan ? <Skeleton active /> : <PlanView plan={plan} />}
-    </Modal>
+    </DialogBox>
   );
 }
 
@@ -256,12 +251,9 @@ export function SettlementsDrawer({ issue, onClose }: { issue: Row | null; onClo
       ) : !items.length ? (
         <NoData />
       ) : (
-        <Table<Settlement>
-          size="small"
+        <PlainTable<Settlement>
           rowKey="id"
-          pagination={false}
           dataSource={items}
-          scroll={{ x: 'max-content' }}
           data-testid="settlements-table"
           expandable={{ expandedRowRender: (s) => (s.plan ? <PlanView plan={s.plan} /> : null), rowExpandable: (s) => !!s.plan }}
           columns={[

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { useIsMobile } from '../../kit/dialog';
-import { LoadError, Panel, type Row } from '../../resources';
+import { LoadError, Panel, PlainTable, type Row } from '../../resources';
 import { RESULT_SIGNS, useIssue, useTsh } from './shared';
 
 /** GET /jackpot/issues/:id/statistics (a non-super admin counts only their branch's tickets). */
@@ -126,11 +126,8 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
               />
               <div>
                 <Typography.Title level={5}>{t('jackpot.risk.top')}</Typography.Title>
-                <Table
-                  size="small"
+                <PlainTable
                   rowKey={(_, i) => String(i)}
-                  pagination={false}
-                  scroll={{ x: 'max-content' }}
                   dataSource={risk.data.top}
                   data-testid="risk-top"
                   columns={[
@@ -155,11 +152,8 @@ export function StatisticsDrawer({ issue, onClose }: { issue: Row | null; onClos
               </div>
               <div>
                 <Typography.Title level={5}>{t('jackpot.risk.coverage')}</Typography.Title>
-                <Table
-                  size="small"
+                <PlainTable
                   rowKey="position"
-                  pagination={false}
-                  scroll={{ x: 'max-content' }}
                   dataSource={risk.data.coverage}
                   data-testid="risk-coverage"
                   columns={[

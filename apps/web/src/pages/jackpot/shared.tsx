@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { CheckCircleFilled, CloseCircleFilled, MinusCircleOutlined } from '@ant-design/icons';
-import { Alert, Flex, Skeleton, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import type { JackpotIssueDetail, JackpotMatchRow, JackpotTicketDetail } from '@
 import { api } from '../../kit/api';
 import { inZone } from '../../kit/timeZone';
 import { useTimeZone } from '../../kit/zone';
-import { areaView, enumColor, enumText, formatDateTime, LoadError, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
+import { areaView, enumColor, enumText, formatDateTime, LoadError, PlainTable, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
 
 /** Matches of a jackpot issue (JACKPOT_MATCHES in the domain). */
 export const MATCHES = 13;
@@ -152,12 +152,9 @@ export function MatchesTable({ matches, testId, extraColumn }: { matches: readon
   const { t } = useTranslation();
   const withPicks = matches.some((m) => m.pick !== undefined);
   return (
-    <Table<MatchRow>
-      size="small"
+    <PlainTable<MatchRow>
       rowKey="position"
-      pagination={false}
       data-testid={testId}
-      scroll={{ x: 'max-content' }}
       dataSource={[...matches]}
       columns={[
         { key: 'position', title: '#', dataIndex: 'position', width: 44 },

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, DatePicker, Flex, Form, Input, InputNumber, Modal, Radio, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Button, DatePicker, Flex, Form, Input, InputNumber, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import { MESSAGE_CONTENT_MAX, MESSAGE_TITLE_MAX, type MessageSendAnswer, type MessageTarget, type PhoneResolution } from '@dau/contract/ui';
+import type { MessageSendAnswer, MessageTarget, PhoneResolution } from '@dau/contract/ui';
 import { api } from '../../kit/api';
 import { useAccess } from '../../kit/access';
-import { useDialogWidth } from '../../kit/dialog';
 import { fieldOptions, useApiMutation, useLocale, type FieldView } from '../../resources';
 import { useAdminOptions } from '../system/options';
+import { MessageDialog } from './shared';
 
 type Kind = MessageTarget['kind'];
 interface Values {
@@ -95,7 +95,6 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
   const { t } = useTranslation();
   const locale = useLocale();
   const { can } = useAccess();
-  const width = useDialogWidth(680);
   const [form] = Form.useForm<Values>();
   const kind = Form.useWatch('kind', form);
   const when = Form.useWatch('when', form);
@@ -114,94 +113,83 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
     form.resetFields();
     setReport(null);
   }, [open, form]);
-  const submit = async () => {
-    const v = await form.validateFields();
-    await send
-      .mutateAsync({ title: v.title, content: v.content, target: targetOf(v), ...(v.when === 'later' && v.send_at ? { send_at: v.send_at.toISOString() } : {}) })
-      .catch(() => undefined);
-  };
   const enumField = (key: string, name: string): FieldView => ({ key, type: 'enum', enum: name });
 
   return (
-    <Modal
+    <MessageDialog
       open={open}
       title={t('messaging.send.title')}
-      width={width}
-      onCancel={onClose}
-      onOk={submit}
+      maxWidth={680}
       okText={t('button.send')}
-      okButtonProps={{ loading: send.isPending, 'data-testid': 'send-submit' } as never}
-      destroyOnHidden
+      testId="send"
+      form={form}
+      initialValues={{ kind: 'phones', when: 'now' }}
+      contentLabel={t('messaging.field.content')}
+      busy={send.isPending}
+      onClose={onClose}
+      onSend={(v) => send.mutateAsync({ title: v.title, content: v.content, target: targetOf(v), ...(v.when === 'later' && v.send_at ? { send_at: v.send_at.toISOString() } : {}) })}
     >
-      <Form form={form} layout="vertical" requiredMark={false} initialValues={{ kind: 'phones', when: 'now' }}>
-        <Form.Item name="title" label={t('messaging.field.title')} rules={[{ required: true, whitespace: true, message: t('messaging.send.titleRequired') }]}>
-          <Input maxLength={MESSAGE_TITLE_MAX} data-testid="send-title" />
-        </Form.Item>
-        <Form.Item name="content" label={t('messaging.field.content')} rules={[{ required: true, whitespace: true, message: t('messaging.send.contentRequired') }]}>
-          <Input.TextArea rows={4} maxLength={MESSAGE_CONTENT_MAX} showCount data-testid="send-content" />
-        </Form.Item>
-        <Form.Item name="kind" label={t('messaging.send.to')}>
-          <Radio.Group
-            optionType="button"
-            data-testid="send-kind"
-            options={(['phones', 'filter', 'branch', 'all'] as const).map((k) => ({ value: k, label: t(`messaging.target.${k}`) }))}
-            onChange={() => setReport(null)}
-          />
-        </Form.Item>
-        {kind === 'all' ? <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('messaging.send.allHelp')} /> : null}
-        {kind === 'phones' ? (
-          <>
-            <Form.Item name="phones" label={t('messaging.send.phones')} extra={t('messaging.send.phonesHelp')} rules={[{ required: true, whitespace: true, message: t('messaging.send.phonesRequired') }]}>
-              <Input.TextArea rows={4} placeholder={'0712 345 678\n+255 754 000 111'} data-testid="send-phones" onChange={() => setReport(null)} />
-            </Form.Item>
-            <Space direction="vertical" style={{ width: '100%', marginBottom: 16 }}>
-              <Button onClick={() => check.mutate(phones)} loading={check.isPending} disabled={!phones.trim()} data-testid="send-check">
-                {t('messaging.send.check')}
-              </Button>
-              {report ? <PhoneReport report={report} /> : null}
-            </Space>
-          </>
-        ) : null}
-        {kind === 'filter' ? (
-          <>
-            <Typography.Paragraph type="secondary">{t('messaging.send.filterHelp')}</Typography.Paragraph>
-            <Flex wrap gap={12}>
-              {FILTER_ENUMS.map(([key, name, label]) => (
-                <Form.Item key={key} name={key} label={t(label)} style={{ minWidth: 150, flex: 1 }}>
-                  <Select allowClear options={fieldOptions(enumField(key, name), locale) as never} data-testid={`send-filter-${key}`} />
-                </Form.Item>
-              ))}
-            </Flex>
-            <Form.Item name="registered" label={t('messaging.send.registered')}>
-              <DatePicker.RangePicker style={{ width: '100%' }} />
-            </Form.Item>
-          </>
-        ) : null}
-        {kind === 'branch' ? (
-          <Form.Item name="agent_id" label={t('messaging.send.branch')} extra={t('messaging.send.branchHelp')} rules={[{ required: true, message: t('messaging.send.branchRequired') }]}>
-            {agents.length ? (
-              <Select showSearch optionFilterProp="label" options={agents as never} data-testid="send-agent" />
-            ) : (
-              <InputNumber min={1} style={{ width: '100%' }} data-testid="send-agent" />
-            )}
+      <Form.Item name="kind" label={t('messaging.send.to')}>
+        <Radio.Group
+          optionType="button"
+          data-testid="send-kind"
+          options={(['phones', 'filter', 'branch', 'all'] as const).map((k) => ({ value: k, label: t(`messaging.target.${k}`) }))}
+          onChange={() => setReport(null)}
+        />
+      </Form.Item>
+      {kind === 'all' ? <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('messaging.send.allHelp')} /> : null}
+      {kind === 'phones' ? (
+        <>
+          <Form.Item name="phones" label={t('messaging.send.phones')} extra={t('messaging.send.phonesHelp')} rules={[{ required: true, whitespace: true, message: t('messaging.send.phonesRequired') }]}>
+            <Input.TextArea rows={4} placeholder={'0712 345 678\n+255 754 000 111'} data-testid="send-phones" onChange={() => setReport(null)} />
           </Form.Item>
-        ) : null}
-        <Form.Item name="when" label={t('messaging.send.when')}>
-          <Radio.Group options={[{ value: 'now', label: t('messaging.send.now') }, { value: 'later', label: t('messaging.send.later') }]} data-testid="send-when" />
-        </Form.Item>
-        {when === 'later' ? (
-          <Form.Item
-            name="send_at"
-            label={t('messaging.field.send_at')}
-            rules={[
-              { required: true, message: t('messaging.send.sendAtRequired') },
-              { validator: (_r, v: Dayjs | undefined) => (!v || v.valueOf() > Date.now() ? Promise.resolve() : Promise.reject(new Error(t('messaging.send.sendAtFuture')))) },
-            ]}
-          >
-            <DatePicker showTime style={{ width: '100%' }} data-testid="send-at" />
+          <Space direction="vertical" style={{ width: '100%', marginBottom: 16 }}>
+            <Button onClick={() => check.mutate(phones)} loading={check.isPending} disabled={!phones.trim()} data-testid="send-check">
+              {t('messaging.send.check')}
+            </Button>
+            {report ? <PhoneReport report={report} /> : null}
+          </Space>
+        </>
+      ) : null}
+      {kind === 'filter' ? (
+        <>
+          <Typography.Paragraph type="secondary">{t('messaging.send.filterHelp')}</Typography.Paragraph>
+          <Flex wrap gap={12}>
+            {FILTER_ENUMS.map(([key, name, label]) => (
+              <Form.Item key={key} name={key} label={t(label)} style={{ minWidth: 150, flex: 1 }}>
+                <Select allowClear options={fieldOptions(enumField(key, name), locale) as never} data-testid={`send-filter-${key}`} />
+              </Form.Item>
+            ))}
+          </Flex>
+          <Form.Item name="registered" label={t('messaging.send.registered')}>
+            <DatePicker.RangePicker style={{ width: '100%' }} />
           </Form.Item>
-        ) : null}
-      </Form>
-    </Modal>
+        </>
+      ) : null}
+      {kind === 'branch' ? (
+        <Form.Item name="agent_id" label={t('messaging.send.branch')} extra={t('messaging.send.branchHelp')} rules={[{ required: true, message: t('messaging.send.branchRequired') }]}>
+          {agents.length ? (
+            <Select showSearch optionFilterProp="label" options={agents as never} data-testid="send-agent" />
+          ) : (
+            <InputNumber min={1} style={{ width: '100%' }} data-testid="send-agent" />
+          )}
+        </Form.Item>
+      ) : null}
+      <Form.Item name="when" label={t('messaging.send.when')}>
+        <Radio.Group options={[{ value: 'now', label: t('messaging.send.now') }, { value: 'later', label: t('messaging.send.later') }]} data-testid="send-when" />
+      </Form.Item>
+      {when === 'later' ? (
+        <Form.Item
+          name="send_at"
+          label={t('messaging.field.send_at')}
+          rules={[
+            { required: true, message: t('messaging.send.sendAtRequired') },
+            { validator: (_r, v: Dayjs | undefined) => (!v || v.valueOf() > Date.now() ? Promise.resolve() : Promise.reject(new Error(t('messaging.send.sendAtFuture')))) },
+          ]}
+        >
+          <DatePicker showTime style={{ width: '100%' }} data-testid="send-at" />
+        </Form.Item>
+      ) : null}
+    </MessageDialog>
   );
 }

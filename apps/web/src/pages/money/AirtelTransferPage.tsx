@@ -1,12 +1,10 @@
 import { useMemo } from 'react';
-import { SyncOutlined } from '@ant-design/icons';
 import { Tag } from 'antd';
 import { airtelTransferResource } from '@dau/contract/ui';
 import { PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../kit/api';
-import { ActionButton, ResourcePage, useApiMutation, type QuickFilter, type ResourceView, type Row } from '../../resources';
-import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
+import { ResourcePage, type QuickFilter, type ResourceView, type Row } from '../../resources';
+import { StateTags, useRequeryButton } from './payments';
 
 const PAGE = 'airtel_transfer';
 
@@ -16,7 +14,6 @@ const awaitsOperator = (r: Row) => (r.kind === 'recharge' ? r.pay_status === PAY
 /** Users › Airtel transfers: Airtel Money recharges and withdrawals in one list, re-queried at Airtel. */
 export default function AirtelTransferPage() {
   const { t } = useTranslation();
-  const outcome = useOutcomeToast();
   const def = useMemo<ResourceView>(() => {
     const kinds = [
       { value: 'recharge', label: t('money.payment.kindRechargeOne') },
@@ -33,13 +30,10 @@ export default function AirtelTransferPage() {
       }),
     };
   }, [t]);
-  const requery = useApiMutation(
-    (r: Row) =>
-      api
-        .post<Row>(`/money/airtel_transfer/${String(r.kind)}/${String(r.row_id)}/requery`)
-        .then((row) => ({ row, kind: r.kind === 'recharge' ? ('recharge' as const) : ('withdrawal' as const) })),
-    { success: false, invalidate: PAYMENT_LISTS, onSuccess: ({ row, kind }) => outcome(row, kind, 'requery') },
-  );
+  const requery = useRequeryButton(PAGE, (r) => ({
+    path: `/money/airtel_transfer/${String(r.kind)}/${String(r.row_id)}/requery`,
+    kind: r.kind === 'recharge' ? 'recharge' : 'withdrawal',
+  }));
   const quick = useMemo<QuickFilter[]>(
     () => [
       { key: 'all', label: t('money.payment.viewAll'), filters: {} },
@@ -53,11 +47,7 @@ export default function AirtelTransferPage() {
     <ResourcePage
       def={def}
       quickFilters={quick}
-      rowActions={(r) =>
-        awaitsOperator(r) ? (
-          <ActionButton action="requery" page={PAGE} type="text" size="small" compact icon={<SyncOutlined />} testId={`airtel-requery-${String(r.id)}`} onClick={() => requery.mutateAsync(r)} />
-        ) : null
-      }
+      rowActions={(r) => (awaitsOperator(r) ? requery(r, `airtel-requery-${String(r.id)}`) : null)}
     />
   );
 }

@@ -1,11 +1,10 @@
 import { useMemo, useState } from 'react';
-import { AuditOutlined, SyncOutlined } from '@ant-design/icons';
+import { AuditOutlined } from '@ant-design/icons';
 import { rechargeResource } from '@dau/contract/ui';
 import { PAY_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../kit/api';
-import { ActionButton, ResourcePage, useApiMutation, type QuickFilter, type ResourceView, type Row } from '../../resources';
-import { PAYMENT_LISTS, StateTags, useOutcomeToast } from './payments';
+import { ResourcePage, RowActionButton, type QuickFilter, type ResourceView, type Row } from '../../resources';
+import { StateTags, useRequeryButton } from './payments';
 import { ReconcileDialog } from './ReconcileDialog';
 
 const PAGE = 'recharge_list';
@@ -17,7 +16,6 @@ const PAGE = 'recharge_list';
  */
 export default function RechargeListPage() {
   const { t } = useTranslation();
-  const outcome = useOutcomeToast();
   const [reconciling, setReconciling] = useState<Row | null>(null);
   const def = useMemo<ResourceView>(
     () => ({
@@ -31,11 +29,7 @@ export default function RechargeListPage() {
     }),
     [],
   );
-  const requery = useApiMutation((id: unknown) => api.post<Row>(`/money/recharges/${id}/requery`), {
-    success: false,
-    invalidate: PAYMENT_LISTS,
-    onSuccess: (row) => outcome(row, 'recharge'),
-  });
+  const requery = useRequeryButton(PAGE, (r) => ({ path: `/money/recharges/${String(r.id)}/requery`, kind: 'recharge' }));
   const quick = useMemo<QuickFilter[]>(
     () => [
       { key: 'search', label: t('money.payment.viewSearch'), filters: {} },
@@ -51,9 +45,9 @@ export default function RechargeListPage() {
       rowActions={(r) =>
         r.pay_status === PAY_STATUS.processing ? (
           <>
-            <ActionButton action="requery" page={PAGE} type="text" size="small" compact icon={<SyncOutlined />} testId={`recharge-requery-${String(r.id)}`} onClick={() => requery.mutateAsync(r.id)} />
+            {requery(r, `recharge-requery-${String(r.id)}`)}
             {r.reconcile === true && (
-              <ActionButton action="reconcile" page={PAGE} type="text" size="small" compact icon={<AuditOutlined />} testId={`recharge-reconcile-${String(r.id)}`} onClick={() => setReconciling(r)} />
+              <RowActionButton action="reconcile" page={PAGE} icon={<AuditOutlined />} testId={`recharge-reconcile-${String(r.id)}`} onClick={() => setReconciling(r)} />
             )}
           </>
         ) : null

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { SyncOutlined } from '@ant-design/icons';
-import { Input, Typography } from 'antd';
+import { Input } from 'antd';
 import { userResource } from '@dau/contract/ui';
 import { ONLINE_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
@@ -75,8 +75,16 @@ export default function UserPage() {
     [t],
   );
 
-  const is = (kind: Dialog) => dialog?.kind === kind && dialog.open;
-  const titled = (key: string) => t(key, { phone });
+  /** What the bettor dialogs share: open by kind, the bettor's phone in the title, the row as the record, a hint above the fields. */
+  const dialogOf = (kind: Dialog, title: string, hint: string) => ({
+    open: dialog?.kind === kind && dialog.open,
+    title: t(title, { phone }),
+    mode: 'edit' as const,
+    record: dialog?.kind === kind ? dialog.row : undefined,
+    maxWidth: 520,
+    hint,
+    onClose: close,
+  });
 
   return (
     <ResourcePage
@@ -118,51 +126,22 @@ export default function UserPage() {
     >
       <BalanceDialog target={balance} onClose={() => setBalance((b) => ({ ...b, open: false }))} />
       <FormModal
-        open={is('agent')}
-        title={titled('money.user.agentTitle')}
+        {...dialogOf('agent', 'money.user.agentTitle', t('money.user.agentHint', { agent: String(dialog?.row.agent_account ?? dialog?.row.agent_id ?? '-') }))}
         fields={agentFields}
-        mode="edit"
-        record={dialog?.kind === 'agent' ? dialog.row : undefined}
-        maxWidth={520}
-        intro={
-          <Typography.Paragraph type="secondary">
-            {t('money.user.agentHint', { agent: String(dialog?.row.agent_account ?? dialog?.row.agent_id ?? '-') })}
-          </Typography.Paragraph>
-        }
-        onClose={close}
         onSubmit={(body) => changeAgent.mutateAsync(body)}
       />
       <FormModal
-        open={is('code')}
-        title={titled('money.user.codeTitle')}
+        {...dialogOf('code', 'money.user.codeTitle', t('money.user.codeHint'))}
         fields={codeFields}
-        mode="edit"
-        record={dialog?.kind === 'code' ? dialog.row : undefined}
-        maxWidth={520}
-        intro={<Typography.Paragraph type="secondary">{t('money.user.codeHint')}</Typography.Paragraph>}
-        onClose={close}
         // Blank: the server generates a new code.
         onSubmit={(body) => changeCode.mutateAsync(String(body.invitation_code ?? '').trim() ? { invitation_code: String(body.invitation_code).trim() } : {})}
       />
+      <FormModal {...dialogOf('risk', 'money.user.riskTitle', t('money.user.riskHint'))} fields={riskFields} maxWidth={640} onSubmit={(body) => changeRisk.mutateAsync(body)} />
       <FormModal
-        open={is('risk')}
-        title={titled('money.user.riskTitle')}
-        fields={riskFields}
-        mode="edit"
-        record={dialog?.kind === 'risk' ? dialog.row : undefined}
-        maxWidth={640}
-        intro={<Typography.Paragraph type="secondary">{t('money.user.riskHint')}</Typography.Paragraph>}
-        onClose={close}
-        onSubmit={(body) => changeRisk.mutateAsync(body)}
-      />
-      <FormModal
-        open={is('password')}
-        title={titled('money.user.resetTitle')}
+        {...dialogOf('password', 'money.user.resetTitle', t('money.user.resetHint'))}
+        // Nothing of the bettor fills the form: blank asks the server for a new password.
+        record={undefined}
         fields={passwordFields}
-        mode="edit"
-        maxWidth={520}
-        intro={<Typography.Paragraph type="secondary">{t('money.user.resetHint')}</Typography.Paragraph>}
-        onClose={close}
         onSubmit={async (body) => {
           const answer = await resetPassword.mutateAsync(body.password ? body : {});
           if (answer.password) setRevealed({ account: phone, password: answer.password });

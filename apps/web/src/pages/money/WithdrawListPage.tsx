@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
-import { AuditOutlined, CheckOutlined, CloseOutlined, SyncOutlined } from '@ant-design/icons';
+import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { App, Input } from 'antd';
 import { withdrawalResource } from '@dau/contract/ui';
 import { formatTsh, WITHDRAWAL_STATUS } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { useMsg } from '../../kit/messages';
-import { ActionButton, FormModal, ResourcePage, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
-import { PAYMENT_LISTS, PaymentSummary, StateTags, useOutcomeToast } from './payments';
+import { FormModal, ResourcePage, RowActionButton, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
+import { PAYMENT_LISTS, PaymentSummary, StateTags, useOutcomeToast, useRequeryButton } from './payments';
 import { ReconcileDialog } from './ReconcileDialog';
 import { useAdminPickers } from './shared';
 
@@ -53,11 +53,7 @@ export default function WithdrawListPage() {
     invalidate: PAYMENT_LISTS,
     onSuccess: () => void message.success(t('money.payment.refused')),
   });
-  const requery = useApiMutation((id: unknown) => api.post<Row>(`/money/withdrawals/${id}/requery`), {
-    success: false,
-    invalidate: PAYMENT_LISTS,
-    onSuccess: (row) => outcome(row, 'withdrawal', 'requery'),
-  });
+  const requery = useRequeryButton(PAGE, (r) => ({ path: `/money/withdrawals/${String(r.id)}/requery`, kind: 'withdrawal' }));
 
   const quick = useMemo<QuickFilter[]>(
     () => [
@@ -102,16 +98,14 @@ export default function WithdrawListPage() {
         return (
           <>
             {inReview(r) && (
-              <ActionButton action="approve" page={PAGE} type="text" size="small" compact icon={<CheckOutlined />} testId={`withdraw-approve-${id}`} confirm={confirmText(r)} onClick={() => approve.mutateAsync(r.id)} />
+              <RowActionButton action="approve" page={PAGE} icon={<CheckOutlined />} testId={`withdraw-approve-${id}`} confirm={confirmText(r)} onClick={() => approve.mutateAsync(r.id)} />
             )}
             {inReview(r) && (
-              <ActionButton action="refuse" page={PAGE} type="text" size="small" compact danger icon={<CloseOutlined />} testId={`withdraw-refuse-${id}`} onClick={() => setRefusing({ row: r, open: true })} />
+              <RowActionButton action="refuse" page={PAGE} danger icon={<CloseOutlined />} testId={`withdraw-refuse-${id}`} onClick={() => setRefusing({ row: r, open: true })} />
             )}
-            {r.status === WITHDRAWAL_STATUS.disbursing && (
-              <ActionButton action="requery" page={PAGE} type="text" size="small" compact icon={<SyncOutlined />} testId={`withdraw-requery-${id}`} onClick={() => requery.mutateAsync(r.id)} />
-            )}
+            {r.status === WITHDRAWAL_STATUS.disbursing && requery(r, `withdraw-requery-${id}`)}
             {r.reconcile === true && (
-              <ActionButton action="reconcile" page={PAGE} type="text" size="small" compact icon={<AuditOutlined />} testId={`withdraw-reconcile-${id}`} onClick={() => setReconciling(r)} />
+              <RowActionButton action="reconcile" page={PAGE} icon={<AuditOutlined />} testId={`withdraw-reconcile-${id}`} onClick={() => setReconciling(r)} />
             )}
           </>
         );

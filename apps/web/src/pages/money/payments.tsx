@@ -1,9 +1,11 @@
 import { Space, Tag } from 'antd';
 import type { QueryKey } from '@tanstack/react-query';
 import { App } from 'antd';
+import { SyncOutlined } from '@ant-design/icons';
 import { PAY_STATUS, WITHDRAWAL_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import { enumColor, enumText, useLocale, type Row } from '../../resources';
+import { api } from '../../kit/api';
+import { enumColor, enumText, RowActionButton, useApiMutation, useLocale, type Row } from '../../resources';
 import { BETTOR_LISTS, BILL_LISTS, RowSummary } from './shared';
 
 /** Everything a recharge or withdrawal action may change: the payment lists, the bettors and their bills. */
@@ -24,7 +26,7 @@ export const PAYMENT_LISTS: QueryKey[] = [
 export function useOutcomeToast() {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  return (row: Row, kind: 'recharge' | 'withdrawal', after: 'approve' | 'requery' = 'approve') => {
+  return (row: Row, kind: PaymentKind, after: 'approve' | 'requery' = 'approve') => {
     const reason = String(row.fail_reason ?? row.refuse_reason ?? '') || '-';
     if (kind === 'recharge') {
       if (row.pay_status === PAY_STATUS.paid) return void message.success(t('money.payment.rechargePaid'));
@@ -46,6 +48,24 @@ export function useOutcomeToast() {
         return void message.success(t('money.payment.done'));
     }
   };
+}
+
+type PaymentKind = 'recharge' | 'withdrawal';
+
+/**
+ * The re-query row action of a payment list: asks the operator again about the row (POST `target(row).path`)
+ * and tells what it found as a toast. Gives the button of a row, by its test id.
+ */
+export function useRequeryButton(page: string, target: (row: Row) => { path: string; kind: PaymentKind }) {
+  const outcome = useOutcomeToast();
+  const requery = useApiMutation(
+    (r: Row) => {
+      const { path, kind } = target(r);
+      return api.post<Row>(path).then((row) => ({ row, kind }));
+    },
+    { success: false, invalidate: PAYMENT_LISTS, onSuccess: ({ row, kind }) => outcome(row, kind, 'requery') },
+  );
+  return (row: Row, testId: string) => <RowActionButton action="requery" page={page} icon={<SyncOutlined />} testId={testId} onClick={() => requery.mutateAsync(row)} />;
 }
 
 /** The head of a dialog on a recharge or withdrawal row: who, the amount, and a hint. */

@@ -1,13 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import { Alert, Button, Col, DatePicker, Form, Input, InputNumber, Modal, Radio, Row as Grid, Select, Switch, Typography } from 'antd';
+import { Alert, Col, DatePicker, Form, Input, InputNumber, Radio, Row as Grid, Select, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, parseTshToCents } from '@dau/domain';
 import type { CampaignType } from '@dau/contract';
 import type { Dayjs } from '../../kit/dayjs';
-import { useDialogWidth } from '../../kit/dialog';
 import { wallTimeIso, zonedWallTime } from '../../kit/timeZone';
 import { ApiFailure } from '../../kit/api';
-import { TshInput, applyServerErrors, tshRule, useLocale, type Row } from '../../resources';
+import { FormDialog, TshInput, applyServerErrors, tshRule, useLocale, type Row } from '../../resources';
 import { CAMPAIGN_TYPES } from './shared';
 
 /** The form's values (amounts as typed text, the period as two wall times of the operator's zone). */
@@ -143,7 +142,6 @@ export interface CampaignFormProps {
 export function CampaignForm({ open, row, onClose, onSubmit }: CampaignFormProps) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const width = useDialogWidth(760);
   const formId = useId();
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
@@ -174,23 +172,15 @@ export function CampaignForm({ open, row, onClose, onSubmit }: CampaignFormProps
   const required = (label: string) => ({ required: true, message: t('promotions.form.required', { label }) });
 
   return (
-    <Modal
+    <FormDialog
       open={open}
       title={row ? t('promotions.form.editTitle', { name: String(row.name ?? '') }) : t('promotions.form.createTitle')}
-      width={width}
-      onCancel={onClose}
-      destroyOnHidden
+      maxWidth={760}
+      onClose={onClose}
       forceRender
-      mask={{ closable: false }}
-      data-testid="campaign-form"
-      footer={[
-        <Button key="cancel" onClick={onClose}>
-          {t('action.cancel')}
-        </Button>,
-        <Button key="submit" type="primary" htmlType="submit" form={formId} loading={saving} data-testid="form-submit">
-          {t('action.save')}
-        </Button>,
-      ]}
+      testId="campaign-form"
+      formId={formId}
+      saving={saving}
     >
       <Form<Values> form={form} id={formId} layout="vertical" requiredMark onFinish={(v) => void submit(v)} initialValues={initial(row)}>
         {locked ? <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('promotions.form.locked')} /> : null}
@@ -331,6 +321,6 @@ export function CampaignForm({ open, row, onClose, onSubmit }: CampaignFormProps
           </Col>
         </Grid>
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }

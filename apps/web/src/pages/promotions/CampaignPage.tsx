@@ -151,7 +151,7 @@ export default function CampaignPage() {
         fields={awardFields}
         mode="create"
         maxWidth={520}
-        intro={<Typography.Paragraph type="secondary">{t('promotions.help.award')}</Typography.Paragraph>}
+        hint={t('promotions.help.award')}
         onClose={close}
         onSubmit={(body) => award.mutateAsync({ id: open?.row?.id, body })}
       />

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { SendOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Collapse, DatePicker, Descriptions, Flex, Form, Input, InputNumber, Modal, Progress, Radio, Select, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Collapse, DatePicker, Descriptions, Flex, Form, Input, InputNumber, Progress, Radio, Select, Switch, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { formatTsh, smsQuote, SMS_MAX_CHARS } from '@dau/domain';
 import { SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, smsSendResource, type SmsConfigAnswer, type SmsPreviewAnswer, type SmsRecipientRow, type SmsSendRow, type SmsTarget } from '@dau/contract/ui';
 import { api, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
-import { useDialogWidth } from '../../kit/dialog';
+import { DialogBox } from '../../kit/DialogBox';
 import { ActionButton, formatDateTime, fieldOptions, ResourcePage, useApiMutation, useLocale, type FieldView, type Row } from '../../resources';
 import { RECIPIENT_COLOR, smsView } from './shared';
 
@@ -75,7 +75,6 @@ function SendDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { message } = App.useApp();
-  const width = useDialogWidth(720);
   const [form] = Form.useForm<Values>();
   const kind = Form.useWatch('kind', form);
   const content = Form.useWatch('content', form) ?? '';
@@ -108,12 +107,11 @@ function SendDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   };
   const enumField = (key: string, name: string): FieldView => ({ key, type: 'enum', enum: name });
   return (
-    <Modal
+    <DialogBox
       open={open}
       title={t('sms.send.title')}
-      width={width}
-      onCancel={onClose}
-      destroyOnHidden
+      maxWidth={720}
+      onClose={onClose}
       footer={
         <Flex gap={8} justify="end" wrap>
           <Button onClick={onClose}>{t('button.cancel')}</Button>
@@ -165,7 +163,7 @@ function SendDialog({ open, onClose }: { open: boolean; onClose(): void }) {
         ) : null}
       </Form>
       {preview ? <PreviewCard p={preview.p} /> : <Typography.Text type="secondary">{t('sms.send.changed')}</Typography.Text>}
-    </Modal>
+    </DialogBox>
   );
 }
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { ActionButton, NoData, Panel } from '../../resources';
 import { ChartCard } from './Chart';
-import { FigureCard, FigureGrid, isEmpty, useCount, useHold, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { FigureCard, FigureGrid, isEmpty, useCount, useLeadCards, useMoney, useSeriesOptions, type Figures, type OpenBook } from './shared';
 import { DayRangePage, useDayRangeQuery } from './dayRange';
 
 /** GET /statistics/history (apps/server/src/modules/statistics/routes.ts). */
@@ -50,7 +50,7 @@ export default function HistoryStatisticsPage() {
   const { t } = useTranslation();
   const money = useMoney();
   const count = useCount();
-  const hold = useHold();
+  const leadCards = useLeadCards();
   const seriesOptions = useSeriesOptions();
   const range = useDayRangeQuery('history_statistics', (from, to) => api.get<HistoryAnswer>('/statistics/history', { date_from: from, date_to: to }), { maxDays: MAX_DAYS });
   const { from, to, q, tooLong } = range;
@@ -102,14 +102,7 @@ export default function HistoryStatisticsPage() {
       <>
         <FigureGrid>
           {[
-            <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
-            <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} />,
-            <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
-            <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
-            <FigureCard key="open_stakes" k="open_stakes" value={d?.open.open_stakes} loading={loading} sub={d ? t('statistics.hint.openOrders', { n: d.open.open_orders }) : undefined} />,
-            <FigureCard key="open_liability" k="open_liability" value={d?.open.open_liability} loading={loading} />,
-            <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
-            <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+            ...leadCards(f, d?.open, loading),
             <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} />,
             <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} />,
             <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} />,

@@ -7,7 +7,7 @@ import { LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
 import { ChartCard } from './Chart';
 import { inZone, useTimeZone, zoneLabel } from '../../kit/timeZone';
-import { FigureCard, FigureGrid, isEmpty, useHold, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { FigureCard, FigureGrid, isEmpty, useLeadCards, useSeriesOptions, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */
 export interface TodayAnswer {
@@ -32,7 +32,7 @@ const REFRESH_MS = 15_000;
 export default function TodayStatisticsPage() {
   const { t } = useTranslation();
   const zone = useTimeZone();
-  const hold = useHold();
+  const leadCards = useLeadCards();
   const seriesOptions = useSeriesOptions();
   const q = useQuery({
     queryKey: ['today_statistics'],
@@ -77,14 +77,7 @@ export default function TodayStatisticsPage() {
       {header}
       <FigureGrid>
         {[
-          <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
-          <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} sub={f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined} />,
-          <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
-          <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
-          <FigureCard key="open_stakes" k="open_stakes" value={d?.open.open_stakes} loading={loading} sub={d ? t('statistics.hint.openOrders', { n: d.open.open_orders }) : undefined} />,
-          <FigureCard key="open_liability" k="open_liability" value={d?.open.open_liability} loading={loading} />,
-          <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
-          <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+          ...leadCards(f, d?.open, loading, f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined),
           <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,
           <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} />,
           <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} sub={f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined} />,

@@ -3,7 +3,7 @@ import { Col, Row as Grid, Statistic, Tooltip, Typography, theme as antdTheme } 
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
-import type { Figures } from '@dau/contract/ui';
+import type { Figures, OpenBook } from '@dau/contract/ui';
 import { Panel, useLocale } from '../../resources';
 
 // The figures, and the open book now (GET /statistics/today and /history `open`: not revenue, shown beside GGR).
@@ -86,6 +86,25 @@ export function FigureGrid({ children }: { children: ReactNode[] }) {
       ))}
     </Grid>
   );
+}
+
+/**
+ * The cards both statistics pages open with, in their order: turnover, settled stake (`settledSub` under it),
+ * payouts, GGR with the hold, the open book (stakes with the open orders, liability), NGR and tax.
+ */
+export function useLeadCards() {
+  const { t } = useTranslation();
+  const hold = useHold();
+  return (f: Figures | undefined, open: OpenBook | undefined, loading: boolean, settledSub?: ReactNode): ReactNode[] => [
+    <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
+    <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} sub={settledSub} />,
+    <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
+    <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+    <FigureCard key="open_stakes" k="open_stakes" value={open?.open_stakes} loading={loading} sub={open ? t('statistics.hint.openOrders', { n: open.open_orders }) : undefined} />,
+    <FigureCard key="open_liability" k="open_liability" value={open?.open_liability} loading={loading} />,
+    <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
+    <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+  ];
 }
 
 /** Hold (GGR as a share of turnover), e.g. "8.4 %". */

@@ -7,7 +7,7 @@ import type { TronLiveBalanceAnswer } from '@dau/contract';
 import { api, request } from '../../kit/api';
 import { useDialogWidth, useIsMobile } from '../../kit/dialog';
 import { useMsg } from '../../kit/messages';
-import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
+import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, RowActionButton, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
 import { tronWalletResource } from '@dau/contract/ui';
 import { Amount, Code, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
 import { difference, toUnits } from './units';
@@ -154,27 +154,21 @@ export default function WalletsPage() {
               <Button type="text" size="small" icon={<WalletOutlined />} aria-label={t('tron.wallet.realtime')} data-testid={`wallet-realtime-${id}`} onClick={() => setAsking(row)} />
             </Tooltip>
             {!removed && Number(row.role) === WALLET_ROLE.deposit && (
-              <ActionButton
+              <RowActionButton
                 action="collect"
                 page={PAGE}
-                type="text"
-                size="small"
-                compact
                 icon={<VerticalAlignBottomOutlined />}
                 testId={`wallet-collect-${id}`}
                 confirm={t('tron.wallet.collectConfirm', { address: shorten(String(row.address_base58 ?? '')) })}
                 onClick={() => collect.mutateAsync(row.id)}
               >
                 {t('tron.wallet.collect')}
-              </ActionButton>
+              </RowActionButton>
             )}
             {!removed && (
-              <ActionButton
+              <RowActionButton
                 action="delete"
                 page={PAGE}
-                type="text"
-                size="small"
-                compact
                 danger
                 icon={<DeleteOutlined />}
                 testId={`wallet-remove-${id}`}
@@ -182,7 +176,7 @@ export default function WalletsPage() {
                 onClick={() => remove.mutateAsync(row.id)}
               >
                 {t('tron.wallet.remove')}
-              </ActionButton>
+              </RowActionButton>
             )}
           </>
         );
