@@ -7,33 +7,8 @@ import { tronSettingsOf } from './deposits.js';
 import { chainReaderOf } from './watcher.js';
 import { pageOffset } from '../../platform/paging.js';
 
-/**
- * The reconciliation view (issue 14): per wallet, the USDT the chain says it holds (asked from the node
- * now; the stored balance of the last sync beside it) against what our records say it should hold: the
- * confirmed transfers into it minus those out of it (tron_transfers, which the watcher fills from the
- * chain for every address of ours). A difference names a transfer the watcher has not applied yet (still
- * to be confirmed) or one it never saw. The collection (hot) wallet above the ceiling is flagged: its
- * surplus belongs in cold storage.
- */
-export interface ReconcileRow {
-  wallet_id: number;
-  role: number;
-  address: string;
-  bettor_id: number | null;
-  agent_id: number | null;
-  removed: boolean;
-  /** USDT units. */
-  expected_usdt: number;
-  chain_usdt: number | null;
-  stored_usdt: number;
-  chain_trx: number | null;
-  difference: number | null;
-  balance_synced_at: string | null;
-  /** Collection wallet above hot_wallet_ceiling: the surplus (units) to move to cold storage. */
-  above_ceiling: boolean;
-  surplus: number;
-  node_error: string | null;
-}
+export type { TronReconcileRow as ReconcileRow } from '@dau/contract';
+import type { TronReconcileRow as ReconcileRow } from '@dau/contract';
 
 export async function reconciliation(
   db: Db,

@@ -91,12 +91,7 @@ export function PublicPushDialog({ open, onClose }: { open: boolean; onClose(): 
         <ProgressLine send={progress.data} />
       ) : (
         <Form form={form} layout="vertical" requiredMark="optional">
-          <Form.Item name="title" label={t('push.form.title')} rules={[{ required: true, message: t('push.form.titleRequired') }, { max: 100 }]}>
-            <Input maxLength={100} data-testid="push-title" />
-          </Form.Item>
-          <Form.Item name="body" label={t('push.form.body')} rules={[{ required: true, message: t('push.form.bodyRequired') }, { max: 1000 }]}>
-            <Input.TextArea rows={3} maxLength={1000} showCount data-testid="push-body" />
-          </Form.Item>
+          <MessageFields />
           <Space wrap size={12} style={{ width: '100%' }}>
             <Form.Item name="platform" label={t('push.form.platform')} style={{ minWidth: 160 }}>
               <Select allowClear placeholder={t('push.form.allPlatforms')} options={platformOptions(t)} data-testid="push-platform" />
@@ -173,12 +168,7 @@ export function PrecisionPushDialog({ devices, onClose }: { devices: Row[] | nul
           <Typography.Paragraph type="secondary">
             {(devices ?? []).map((d) => `#${String(d.id)} ${String(d.model ?? '')}`).join(' · ')}
           </Typography.Paragraph>
-          <Form.Item name="title" label={t('push.form.title')} rules={[{ required: true, message: t('push.form.titleRequired') }, { max: 100 }]}>
-            <Input maxLength={100} data-testid="push-title" />
-          </Form.Item>
-          <Form.Item name="body" label={t('push.form.body')} rules={[{ required: true, message: t('push.form.bodyRequired') }, { max: 1000 }]}>
-            <Input.TextArea rows={3} maxLength={1000} showCount data-testid="push-body" />
-          </Form.Item>
+          <MessageFields />
         </Form>
       )}
     </Modal>
@@ -205,5 +195,20 @@ export function BindDialog({ code, onClose }: { code: TelegramBindCodeAnswer | n
         </Space>
       ) : null}
     </Modal>
+  );
+}
+
+/** The title and body of a push: what the public push and the precision push both ask for. */
+function MessageFields() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item name="title" label={t('push.form.title')} rules={[{ required: true, message: t('push.form.titleRequired') }, { max: 100 }]}>
+        <Input maxLength={100} data-testid="push-title" />
+      </Form.Item>
+      <Form.Item name="body" label={t('push.form.body')} rules={[{ required: true, message: t('push.form.bodyRequired') }, { max: 1000 }]}>
+        <Input.TextArea rows={3} maxLength={1000} showCount data-testid="push-body" />
+      </Form.Item>
+    </>
   );
 }

@@ -8,7 +8,7 @@ import { api, request } from '../../kit/api';
 import { useDialogWidth, useIsMobile } from '../../kit/dialog';
 import { useMsg } from '../../kit/messages';
 import { ActionButton, formatDateTime, FormModal, LoadError, NoData, ResourcePage, RowActionButton, useApiMutation, type FieldView, type QuickFilter, type Row } from '../../resources';
-import { tronWalletResource } from '@dau/contract/ui';
+import { tronWalletResource, type TronReconcileAnswer as ReconcileAnswer, type TronReconcileRow as ReconcileRow } from '@dau/contract/ui';
 import { Amount, Code, codeHint, RoleTag, shorten, Stacked, TRON_LISTS, tronView, useOptions, WALLET_ROLE } from './shared';
 import { difference, toUnits } from './units';
 import { AuditOutlined } from '@ant-design/icons';
@@ -273,28 +273,7 @@ function RealtimeBalance({ wallet, onClose }: { wallet: Row | null; onClose(): v
 }
 
 /** One wallet of GET /tron/reconciliation (USDT units and sun; chain values null when the node did not answer). */
-export interface ReconcileRow {
-  wallet_id: number;
-  role: number;
-  address: string;
-  bettor_id: number | null;
-  removed: boolean;
-  expected_usdt: number;
-  chain_usdt: number | null;
-  stored_usdt: number;
-  chain_trx: number | null;
-  difference: number | null;
-  balance_synced_at: string | null;
-  above_ceiling: boolean;
-  surplus: number;
-  node_error: string | null;
-}
 
-interface ReconcileAnswer {
-  rows: ReconcileRow[];
-  total: number;
-  ceiling: number;
-}
 
 /** The difference on chain − ledger: "Balanced", or "Mismatch" and the amount. */
 function DifferenceMark({ row }: { row: ReconcileRow }) {
