@@ -8,7 +8,7 @@ import { totpAccept } from './totp.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
-import type { Bus, Db } from '../../platform/db.js';
+import type { Bus, Db, Executor } from '../../platform/db.js';
 import { createNotices, publishNotices } from '../notices/index.js';
 
 /**
@@ -69,7 +69,7 @@ interface Counts {
 }
 
 /** What came before attempt `id` (the rows of concurrent attempts with a lower id included). */
-async function countsBefore(db: Db, id: number, account: string, place: string, { windowMinutes }: LoginLimits): Promise<Counts> {
+async function countsBefore(db: Executor, id: number, account: string, place: string, { windowMinutes }: LoginLimits): Promise<Counts> {
   const windowSec = windowMinutes * 60;
   const horizonSec = Math.max(ACCOUNT_HORIZON_HOURS * 3600, windowSec);
   const ms = (col: string) => sql.raw(`(extract(epoch from ${col}) * 1000)::float8`);
@@ -163,9 +163,15 @@ export async function checkSignIn(
   const limits = await loginLimits(db);
   const place = placeOf(req.ip);
 
-  // Counted first (as a failure until it succeeds), so that concurrent attempts see each other.
-  const [{ id }] = await db.insert(loginAttempts).values({ account: key, ip: place, success: false }).returning({ id: loginAttempts.id });
-  const counts = await countsBefore(db, id, key, place, limits);
+  // Counted first (as a failure until it succeeds), so that concurrent attempts see each other: the
+  // attempt is recorded and the ones before it counted under locks of its account and its place (taken
+  // in that order by every attempt), so an attempt on another process cannot count before this one commits.
+  const { id, counts } = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login-account:${key}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login-place:${place}`}))`);
+    const [{ id }] = await tx.insert(loginAttempts).values({ account: key, ip: place, success: false }).returning({ id: loginAttempts.id });
+    return { id, counts: await countsBefore(tx, id, key, place, limits) };
+  });
   const wait = waitSeconds(counts, limits);
   if (wait > 0) {
     await db.delete(loginAttempts).where(eq(loginAttempts.id, id));
