@@ -195,3 +195,6 @@ export const optionalInt = queryInt32().optional();
 export const optionalBigId = queryBigId().optional();
 export const optionalText = text(64).optional();
 export const isoDate = dateTime().optional();
+
+/** A text searched with LIKE/ILIKE as typed: its `%`, `_` and `\\` match themselves. */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);

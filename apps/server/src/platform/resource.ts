@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { likeEscape } from './listing.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -169,7 +170,6 @@ function checkPictures(def: ResourceDef, body: Record<string, unknown>, before?:
   if (bad.length) throw badRequest('PARAM_INVALID', bad);
 }
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 export function toApiRow(b: ResourceBinding, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -22,14 +22,13 @@ import type { Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Scope, likeEscape } from '../../platform/listing.js';
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/index.js';
 import { boardMessages, messages } from './schema.js';
 import { branchRoot, checkAppVersion, createSend, deleteSend, replyToBoard, resolvePhones } from './service.js';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 // ---------------------------------------------------------------------------------------------- board
 
@@ -52,7 +51,7 @@ export const toBoardRow = ({ b, name, replier }: BoardSelect) => ({
 /** A phone filter: any typed form of a full number is exact; a fragment is a contains-search. */
 function phoneIs(col: typeof boardMessages.phone, input: string): SQL {
   const full = tzPhoneStored(input);
-  return full ? eq(col, full) : ilike(col, `%${esc(input.replace(/\s+/g, ''))}%`);
+  return full ? eq(col, full) : ilike(col, `%${likeEscape(input.replace(/\s+/g, ''))}%`);
 }
 
 type BoardFilters = z.infer<typeof boardFilters>;
@@ -182,7 +181,7 @@ const messageWhere = (q: MessageFilters, scope: Scope) =>
   and(
     isNull(messages.deletedAt),
     scopeCondition(scope, messages.senderAdminId),
-    q.title ? ilike(messages.title, `%${esc(q.title)}%`) : undefined,
+    q.title ? ilike(messages.title, `%${likeEscape(q.title)}%`) : undefined,
     q.audience ? eq(messages.audience, q.audience) : undefined,
     q.status ? eq(messages.status, q.status) : undefined,
     q.sender_account ? eq(senders.account, q.sender_account) : undefined,

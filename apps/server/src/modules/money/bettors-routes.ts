@@ -14,20 +14,19 @@ import { writeAudit } from '../../platform/audit.js';
 import { generatePassword, hashPassword } from '../../platform/crypto.js';
 import { idempotent } from '../../platform/idempotency.js';
 import { dayStart, localDay } from '@dau/domain';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates, type Scope } from '../../platform/listing.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates, type Scope, likeEscape } from '../../platform/listing.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { PUSH, PUSH_TO_BETTORS } from '../../platform/socket.js';
 
 const agents = aliasedTable(admins, 'agent');
 const inviters = aliasedTable(bettors, 'inviter');
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A full number in any local form (0754…, +255 754…) is an exact, indexed lookup; a fragment a contains-search. */
 export function phoneCondition(input: string): SQL {
   const full = validatePhone(input);
-  return full.ok ? eq(bettors.phone, full.value) : ilike(bettors.phone, `%${esc(input.replace(/\s+/g, ''))}%`);
+  return full.ok ? eq(bettors.phone, full.value) : ilike(bettors.phone, `%${likeEscape(input.replace(/\s+/g, ''))}%`);
 }
 
 const bettorFilters = z.object({
@@ -51,7 +50,7 @@ export function bettorWhere(q: BettorFilters, scope: Scope): SQL | undefined {
     scopeCondition(scope, bettors.agentId),
     q.id ? eq(bettors.id, q.id) : undefined,
     q.phone ? phoneCondition(q.phone) : undefined,
-    q.name ? ilike(bettors.name, `%${esc(q.name)}%`) : undefined,
+    q.name ? ilike(bettors.name, `%${likeEscape(q.name)}%`) : undefined,
     q.invitation_code ? eq(bettors.invitationCode, q.invitation_code) : undefined,
     q.agent_id ? eq(bettors.agentId, q.agent_id) : undefined,
     q.inviter_id ? eq(bettors.inviterId, q.inviter_id) : undefined,

@@ -14,7 +14,7 @@ import { writeAudit } from '../../platform/audit.js';
 import type { Db } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
-import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates } from '../../platform/listing.js';
+import { defineList, isoDate, optionalInt, optionalText, registerList, scopeCondition, scopeOf, withinDates, likeEscape } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { HOUSE, bettorPhoneCondition, bettors, countReward, post } from '../money/index.js';
 import { activityQualifications } from './schema.js';
@@ -22,7 +22,6 @@ import { activityQualifications } from './schema.js';
 const num = z.number();
 const str = z.string();
 const maybe = <T extends z.ZodType>(t: T) => t.nullable();
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const activityFilters = z.object({
@@ -42,7 +41,7 @@ const activityList = (name: string, page: string, path: string, require?: (q: z.
         scopeCondition(scope, activityQualifications.agentId),
         q.bettor_id ? eq(activityQualifications.bettorId, q.bettor_id) : undefined,
         q.phone ? bettorPhoneCondition(q.phone) : undefined,
-        q.activity ? ilike(activityQualifications.activity, `%${esc(q.activity)}%`) : undefined,
+        q.activity ? ilike(activityQualifications.activity, `%${likeEscape(q.activity)}%`) : undefined,
         q.status ? eq(activityQualifications.status, q.status) : undefined,
         withinDates(activityQualifications.createdAt, q.created_at_from, q.created_at_to),
       ),

@@ -22,7 +22,7 @@ import type { Executor } from '../../platform/db.js';
 import { authOf, type AuthContext } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, type Scope, likeEscape } from '../../platform/listing.js';
 import { agentInScope, subtreeCondition } from '../../platform/ownership.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
@@ -37,7 +37,6 @@ export { runSandboxFcm, configureSandboxAccount, seedPush, SANDBOX_PROJECT_ID } 
 export { startSandboxFcm, DEFAULT_PUSH_SANDBOX_PORT, GOOGLE_TOKEN_URL, type SandboxFcm, type ServiceAccount } from './sandbox.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 type Device = typeof pushDevices.$inferSelect;
 /** A device as the console sees it: never its FCM registration token (a credential to push to the phone). */
@@ -53,11 +52,11 @@ function deviceWhere(q: DeviceFilters, scope: Scope): SQL | undefined {
     scopeCondition(scope, pushDevices.agentId),
     q.id ? eq(pushDevices.id, q.id) : undefined,
     q.bettor_id ? eq(pushDevices.bettorId, q.bettor_id) : undefined,
-    q.phone ? ilike(pushDevices.phone, `%${esc(q.phone.replace(/[\s+]/g, ''))}%`) : undefined,
+    q.phone ? ilike(pushDevices.phone, `%${likeEscape(q.phone.replace(/[\s+]/g, ''))}%`) : undefined,
     q.platform ? eq(pushDevices.platform, q.platform) : undefined,
     q.app_version ? eq(pushDevices.appVersion, q.app_version) : undefined,
-    q.model ? ilike(pushDevices.model, `%${esc(q.model)}%`) : undefined,
-    q.last_title ? ilike(pushDevices.lastTitle, `%${esc(q.last_title)}%`) : undefined,
+    q.model ? ilike(pushDevices.model, `%${likeEscape(q.model)}%`) : undefined,
+    q.last_title ? ilike(pushDevices.lastTitle, `%${likeEscape(q.last_title)}%`) : undefined,
     q.invalid === 'true' ? isNotNull(pushDevices.invalidAt) : q.invalid === 'false' ? isNull(pushDevices.invalidAt) : undefined,
   );
 }

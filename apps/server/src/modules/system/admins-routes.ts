@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { likeEscape } from '../../platform/listing.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -56,14 +57,13 @@ const SORTABLE: Record<string, ReturnType<typeof sql> | typeof admins.id> = {
   share_ratio: sql`${admins.shareRatio}`,
 };
 
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 function whereOf(auth: AuthContext, q: z.infer<typeof filters>): SQL | undefined {
   return and(
     subtreeCondition(auth),
-    q.account ? ilike(admins.account, `%${esc(q.account)}%`) : undefined,
-    q.name ? ilike(admins.name, `%${esc(q.name)}%`) : undefined,
-    q.phone ? like(admins.phone, `%${esc(q.phone)}%`) : undefined,
+    q.account ? ilike(admins.account, `%${likeEscape(q.account)}%`) : undefined,
+    q.name ? ilike(admins.name, `%${likeEscape(q.name)}%`) : undefined,
+    q.phone ? like(admins.phone, `%${likeEscape(q.phone)}%`) : undefined,
     q.role_id ? eq(admins.roleId, q.role_id) : undefined,
     q.superior_id ? eq(admins.superiorId, q.superior_id) : undefined,
     q.disabled ? eq(admins.disabled, q.disabled) : undefined,

@@ -17,7 +17,7 @@ import type { Executor } from '../../platform/db.js';
 import { authOf, type AuthContext } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, type Scope, likeEscape } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { registerResource } from '../../platform/resource.js';
 import { admins } from '../../platform/schema.js';
@@ -33,7 +33,6 @@ export {
   newBindCode, redeemBindCode, setTelegramApiRoot, telegramApiRoot, telegramApiRootFromEnv, telegramConfigOf, deliverNotices, hashCode, BIND_CODE_MINUTES, TELEGRAM_NOTIFY_JOB,
 } from './service.js';
 
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 const selectBindings = (ex: Executor) =>
   ex
@@ -80,8 +79,8 @@ export const TELEGRAM_BINDING_LIST = defineList({
       bindingScope(scope),
       q.id ? eq(telegramBindings.id, q.id) : undefined,
       q.subject ? eq(telegramBindings.subject, q.subject) : undefined,
-      q.username ? ilike(telegramBindings.username, `%${esc(q.username.replace(/^@/, ''))}%`) : undefined,
-      q.account ? or(ilike(admins.account, `%${esc(q.account)}%`), ilike(bettors.phone, `%${esc(q.account)}%`)) : undefined,
+      q.username ? ilike(telegramBindings.username, `%${likeEscape(q.username.replace(/^@/, ''))}%`) : undefined,
+      q.account ? or(ilike(admins.account, `%${likeEscape(q.account)}%`), ilike(bettors.phone, `%${likeEscape(q.account)}%`)) : undefined,
     ),
   select: selectBindings,
   idColumn: telegramBindings.id,

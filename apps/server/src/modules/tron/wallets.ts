@@ -11,7 +11,7 @@ import type { Db, Executor } from '../../platform/db.js';
 import { authOf } from '../../platform/access.js';
 import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { defineList, registerList, scopeCondition, scopeOf, type Scope } from '../../platform/listing.js';
+import { defineList, registerList, scopeCondition, scopeOf, type Scope, likeEscape } from '../../platform/listing.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { bettors } from '../money/index.js';
 import { currentKeyWrapper, newSealedAccount, withPrivateKey } from './keys.js';
@@ -29,7 +29,6 @@ import { TRON_WALLET_ROLE, tronSettings, tronWallets } from './schema.js';
  */
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const esc = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 /** A wallet as answers read it: never the key columns. */
 type WalletRow = Omit<typeof tronWallets.$inferSelect, 'keyCiphertext' | 'keyIv' | 'keyTag' | 'dataKeyWrapped' | 'removedBy'>;
@@ -65,7 +64,7 @@ function addressCondition(input: string): SQL {
   const a = input.replace(/^0x/, '');
   if (/^41[0-9a-fA-F]{40}$/.test(a)) return eq(tronWallets.addressHex, a.toLowerCase());
   if (tronweb().TronWeb.isAddress(a)) return eq(tronWallets.addressBase58, a);
-  return ilike(tronWallets.addressBase58, `%${esc(input)}%`);
+  return ilike(tronWallets.addressBase58, `%${likeEscape(input)}%`);
 }
 
 function walletWhere(q: Filters, scope: Scope): SQL | undefined {
@@ -74,7 +73,7 @@ function walletWhere(q: Filters, scope: Scope): SQL | undefined {
     q.id ? eq(tronWallets.id, q.id) : undefined,
     q.role ? eq(tronWallets.role, q.role) : undefined,
     q.bettor_id ? eq(tronWallets.bettorId, q.bettor_id) : undefined,
-    q.phone ? ilike(bettors.phone, `%${esc(q.phone.replace(/\s+/g, ''))}%`) : undefined,
+    q.phone ? ilike(bettors.phone, `%${likeEscape(q.phone.replace(/\s+/g, ''))}%`) : undefined,
     q.address ? addressCondition(q.address) : undefined,
     q.removed !== undefined ? eq(tronWallets.removed, q.removed === '1' || q.removed === 'true') : undefined,
   );
