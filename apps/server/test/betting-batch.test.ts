@@ -192,7 +192,7 @@ describe('batched settlement from the feed', () => {
     // Resettled differently through the app's hook (default chunk size: each bettor's 50 orders in one chunk).
     await send(settle(T, [{ id: '1', result: 0 }, { id: '2', result: 1 }, { id: '3', result: 1, void_factor: 0.5 }]));
     await expectSettled(ORDER_STATUS.settled);
-    const kinds = await db.select({ kind: orderEvents.kind }).from(orderEvents).where(eq(orderEvents.orderId, orderIds[1]));
+    const kinds = await db.select({ kind: orderEvents.kind }).from(orderEvents).where(eq(orderEvents.orderId, orderIds[1])).orderBy(orderEvents.id);
     expect(kinds.map((k) => k.kind)).toEqual(['placed', 'settled', 'rolled_back', 'settled']);
   }, 300_000);
 });
