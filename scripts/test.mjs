@@ -11,12 +11,14 @@
  *    cluster is started when it is not running. When no PostgreSQL can be used, every API file runs on
  *    PGlite instead and a loud banner says the concurrency cases did not run (outside CI the run still
  *    passes; in CI it fails);
- *  - browser tests in Debian's Chromium (installed with apt when missing) on the console built first.
+ *  - browser tests in Debian's Chromium (installed with apt when missing) on the console built first;
+ *  - the odds feed's files over the local RabbitMQ (Debian's rabbitmq-server, installed with apt and started
+ *    when missing), in its sandbox virtual host `dau-uof`.
  * `npm run test:e2e` runs the browser files only. Prints the time of the build and of the run, per
  * project its cases, runs and the seconds its files took, the ten slowest files, then the skipped count
  * (if any) on its own line, and as the very last line exactly: "tests: N passed, N failed".
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -100,6 +102,38 @@ function ensureChromium() {
   return run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium-headless-shell', 'fonts-noto-cjk'], env) === 0;
 }
 
+/** Runs a command as root (sudo when not root). */
+const asRoot = (cmd, args, env = {}) => (process.getuid?.() === 0 ? run(cmd, args, env) : run('sudo', [cmd, ...args], env));
+const rabbitUp = () => spawnSync('bash', ['-c', 'exec 3<>/dev/tcp/127.0.0.1/5672'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * The local RabbitMQ the odds feed's tests publish to (the sandbox UOF): installed with apt and started
+ * when missing, then its virtual host `dau-uof` made (idempotent). The vhost commands run in the
+ * background (rabbitmqctl takes seconds): the returned promise settles before the tests start.
+ */
+function ensureRabbit() {
+  if (!rabbitUp()) {
+    if (!fs.existsSync('/usr/sbin/rabbitmq-server')) {
+      console.log('RabbitMQ is missing: installing Debian\'s rabbitmq-server for the odds feed tests...');
+      asRoot('apt-get', ['update'], { DEBIAN_FRONTEND: 'noninteractive' });
+      asRoot('apt-get', ['install', '-y', '--no-install-recommends', 'rabbitmq-server'], { DEBIAN_FRONTEND: 'noninteractive' });
+    }
+    console.log('RabbitMQ is not answering: starting it (rabbitmq-server -detached)...');
+    asRoot('rabbitmq-server', ['-detached']);
+    for (let i = 0; i < 120 && !rabbitUp(); i++) spawnSync('sleep', ['1']);
+    if (!rabbitUp()) {
+      warnings.push('RabbitMQ did not start: the odds feed tests over AMQP fail');
+      return Promise.resolve(false);
+    }
+  }
+  const script = 'rabbitmqctl -q add_vhost dau-uof 2>/dev/null; rabbitmqctl -q set_permissions -p dau-uof guest ".*" ".*" ".*"';
+  return new Promise((resolve) => {
+    const child = process.getuid?.() === 0 ? spawn('bash', ['-c', script], { stdio: 'inherit' }) : spawn('sudo', ['bash', '-c', script], { stdio: 'inherit' });
+    child.on('exit', (code) => resolve(code === 0));
+    child.on('error', () => resolve(false));
+  });
+}
+
 const pgReady = (url) => spawnSync('pg_isready', ['-d', url], { stdio: 'ignore' }).status === 0;
 
 /** Whether PostgreSQL answers at `url`; in CI, starts the local cluster when it does not. */
@@ -114,6 +148,7 @@ function ensurePostgres(url, start) {
   return ready();
 }
 
+const rabbit = onlyE2e ? Promise.resolve(true) : ensureRabbit();
 const projects = [];
 let runEnv = { TEST_DATABASE_URL: '' };
 if (!onlyE2e) {
@@ -153,6 +188,7 @@ if (!ensureChromium()) {
   if (phases.at(-1)[2] !== 'ok') browser = false;
 }
 if (browser) projects.push('e2e');
+if (!(await rabbit)) warnings.push('the RabbitMQ virtual host dau-uof could not be made: the odds feed tests over AMQP fail');
 phase(onlyE2e ? 'browser tests (Chromium)' : 'tests (every project, one run)', () => vitest(projects, runEnv));
 
 console.log('\n=== slowest files ===');

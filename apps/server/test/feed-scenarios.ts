@@ -13,6 +13,7 @@ import {
   type StoredMarket,
 } from '../src/modules/feed/engine';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
+import type { PgFeedStore } from '../src/modules/feed/pg-store';
 import { FB } from '../src/modules/feed/simulator';
 
 /** A store under test plus what the scenarios inspect it with. A new harness starts empty. */
@@ -28,19 +29,30 @@ export interface FeedHarness {
 export const EV = 'sr:match:1001';
 export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-const fixture = (ts = T0): FeedMessageInput => ({
+/** Simba v Yanga in the Premier League, kicking off an hour after T0. */
+export const fixture = (ts = T0, eventId = EV, status: number = EVENT_STATUS.not_started): FeedMessageInput => ({
   type: 'fixture_change',
   producer: PRODUCER.prematch,
   timestamp: ts,
-  event_id: EV,
+  event_id: eventId,
   sport_id: SPORT.football,
   league_id: 'sr:tournament:17',
   league_name: 'Premier League',
   home_team: 'Simba',
   away_team: 'Yanga',
   start_time: T0 + 3_600_000,
-  status: EVENT_STATUS.not_started,
+  status,
 });
+
+/** The harness of a PostgreSQL store (PgFeedStore, feed-store.test.ts and uof-feed.test.ts). */
+export function pgHarness(store: PgFeedStore): FeedHarness {
+  return {
+    store,
+    market: (eventId, typeId, specifiers) => store.market(eventId, typeId, specifiers),
+    markets: async (eventId) => (await store.getMarkets(eventId)).sort((a, b) => a.key.localeCompare(b.key)),
+    clearSeen: () => store.clearSeen(),
+  };
+}
 
 const odds = (ts: number, home: string, producer: number = PRODUCER.live, market: number = FB.oneXtwo, specifiers = ''): FeedMessageInput => ({
   type: 'odds_change',
@@ -75,19 +87,36 @@ const settle1x2 = (ts: number, winner: '1' | '2' | '3'): FeedMessageInput => ({
   ],
 });
 
-export function feedEngineScenarios(label: string, makeHarness: () => Promise<FeedHarness>) {
+/** Sends one message to an engine as a provider would; answers whether it changed anything. */
+export type Send = (m: FeedMessageInput) => Promise<boolean>;
+
+export interface ScenarioOptions {
+  /**
+   * A transport in front of the engine (the UOF feed: XML over AMQP, uof-feed.test.ts). Only the scenarios a
+   * provider's documents can express are registered with one: not the engine's own producer_down/producer_up,
+   * a bet stop of named markets, the engine's clock or payloads that are not documents.
+   */
+  via?: (engine: FeedEngine) => Promise<Send>;
+}
+
+export function feedEngineScenarios(label: string, makeHarness: () => Promise<FeedHarness>, opts: ScenarioOptions = {}) {
   async function setup(marginBps = 0) {
     const h = await makeHarness();
     const store = h.store;
     const logs: FeedLogEntry[] = [];
     const engine = new FeedEngine(store, { margin: () => marginBps, now: () => T0, onLog: (e) => logs.push(e) });
-    const send = async (m: FeedMessageInput) => {
+    const direct: Send = async (m) => {
       const r = await engine.ingest(m);
       if (!r.ok) throw new Error(r.error);
       return r.applied;
     };
+    const send = opts.via ? await opts.via(engine) : direct;
     return { h, store, engine, send, logs };
   }
+  /** A scenario of the engine's own messages: registered only without a transport. */
+  const engineOnly = (name: string, fn: () => Promise<void>) => {
+    if (!opts.via) it(name, fn);
+  };
 
   describe(`feed engine: message handling (${label})`, () => {
     it('applies a re-delivered message once: the second delivery changes nothing', async () => {
@@ -224,7 +253,7 @@ export function feedEngineScenarios(label: string, makeHarness: () => Promise<Fe
       expect(m.history.map((h) => h.kind)).toEqual(['cancelled', 'cancel_rolled_back']);
     });
 
-    it('producer down suspends its markets; recovery reopens them but keeps operator and bet-stop suspensions', async () => {
+    engineOnly('producer down suspends its markets; recovery reopens them but keeps operator and bet-stop suspensions', async () => {
       const { h, engine, send } = await setup();
       await send(fixture());
       await send(odds(T0 + 1, '1.80', PRODUCER.live, FB.oneXtwo));
@@ -259,7 +288,7 @@ export function feedEngineScenarios(label: string, makeHarness: () => Promise<Fe
       expect(live).toMatchObject({ alive: true, downs: 1, recoveries: 1 });
     });
 
-    it('a silent producer (no alive within the timeout) goes down', async () => {
+    engineOnly('a silent producer (no alive within the timeout) goes down', async () => {
       let now = T0;
       const h = await makeHarness();
       const store = h.store;
@@ -273,7 +302,7 @@ export function feedEngineScenarios(label: string, makeHarness: () => Promise<Fe
       expect((await h.market(EV, FB.oneXtwo))!.suspendedByProducer).toBe(true);
     });
 
-    it('counts unknown types and invalid payloads as radar errors (log types 14 and 13)', async () => {
+    engineOnly('counts unknown types and invalid payloads as radar errors (log types 14 and 13)', async () => {
       const { engine, logs } = await setup();
       expect(await engine.ingest({ type: 'snapshot_complete', producer: 1, timestamp: T0 })).toMatchObject({ ok: false, logType: LOG_TYPE.radar_unknown_type });
       expect(await engine.ingest({ ...(odds(T0, '1.80') as object), markets: [{ id: 1, status: 1, outcomes: [{ id: '1', price: '0.5', active: true }] }] })).toMatchObject({

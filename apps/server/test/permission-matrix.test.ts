@@ -70,6 +70,8 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/sports/matches/:id/odds': { need: 'match_list', url: `/api/v1/sports/matches/${MISSING}/odds` },
   'GET /api/v1/sports/matches/leagues': { need: 'match_list' },
   'GET /api/v1/sports/receiving_statistics': { need: 'receiving_statistics' },
+  'POST /api/v1/sports/producers/:producer/recovery': { need: 'receiving_statistics:recover', url: '/api/v1/sports/producers/999/recovery' },
+  'POST /api/v1/sports/matches/:eventId/recovery': { need: 'match_list:recover', url: `/api/v1/sports/matches/sr:match:${MISSING}/recovery` },
   // Operator controls of the match list (issue 4): each a button of match_list.
   'POST /api/v1/sports/matches/:id/visibility': { need: 'match_list:hide', body: INVALID },
   'POST /api/v1/sports/matches/:id/suspension': { need: 'match_list:suspend', body: INVALID },

@@ -44,7 +44,7 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
     pages: [
       { path: 'today_statistics', top: true },
       { path: 'league_list', buttons: ['create', 'edit', 'delete', 'export'] },
-      { path: 'match_list', buttons: ['hide', 'suspend', 'live_delay', 'random_bet', 'popularity', 'maintain', 'cancel', 'odds', 'export'] },
+      { path: 'match_list', buttons: ['hide', 'suspend', 'live_delay', 'random_bet', 'popularity', 'maintain', 'cancel', 'odds', 'recover', 'export'] },
       { path: 'location', buttons: CRUD },
       { path: 'event_template', buttons: CRUD },
       { path: 'betting_type', buttons: CRUD },
@@ -60,7 +60,7 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'gameplay_classification', buttons: CRUD },
       { path: 'option_translation', buttons: CRUD },
       { path: 'match_statistics', buttons: ['export'] },
-      { path: 'receiving_statistics' },
+      { path: 'receiving_statistics', buttons: ['recover'] },
       { path: 'history_statistics', buttons: ['export'] },
     ],
   },

@@ -635,6 +635,28 @@ export const MESSAGES = {
     'zh-CN': '该比赛已结束并已归档：仍可查看，但不能再修改',
   },
 
+  // The odds feed's recovery (issue 27): the producer panel's and the match screen's buttons
+  RECOVERY_IN_PROGRESS: {
+    'en-US': 'A recovery of this producer is already in progress: its markets open again when its snapshot is complete',
+    'sw-KE': 'Urejeshaji wa mtoaji huyu tayari unaendelea: masoko yake yatafunguliwa tena picha kamili ikikamilika',
+    'zh-CN': '该数据源的恢复已在进行中：快照完成后其盘口将重新开放',
+  },
+  RECOVERY_TOO_SOON: {
+    'en-US': 'The feed limits recovery requests: please try again in {seconds} second(s)',
+    'sw-KE': 'Mtoaji wa data anapunguza maombi ya urejeshaji: tafadhali jaribu tena baada ya sekunde {seconds}',
+    'zh-CN': '数据源限制恢复请求的频率：请在 {seconds} 秒后重试',
+  },
+  FEED_NOT_CONNECTED: {
+    'en-US': 'The odds feed is not connected on this server right now: please try again in a minute',
+    'sw-KE': 'Mtiririko wa odds haujaunganishwa kwenye seva hii kwa sasa: tafadhali jaribu tena baada ya dakika moja',
+    'zh-CN': '赔率数据源目前未在此服务器上连接：请一分钟后重试',
+  },
+  FEED_REFUSED: {
+    'en-US': 'The odds feed refused the request: {reason}',
+    'sw-KE': 'Mtiririko wa odds umekataa ombi: {reason}',
+    'zh-CN': '赔率数据源拒绝了该请求：{reason}',
+  },
+
   // Money and input formats
   AMOUNT_INVALID: {
     'en-US': 'Please enter a valid amount with at most 2 decimal places',

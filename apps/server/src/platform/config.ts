@@ -34,6 +34,20 @@ const schema = z.object({
   TRON_API_KEY: z.string().optional(),
   /** The master key of the wallets' envelope encryption: 32 bytes, base64 (modules/tron/keys.ts). */
   DAU_MASTER_KEY: z.string().optional(),
+  /**
+   * Sportradar's Unified Odds Feed (modules/feed/uof). A Betradar account: the broker (amqps://stgmq.betradar.com:5671
+   * or amqps://mq.betradar.com:5671), the REST API (https://stgapi.betradar.com), the access token (write-only,
+   * never logged: the broker's user and the API's x-access-token) and the bookmaker id (the broker's virtual host).
+   * Without a token the simulated provider feeds the sandbox UOF: in-process, or over UOF_AMQP_URL when it is set.
+   */
+  UOF_AMQP_URL: z.string().url().optional(),
+  UOF_API_URL: z.string().url().optional(),
+  UOF_ACCESS_TOKEN: z.string().min(1).optional(),
+  UOF_BOOKMAKER_ID: z.string().regex(/^\d+$/, 'the bookmaker id is a number').optional(),
+  /** Node id of this installation's recovery requests (UOF node_id), optional. */
+  UOF_NODE_ID: z.coerce.number().int().min(1).optional(),
+  /** Port of the sandbox UOF API when the sandbox publishes over UOF_AMQP_URL. */
+  UOF_SANDBOX_API_PORT: z.coerce.number().int().min(1).max(65535).default(6179),
 });
 
 export interface Config {
@@ -55,6 +69,7 @@ export interface Config {
   /** NODE_ENV as given (default production). */
   nodeEnv: string;
   tron: { fullNodeUrl?: string; sandboxPort: number; apiKey?: string; masterKey?: string };
+  uof: { amqpUrl?: string; apiUrl?: string; accessToken?: string; bookmakerId?: string; nodeId?: number; sandboxApiPort: number };
 }
 
 /** Reads the environment once; a bad value stops the start with a message that names the variable. */
@@ -81,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
     tron: { fullNodeUrl: e.TRON_FULL_NODE_URL, sandboxPort: e.TRON_SANDBOX_PORT, apiKey: e.TRON_API_KEY, masterKey: e.DAU_MASTER_KEY },
+    uof: { amqpUrl: e.UOF_AMQP_URL, apiUrl: e.UOF_API_URL, accessToken: e.UOF_ACCESS_TOKEN, bookmakerId: e.UOF_BOOKMAKER_ID, nodeId: e.UOF_NODE_ID, sandboxApiPort: e.UOF_SANDBOX_API_PORT },
   };
 }

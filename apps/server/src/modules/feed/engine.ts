@@ -401,6 +401,14 @@ export class FeedEngine {
   }
   /** Set by the feed's runner (the sandbox's recovery, or the real feed's recovery request). */
   recover?: (producer: number) => void;
+  /**
+   * The operator's recoveries (the producer panel's and the match screen's buttons), set by the UOF client
+   * while it runs in this process; absent elsewhere.
+   */
+  operatorRecovery?: {
+    producer(producer: number): Promise<{ requestId: number; after: number | null }>;
+    event(eventId: string): Promise<{ requestId: number }>;
+  };
   /** Recoveries to ask for once the current message's transaction is over. */
   private readonly recoveries: number[] = [];
   private readonly onApplied: (msg: FeedMessage) => void;
@@ -414,12 +422,12 @@ export class FeedEngine {
         : null;
     const rawType = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
     if (typeof rawType !== 'string' || !(FEED_MESSAGE_TYPES as readonly string[]).includes(rawType)) {
-      return this.error(LOG_TYPE.radar_unknown_type, rawProducer, `unknown message type: ${String(rawType)}`);
+      return this.reject(LOG_TYPE.radar_unknown_type, rawProducer, `unknown message type: ${String(rawType)}`);
     }
     const parsed = feedMessageSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return this.error(
+      return this.reject(
         LOG_TYPE.radar_data_error,
         rawProducer,
         `invalid ${rawType}: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid payload'}`,
@@ -429,7 +437,8 @@ export class FeedEngine {
     return { ok: true, applied, type: parsed.data.type };
   }
 
-  private error(logType: number, producer: number | null, message: string): IngestResult {
+  /** A payload the transport could not hand over (bad XML, an unknown message, an invalid one): counted and logged. */
+  reject(logType: number, producer: number | null, message: string): IngestResult {
     if (producer !== null) {
       const s = this.stats0(producer);
       if (logType === LOG_TYPE.radar_unknown_type) s.errors.unknownType++;

@@ -5,11 +5,15 @@ import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../platform/context.js';
 import { defineList, isoDate, optionalInt, optionalText, registerList } from '../../platform/listing.js';
 import { answerRow, text } from '@dau/contract';
-import { notFound } from '../../platform/errors.js';
+import { AppError, conflict, notFound, tooMany } from '../../platform/errors.js';
+import { writeAudit } from '../../platform/audit.js';
+import { LOG_TYPE } from '@dau/domain';
 import { bettingTypes } from '../sports/index.js';
 import { marketName, selectionName } from './names.js';
 import { isMarketOpen, type FeedEngine, type FeedStore } from './engine.js';
-import { feedEvents } from './schema.js';
+import { feedEvents, feedProducers } from './schema.js';
+import { RecoveryRefused } from './uof/client.js';
+import { UofApiError } from './uof/api.js';
 import { archivedMarkets, feedEventsAll } from './archive.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -46,7 +50,15 @@ const receivingAnswer = z.object({
     answerRow({
       producer: 'number', alive: 'boolean', last_message_at: 'string?', last_alive_at: 'string?', duplicates: 'number',
       out_of_order: 'number', downs: 'number', recoveries: 'number', selection_updates: 'number', last_error: 'string?',
-    }).extend({ errors: errorCounts, messages: z.record(z.string(), z.number()).describe('Messages received, by message type') }),
+      name: 'string', description: 'string', last_processed_at: 'string?',
+    }).extend({
+      errors: errorCounts,
+      messages: z.record(z.string(), z.number()).describe('Messages received, by message type'),
+      state: z.enum(['up', 'down', 'recovering']).describe('As the feed client last saw it (durable, every process reads it)'),
+      recovery: z
+        .object({ request_id: z.number(), since: z.string(), after: z.string().nullable().describe('Recovering the messages since this time; null: a full recovery') })
+        .nullable(),
+    }),
   ),
   unattributed_errors: errorCounts,
   events: z.number(),
@@ -225,23 +237,99 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
       config: { access: { page: 'receiving_statistics' } },
       schema: { tags: ['receiving_statistics'], summary: 'What each feed producer delivered: messages, duplicates, errors', response: { 200: receivingAnswer } },
     },
-    async () => ({
-      items: engine.stats().map((s) => ({
-        producer: s.producer,
-        alive: s.alive,
-        last_message_at: s.lastMessageAt === null ? null : iso(s.lastMessageAt),
-        last_alive_at: s.lastAliveAt === null ? null : iso(s.lastAliveAt),
-        messages: s.messages,
-        duplicates: s.duplicates,
-        out_of_order: s.outOfOrder,
-        downs: s.downs,
-        recoveries: s.recoveries,
-        selection_updates: s.selectionUpdates,
-        errors: { data_error: s.errors.dataError, unknown_type: s.errors.unknownType },
-        last_error: s.lastError,
-      })),
+    async () => {
+      // The producers as the feed client keeps them (every process reads the same rows) with the counts of
+      // this process's engine (the process that consumes the feed has them; others show zeros).
+      const rows = await db.select().from(feedProducers).orderBy(asc(feedProducers.producer));
+      const stats = new Map(engine.stats().map((s) => [s.producer, s]));
+      const ids = [...new Set([...rows.map((r) => r.producer), ...stats.keys()])].sort((a, b) => a - b);
+      const zero = { messages: {}, duplicates: 0, outOfOrder: 0, downs: 0, recoveries: 0, selectionUpdates: 0, errors: { dataError: 0, unknownType: 0 }, lastError: null };
+      return {
+      items: ids.map((id) => {
+        const row = rows.find((r) => r.producer === id);
+        const s = stats.get(id);
+        const c = s ?? zero;
+        const state = row?.state ?? (s?.alive ? 'up' : 'down');
+        return {
+          producer: id,
+          name: row?.name ?? '',
+          description: row?.description ?? '',
+          state,
+          alive: state === 'up',
+          last_message_at: s?.lastMessageAt != null ? iso(s.lastMessageAt) : row?.lastMessageAt?.toISOString() ?? null,
+          last_alive_at: s?.lastAliveAt != null ? iso(s.lastAliveAt) : row?.lastAliveAt?.toISOString() ?? null,
+          last_processed_at: row?.lastProcessedTs != null ? iso(row.lastProcessedTs) : null,
+          recovery:
+            row?.state === 'recovering' && row.recoveryRequestId !== null
+              ? { request_id: row.recoveryRequestId, since: (row.recoverySince ?? row.updatedAt).toISOString(), after: row.recoveryAfterTs !== null ? iso(row.recoveryAfterTs) : null }
+              : null,
+          messages: c.messages,
+          duplicates: c.duplicates,
+          out_of_order: c.outOfOrder,
+          downs: c.downs,
+          recoveries: c.recoveries,
+          selection_updates: c.selectionUpdates,
+          errors: { data_error: c.errors.dataError, unknown_type: c.errors.unknownType },
+          last_error: c.lastError,
+        };
+      }),
       unattributed_errors: { data_error: engine.unattributedErrors.dataError, unknown_type: engine.unattributedErrors.unknownType },
       events: Number(((await db.execute(sql`select count(*)::bigint as n from feed_events`)) as unknown as { rows: { n: string }[] }).rows[0].n),
-    }),
+      };
+    },
+  );
+
+  // The operator's recoveries (issue 27): the producers and the matches are the whole book's.
+  const recovery = () => {
+    if (!engine.operatorRecovery) throw conflict('FEED_NOT_CONNECTED');
+    return engine.operatorRecovery;
+  };
+  const refused = (err: unknown): never => {
+    if (err instanceof RecoveryRefused) {
+      if (err.code === 'RECOVERY_IN_PROGRESS') throw conflict('RECOVERY_IN_PROGRESS');
+      if (err.code === 'RECOVERY_TOO_SOON') throw tooMany('RECOVERY_TOO_SOON', { seconds: Math.max(1, Math.ceil(err.retryInMs / 1000)) });
+      throw notFound();
+    }
+    if (err instanceof UofApiError) throw new AppError(502, 'FEED_REFUSED', { reason: err.message });
+    throw err;
+  };
+  r.post(
+    '/api/v1/sports/producers/:producer/recovery',
+    {
+      config: { access: { page: 'receiving_statistics', button: 'recover', duty: { ring: 'book', setting: 'feed_recovery' } } },
+      schema: {
+        tags: ['receiving_statistics'],
+        summary: 'Ask a producer of the feed for a recovery now',
+        description:
+          'UOF recovery: the producer is marked down (its markets suspended) and asked for the messages since the last one processed (a full recovery when that is older than its window); it is up again on the snapshot_complete of this request. 409 RECOVERY_IN_PROGRESS, 429 RECOVERY_TOO_SOON (the API limits requests), 409 FEED_NOT_CONNECTED (the feed is consumed by another process, or not yet connected).',
+        params: z.object({ producer: z.coerce.number().int().positive() }),
+        response: { 202: z.object({ request_id: z.number(), after: z.string().nullable() }) },
+      },
+    },
+    async (req, reply) => {
+      const res = await recovery().producer(req.params.producer).catch(refused);
+      await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `feed producer ${req.params.producer}: recovery ${res.requestId} asked` });
+      return reply.status(202).send({ request_id: res.requestId, after: res.after === null ? null : iso(res.after) });
+    },
+  );
+  r.post(
+    '/api/v1/sports/matches/:eventId/recovery',
+    {
+      config: { access: { page: 'match_list', button: 'recover', duty: { ring: 'book', setting: 'match_list' } } },
+      schema: {
+        tags: ['match_list'],
+        summary: "Ask the feed for a match's current odds again",
+        description: "UOF event recovery (`/v1/{product}/odds/events/{urn}/initiate_request`) from each producer: the match's fixture and odds arrive on the feed again. 404 for a match the feed does not know.",
+        params: z.object({ eventId: z.string().min(1).max(64) }),
+        response: { 202: z.object({ request_id: z.number() }) },
+      },
+    },
+    async (req, reply) => {
+      const [row] = await db.select({ eventId: feedEvents.eventId }).from(feedEvents).where(eq(feedEvents.eventId, req.params.eventId));
+      if (!row) throw notFound();
+      const res = await recovery().event(row.eventId).catch(refused);
+      await writeAudit(db, req, { type: LOG_TYPE.ordinary, content: `match ${row.eventId}: odds recovery ${res.requestId} asked` });
+      return reply.status(202).send({ request_id: res.requestId });
+    },
   );
 }

@@ -172,3 +172,37 @@ export const feedFingerprints = pgTable(
   },
   (t) => [index('feed_fingerprints_ts_idx').on(t.ts)],
 );
+
+/**
+ * The feed's producers (issue 27, Sportradar UOF): what `/v1/descriptions/producers.xml` says of each, its
+ * state as the UOF client last saw it, the timestamp recovery starts from (`last_processed_ts`: the last
+ * alive the producer sent while up, all before it processed) and the recovery in progress.
+ */
+export const feedProducers = pgTable('feed_producers', {
+  producer: integer('producer').primaryKey(),
+  name: text('name').notNull().default(''),
+  description: text('description').notNull().default(''),
+  /** The product path of recovery URLs: 'liveodds', 'pre'. */
+  product: text('product').notNull().default(''),
+  recoveryWindowMinutes: integer('recovery_window_minutes').notNull().default(4320),
+  state: text('state').$type<'up' | 'down' | 'recovering'>().notNull().default('down'),
+  lastProcessedTs: ms('last_processed_ts'),
+  lastAliveAt: ts('last_alive_at'),
+  lastMessageAt: ts('last_message_at'),
+  recoveryRequestId: bigint('recovery_request_id', { mode: 'number' }),
+  recoverySince: ts('recovery_since'),
+  recoveryAfterTs: ms('recovery_after_ts'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** The feed's market descriptions per language (`/v1/descriptions/{lang}/markets.xml`), refreshed by the UOF client. */
+export const feedMarketDescriptions = pgTable(
+  'feed_market_descriptions',
+  {
+    lang: text('lang').notNull(),
+    marketId: integer('market_id').notNull(),
+    description: jsonb('description').$type<import('./uof/types.js').UofMarketDescription>().notNull(),
+    fetchedAt: ts('fetched_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'feed_market_descriptions_pk', columns: [t.lang, t.marketId] })],
+);

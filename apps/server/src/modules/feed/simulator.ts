@@ -412,6 +412,20 @@ export class SandboxProvider {
     this.emit({ type: 'producer_up', producer, timestamp: this.ts() });
   }
 
+  /** An event's recovery (the match screen's): its fixture and current odds again. False: the provider does not know it. */
+  recoverEvent(eventId: string): boolean {
+    const m = this.matches.find((x) => x.eventId === eventId);
+    if (!m) return false;
+    this.fixture(m);
+    if (!m.settled) this.odds(m, m.status === EVENT_STATUS.in_progress ? PRODUCER.live : PRODUCER.prematch);
+    return true;
+  }
+
+  /** Whether the live producer is in a simulated outage (a recovery of it waits for the outage's end). */
+  isDown(producer: number): boolean {
+    return producer === PRODUCER.live && this.liveDownUntil !== null;
+  }
+
   private alive() {
     this.emit({ type: 'alive', producer: PRODUCER.prematch, timestamp: this.ts(), subscribed: true });
     if (this.liveDownUntil === null) this.emit({ type: 'alive', producer: PRODUCER.live, timestamp: this.ts(), subscribed: true });

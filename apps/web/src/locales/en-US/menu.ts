@@ -178,6 +178,7 @@ const menu = {
     release: 'Release lock',
     download: 'Download',
     run: 'Run',
+    recover: 'Request recovery',
   },
 } as const;
 

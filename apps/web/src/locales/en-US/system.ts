@@ -67,6 +67,7 @@ const system = {
       configuration: 'Site configuration',
       margins: 'Price margins',
       match_list: 'Match controls',
+      feed_recovery: 'Odds feed recovery',
       match_result: 'Match results',
       script: 'Scripts',
       server_list: 'Servers',

@@ -179,6 +179,7 @@ const menu: Shape<typeof en> = {
     release: 'Achilia kufuli',
     download: 'Pakua',
     run: 'Endesha',
+    recover: 'Omba marejesho',
   },
 };
 

@@ -66,6 +66,7 @@ const system: Shape<typeof en> = {
       configuration: 'Mipangilio ya tovuti',
       margins: 'Ukingo wa bei (margin)',
       match_list: 'Udhibiti wa mechi',
+      feed_recovery: 'Urejeshaji wa mtiririko wa odds',
       match_result: 'Matokeo ya mechi',
       script: 'Skripti',
       server_list: 'Seva',

@@ -179,6 +179,7 @@ const menu: Shape<typeof en> = {
     release: '释放锁',
     download: '下载',
     run: '运行',
+    recover: '发起恢复',
   },
 };
 

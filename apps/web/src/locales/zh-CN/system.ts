@@ -66,6 +66,7 @@ const system: Shape<typeof en> = {
       configuration: '站点配置',
       margins: '赔率利润率',
       match_list: '赛事控制',
+      feed_recovery: '赔率数据源恢复',
       match_result: '赛事结果',
       script: '脚本',
       server_list: '服务器',

@@ -11,13 +11,14 @@ import {
   ThunderboltOutlined,
   ToolOutlined,
 } from '@ant-design/icons';
-import { Alert, App } from 'antd';
+import { Alert, App, Typography } from 'antd';
 import type { QueryKey } from '@tanstack/react-query';
 import { MATCH_STATUS, formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { ActionButton, ActionMenu, FormModal, useApiMutation, type FieldView, type Row } from '../../resources';
 import { useLocale } from '../../resources/locale';
+import { RecoverButton } from './recovery';
 
 export const PAGE = 'match_list';
 /** Everything under the list's name: the list, and the odds of an open match. */
@@ -49,6 +50,33 @@ const FINISHED: number[] = [
 ];
 
 const teams = (row: Row) => `${String(row.home_team ?? '')} - ${String(row.away_team ?? '')}`;
+
+/** The event's URN (`sr:match:29613041`), the provider's own name of the match: monospace, copyable. */
+export function EventUrn({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '') return <Typography.Text type="secondary">-</Typography.Text>;
+  return (
+    <Typography.Text code copyable data-testid="match-urn" style={{ whiteSpace: 'nowrap' }}>
+      {String(value)}
+    </Typography.Text>
+  );
+}
+
+/** "Recover this match": the provider sends the match's odds and state again (POST {match}/recovery). */
+export function RecoverMatchButton({ row }: { row: Row }) {
+  const { t } = useTranslation();
+  return (
+    <RecoverButton
+      page={PAGE}
+      path={`${matchPath(row.event_id)}/recovery`}
+      question={t('sports.recovery.confirmMatch', { name: teams(row), urn: String(row.event_id ?? '') })}
+      warning={t('sports.recovery.matchWarning')}
+      invalidate={MATCH_LISTS}
+      testId={`match-recover-${String(row.id)}`}
+    >
+      {t('sports.recovery.matchButton')}
+    </RecoverButton>
+  );
+}
 
 /**
  * The operator controls of one match, each behind its button permission: the odds at hand, the rest in a

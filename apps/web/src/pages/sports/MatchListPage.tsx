@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { matchListResource } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
-import { ActionButton, ResourcePage, type Option, type ResourceView, type Row } from '../../resources';
+import { ActionButton, FieldValue, ResourcePage, type FieldView, type Option, type ResourceView, type Row } from '../../resources';
 import { MarginsDialog } from './MarginsDialog';
-import { MatchActions, MatchDialog, PAGE, type MatchDialogKind, type MatchDialogState } from './MatchActions';
+import { EventUrn, MatchActions, MatchDialog, PAGE, RecoverMatchButton, type MatchDialogKind, type MatchDialogState } from './MatchActions';
 import { OddsDrawer } from './OddsDrawer';
 
 /** GET /sports/matches/leagues: the leagues the feed has sent, as choices of the league filter. */
@@ -17,6 +17,11 @@ function useLeagueChoices(): Option[] {
     staleTime: 60_000,
   });
   return useMemo(() => (data?.items ?? []).map((l) => ({ value: l.league_id, label: l.league_name || l.league_id })), [data]);
+}
+
+/** The detail shows the event's URN monospace and copyable; the table keeps its usual short text. */
+function urnField(f: FieldView): FieldView {
+  return { ...f, render: (value, row, variant) => (variant === 'detail' ? <EventUrn value={value} /> : <FieldValue field={f} value={value} row={row} />) };
 }
 
 /**
@@ -36,7 +41,11 @@ export default function MatchListPage() {
     () => ({
       ...matchListResource,
       fields: matchListResource.fields.map((f) =>
-        f.key === 'league_id' ? { ...f, detail: false, ...(leagues.length ? { type: 'enum' as const, options: leagues, label: 'sports.filters.league' } : {}) } : f,
+        f.key === 'league_id'
+          ? { ...f, detail: false, ...(leagues.length ? { type: 'enum' as const, options: leagues, label: 'sports.filters.league' } : {}) }
+          : f.key === 'event_id'
+            ? urnField(f)
+            : f,
       ),
     }),
     [leagues],
@@ -53,6 +62,7 @@ export default function MatchListPage() {
         </ActionButton>
       )}
       rowActions={(r) => <MatchActions row={r} onOdds={setOdds} onDialog={openDialog} />}
+      detailActions={(r) => <RecoverMatchButton row={r} />}
     >
       <OddsDrawer match={odds} onClose={() => setOdds(null)} />
       <MatchDialog state={dialog} onClose={() => setDialog((d) => (d ? { ...d, open: false } : d))} />

@@ -8,7 +8,7 @@ import { api } from '../../kit/api';
 import { useIsMobile } from '../../kit/dialog';
 import { useSocketHandler } from '../../kit/live';
 import { ActionButton, Blank, FieldValue, formatDateTime, LoadError, RecordView, useApiMutation, type FieldView, type Row } from '../../resources';
-import { matchPath, PAGE } from './MatchActions';
+import { EventUrn, matchPath, PAGE, RecoverMatchButton } from './MatchActions';
 import { useMarketNames } from '../../kit/marketNames';
 
 /** GET /sports/matches/:event_id/odds (apps/server/src/modules/feed/routes.ts). */
@@ -65,7 +65,9 @@ const FLASH_MS = 1_500;
 type Direction = 'up' | 'down';
 
 const HEADER_KEYS = ['event_id', 'league_name', 'start_time', 'event_status', 'match_status', 'is_suspended'];
-const headerFields = matchListResource.fields.filter((f) => HEADER_KEYS.includes(f.key));
+const headerFields: FieldView[] = matchListResource.fields
+  .filter((f) => HEADER_KEYS.includes(f.key))
+  .map((f) => (f.key === 'event_id' ? { ...f, render: (value: unknown) => <EventUrn value={value} /> } : f));
 const typeFlagField: FieldView = { key: 'type_flag', type: 'enum', enum: 'type_flag' };
 const outcomeField: FieldView = { key: 'outcome', type: 'enum', enum: 'selection_outcome' };
 const outcomeStatusField: FieldView = { key: 'outcome_status', type: 'enum', enum: 'outcome_status' };
@@ -356,6 +358,7 @@ export function OddsDrawer({ match, onClose }: { match: Row | null; onClose(): v
       size={mobile ? '100%' : 'large'}
       destroyOnHidden
       data-testid="odds-drawer"
+      extra={subject && <RecoverMatchButton row={subject} />}
       title={subject ? t('sports.odds.title', { home: String(subject.home_team ?? ''), away: String(subject.away_team ?? '') }) : ''}
     >
       {subject && <OddsView key={String(subject.event_id)} match={subject} open={!!match} />}
