@@ -110,6 +110,7 @@ const simulation = config.simulator
 let sandboxFeed: SandboxFeed | null = null;
 let accountFeed: UofClient | null = null;
 const feedLog = (msg: string, err?: unknown) => app.log.warn({ err }, msg);
+const feedInfo = (msg: string) => app.log.info(msg);
 const oddsFeed =
   config.uof.accessToken || config.simulator
     ? leadership(database, 'odds-feed', {
@@ -117,9 +118,9 @@ const oddsFeed =
           if (config.uof.accessToken) {
             if (!config.uof.amqpUrl || !config.uof.apiUrl) throw new Error('UOF_ACCESS_TOKEN needs UOF_AMQP_URL and UOF_API_URL');
             app.log.info(`this process consumes the Betradar feed at ${new URL(config.uof.amqpUrl).host}`);
-            accountFeed = await startAccountFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiUrl: config.uof.apiUrl, accessToken: config.uof.accessToken, bookmakerId: config.uof.bookmakerId, nodeId: config.uof.nodeId, log: feedLog });
+            accountFeed = await startAccountFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiUrl: config.uof.apiUrl, accessToken: config.uof.accessToken, bookmakerId: config.uof.bookmakerId, nodeId: config.uof.nodeId, log: feedLog, info: feedInfo });
           } else {
-            sandboxFeed = await startSandboxFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiPort: config.uof.amqpUrl ? config.uof.sandboxApiPort : undefined, log: feedLog });
+            sandboxFeed = await startSandboxFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiPort: config.uof.amqpUrl ? config.uof.sandboxApiPort : undefined, log: feedLog, info: feedInfo });
             app.log.info(`this process runs the sandbox odds feed (UOF ${config.uof.amqpUrl ? `over ${new URL(config.uof.amqpUrl).host}, API on ${sandboxFeed.apiUrl}` : 'in-process'})`);
           }
                   },

@@ -10,27 +10,20 @@
  *    recovery asked from the last processed alive → up on that request's snapshot_complete, nothing applied
  *    twice; `alive subscribed="0"`; a silence longer than the gap; a bet stop of market groups.
  */
-import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT } from '@dau/domain';
+import { BETTING_OFFER_STATUS, EVENT_STATUS } from '@dau/domain';
 import { FeedEngine } from '../src/modules/feed/engine';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { PgFeedStore } from '../src/modules/feed/pg-store';
 import { FB } from '../src/modules/feed/simulator';
 import { feedProducers } from '../src/modules/feed/schema';
-import { fetchHttp, UofApi } from '../src/modules/feed/uof/api';
-import { UofClient } from '../src/modules/feed/uof/client';
-import { bindingKeys, uofXml } from '../src/modules/feed/uof/documents';
-import { AmqpPublisher, UofSandbox } from '../src/modules/feed/uof/sandbox';
-import { AmqpTransport } from '../src/modules/feed/uof/transport';
-import type { UofMessage } from '../src/modules/feed/uof/types';
+import { uofXml } from '../src/modules/feed/uof/documents';
+import { sender, startFeed, stopFeeds, waitFor } from './support/uof';
 import { freshDatabase } from './helpers';
-import { feedEngineScenarios, fixture as liveFixture, pgHarness, T0, type Send } from './feed-scenarios';
+import { feedEngineScenarios, fixture as liveFixture, pgHarness, T0 } from './feed-scenarios';
 
-/** The local broker's sandbox virtual host (scripts/test.mjs starts RabbitMQ and makes it). */
-const AMQP_URL = process.env.UOF_TEST_AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672/dau-uof';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
@@ -40,88 +33,14 @@ afterAll(async () => {
   await database?.dispose();
 });
 
-/** Polls a state (a slow machine only waits longer; the bound is a hang guard). */
-async function waitFor(what: string, pred: () => boolean | Promise<boolean>) {
-  const end = Date.now() + 60_000;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-interface Feed {
-  sandbox: UofSandbox;
-  client: UofClient;
-  publisher: AmqpPublisher;
-  /** Documents the client has processed, in order, with whether each changed anything. */
-  processed: Array<{ m: UofMessage | null; applied: boolean }>;
-  /** The recovery requests the sandbox API received. */
-  recoveries: Array<{ product: string; request_id: number; after: number | null }>;
-  connectionName: string;
-  stop(): Promise<void>;
-}
-
-const running: Feed[] = [];
-afterEach(async () => {
-  for (const f of running.splice(0)) await f.stop();
-});
-
-/** A sandbox on its own exchange of the broker, and a client consuming it. */
-async function startFeed(engine: FeedEngine, opts: { aliveCheckMs?: number } = {}): Promise<Feed> {
-  const exchange = `unifiedfeed-test-${randomUUID()}`;
-  const publisher = new AmqpPublisher(AMQP_URL, exchange);
-  await publisher.open();
-  const sandbox = new UofSandbox({ publish: publisher.publish, recoveryIntervalMs: 0 });
-  const apiUrl = await sandbox.listen(0);
-  const recoveries: Feed['recoveries'] = [];
-  const http = fetchHttp(apiUrl);
-  const api = new UofApi(async (req) => {
-    const m = /^\/v1\/([^/]+)\/recovery\/initiate_request\?(.*)$/.exec(req.path);
-    if (m) {
-      const q = new URLSearchParams(m[2]);
-      recoveries.push({ product: m[1], request_id: Number(q.get('request_id')), after: q.has('after') ? Number(q.get('after')) : null });
-    }
-    return http(req);
-  }, sandbox.token);
-  const connectionName = `dau-uof-test-${randomUUID()}`;
-  const transport = new AmqpTransport({ url: AMQP_URL, exchange, bindings: bindingKeys({ prematch: true, live: true, virtuals: false }), retryMs: 50, maxRetryMs: 500, connectionName });
-  const processed: Feed['processed'] = [];
-  const client = new UofClient({ engine, db: database.db, transport, api, minRecoveryIntervalMs: 0, aliveCheckMs: opts.aliveCheckMs ?? 3_600_000, onProcessed: (m, applied) => processed.push({ m, applied }) });
-  await client.start();
-  const feed: Feed = {
-    sandbox,
-    client,
-    publisher,
-    processed,
-    recoveries,
-    connectionName,
-    async stop() {
-      await client.stop();
-      await publisher.close();
-      await sandbox.close();
-    },
-  };
-  running.push(feed);
-  await waitFor('both producers up (the start recovered)', () => client.state(PRODUCER.live) === 'up' && client.state(PRODUCER.prematch) === 'up');
-  return feed;
-}
-
-/** Publishes one provider message as UOF and waits until the client has processed it. */
-function sender(feed: Feed): Send {
-  return async (m: FeedMessageInput) => {
-    const before = feed.processed.length;
-    feed.sandbox.fromProvider(m);
-    await waitFor(`the ${m.type} processed`, () => feed.processed.length > before);
-    return feed.processed[before].applied;
-  };
-}
+afterEach(() => stopFeeds());
 
 async function emptyStore() {
   await database.exec('TRUNCATE feed_events, feed_markets, feed_outcomes, feed_market_history, feed_fingerprints, feed_producers');
   return new PgFeedStore(database.db);
 }
 
-feedEngineScenarios('UOF XML over AMQP', async () => pgHarness(await emptyStore()), { via: async (engine) => sender(await startFeed(engine)) });
+feedEngineScenarios('UOF XML over AMQP', async () => pgHarness(await emptyStore()), { via: async (engine) => sender(await startFeed(database.db, engine)) });
 
 const EVENT = 'sr:match:2002';
 const fixture = (ts: number) => liveFixture(ts, EVENT, EVENT_STATUS.in_progress);
@@ -154,7 +73,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
   it('broker closes the connection: producers down, markets suspended; back, recovery from the last alive, up on its snapshot_complete, nothing applied twice', async () => {
     const store = await emptyStore();
     const engine = new FeedEngine(store);
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     const send = sender(feed);
     expect(await send(fixture(N0))).toBe(true);
     expect(await send(odds(N0 + 1000, '1.80'))).toBe(true);
@@ -187,7 +106,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
   it('alive subscribed="0": the producer is down at once and recovered from its last processed alive', async () => {
     const store = await emptyStore();
     const engine = new FeedEngine(store);
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     const send = sender(feed);
     await send(fixture(N0));
     await send(odds(N0 + 1000, '1.80'));
@@ -205,7 +124,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
     const store = await emptyStore();
     let clock = Date.now();
     const engine = new FeedEngine(store, { now: () => clock, aliveTimeoutMs: 20_000 });
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     const send = sender(feed);
     await send(fixture(N0));
     await send(odds(N0 + 1000, '1.80'));
@@ -225,7 +144,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
   it('a snapshot_complete of another request does not bring the producer up', async () => {
     const store = await emptyStore();
     const engine = new FeedEngine(store);
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     const send = sender(feed);
     await send(fixture(N0));
     // The request in flight is held: the sandbox's producer is in an outage until the test ends it.
@@ -245,7 +164,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
   it('a last processed alive older than the recovery window: a full recovery (no after)', async () => {
     const store = await emptyStore();
     const engine = new FeedEngine(store);
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     const send = sender(feed);
     // The live producer's window is 600 minutes (producers.xml): an alive of 11 hours ago is outside it.
     await send({ type: 'alive', producer: PRODUCER.live, timestamp: Date.now() - 11 * 3_600_000, subscribed: true });
@@ -258,7 +177,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
   it('every message published twice is applied once', async () => {
     const store = await emptyStore();
     const engine = new FeedEngine(store);
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     feed.sandbox.faults.duplicate = true;
     feed.sandbox.fromProvider(fixture(N0));
     feed.sandbox.fromProvider(odds(N0 + 1000, '1.80'));
@@ -271,7 +190,7 @@ describe('UOF recovery over the local RabbitMQ', () => {
   it('a bet stop of market groups suspends the markets of those groups only (the market descriptions say which)', async () => {
     const store = await emptyStore();
     const engine = new FeedEngine(store);
-    const feed = await startFeed(engine);
+    const feed = await startFeed(database.db, engine);
     const send = sender(feed);
     await send(fixture(N0));
     await send(odds(N0 + 1000, '1.80'));

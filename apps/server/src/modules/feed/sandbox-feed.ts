@@ -37,6 +37,7 @@ export interface SandboxFeedOptions {
   exchange?: string;
   apiPort?: number;
   log?: (msg: string, err?: unknown) => void;
+  info?: (msg: string) => void;
 }
 
 export interface SandboxFeed {
@@ -72,7 +73,7 @@ export async function startSandboxFeed(engine: FeedEngine, db: Db, opts: Sandbox
   const apiUrl = local ? null : await sandbox.listen(opts.apiPort ?? 0);
   const api = new UofApi(local ? (req) => sandbox.handle(req) : fetchHttp(apiUrl!), sandbox.token);
   const transport = local ?? new AmqpTransport({ url: opts.amqpUrl!, exchange: opts.exchange, bindings: bindingKeys({ prematch: true, live: true, virtuals: false }), log });
-  const client = new UofClient({ engine, db, transport, api, aliveCheckMs: opts.aliveCheckMs ?? 5000, minRecoveryIntervalMs: opts.recoveryIntervalMs ?? 10_000, log });
+  const client = new UofClient({ engine, db, transport, api, aliveCheckMs: opts.aliveCheckMs ?? 5000, minRecoveryIntervalMs: opts.recoveryIntervalMs ?? 10_000, log, info: opts.info });
 
   const provider = sandbox.attach({ seed: opts.seed ?? Date.now() % 2 ** 31, startTime: Date.now(), speed: opts.speed });
   provider.start();

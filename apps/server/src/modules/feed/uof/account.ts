@@ -18,12 +18,13 @@ export interface AccountFeedConfig {
   nodeId?: number;
   interest?: UofInterest;
   log?: (msg: string, err?: unknown) => void;
+  info?: (msg: string) => void;
 }
 
 export async function startAccountFeed(engine: FeedEngine, db: Db, c: AccountFeedConfig): Promise<UofClient> {
   const interest = c.interest ?? { prematch: true, live: true, virtuals: false };
   const transport = new AmqpTransport({ url: accountAmqpUrl(c.amqpUrl, c.accessToken, c.bookmakerId), bindings: bindingKeys(interest), log: c.log });
-  const client = new UofClient({ engine, db, transport, api: new UofApi(fetchHttp(c.apiUrl), c.accessToken), interest, nodeId: c.nodeId, log: c.log });
+  const client = new UofClient({ engine, db, transport, api: new UofApi(fetchHttp(c.apiUrl), c.accessToken), interest, nodeId: c.nodeId, log: c.log, info: c.info });
   await client.start();
   return client;
 }

@@ -28,6 +28,7 @@ import type { FeedEngine } from '../engine.js';
 import type { FeedMessageInput } from '../messages.js';
 import { feedMarketDescriptions, feedProducers } from '../schema.js';
 import { productPath, UofApiError, type UofApi } from './api.js';
+import { setMarketDescriptions } from './descriptions.js';
 import type { UofTransport, UofDelivery } from './transport.js';
 import type { UofFixture, UofMarketDescription, UofMessage, UofProducer } from './types.js';
 import { parseUofMessage, toFeedMessage } from './xml.js';
@@ -57,7 +58,9 @@ export interface UofClientOptions {
   /** Market descriptions are fetched again after this long (default 6 h). */
   descriptionsRefreshMs?: number;
   now?: () => number;
+  /** Warnings (a refused request, a producer down) and the ordinary course (a recovery asked). */
   log?: (msg: string, err?: unknown) => void;
+  info?: (msg: string) => void;
   /** After each document: what it was (null: not UOF) and whether it changed anything (tests and benches wait on it). */
   onProcessed?: (m: UofMessage | null, applied: boolean) => void;
 }
@@ -204,6 +207,7 @@ export class UofClient {
     try {
       const list = await this.o.api.marketDescriptions(this.lang);
       this.descriptions = new Map(list.map((d) => [d.id, d]));
+      setMarketDescriptions(this.lang, list);
       this.descriptionsAt = this.now();
       if (list.length)
         await this.db
@@ -213,6 +217,7 @@ export class UofClient {
     } catch (err) {
       const rows = await this.db.select().from(feedMarketDescriptions).where(eq(feedMarketDescriptions.lang, this.lang));
       this.descriptions = new Map(rows.map((r) => [r.marketId, r.description]));
+      setMarketDescriptions(this.lang, rows.map((r) => r.description));
       this.descriptionsAt = this.now();
       throw err;
     }
@@ -395,7 +400,7 @@ export class UofClient {
     p.lastRequestAt = now;
     if (p.state === 'up') await this.engine.apply({ type: 'producer_down', producer, timestamp: now });
     await this.setState(p, 'recovering', { recoveryRequestId: requestId, recoverySince: new Date(now), recoveryAfterTs: after });
-    this.o.log?.(`uof: recovery ${requestId} of producer ${producer} (${reason}) ${after === null ? 'full' : `after ${new Date(after).toISOString()}`}`);
+    this.o.info?.(`uof: recovery ${requestId} of producer ${producer} (${reason}) ${after === null ? 'full' : `after ${new Date(after).toISOString()}`}`);
     try {
       await this.o.api.initiateRecovery(p.product, requestId, after ?? undefined, this.o.nodeId);
     } catch (err) {
