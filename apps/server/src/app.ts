@@ -39,6 +39,7 @@ import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
 import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/engine.js';
 import { PgFeedStore } from './modules/feed/pg-store.js';
+import { loadStoredMarketDescriptions } from './modules/feed/uof/client.js';
 import { feedRoutes } from './modules/feed/routes.js';
 import { FeedLivePush } from './modules/feed/live-push.js';
 import { MarginBook } from './modules/feed/margins.js';
@@ -234,6 +235,8 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   defineRemindJob(ctx);
   // Matches over and past the retention move to the archive, unless an order or a jackpot issue still waits on them.
   defineMatchArchive(ctx, [ordersWaitingOn, issuesWaitingOn]);
+  // The feed's market names (its descriptions, stored by the UOF client) in this process too.
+  await loadStoredMarketDescriptions(db).catch(() => 0);
   const feed = new FeedEngine(feedStore, {
     margin,
     onLog: opts.onFeedLog,

@@ -211,7 +211,7 @@ export async function placeIn(tx: Executor, input: PlaceInput): Promise<PlacedOr
         marketTypeId: s.typeId,
         specifiers: s.specifiers,
         marketName: marketName(s.typeId, types.get(s.typeId)),
-        selectionName: selectionName(r.leg.outcomeId, { home: e.homeTeam, away: e.awayTeam, specifiers: s.specifiers }),
+        selectionName: selectionName(r.leg.outcomeId, { home: e.homeTeam, away: e.awayTeam, specifiers: s.specifiers, typeId: s.typeId }),
         odds: check.odds[i],
         sportId: e.sportId,
         competitionName: e.leagueName,

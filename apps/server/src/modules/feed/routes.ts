@@ -213,7 +213,7 @@ export function feedRoutes(app: FastifyInstance, ctx: AppContext, engine: FeedEn
             selections: outcomes.map((o) => ({
               id: `${m.key}|${o.id}`,
               name: o.id,
-              label: selectionName(o.id, { home: ev.homeTeam, away: ev.awayTeam, specifiers: m.specifiers }),
+              label: selectionName(o.id, { home: ev.homeTeam, away: ev.awayTeam, specifiers: m.specifiers, typeId: m.typeId }),
               outcome: o.selectionOutcome,
               visible: o.active,
               suspended: suspended || !o.active || (o.suspendedByOperator ?? false),

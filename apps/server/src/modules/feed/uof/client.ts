@@ -102,6 +102,16 @@ const FIXTURE_STATUS: Record<string, number> = {
 };
 
 
+/**
+ * The market descriptions the feed client stored, into this process's names (every process calls it at
+ * start: the client runs in one, the odds views and placement in all).
+ */
+export async function loadStoredMarketDescriptions(db: Db, lang = 'en'): Promise<number> {
+  const rows = await db.select().from(feedMarketDescriptions).where(eq(feedMarketDescriptions.lang, lang));
+  if (rows.length) setMarketDescriptions(lang, rows.map((r) => r.description));
+  return rows.length;
+}
+
 export class UofClient {
   private readonly producers = new Map<number, Producer>();
   private readonly engine: FeedEngine;
