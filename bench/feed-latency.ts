@@ -36,21 +36,34 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { chromium, type Page } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import { chromium } from 'playwright-core';
 import { EVENT_STATUS, SPORT } from '@dau/domain';
+import type { FeedMessageInput } from '../apps/server/src/modules/feed/messages.js';
+import { AmqpPublisher, UofSandbox } from '../apps/server/src/modules/feed/uof/sandbox.js';
 import { scratchDatabase, pct, pricedMarkets } from './support';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SAMPLES = Number(process.argv[2] ?? 10);
-const BACKGROUND = Number(process.argv[3] ?? 200);
+/** `--json`: the old path (the sandbox JSON route); default: UOF documents over RabbitMQ. */
+const MODE: 'uof' | 'json' = process.argv.includes('--json') ? 'json' : 'uof';
+const ARGS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const SAMPLES = Number(ARGS[0] ?? 30);
+const BACKGROUND = Number(ARGS[1] ?? 200);
 const MARKETS = 50;
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `dau_bench_feedlat_${process.pid}`;
 const { url: dbUrl, admin: admin } = scratchDatabase(DB, BASE);
 const PASSWORD = 'Bench#2026pass';
-const CHROMIUM = process.env.DAU_CHROMIUM ?? '/usr/bin/chromium';
+/** As the browser tests (e2e/support/browser.ts): Debian's headless shell when installed, else chromium. */
+const CHROMIUM = process.env.DAU_CHROMIUM ?? (fs.existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 const TARGET = 'sr:match:777000';
 const X12 = '1|';
+/** The broker and exchange of the server's UOF client in UOF mode (the vhost scripts/test.mjs makes). */
+const UOF_AMQP_URL = process.env.UOF_BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672/dau-uof';
+const UOF_EXCHANGE = 'unifiedfeed';
+/** UOF background load: documents published ahead of the last one the server has applied (closed loop). */
+const UOF_WINDOW = Number(process.env.BENCH_UOF_WINDOW ?? 2);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -74,17 +87,78 @@ function killGroup(child: ChildProcess) {
 interface Server {
   baseUrl: string;
   how: string;
-  /** Hands one provider message to the server's feed engine. */
+  /** Hands one provider message to the server's feed engine (UOF: publishes it; resolves once published, not applied). */
   feed(msg: Record<string, unknown>, token: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * UOF mode's provider side, run by this bench: what a Betradar account is to the server. A UofSandbox
+ * (no simulated provider) publishes with an AmqpPublisher to the `unifiedfeed` exchange of the vhost
+ * dau-uof and serves the REST API on a free port (fixtures of the matches it published, producers,
+ * market descriptions, recovery). The server runs its account feed against both (UOF_ACCESS_TOKEN =
+ * the sandbox's token, UOF_AMQP_URL, UOF_API_URL): its UofClient consumes its own queue bound to the
+ * exchange and fetches the fixtures from this API, as it would Betradar's. The producers say alive
+ * every 3 s. An observer queue of the bench's own, bound to the watched match's odds changes, times the
+ * broker's hop.
+ */
+interface UofSide {
+  apiUrl: string;
+  token: string;
+  publish(msg: Record<string, unknown>): void;
+  /** When the observer queue received each odds change of the watched match (epoch ms, fractional). */
+  observed: number[];
+  close(): Promise<void>;
+}
+
+async function startUofSide(): Promise<UofSide> {
+  const publisher = new AmqpPublisher(UOF_AMQP_URL, UOF_EXCHANGE);
+  await publisher.open();
+  const sandbox = new UofSandbox({ publish: publisher.publish, token: `bench-feedlat-${randomUUID()}`, recoveryIntervalMs: 0, log: (m, e) => console.error(`[uof sandbox] ${m}`, e ?? '') });
+  const apiUrl = await sandbox.listen(0);
+  const conn = await amqp.connect(UOF_AMQP_URL, { clientProperties: { connection_name: `dau-bench-feedlat-observer-${process.pid}` } });
+  const ch = await conn.createChannel();
+  const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+  const [urnType, id] = [TARGET.slice(0, TARGET.lastIndexOf(':')), TARGET.slice(TARGET.lastIndexOf(':') + 1)];
+  await ch.bindQueue(queue, UOF_EXCHANGE, `*.*.*.odds_change.*.${urnType}.${id}.*`);
+  const observed: number[] = [];
+  await ch.consume(queue, () => observed.push(performance.timeOrigin + performance.now()), { noAck: true });
+  const heartbeat = setInterval(() => {
+    for (const producer of [1, 3]) sandbox.fromProvider({ type: 'alive', producer, timestamp: Date.now(), subscribed: true });
+  }, 3000);
+  return {
+    apiUrl,
+    token: sandbox.token,
+    publish: (msg) => sandbox.fromProvider(msg as unknown as FeedMessageInput),
+    observed,
+    async close() {
+      clearInterval(heartbeat);
+      await conn.close().catch(() => undefined);
+      await publisher.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** The queues bound to the exchange (rabbitmqctl): another session's server there would share the bench's documents. */
+function exchangeConsumers(): string[] | null {
+  try {
+    const out = execFileSync('rabbitmqctl', ['-q', 'list_bindings', '-p', new URL(UOF_AMQP_URL).pathname.slice(1) || '/', 'source_name', 'destination_name'], { encoding: 'utf8', timeout: 60_000 });
+    return [...new Set(out.split('\n').map((l) => l.split('\t')).filter((c) => c[0] === UOF_EXCHANGE && c[1]).map((c) => c[1]!))];
+  } catch {
+    return null;
+  }
 }
 
 const ok = (status: number, what: string, body: string) => {
   if (status !== 201) throw new Error(`feed ${what}: ${status} ${body}`);
 };
 
-/** `npm start`'s entry point as a child process; odds changes through the sandbox feed route. */
-async function spawnServer(webDist: string, dataDir: string): Promise<Server> {
+/**
+ * `npm start`'s entry point as a child process: odds changes through the sandbox feed route (JSON mode), or
+ * published by the bench's UOF side to the server's account feed (UOF mode).
+ */
+async function spawnServer(webDist: string, dataDir: string, uof: UofSide | null): Promise<Server> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let out = '';
@@ -98,9 +172,11 @@ async function spawnServer(webDist: string, dataDir: string): Promise<Server> {
     DAU_ADMIN_PASSWORD: PASSWORD,
     DAU_DEMO: '0',
     DAU_SIMULATOR: '0',
-    DAU_SANDBOX_ROUTES: '1',
+    DAU_SANDBOX_ROUTES: uof ? '0' : '1',
     LOG_LEVEL: 'warn',
   };
+  for (const k of Object.keys(env)) if (k.startsWith('UOF_')) delete env[k];
+  if (uof) Object.assign(env, { UOF_ACCESS_TOKEN: uof.token, UOF_AMQP_URL, UOF_API_URL: uof.apiUrl });
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -128,6 +204,15 @@ async function spawnServer(webDist: string, dataDir: string): Promise<Server> {
     }
     await sleep(200);
   }
+  if (uof)
+    return {
+      baseUrl,
+      how: `server process (apps/server/src/main.ts) with its UOF account feed on ${new URL(UOF_AMQP_URL).host}${new URL(UOF_AMQP_URL).pathname} exchange ${UOF_EXCHANGE}; odds changes published as UOF XML by the bench's sandbox (API ${uof.apiUrl})`,
+      async feed(msg) {
+        uof.publish(msg);
+      },
+      stop,
+    };
   return {
     baseUrl,
     how: 'server process (apps/server/src/main.ts), odds changes through POST /api/v1/sandbox/feed/messages',
@@ -193,6 +278,15 @@ function oddsChange(eventId: string, live: boolean, homePrice?: string) {
   };
 }
 
+/** Polls a state until true (the bound is a hang guard). */
+async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 200) {
+  const end = Date.now() + timeoutMs;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
 async function main() {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dau-bench-lat-'));
@@ -206,20 +300,58 @@ async function main() {
   await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB}`);
   let server: Server | undefined;
+  let uof: UofSide | null = null;
+  /** The bench's own connections to the scratch database: the server's push (LISTEN) and reads. */
+  const listener = new pg.Client({ connectionString: dbUrl() });
+  const reader = new pg.Client({ connectionString: dbUrl() });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
   try {
-    server = process.env.BENCH_INPROCESS === '1' ? await inProcessServer(webDist, path.join(tmp, 'data')) : await spawnServer(webDist, path.join(tmp, 'data'));
+    if (MODE === 'uof') {
+      const others = exchangeConsumers();
+      if (others === null) console.log(`(rabbitmqctl unavailable: cannot check who else consumes ${UOF_EXCHANGE})`);
+      else if (others.length)
+        console.log(`WARNING: ${others.length} queue(s) of others are bound to ${UOF_EXCHANGE} in ${new URL(UOF_AMQP_URL).pathname}: they receive this bench's documents, and their publishers' documents reach this bench's server`);
+      uof = await startUofSide();
+    }
+    server = process.env.BENCH_INPROCESS === '1' && MODE === 'json' ? await inProcessServer(webDist, path.join(tmp, 'data')) : await spawnServer(webDist, path.join(tmp, 'data'), uof);
     let token = await login(server.baseUrl);
-    const probe = await fetch(`${server.baseUrl}/api/v1/sandbox/feed/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ type: 'alive', producer: 1, timestamp: ++clock, subscribed: true }) });
-    if (probe.status === 404 && process.env.BENCH_INPROCESS !== '1') {
-      console.log('the sandbox feed route answers 404 (feedSandboxRoutes not registered in app.ts): falling back to the app in this process');
-      await server.stop();
-      await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-      await admin(`CREATE DATABASE ${DB}`);
-      server = await inProcessServer(webDist, path.join(tmp, 'data2'));
-      token = await login(server.baseUrl);
+    if (MODE === 'json') {
+      const probe = await fetch(`${server.baseUrl}/api/v1/sandbox/feed/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ type: 'alive', producer: 1, timestamp: ++clock, subscribed: true }) });
+      if (probe.status === 404 && process.env.BENCH_INPROCESS !== '1') {
+        console.log('the sandbox feed route answers 404 (feedSandboxRoutes not registered in app.ts): falling back to the app in this process');
+        await server.stop();
+        await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+        await admin(`CREATE DATABASE ${DB}`);
+        server = await inProcessServer(webDist, path.join(tmp, 'data2'));
+        token = await login(server.baseUrl);
+      }
     }
     console.log(`server: ${server.how}`);
+    await reader.connect();
+    await listener.connect();
+    // The server's live push to the console (live-push.ts: every 200 ms at most) goes through its bus, a
+    // NOTIFY on the database: heard here, it times "applied and pushed" in both modes.
+    const pushes: number[] = [];
+    listener.on('notification', (n) => {
+      if (!n.payload?.includes(TARGET)) return;
+      try {
+        const e = JSON.parse(n.payload) as { p?: { message?: { content?: { event_ids?: string[] } } } };
+        if (e.p?.message?.content?.event_ids?.includes(TARGET)) pushes.push(performance.timeOrigin + performance.now());
+      } catch {
+        /* not ours */
+      }
+    });
+    await listener.query('LISTEN dau_bus');
+    if (uof) {
+      const t = performance.now();
+      await until('the server\'s UOF producers up (its start recovered)', async () => {
+        const r = await reader.query<{ n: number }>(`SELECT count(*)::int AS n FROM feed_producers WHERE state = 'up' AND producer IN (1, 3)`).catch(() => ({ rows: [{ n: 0 }] }));
+        return r.rows[0]!.n === 2;
+      }, 120_000);
+      console.log(`the server's UOF client is up in ${((performance.now() - t) / 1000).toFixed(1)} s after the health check`);
+      const bound = exchangeConsumers();
+      if (bound && bound.length > 2) console.log(`WARNING: ${bound.length - 2} other queue(s) bound to ${UOF_EXCHANGE} besides the server's and the observer's`);
+    }
     const { baseUrl } = server;
     const srv = server;
     const feed = (msg: Record<string, unknown>) => srv.feed(msg, token);
@@ -237,6 +369,11 @@ async function main() {
         start_time: live ? Date.now() - 1_800_000 : Date.now() + 3_600_000 + i * 60_000,
         status: live ? EVENT_STATUS.in_progress : EVENT_STATUS.not_started,
       });
+    /** UOF: published is not applied; the last odds change of a match is applied once its markets carry its timestamp. */
+    const applied = async (eventId: string, ts: number) => {
+      const r = await reader.query<{ t: number | null }>('SELECT max(last_odds_ts)::float8 AS t FROM feed_markets WHERE event_id = $1', [eventId]);
+      return (r.rows[0]?.t ?? 0) >= ts;
+    };
 
     // The match watched (the only basketball match: the list filtered by sport shows it alone) and the others.
     let t = performance.now();
@@ -245,6 +382,10 @@ async function main() {
     for (let i = 1; i <= BACKGROUND; i++) {
       await fixture(`sr:match:${i}`, i, SPORT.football, i % 2 === 0);
       await feed(oddsChange(`sr:match:${i}`, i % 2 === 0));
+    }
+    if (uof) {
+      const want = (1 + BACKGROUND) * MARKETS * 3;
+      await until(`${want} selections in the store`, async () => (await reader.query<{ n: number }>('SELECT count(*)::int AS n FROM feed_outcomes')).rows[0]!.n >= want, 600_000, 500);
     }
     console.log(`data: 1 + ${BACKGROUND} matches x ${MARKETS} markets x 3 selections in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 
@@ -283,7 +424,12 @@ async function main() {
     let next = 200;
     interface Sample {
       total: number;
+      /** JSON: the POST's round trip (applied and committed). UOF: the publish call (the document handed to the socket). */
       ingest: number;
+      /** UOF: to the bench's own observer queue (the broker's hop). */
+      broker: number;
+      /** To the server's live push naming the match (applied, committed, then the push's batch of up to 200 ms). */
+      push: number;
       /** From the odds change handed over to the drawer's request for the odds. */
       toRequest: number;
       fetch: number;
@@ -314,17 +460,21 @@ async function main() {
         });
         window.__obs.observe(document.body, { subtree: true, childList: true, characterData: true });
       })()`);
+      const msg = oddsChange(TARGET, true, want); // built before the clock starts
       const t0 = performance.timeOrigin + performance.now();
-      await feed(oddsChange(TARGET, true, want));
+      await feed(msg);
       const t1 = performance.timeOrigin + performance.now();
       await page.waitForFunction('window.__seen > 0', undefined, { polling: 20, timeout: 20_000 });
       // The odds request that brought the new price: the last one started after the change was sent.
       const [seen, mutated, req] = (await page.evaluate(`[window.__seen, window.__mutated, performance.getEntriesByType('resource')
         .filter((e) => e.name.includes('/odds')).map((e) => [performance.timeOrigin + e.startTime, performance.timeOrigin + e.responseEnd])]`)) as [number, number, [number, number][]];
       const r = req.filter(([start, end]) => start >= t0 && end <= seen).pop() ?? [NaN, NaN];
-      return { total: seen - t0, ingest: t1 - t0, toRequest: r[0] - t0, fetch: r[1] - r[0], render: mutated - r[1], paint: seen - mutated };
+      const pushed = pushes.find((x) => x >= t0) ?? NaN;
+      const observed = uof?.observed.find((x) => x >= t0) ?? NaN;
+      return { total: seen - t0, ingest: t1 - t0, broker: observed - t0, push: pushed - t0, toRequest: r[0] - t0, fetch: r[1] - r[0], render: mutated - r[1], paint: seen - mutated };
     };
 
+    const results: string[] = [];
     const run = async (label: string) => {
       const ss: Sample[] = [];
       for (let i = 0; i < SAMPLES; i++) {
@@ -332,34 +482,62 @@ async function main() {
         await sleep(300 + Math.random() * 400); // not in step with the 200 ms push
       }
       const xs = ss.map((x) => x.total);
-      const med = (k: keyof Sample) => pct(ss.map((x) => x[k]).filter(Number.isFinite), 50).toFixed(0);
+      const med = (k: keyof Sample) => {
+        const v = ss.map((x) => x[k]).filter(Number.isFinite);
+        return v.length ? pct(v, 50).toFixed(0) : '-';
+      };
+      const first = MODE === 'uof' ? `publish ${med('ingest')} ms, broker hop ${med('broker')} ms` : `ingest (POST) ${med('ingest')} ms`;
+      const summary = `${label.padEnd(40)} median ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, p99 ${pct(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms  (${xs.length} samples)`;
+      results.push(summary);
       console.log(
-        `${label.padEnd(40)} median ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms  (${xs.length} samples: ${xs.map((x) => x.toFixed(0)).join(' ')})\n` +
-          `${''.padEnd(40)} medians of the parts: ingest ${med('ingest')} ms, to the drawer's odds request ${med('toRequest')} ms, request ${med('fetch')} ms, render ${med('render')} ms, to the frame ${med('paint')} ms; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`,
+        `${summary}\n${''.padEnd(40)} samples: ${xs.map((x) => x.toFixed(0)).join(' ')}\n` +
+          `${''.padEnd(40)} medians of the parts, each from the hand-over: ${first}, to the server's push ${med('push')} ms, to the drawer's odds request ${med('toRequest')} ms; ` +
+          `then request ${med('fetch')} ms, render ${med('render')} ms, to the frame ${med('paint')} ms; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`,
       );
     };
     await sample(); // warm-up
-    await run('idle server');
+    await run(`idle server`);
 
-    // Load: one ingester feeding the other matches (50 markets each) without pause.
+    // Load: one ingester feeding the other matches (50 markets each) without pause. JSON: one POST after
+    // the other (each answered once applied). UOF: published as long as fewer than UOF_WINDOW documents
+    // are ahead of the last one the store shows applied (a closed loop, as fast as the server applies).
     let stop = false;
     let sent = 0;
     const loadStart = performance.now();
     const load = (async () => {
+      const ahead: Array<{ eventId: string; ts: number }> = [];
       for (let i = 1; !stop; i = (i % BACKGROUND) + 1) {
-        await feed(oddsChange(`sr:match:${i}`, i % 2 === 0));
-        sent++;
+        const m = oddsChange(`sr:match:${i}`, i % 2 === 0);
+        if (uof) {
+          while (ahead.length >= UOF_WINDOW) {
+            const d = ahead[0]!;
+            if (await applied(d.eventId, d.ts)) {
+              ahead.shift();
+              sent++;
+            } else await sleep(5);
+          }
+          await feed(m);
+          ahead.push({ eventId: m.event_id, ts: m.timestamp });
+        } else {
+          await feed(m);
+          sent++;
+        }
       }
     })();
     await run(`while ingesting other matches non-stop`);
     stop = true;
     await load;
     const rate = sent / ((performance.now() - loadStart) / 1000);
-    console.log(`  (background: ${Math.round(rate)} odds changes/s = ${Math.round(rate * MARKETS * 3).toLocaleString('en')} selection updates/s meanwhile)`);
+    const bg = `  (background: ${Math.round(rate)} odds changes/s = ${Math.round(rate * MARKETS * 3).toLocaleString('en')} selection updates/s meanwhile${uof ? `, at most ${UOF_WINDOW} documents ahead of the store` : ''})`;
+    console.log(bg);
     await context.close();
+    console.log(`\n${MODE === 'uof' ? 'UOF over RabbitMQ' : 'JSON sandbox route'}, ${SAMPLES} samples per series, 1 + ${BACKGROUND} matches:\n  ${results.join('\n  ')}\n${bg}`);
   } finally {
     await browser.close().catch(() => undefined);
     await server?.stop().catch((e) => console.error('stop failed', e));
+    await uof?.close().catch((e) => console.error('UOF side close failed', e));
+    await listener.end().catch(() => undefined);
+    await reader.end().catch(() => undefined);
     await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`).catch((e) => console.error('drop failed', e));
     fs.rmSync(tmp, { recursive: true, force: true });
   }
