@@ -87,52 +87,48 @@ const tronSandbox = config.tron.fullNodeUrl
       log: (msg, err) => app.log.warn({ err }, msg),
     });
 
-// The demo simulator (bettors, payments, messages) runs in one process at a time: the leader. When it dies
-// another process takes over within seconds.
+// The odds feed (Sportradar's Unified Odds Feed) is consumed by one process at a time, a leader: a Betradar
+// account when UOF_ACCESS_TOKEN is set (its own leader, `odds-feed`); else, with the simulator, the SANDBOX
+// UOF fed by the simulated provider (in-process, or over the broker at UOF_AMQP_URL with its API on
+// UOF_SANDBOX_API_PORT), on the simulator's leader. When the leader dies another process takes over within seconds.
+const feedLog = (msg: string, err?: unknown) => app.log.warn({ err }, msg);
+const feedInfo = (msg: string) => app.log.info(msg);
+let sandboxFeed: SandboxFeed | null = null;
+let accountFeed: UofClient | null = null;
+const accountLeader = config.uof.accessToken
+  ? leadership(database, 'odds-feed', {
+      onLead: async () => {
+        if (!config.uof.amqpUrl || !config.uof.apiUrl) throw new Error('UOF_ACCESS_TOKEN needs UOF_AMQP_URL and UOF_API_URL');
+        app.log.info(`this process consumes the Betradar feed at ${new URL(config.uof.amqpUrl).host}`);
+        accountFeed = await startAccountFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiUrl: config.uof.apiUrl, accessToken: config.uof.accessToken!, bookmakerId: config.uof.bookmakerId, nodeId: config.uof.nodeId, log: feedLog, info: feedInfo });
+      },
+      onLose: async () => {
+        await accountFeed?.stop();
+        accountFeed = null;
+      },
+      log: feedLog,
+    })
+  : null;
+
+// The demo simulator (bettors, payments, messages) and, without an account, the sandbox odds feed.
 let simulator: { stop(): void } | null = null;
 const simulation = config.simulator
   ? leadership(database, 'simulation', {
-      onLead: () => {
-        app.log.info('this process runs the simulator');
+      onLead: async () => {
         simulator = startSimulator(ctx, { activities: [simulatePayments, simulateMessaging, simulatePush], log: (msg, err) => app.log.warn({ err }, msg) });
+        if (config.uof.accessToken) return app.log.info('this process runs the simulator');
+        sandboxFeed = await startSandboxFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiPort: config.uof.amqpUrl ? config.uof.sandboxApiPort : undefined, log: feedLog, info: feedInfo });
+        app.log.info(`this process runs the simulator and the sandbox odds feed (UOF ${config.uof.amqpUrl ? `over ${new URL(config.uof.amqpUrl).host}, API on ${sandboxFeed.apiUrl}` : 'in-process'})`);
       },
       onLose: async () => {
         simulator?.stop();
         simulator = null;
+        await sandboxFeed?.stop();
+        sandboxFeed = null;
       },
-      log: (msg, err) => app.log.warn({ err }, msg),
+      log: feedLog,
     })
   : null;
-
-// The odds feed (Sportradar's Unified Odds Feed) is consumed by one process at a time: its own leader. A
-// Betradar account when UOF_ACCESS_TOKEN is set; else, with the simulator, the SANDBOX UOF fed by the
-// simulated provider (in-process, or over the broker at UOF_AMQP_URL with its API on UOF_SANDBOX_API_PORT).
-let sandboxFeed: SandboxFeed | null = null;
-let accountFeed: UofClient | null = null;
-const feedLog = (msg: string, err?: unknown) => app.log.warn({ err }, msg);
-const feedInfo = (msg: string) => app.log.info(msg);
-const oddsFeed =
-  config.uof.accessToken || config.simulator
-    ? leadership(database, 'odds-feed', {
-        onLead: async () => {
-          if (config.uof.accessToken) {
-            if (!config.uof.amqpUrl || !config.uof.apiUrl) throw new Error('UOF_ACCESS_TOKEN needs UOF_AMQP_URL and UOF_API_URL');
-            app.log.info(`this process consumes the Betradar feed at ${new URL(config.uof.amqpUrl).host}`);
-            accountFeed = await startAccountFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiUrl: config.uof.apiUrl, accessToken: config.uof.accessToken, bookmakerId: config.uof.bookmakerId, nodeId: config.uof.nodeId, log: feedLog, info: feedInfo });
-          } else {
-            sandboxFeed = await startSandboxFeed(feed, ctx.db, { amqpUrl: config.uof.amqpUrl, apiPort: config.uof.amqpUrl ? config.uof.sandboxApiPort : undefined, log: feedLog, info: feedInfo });
-            app.log.info(`this process runs the sandbox odds feed (UOF ${config.uof.amqpUrl ? `over ${new URL(config.uof.amqpUrl).host}, API on ${sandboxFeed.apiUrl}` : 'in-process'})`);
-          }
-                  },
-        onLose: async () => {
-          await accountFeed?.stop();
-          accountFeed = null;
-          await sandboxFeed?.stop();
-          sandboxFeed = null;
-        },
-        log: feedLog,
-      })
-    : null;
 
 // The SANDBOX game provider (its own HTTP server, calling our wallet API): on its own leader, with the
 // simulator unless DAU_CASINO_SANDBOX says otherwise.
@@ -164,7 +160,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await simulation?.stop();
-    await oddsFeed?.stop();
+    await accountLeader?.stop();
     await tronSandbox?.stop();
     await sandboxGames?.stop();
     await smsSandbox?.stop();

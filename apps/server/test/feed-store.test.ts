@@ -166,8 +166,9 @@ describe('sandbox feed (what `npm start` runs with the simulator switch)', () =>
 
   it('keeps its producers alive on the real clock: an alive every few seconds, whatever the simulated minutes', async () => {
     await emptyStore();
-    // The real clock (speed 1: a simulated minute per real minute), and an engine that takes 1 s of silence as down.
-    const engine = new FeedEngine(new PgFeedStore(database.db), { margin: () => 500, aliveTimeoutMs: 1_000 });
+    // The real clock (speed 1: a simulated minute per real minute), and an engine that takes 3 s of silence as
+    // down: 30 heartbeats of 100 ms (a loaded machine stalls the event loop for a second now and then).
+    const engine = new FeedEngine(new PgFeedStore(database.db), { margin: () => 500, aliveTimeoutMs: 3_000 });
     const feed = await startSandboxFeed(engine, database.db, { seed: 11, speed: 1, tickMs: 50, aliveCheckMs: 50, heartbeatMs: 100 });
     try {
       // Long enough for several silences of the timeout: at least 30 alive messages from each producer.

@@ -80,7 +80,8 @@ export async function startFeed(db: Db, engine: FeedEngine, opts: { aliveCheckMs
     },
   };
   running.push(feed);
-  await waitFor('both producers up (the start recovered)', () => client.state(PRODUCER.live) === 'up' && client.state(PRODUCER.prematch) === 'up');
+  // Up, and the snapshot_complete that brought each up counted as processed (the count is what senders wait on).
+  await waitFor('both producers up (the start recovered)', () => client.state(PRODUCER.live) === 'up' && client.state(PRODUCER.prematch) === 'up' && processed.filter((p) => p.m?.type === 'snapshot_complete').length >= 2);
   return feed;
 }
 

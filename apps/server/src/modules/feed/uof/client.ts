@@ -123,6 +123,8 @@ export class UofClient {
   private descriptionsAt = 0;
   private aliveTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Work started outside the message chain (recoveries, alive checks): `stop` waits for it. */
+  private readonly background = new Set<Promise<unknown>>();
   /** Requests of event recoveries (the match screen): their snapshot ends without a snapshot_complete. */
   readonly eventRecoveries = new Map<number, string>();
 
@@ -134,22 +136,33 @@ export class UofClient {
     this.interest = o.interest ?? { prematch: true, live: true, virtuals: false };
   }
 
+  /** Runs `fn` in the background, unless stopped: errors are logged, `stop` waits for it. */
+  private later(what: string, fn: () => Promise<unknown>): void {
+    if (this.stopped) return;
+    const p = fn()
+      .catch((err) => {
+        if (!(err instanceof RecoveryRefused)) this.o.log?.(`uof: ${what} failed`, err);
+      })
+      .finally(() => this.background.delete(p));
+    this.background.add(p);
+  }
+
   /** Reads the producers, the market descriptions, connects, and recovers every producer of the interest. */
   async start(): Promise<void> {
     this.stopped = false;
-    this.engine.recover = (producer) => void this.recover(producer, 'alive after a silence').catch(() => {});
+    this.engine.recover = (producer) => this.later('recovery', () => this.recover(producer, 'alive after a silence'));
     this.engine.operatorRecovery = { producer: (p) => this.recover(p, 'operator', true), event: (e) => this.recoverEvent(e) };
     await this.loadProducers();
     await this.loadDescriptions().catch((err) => this.o.log?.('uof: market descriptions unavailable', err));
     await this.o.transport.start({
       onMessage: (d) => this.onMessage(d),
       onConnected: () => {
-        for (const p of this.producers.values()) void this.recover(p.info.id, 'connected').catch(() => {});
+        for (const p of this.producers.values()) this.later('recovery', () => this.recover(p.info.id, 'connected'));
       },
-      onDisconnected: (reason) => void this.allDown(reason),
+      onDisconnected: (reason) => this.later('producers down', () => this.allDown(reason)),
     });
     this.aliveTimer = setInterval(() => {
-      if (this.o.transport.backlog === 0) void this.checkAlive().catch((err) => this.o.log?.('uof: alive check failed', err));
+      if (this.o.transport.backlog === 0) this.later('alive check', () => this.checkAlive());
     }, this.o.aliveCheckMs ?? 5000);
     this.aliveTimer.unref();
   }
@@ -161,6 +174,7 @@ export class UofClient {
     this.engine.recover = undefined;
     this.engine.operatorRecovery = undefined;
     await this.o.transport.stop();
+    while (this.background.size) await Promise.all([...this.background]);
   }
 
   /** The producers of the interest (their ids). */
@@ -323,7 +337,7 @@ export class UofClient {
     const at = new Date(this.now());
     if (!subscribed) {
       await this.setState(p, 'down', { lastAliveAt: at });
-      await this.recover(p.info.id, 'alive subscribed=0').catch(() => {});
+      this.later('recovery', () => this.recover(p.info.id, 'alive subscribed=0'));
       return applied;
     }
     if (p.state === 'up') {
@@ -381,7 +395,7 @@ export class UofClient {
     for (const p of this.producers.values())
       if (p.pending && this.now() - p.pending.since > (this.o.recoveryTimeoutMs ?? 600_000)) {
         p.pending = null;
-        void this.recover(p.info.id, 'recovery timed out').catch(() => {});
+        this.later('recovery', () => this.recover(p.info.id, 'recovery timed out'));
       }
     return down;
   }
@@ -429,7 +443,7 @@ export class UofClient {
     if (p.retry || this.stopped) return;
     p.retry = setTimeout(() => {
       p.retry = null;
-      if (p.state !== 'up' && !p.pending) void this.recover(p.info.id, 'retry').catch(() => {});
+      if (p.state !== 'up' && !p.pending) this.later('recovery', () => this.recover(p.info.id, 'retry'));
     }, wait);
     p.retry.unref();
   }

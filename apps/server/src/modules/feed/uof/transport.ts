@@ -89,7 +89,7 @@ export class AmqpTransport implements UofTransport {
       this.conn = conn;
       let lost = false;
       const onLost = (reason: string) => {
-        if (lost) return;
+        if (lost || this.stopped) return; // our own close (stop) is not a lost connection
         lost = true;
         this.connected = false;
         this.conn = null;
