@@ -52,6 +52,29 @@
  * no other session running; every message of this bench re-prices all 50 markets, the worst case):
  *   idle server             median 519 ms, p95 834 ms   (parts: ingest 19, to request 219, request 11, render 272 ms)
  *   while ingesting others  median 466 ms, p95 1,130 ms (64 odds changes/s = 9,588 selection updates/s meanwhile)
+ * (All of the above: the JSON path, Chromium /usr/bin/chromium.)
+ *
+ * UOF (default) and JSON (--json), 2026-12-04, 2 cores shared with other sessions (their CI runs: unit,
+ * server and browser tests), Chromium headless shell, 1 + 200 matches, 30 samples per series; the two modes
+ * run one after the other, in both orders; compare within a pair, the machine's load moved a lot:
+ *                                 idle server: median / p95 / p99      while ingesting others            background
+ *   pair 1, UOF  (load 8-11)      1,914 / 3,649 / 4,281 ms             2,203 / 3,123 / 3,255 ms          20 odds changes/s
+ *           JSON (load 5-8)         729 / 1,222 / 2,093 ms             1,036 / 2,033 / 2,173 ms          28 odds changes/s
+ *   pair 2, JSON (load 6-7)       1,446 / 2,601 / 3,033 ms             1,421 / 2,585 / 2,589 ms          25 odds changes/s
+ *           UOF  (load 8-9)       1,515 / 2,447 / 2,756 ms             1,985 / 3,208 / 5,302 ms          21 odds changes/s
+ *   pair 3, UOF  (load 13-22)     2,707 / 4,852 / 7,241 ms             5,998 / 10,429 / 11,251 ms        10 odds changes/s
+ *           JSON (load 14-15)     3,128 / 3,859 / 7,166 ms             2,849 / 4,937 / 9,662 ms          13 odds changes/s
+ *   Parts (medians, idle / loaded): to the server's push naming the match (applied, committed, then the
+ *   push's batch of up to 200 ms): UOF 352 / 315, 307 / 261, 360 / 445 ms; JSON 232 / 174, 267 / 157,
+ *   325 / 240 ms. To the start of the transaction that applied it (pair 3 only): UOF 44 / 199 ms, JSON
+ *   29 / 16 ms. The broker's hop to a consumer of the bench (itself busy with the browser): 13-23 ms; on
+ *   the same broker from an idle process, 1.4 ms median. Render of the drawer: 370-4,600 ms, with the load.
+ *   What UOF adds is server side and small at idle (+35-120 ms to the push: the broker, the XML parse, the
+ *   client's getEvent read before the transaction); under load the watched match's document waits in the
+ *   client's one ordered queue behind the documents ahead of it (+180 ms to its transaction in pair 3),
+ *   where the JSON route applies concurrent POSTs side by side. The screen's total is dominated by the
+ *   drawer's render, which only follows the machine's load: none of these runs is near the target (< 1 s)
+ *   except the JSON idle median of pair 1.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
