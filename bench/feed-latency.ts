@@ -52,29 +52,45 @@
  * no other session running; every message of this bench re-prices all 50 markets, the worst case):
  *   idle server             median 519 ms, p95 834 ms   (parts: ingest 19, to request 219, request 11, render 272 ms)
  *   while ingesting others  median 466 ms, p95 1,130 ms (64 odds changes/s = 9,588 selection updates/s meanwhile)
- * (All of the above: the JSON path, Chromium /usr/bin/chromium.)
+ * (All of the above: the JSON path, Chromium /usr/bin/chromium, which this machine no longer has; the runs
+ * below use the headless shell of the browser tests.)
  *
  * UOF (default) and JSON (--json), 2026-12-04, 2 cores shared with other sessions (their CI runs: unit,
- * server and browser tests), Chromium headless shell, 1 + 200 matches, 30 samples per series; the two modes
- * run one after the other, in both orders; compare within a pair, the machine's load moved a lot:
- *                                 idle server: median / p95 / p99      while ingesting others            background
- *   pair 1, UOF  (load 8-11)      1,914 / 3,649 / 4,281 ms             2,203 / 3,123 / 3,255 ms          20 odds changes/s
- *           JSON (load 5-8)         729 / 1,222 / 2,093 ms             1,036 / 2,033 / 2,173 ms          28 odds changes/s
- *   pair 2, JSON (load 6-7)       1,446 / 2,601 / 3,033 ms             1,421 / 2,585 / 2,589 ms          25 odds changes/s
- *           UOF  (load 8-9)       1,515 / 2,447 / 2,756 ms             1,985 / 3,208 / 5,302 ms          21 odds changes/s
- *   pair 3, UOF  (load 13-22)     2,707 / 4,852 / 7,241 ms             5,998 / 10,429 / 11,251 ms        10 odds changes/s
- *           JSON (load 14-15)     3,128 / 3,859 / 7,166 ms             2,849 / 4,937 / 9,662 ms          13 odds changes/s
- *   Parts (medians, idle / loaded): to the server's push naming the match (applied, committed, then the
- *   push's batch of up to 200 ms): UOF 352 / 315, 307 / 261, 360 / 445 ms; JSON 232 / 174, 267 / 157,
- *   325 / 240 ms. To the start of the transaction that applied it (pair 3 only): UOF 44 / 199 ms, JSON
- *   29 / 16 ms. The broker's hop to a consumer of the bench (itself busy with the browser): 13-23 ms; on
- *   the same broker from an idle process, 1.4 ms median. Render of the drawer: 370-4,600 ms, with the load.
- *   What UOF adds is server side and small at idle (+35-120 ms to the push: the broker, the XML parse, the
- *   client's getEvent read before the transaction); under load the watched match's document waits in the
- *   client's one ordered queue behind the documents ahead of it (+180 ms to its transaction in pair 3),
- *   where the JSON route applies concurrent POSTs side by side. The screen's total is dominated by the
- *   drawer's render, which only follows the machine's load: none of these runs is near the target (< 1 s)
- *   except the JSON idle median of pair 1.
+ * server and browser tests, on and off), Chromium headless shell, 1 + 200 matches, 30 samples per series
+ * (p99 = the maximum), one mode after the other; compare within a block, the machine's load moved a lot.
+ *                                     idle server: median / p95 / p99      while ingesting others             background
+ * Load average 2-6 (21:56-22:17):
+ *   UOF                               643 / 1,138 / 1,173 ms               (died in this series, see below)
+ *   JSON                              561 /   948 / 1,013 ms                 829 / 1,471 / 1,559 ms           38 odds changes/s
+ *   UOF                               823 / 1,527 / 1,551 ms               1,330 / 2,324 / 2,819 ms           34 odds changes/s
+ *   JSON                              606 /   922 / 1,131 ms                 876 / 1,715 / 1,852 ms           40 odds changes/s
+ *   UOF                               536 /   946 /   957 ms               1,198 / 2,329 / 2,381 ms           38 odds changes/s
+ *   UOF                               587 / 1,300 / 1,457 ms               1,025 / 2,180 / 2,717 ms           40 odds changes/s
+ *   JSON                              708 / 1,106 / 1,459 ms                 822 / 1,680 / 1,800 ms           35 odds changes/s
+ *   Parts (medians, idle / loaded): to the start of the transaction that applied it UOF 11-17 / 42-60 ms,
+ *   JSON 6 / 4 ms; to the server's push naming the match (committed, then the push's batch of up to 200 ms)
+ *   UOF 229-242 / 170-212 ms, JSON 224-233 / 140-176 ms; the broker's hop to the bench's observer 5-9 ms;
+ *   the drawer's render UOF 262-440 / 711-882 ms, JSON 287-369 / 568-602 ms.
+ * Load average 5-22 (20:57-21:47), the same in pairs:
+ *   UOF  (load 8-11)                1,914 / 3,649 / 4,281 ms               2,203 / 3,123 / 3,255 ms           20 odds changes/s
+ *   JSON (load 5-8)                   729 / 1,222 / 2,093 ms               1,036 / 2,033 / 2,173 ms           28 odds changes/s
+ *   JSON (load 6-7)                 1,446 / 2,601 / 3,033 ms               1,421 / 2,585 / 2,589 ms           25 odds changes/s
+ *   UOF  (load 8-9)                 1,515 / 2,447 / 2,756 ms               1,985 / 3,208 / 5,302 ms           21 odds changes/s
+ *   UOF  (load 13-22, 16 min)       2,707 / 4,852 / 7,241 ms               5,998 / 10,429 / 11,251 ms         10 odds changes/s
+ *   JSON (load 14-15)               3,128 / 3,859 / 7,166 ms               2,849 / 4,937 / 9,662 ms           13 odds changes/s
+ *   (to the push, idle / loaded: UOF 352 / 315, 307 / 261, 360 / 445 ms; JSON 232 / 174, 267 / 157, 325 / 240 ms;
+ *   the drawer's render 370-4,600 ms.)
+ * Reading: at idle UOF costs the screen nothing measurable: its document starts its transaction 5-11 ms
+ * later than the POST's (the broker's hop, the XML parse, the client's getEvent read before the transaction)
+ * and the 200 ms push batch and the drawer's render dwarf that. Under load the watched match's document
+ * waits in the client's one ordered queue behind the documents ahead of it (here at most 2: +40-55 ms to its
+ * transaction), where the JSON route applies concurrent POSTs side by side; the rest of the loaded series'
+ * difference is the drawer's render, slower while the UOF side burns more CPU (the server's parse and
+ * amqplib, RabbitMQ, and this bench's closed loop polling the store every 5 ms while it waits). The screen's
+ * total follows the machine's load (the render); the target (< 1 s) holds at the idle median only.
+ * One UOF run (load ~4) died in its loaded series with an error this bench then swallowed (the background
+ * load kept querying a closed client during the clean-up); it now prints the error and stops the load
+ * first. Not seen again in three UOF runs.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -371,6 +387,8 @@ async function main() {
   const listener = new pg.Client({ connectionString: dbUrl() });
   const reader = new pg.Client({ connectionString: dbUrl() });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  /** The background load, stopped and awaited before the clean-up closes what it uses. */
+  const background = { stop: false, done: Promise.resolve() as Promise<unknown> };
   try {
     if (MODE === 'uof') {
       const others = exchangeConsumers();
@@ -594,10 +612,10 @@ async function main() {
     const loadStart = performance.now();
     const load = (async () => {
       const ahead: Array<{ eventId: string; ts: number }> = [];
-      for (let i = 1; !stop; i = (i % BACKGROUND) + 1) {
+      for (let i = 1; !stop && !background.stop; i = (i % BACKGROUND) + 1) {
         const m = oddsChange(`sr:match:${i}`, i % 2 === 0);
         if (uof) {
-          while (ahead.length >= UOF_WINDOW) {
+          while (ahead.length >= UOF_WINDOW && !background.stop) {
             const d = ahead[0]!;
             if (await applied(d.eventId, d.ts)) {
               ahead.shift();
@@ -612,6 +630,7 @@ async function main() {
         }
       }
     })();
+    background.done = load.catch((e) => console.error('the background load failed:', e));
     await run(`while ingesting other matches non-stop`);
     stop = true;
     await load;
@@ -620,7 +639,12 @@ async function main() {
     console.log(bg);
     await context.close();
     console.log(`\n${MODE === 'uof' ? 'UOF over RabbitMQ' : 'JSON sandbox route'}, ${SAMPLES} samples per series, 1 + ${BACKGROUND} matches:\n  ${results.join('\n  ')}\n${bg}`);
+  } catch (e) {
+    console.error('the bench failed:', e);
+    process.exitCode = 1;
   } finally {
+    background.stop = true;
+    await background.done;
     await browser.close().catch(() => undefined);
     await server?.stop().catch((e) => console.error('stop failed', e));
     await uof?.close().catch((e) => console.error('UOF side close failed', e));

@@ -75,7 +75,7 @@ export async function startFeed(db: Db, engine: FeedEngine, opts: { aliveCheckMs
     connectionName,
     async stop() {
       await client.stop();
-      await publisher.close();
+      await publisher.close({ deleteExchange: true });
       await sandbox.close();
     },
   };

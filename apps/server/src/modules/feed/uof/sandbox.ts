@@ -255,7 +255,9 @@ export class AmqpPublisher {
     this.ch.publish(this.exchange, d.routingKey, d.body, { contentType: 'text/xml', timestamp: Math.floor(Date.now() / 1000) });
   };
 
-  async close(): Promise<void> {
+  /** Closes the connection; `deleteExchange` also removes the exchange (a test's or a bench's own). */
+  async close(opts: { deleteExchange?: boolean } = {}): Promise<void> {
+    if (opts.deleteExchange) await this.ch?.deleteExchange(this.exchange).catch(() => {});
     await this.conn?.close().catch(() => {});
     this.conn = null;
     this.ch = null;
