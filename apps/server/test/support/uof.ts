@@ -4,6 +4,7 @@
  * what the UOF test files share. Each feed is stopped by `stopFeeds` (the file's afterEach).
  */
 import { randomUUID } from 'node:crypto';
+import { waitFor as waitForState } from './processes';
 import type { Db } from '../../src/platform/db';
 import type { FeedEngine } from '../../src/modules/feed/engine';
 import { PRODUCER, type FeedMessageInput } from '../../src/modules/feed/messages';
@@ -17,14 +18,8 @@ import type { UofMessage } from '../../src/modules/feed/uof/types';
 /** The local broker's sandbox virtual host. */
 export const AMQP_URL = process.env.UOF_TEST_AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672/dau-uof';
 
-/** Polls a state (a slow machine only waits longer; the bound is a hang guard). */
-export async function waitFor(what: string, pred: () => boolean | Promise<boolean>) {
-  const end = Date.now() + 60_000;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls a state (processes.ts's waitFor: a slow machine only waits longer; the bound is a hang guard). */
+export const waitFor = (what: string, pred: () => boolean | Promise<boolean>) => waitForState(what, pred, { intervalMs: 20, timeoutMs: 60_000 }).then(() => undefined);
 
 export interface Feed {
   sandbox: UofSandbox;

@@ -123,6 +123,12 @@ export class UofClient {
   private descriptionsAt = 0;
   private aliveTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Matches whose fixture the store has (seen by this client): odds changes of these read nothing first. */
+  private readonly knownEvents = new Set<string>();
+  private remember(eventId: string) {
+    if (this.knownEvents.size >= 100_000) this.knownEvents.clear(); // a bound, not a cache policy: re-learnt on the next odds
+    this.knownEvents.add(eventId);
+  }
   /** Work started outside the message chain (recoveries, alive checks): `stop` waits for it. */
   private readonly background = new Set<Promise<unknown>>();
   /** Requests of event recoveries (the match screen): their snapshot ends without a snapshot_complete. */
@@ -280,10 +286,11 @@ export class UofClient {
       default: {
         const fm = toFeedMessage(m);
         if (!fm) return false;
-        if (m.type === 'odds_change') {
+        // The store is read only for a match this client has not seen yet (its fixture may be needed) or an
+        // odds change without sport_event_status (the match's status does not change): not on every message.
+        if (m.type === 'odds_change' && (m.event_status === undefined || !this.knownEvents.has(m.event_id))) {
           const known = await this.engine.store.getEvent(m.event_id);
-          if (!known) await this.fixtureChange(m.product, m.event_id, m.timestamp - 1, true);
-          // No sport_event_status: the match's status does not change.
+          if (known || (await this.fixtureChange(m.product, m.event_id, m.timestamp - 1, true))) this.remember(m.event_id);
           if (m.event_status === undefined && fm.type === 'odds_change') fm.event_status = known?.status ?? EVENT_STATUS.not_started;
         }
         return this.ingest(fm);
@@ -305,6 +312,7 @@ export class UofClient {
       if (!quietly) this.engine.reject(LOG_TYPE.radar_data_error, product, `fixture of ${eventId}: ${(err as Error).message}`);
       return false;
     }
+    this.remember(eventId);
     const home = f.competitors.find((c) => c.qualifier === 'home') ?? f.competitors[0];
     const away = f.competitors.find((c) => c.qualifier === 'away') ?? f.competitors[1];
     return this.ingest({

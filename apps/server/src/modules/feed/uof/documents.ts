@@ -208,24 +208,17 @@ export function fromFeedMessage(m: FeedMessageInput, opts?: { request_id?: numbe
     case 'rollback_bet_settlement':
       return { type: 'rollback_bet_settlement', ...head, event_id: f.event_id, markets: f.markets.map(({ id, specifiers }) => ({ id, specifiers })) };
     case 'bet_cancel':
+    case 'rollback_bet_cancel':
+      // UOF names at least one market: a cancel of the whole event without a list is not expressible.
       if (!f.markets?.length) return null;
       return {
-        type: 'bet_cancel',
+        type: f.type,
         ...head,
         event_id: f.event_id,
         ...(f.start_time !== undefined && { start_time: f.start_time }),
         ...(f.end_time !== undefined && { end_time: f.end_time }),
         markets: f.markets.map(({ id, specifiers }) => ({ id, specifiers })),
-      };
-    case 'rollback_bet_cancel':
-      return {
-        type: 'rollback_bet_cancel',
-        ...head,
-        event_id: f.event_id,
-        ...(f.start_time !== undefined && { start_time: f.start_time }),
-        ...(f.end_time !== undefined && { end_time: f.end_time }),
-        markets: f.markets.map(({ id, specifiers }) => ({ id, specifiers })),
-      };
+      } as UofMessage;
     case 'fixture_change': {
       const change = opts?.change_type ?? (f.status === EVENT_STATUS.cancelled ? CHANGE_TYPE.cancelled : undefined);
       return { type: 'fixture_change', ...head, event_id: f.event_id, ...(change !== undefined && { change_type: change }), start_time: f.start_time };

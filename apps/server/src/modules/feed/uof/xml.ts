@@ -542,23 +542,16 @@ export function toFeedMessage(u: UofMessage): FeedMessageInput | null {
     case 'rollback_bet_settlement':
       return { type: 'rollback_bet_settlement', ...head, event_id: u.event_id, markets: u.markets.map(({ id, specifiers }) => ({ id, specifiers })) };
     case 'bet_cancel':
-      return {
-        type: 'bet_cancel',
-        ...head,
-        event_id: u.event_id,
-        ...opt('start_time', u.start_time),
-        ...opt('end_time', u.end_time),
-        markets: u.markets.map(({ id, specifiers }) => ({ id, specifiers })),
-      };
     case 'rollback_bet_cancel':
+      // The same shape both ways: the window and the markets (void_reason and superceded_by are not carried).
       return {
-        type: 'rollback_bet_cancel',
+        type: u.type,
         ...head,
         event_id: u.event_id,
         ...opt('start_time', u.start_time),
         ...opt('end_time', u.end_time),
         markets: u.markets.map(({ id, specifiers }) => ({ id, specifiers })),
-      };
+      } as FeedMessageInput;
     case 'alive':
       return { type: 'alive', ...head, subscribed: u.subscribed };
     case 'fixture_change':
