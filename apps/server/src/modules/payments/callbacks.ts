@@ -4,11 +4,17 @@ import { paymentCallbacks, recharges, withdrawals } from './schema.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Db } from '../../platform/db.js';
 import type { Jobs } from '../../platform/jobs.js';
+import type { FastifyInstance } from 'fastify';
 import {
-  isPayType, operators, SandboxOperator, TimerScheduler,
-  type CallbackEvent, type Deliver, type MobileMoneyOperator, type PayType, type Scheduler,
+  TimerScheduler, isPayType, PAY_TYPES,
+  type CallbackEvent, type CollectAnswer, type FetchLike, type MobileMoneyOperator, type MoneyRequest, type OperatorStatus, type PayType,
+  type ProviderAccount, type Scheduler,
 } from './operators.js';
-import { DbSandboxStore } from './sandbox-store.js';
+import type { MobileMoneyProvider, ProviderId } from './provider.js';
+import { PROVIDERS, SANDBOX_ORIGIN, providerAccount, providerOf, sandboxCredentials } from './providers.js';
+import { sandboxBooks, type Deliver, type SandboxBook } from './sandbox/engine.js';
+import { buildSandboxServer, inProcessFetch } from './sandbox/server.js';
+import { DbSandboxStore } from './sandbox/store.js';
 import { settleRecharge, settleWithdrawal, type Outcome } from './settle.js';
 
 /**
@@ -18,9 +24,10 @@ import { settleRecharge, settleWithdrawal, type Outcome } from './settle.js';
  */
 
 // ------------------------------------------------------------------------------------------------
-// Runtime: the operators and the scheduler of one database (one app).
+// Runtime: the operators' clients, the built-in sandbox and the scheduler of one database (one app).
 
 export interface PaymentRuntime {
+  /** By pay type: the client of the provider that carries it (and adapters other modules register: USDT). */
   operators: Map<PayType, MobileMoneyOperator>;
   scheduler: Scheduler;
   /** Replaces the scheduler (tests: a ManualScheduler); the previous one is closed. */
@@ -28,14 +35,22 @@ export interface PaymentRuntime {
   /** How the sandboxes post their callbacks: the HTTP route once routes are installed, else the handler directly. */
   deliver: Deliver;
   operator(payType: number): MobileMoneyOperator;
-  /** The sandbox of a pay type (tests, simulator): forced behaviours and disburse counts. */
-  sandbox(payType: number): SandboxOperator;
+  /** The built-in sandbox's books of a pay type (tests, simulator): forced behaviours, transactions, callbacks. */
+  sandbox(payType: number): SandboxBook;
+  /** The built-in sandbox server (every provider's API face); reached in-process, served on a port by main.ts. */
+  sandboxServer(): FastifyInstance;
+  /** Forgets the cached accounts and routing (an admin changed a provider's account or the routing). */
+  reload(): void;
+  /** Our public base URL, for the callback URLs we give the providers. */
+  publicUrl: string;
   log: (msg: string, extra?: Record<string, unknown>) => void;
   /** The job queue, once the routes are installed: a re-query asks again for a disbursement the operator never received. */
   jobs?: Jobs;
 }
 
 const runtimes = new WeakMap<object, PaymentRuntime>();
+/** How long a process trusts its copy of an account or the routing (another process may have changed it). */
+const ACCOUNT_TTL_MS = 10_000;
 
 /** The payment runtime of a database (created on first use). */
 export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
@@ -43,11 +58,17 @@ export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
   let rt = runtimes.get(db);
   if (rt) return rt;
   const seedEnv = Number(process.env.PAYMENTS_SANDBOX_SEED);
-  const secrets: Partial<Record<PayType, string>> = {};
-  for (const p of [3, 4, 6, 7] as const) {
-    const s = process.env[`PAYMENTS_SANDBOX_SECRET_${p}`];
-    if (s) secrets[p] = s;
-  }
+  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
+  const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < ACCOUNT_TTL_MS) return hit.value as Promise<T>;
+    const value = load();
+    value.catch(() => cache.delete(key));
+    cache.set(key, { at: Date.now(), value });
+    return value;
+  };
+  let server: FastifyInstance | null = null;
+  let books: Map<PayType, SandboxBook> | null = null;
   const runtime: PaymentRuntime = {
     operators: new Map(),
     scheduler: new TimerScheduler((err) => runtime.log('payment task failed', { err: String(err) })),
@@ -63,25 +84,108 @@ export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
       return op;
     },
     sandbox(payType) {
-      const op = runtime.operator(payType);
-      if (!(op instanceof SandboxOperator)) throw new Error(`pay type ${payType} is not a sandbox`);
-      return op;
+      runtime.sandboxServer();
+      const book = books!.get(payType as PayType);
+      if (!book) throw new Error(`pay type ${payType} has no sandbox`);
+      return book;
     },
+    sandboxServer() {
+      if (server) return server;
+      books = sandboxBooks({
+        scheduler: () => runtime.scheduler,
+        deliver: (p, h, b) => runtime.deliver(p, h, b),
+        seed: Number.isSafeInteger(seedEnv) ? seedEnv : undefined,
+        log: (m, e) => runtime.log(m, e),
+        // The sandboxes remember their transactions in the database, as a real operator does across our restarts.
+        store: new DbSandboxStore(db),
+      });
+      const b = books;
+      server = buildSandboxServer(Object.values(PROVIDERS), (provider) => ({
+        book: (p) => b.get(p)!,
+        credentials: () => cached(`sandbox:${provider.id}`, () => sandboxCredentials(db, provider.id)),
+        callbackUrl: (p) => `${runtime.publicUrl}/api/v1/payments/callback/${p}`,
+        log: (m, e) => runtime.log(m, { provider: provider.id, ...e }),
+      }), b);
+      return server;
+    },
+    reload: () => cache.clear(),
+    publicUrl: 'http://127.0.0.1:6009',
     log: () => {},
   };
-  runtime.operators = operators({
-    scheduler: () => runtime.scheduler,
-    deliver: (p, h, b) => runtime.deliver(p, h, b),
-    seed: Number.isSafeInteger(seedEnv) ? seedEnv : undefined,
-    secrets,
-    log: (m, e) => runtime.log(m, e),
-    // The sandboxes remember their transactions in the database, as a real operator does across our restarts.
-    store: new DbSandboxStore(db),
-  });
+  let inProcess: FetchLike | null = null;
+  const fetcher: FetchLike = (url, init) => {
+    if (!url.startsWith(SANDBOX_ORIGIN)) return fetch(url, init);
+    inProcess ??= inProcessFetch(runtime.sandboxServer(), SANDBOX_ORIGIN);
+    return inProcess(url, init);
+  };
+  const route = () => cached('routing', () => providerOf(db));
+  for (const p of PAY_TYPES) {
+    const clients = new Map<ProviderId, MobileMoneyOperator>();
+    for (const provider of Object.values(PROVIDERS)) {
+      if (!provider.payTypes.includes(p)) continue;
+      clients.set(provider.id, provider.client({
+        payType: p,
+        account: () => cached(`account:${provider.id}`, () => providerAccount(db, provider.id, SANDBOX_ORIGIN)),
+        fetch: fetcher,
+        now: () => runtime.scheduler.now(),
+        get callbackUrl() {
+          return `${runtime.publicUrl}/api/v1/payments/callback/${p}`;
+        },
+        log: (m, e) => runtime.log(m, { provider: provider.id, ...e }),
+      }));
+    }
+    runtime.operators.set(p, new RoutedOperator(p, clients, route));
+  }
   rt = runtime;
   runtimes.set(db, rt);
   return rt;
 }
+
+/**
+ * A pay type's operator: the client of the provider that carries it now (payment_config.provider_of: the
+ * operator directly, or the aggregator). A callback is accepted from any provider that can carry the pay
+ * type, each checking its own signature: a payment started before a switch still completes after it.
+ */
+class RoutedOperator implements MobileMoneyOperator {
+  readonly name: string;
+  constructor(
+    readonly payType: PayType,
+    private readonly clients: Map<ProviderId, MobileMoneyOperator>,
+    private readonly route: () => Promise<Record<PayType, ProviderId>>,
+  ) {
+    this.name = [...clients.values()][0]?.name ?? `pay type ${payType}`;
+  }
+  private async current(): Promise<MobileMoneyOperator> {
+    const id = (await this.route())[this.payType];
+    const client = this.clients.get(id) ?? [...this.clients.values()][0];
+    if (!client) throw new Error(`pay type ${this.payType}: no provider`);
+    return client;
+  }
+  async collect(req: MoneyRequest): Promise<CollectAnswer> {
+    return (await this.current()).collect(req);
+  }
+  async ussdPush(req: MoneyRequest): Promise<CollectAnswer> {
+    const c = await this.current();
+    return c.ussdPush ? c.ussdPush(req) : c.collect(req);
+  }
+  async disburse(req: MoneyRequest) {
+    return (await this.current()).disburse(req);
+  }
+  async queryStatus(ref: string): Promise<{ status: OperatorStatus; reason?: string; amount?: number; carrierRef?: string }> {
+    return (await this.current()).queryStatus(ref);
+  }
+  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null {
+    for (const c of this.clients.values()) {
+      const ev = c.verifyCallback(headers, rawBody);
+      if (ev) return ev;
+    }
+    return null;
+  }
+}
+
+/** The providers (for the settings screen). */
+export const paymentProvidersList = (): MobileMoneyProvider[] => Object.values(PROVIDERS);
+export type { ProviderAccount };
 
 // ------------------------------------------------------------------------------------------------
 // Callbacks
@@ -149,11 +253,13 @@ export async function receiveCallback(
   payType: number,
   headers: Record<string, string | string[] | undefined>,
   rawBody: string,
-): Promise<{ status: 200; body: CallbackAnswer }> {
+): Promise<{ status: 200; body: unknown }> {
   const rt = paymentsOf(db);
   const op = isPayType(payType) ? rt.operators.get(payType) : undefined;
   if (!op) throw notFound();
   const ev = op.verifyCallback(headers, rawBody);
   if (!ev) throw new AppError(401, 'CALLBACK_SIGNATURE_INVALID');
-  return { status: 200, body: await applyCallback(db, ev) };
+  const answer = await applyCallback(db, ev);
+  // Each provider expects its own acknowledgement body; ours is the default.
+  return { status: 200, body: ev.ack ? ev.ack(answer) : answer };
 }

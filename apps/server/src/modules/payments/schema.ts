@@ -53,6 +53,8 @@ export const sandboxOperatorTxns = pgTable(
     /** When it completes (milliseconds of the sandbox's clock). */
     dueAt: bigint('due_at', { mode: 'number' }).notNull(),
     events: integer('events').notNull().default(0),
+    /** What the face's protocol adds to a transaction (conversation ids, the PIN it decrypted, the channel…). */
+    extra: jsonb('extra').notNull().default({}),
     createdAt: ts('created_at').notNull().defaultNow(),
     completedAt: ts('completed_at'),
   },
@@ -152,6 +154,29 @@ export const paymentCallbacks = pgTable(
   (t) => [uniqueIndex('payment_callbacks_event').on(t.payType, t.eventId)],
 );
 
+/**
+ * Issue 28: the mobile-money providers we hold an account with (mpesa, airtel, aggregator): the API's base
+ * URL (null: the built-in sandbox), the non-secret settings and the credentials (write-only in the console;
+ * a change needs a second admin). Switching a provider to production is this row, nothing else.
+ */
+export const paymentProviders = pgTable('payment_providers', {
+  provider: text('provider').primaryKey(),
+  baseUrl: text('base_url'),
+  settings: jsonb('settings').$type<Record<string, string>>().notNull().default({}),
+  secrets: jsonb('secrets').$type<Record<string, string>>().notNull().default({}),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * The built-in sandbox providers' own side of those accounts: the private keys matching the public keys we
+ * are configured with, the API keys and client secrets they issued. The sandbox's memory, never ours.
+ */
+export const sandboxProviderAccounts = pgTable('sandbox_provider_accounts', {
+  provider: text('provider').primaryKey(),
+  credentials: jsonb('credentials').$type<Record<string, string>>().notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
 /** Money settings (singleton row id 1). */
 export const paymentConfig = pgTable('payment_config', {
   id: integer('id').primaryKey(),
@@ -164,5 +189,7 @@ export const paymentConfig = pgTable('payment_config', {
   stuckAfterMinutes: integer('stuck_after_minutes').notNull().default(15),
   /** A disbursement with no outcome after this many minutes is timed out and rolled back after a re-query. */
   disburseTimeoutMinutes: integer('disburse_timeout_minutes').notNull().default(60),
+  /** Issue 28: which provider carries each pay type ("direct" to the operator or through the aggregator). */
+  providerOf: jsonb('provider_of').$type<Record<string, string>>().notNull().default({ '3': 'aggregator', '4': 'airtel', '6': 'mpesa', '7': 'aggregator' }),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

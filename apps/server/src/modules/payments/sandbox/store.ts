@@ -1,7 +1,8 @@
 import { and, eq, or, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db.js';
-import type { PayType, SandboxStore, SandboxTxn } from './operators.js';
-import { sandboxOperatorTxns as txns } from './schema.js';
+import type { Db } from '../../../platform/db.js';
+import type { PayType } from '../operators.js';
+import type { SandboxStore, SandboxTxn } from './engine.js';
+import { sandboxOperatorTxns as txns } from '../schema.js';
 
 type Row = typeof txns.$inferSelect;
 
@@ -18,6 +19,7 @@ const toTxn = (r: Row): SandboxTxn => ({
   callbacks: r.callbacks,
   dueAt: Number(r.dueAt),
   events: r.events,
+  extra: (r.extra ?? {}) as Record<string, unknown>,
 });
 
 /**
@@ -43,7 +45,7 @@ export class DbSandboxStore implements SandboxStore {
       .insert(txns)
       .values({
         payType, kind: t.kind, reference: t.reference, carrierRef: t.carrierRef, phone: t.phone, amount: t.amount, status: 'pending',
-        plannedStatus: t.plannedStatus, plannedReason: t.plannedReason ?? null, callbacks: t.callbacks, dueAt: t.dueAt,
+        plannedStatus: t.plannedStatus, plannedReason: t.plannedReason ?? null, callbacks: t.callbacks, dueAt: t.dueAt, extra: t.extra ?? {},
       })
       .onConflictDoNothing({ target: [txns.payType, txns.reference] })
       .returning();
@@ -68,5 +70,12 @@ export class DbSandboxStore implements SandboxStore {
       .where(and(eq(txns.payType, payType), eq(txns.reference, reference)))
       .returning({ events: txns.events });
     return r?.events ?? 0;
+  }
+
+  async annotate(payType: PayType, reference: string, extra: Record<string, unknown>) {
+    await this.db
+      .update(txns)
+      .set({ extra: sql`${txns.extra} || ${JSON.stringify(extra)}::jsonb` })
+      .where(and(eq(txns.payType, payType), eq(txns.reference, reference)));
   }
 }
