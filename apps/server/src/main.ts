@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { seedDemoMoney } from './simulator/demo-money.js';
 import { startSimulator } from './simulator/index.js';
 import { simulatePayments } from './modules/payments/simulate.js';
+import { paymentsOf } from './modules/payments/index.js';
 import { simulateMessaging } from './simulator/messaging.js';
 import { simulatePush } from './simulator/push.js';
 import { startSandboxFeed, type SandboxFeed } from './modules/feed/sandbox-feed.js';
@@ -146,6 +147,30 @@ const smsSandbox = runSmsSandbox(database, {
   info: (msg) => app.log.info(msg),
 });
 
+// Mobile money (issue 28): the callback URLs we give the providers, and the built-in sandboxes of M-Pesa,
+// Airtel and the aggregator served on DAU_PAYMENTS_SANDBOX_PORT by one process (every process also reaches
+// them in-process, over the books they share in the database).
+const payments = paymentsOf(ctx.db);
+payments.publicUrl = config.payments.publicUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+let paymentsSandboxListened = false;
+const paymentsSandbox = leadership(database, 'payments-sandbox', {
+  onLead: async () => {
+    const server = payments.sandboxServer();
+    if (server.server.listening) return;
+    // Fastify listens once; after a lost lead only its socket is reopened (the app stays open for in-process calls).
+    if (!paymentsSandboxListened) await server.listen({ port: config.payments.sandboxPort, host: '127.0.0.1' });
+    else await new Promise<void>((resolve, reject) => server.server.once('error', reject).listen(config.payments.sandboxPort, '127.0.0.1', () => resolve()));
+    paymentsSandboxListened = true;
+    payments.sandboxUrl = `http://127.0.0.1:${config.payments.sandboxPort}`;
+    app.log.info(`this process serves the mobile-money sandboxes on ${payments.sandboxUrl} (/mpesa, /airtel, /aggregator)`);
+  },
+  onLose: async () => {
+    payments.sandboxUrl = null;
+    await new Promise<void>((resolve) => payments.sandboxServer().server.close(() => resolve()));
+  },
+  log: (msg, err) => app.log.warn({ err }, msg),
+});
+
 // The SANDBOX FCM (DAU_PUSH_SANDBOX_PORT) unless DAU_FCM_BASE_URL is set; Telegram's sandbox Bot API
 // (DAU_TELEGRAM_SANDBOX_PORT, unless DAU_TELEGRAM_API_ROOT is set) and the bot: each on its own leader.
 const pushSandbox = runSandboxFcm(database, ctx.db, { log: (msg, err) => app.log.warn({ err }, msg), info: (msg) => app.log.info(msg) });
@@ -164,6 +189,7 @@ async function shutdown(signal: string) {
     await tronSandbox?.stop();
     await sandboxGames?.stop();
     await smsSandbox?.stop();
+    await paymentsSandbox.stop();
     await pushSandbox?.stop();
     await telegram.stop();
     await app.close();

@@ -48,6 +48,10 @@ const schema = z.object({
   UOF_NODE_ID: z.coerce.number().int().min(1).optional(),
   /** Port of the sandbox UOF API when the sandbox publishes over UOF_AMQP_URL. */
   UOF_SANDBOX_API_PORT: z.coerce.number().int().min(1).max(65535).default(6179),
+  /** Issue 28: where the built-in mobile-money sandboxes (M-Pesa, Airtel, the aggregator) answer over HTTP. */
+  DAU_PAYMENTS_SANDBOX_PORT: z.coerce.number().int().min(1).max(65535).default(6069),
+  /** Our address as the providers reach it (the callback URLs we register); default http://<host>:<port>. */
+  DAU_PUBLIC_URL: z.string().url().optional(),
 });
 
 export interface Config {
@@ -70,6 +74,7 @@ export interface Config {
   nodeEnv: string;
   tron: { fullNodeUrl?: string; sandboxPort: number; apiKey?: string; masterKey?: string };
   uof: { amqpUrl?: string; apiUrl?: string; accessToken?: string; bookmakerId?: string; nodeId?: number; sandboxApiPort: number };
+  payments: { sandboxPort: number; publicUrl?: string };
 }
 
 /** Reads the environment once; a bad value stops the start with a message that names the variable. */
@@ -97,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: e.NODE_ENV,
     tron: { fullNodeUrl: e.TRON_FULL_NODE_URL, sandboxPort: e.TRON_SANDBOX_PORT, apiKey: e.TRON_API_KEY, masterKey: e.DAU_MASTER_KEY },
     uof: { amqpUrl: e.UOF_AMQP_URL, apiUrl: e.UOF_API_URL, accessToken: e.UOF_ACCESS_TOKEN, bookmakerId: e.UOF_BOOKMAKER_ID, nodeId: e.UOF_NODE_ID, sandboxApiPort: e.UOF_SANDBOX_API_PORT },
+    payments: { sandboxPort: e.DAU_PAYMENTS_SANDBOX_PORT, publicUrl: e.DAU_PUBLIC_URL?.replace(/\/+$/, '') },
   };
 }

@@ -51,6 +51,7 @@ export const LAZY_LOCALE_FILES = {
   messaging: byLanguage(() => import('./en-US/messaging'), () => import('./sw-KE/messaging'), () => import('./zh-CN/messaging')),
   push: byLanguage(() => import('./en-US/push'), () => import('./sw-KE/push'), () => import('./zh-CN/push')),
   sms: byLanguage(() => import('./en-US/sms'), () => import('./sw-KE/sms'), () => import('./zh-CN/sms')),
+  providers: byLanguage(() => import('./en-US/providers'), () => import('./sw-KE/providers'), () => import('./zh-CN/providers')),
   shop: byLanguage(() => import('./en-US/shop'), () => import('./sw-KE/shop'), () => import('./zh-CN/shop')),
   visitors: byLanguage(() => import('./en-US/visitors'), () => import('./sw-KE/visitors'), () => import('./zh-CN/visitors')),
   promotions: byLanguage(() => import('./en-US/promotions'), () => import('./sw-KE/promotions'), () => import('./zh-CN/promotions')),

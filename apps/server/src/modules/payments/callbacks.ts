@@ -43,6 +43,8 @@ export interface PaymentRuntime {
   reload(): void;
   /** Our public base URL, for the callback URLs we give the providers. */
   publicUrl: string;
+  /** Where the built-in sandbox server listens, when this process serves it on a port (main.ts). */
+  sandboxUrl: string | null;
   log: (msg: string, extra?: Record<string, unknown>) => void;
   /** The job queue, once the routes are installed: a re-query asks again for a disbursement the operator never received. */
   jobs?: Jobs;
@@ -110,6 +112,7 @@ export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
     },
     reload: () => cache.clear(),
     publicUrl: 'http://127.0.0.1:6009',
+    sandboxUrl: null,
     log: () => {},
   };
   let inProcess: FetchLike | null = null;

@@ -51,6 +51,20 @@ export async function startRecharge(
       .set({ carrierOrderNumber: res.carrierRef, updatedAt: new Date() })
       .where(and(eq(recharges.id, created.id), isNull(recharges.carrierOrderNumber)))
       .returning();
+    if (res.status !== 'pending') {
+      // A synchronous API answered the outcome itself: settled now, exactly as its callback would be.
+      await db.transaction(async (tx) => {
+        const cur = await loadRecharge(tx, created.id);
+        await settleRecharge(
+          tx, cur,
+          res.status === 'success'
+            ? { status: 'success', carrierRef: res.carrierRef, amount: created.amount }
+            : { status: 'failed', reason: res.reason ?? 'Failed at the operator', carrierRef: res.carrierRef },
+          paymentsOf(db).log,
+        );
+      });
+      return loadRecharge(db, created.id);
+    }
     return row ?? (await loadRecharge(db, created.id));
   } catch (err) {
     // A timeout or a transport error: the operator may or may not have the request. It stays

@@ -19,6 +19,8 @@ import {
   REQUERY_STUCK_JOB, reconcileRecharge, reconcileWithdrawal, requeryRecharge, requeryStuck, requeryWithdrawal,
 } from './reconciliation.js';
 import type { Actor } from './shared.js';
+import { providerRoutes } from './providers-routes.js';
+import { networkRoutes } from './network-routes.js';
 
 const idParams = bigIdParams;
 const refuseBody = z.strictObject({ reason: rawText(300) });
@@ -28,7 +30,8 @@ const reconcileWithdrawalBody = z.strictObject({ outcome: z.enum(['paid', 'not_p
 const reconcileRechargeBody = z.strictObject({ outcome: z.enum(['credited', 'not_credited']), ...evidence });
 /** Re-queries of the stuck queue, as the system (all processes offer it; one runs per minute). */
 const REQUERY_STUCK_SECONDS = 60;
-const callbackAnswer = z.object({ ok: z.boolean(), duplicate: z.boolean().optional(), reason: z.string().optional() });
+/** Our answer `{ ok, duplicate?, reason? }`, or the acknowledgement body the provider's API documents. */
+const callbackAnswer = z.record(z.string(), z.unknown());
 const AIRTEL = 4;
 
 /**
@@ -45,6 +48,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
     (await app.inject({ method: 'POST', url: `/api/v1/payments/callback/${payType}`, headers, payload: rawBody })).statusCode;
   app.addHook('onClose', async () => rt.scheduler.close?.());
   rt.jobs = ctx.jobs;
+  providerRoutes(app, ctx);
 
   // The disbursement of an approved withdrawal: enqueued in the approval's transaction, retried with
   // back-off while the operator does not answer (the serial number keeps the operator from paying twice).
@@ -175,7 +179,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
       {
         config: { access: { public: true } },
         schema: {
-          tags: ['payments'], summary: 'A mobile-money operator\'s callback, checked by its signature',
+          tags: ['payments'], summary: 'A mobile-money provider\'s callback (M-Pesa, Airtel or the aggregator, in its own format), checked as its API documents',
           params: z.object({ pay_type: z.coerce.number().int().min(0).max(99) }), response: { 200: callbackAnswer },
         },
       },
@@ -183,7 +187,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
         const res = await receiveCallback(db, req.params.pay_type, req.headers, typeof req.body === 'string' ? req.body : '');
         // payment_callbacks is the trail of accepted callbacks; refused ones fall to the audit safety net.
         req.audited = true;
-        return res.body;
+        return res.body as Record<string, unknown>;
       },
     );
   });
@@ -204,4 +208,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
       }
     },
   });
+
+  // Issue 28: a bettor's number marked as ported to another network (the prefix check then follows it).
+  networkRoutes(app, ctx);
 }
