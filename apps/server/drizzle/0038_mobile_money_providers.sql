@@ -16,3 +16,12 @@ CREATE TABLE "sandbox_provider_accounts" (
 );--> statement-breakpoint
 ALTER TABLE "payment_config" ADD COLUMN "provider_of" jsonb DEFAULT '{"3":"aggregator","4":"airtel","6":"mpesa","7":"aggregator"}'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "sandbox_operator_txns" ADD COLUMN "extra" jsonb DEFAULT '{}'::jsonb NOT NULL;
+--> statement-breakpoint
+-- A number ported to another network: where it went, recorded by an admin (the prefix check then allows it).
+CREATE TABLE "ported_numbers" (
+	"phone" text PRIMARY KEY NOT NULL,
+	"pay_type" smallint NOT NULL,
+	"marked_by" integer NOT NULL,
+	"remark" text DEFAULT '' NOT NULL,
+	"marked_at" timestamp with time zone DEFAULT now() NOT NULL
+);

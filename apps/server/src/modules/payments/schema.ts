@@ -177,6 +177,18 @@ export const sandboxProviderAccounts = pgTable('sandbox_provider_accounts', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+/**
+ * Issue 28: a number ported to another network keeps its prefix; an admin records where it went, and a
+ * withdrawal to it through that network passes the prefix check (msisdn prefixes: @dau/domain).
+ */
+export const portedNumbers = pgTable('ported_numbers', {
+  phone: text('phone').primaryKey(),
+  payType: smallint('pay_type').notNull(),
+  markedBy: integer('marked_by').notNull(),
+  remark: text('remark').notNull().default(''),
+  markedAt: ts('marked_at').notNull().defaultNow(),
+});
+
 /** Money settings (singleton row id 1). */
 export const paymentConfig = pgTable('payment_config', {
   id: integer('id').primaryKey(),
