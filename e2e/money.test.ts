@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { BILL_TYPE, WITHDRAWAL_STATUS, formatTsh } from '@dau/domain';
+import { BILL_TYPE, WITHDRAWAL_STATUS, formatTsh, networkOf } from '@dau/domain';
 import { logOf, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, field, rowByKey, settled, toastAfter, until } from './support/ui';
@@ -238,8 +238,9 @@ describe('money screens', () => {
       // Two bettors ask for a withdrawal (the bettor-facing request, through the sandbox route).
       const rich = expectStatus(await api('GET', '/money/bettors?sort=-balance&page_size=5&disabled=1'), 200, 'bettors with money').items as any[];
       const asked: number[] = [];
-      for (const b of rich.slice(0, 2)) {
-        const w = expectStatus(await api('POST', '/sandbox/withdrawals', { bettor_id: b.id, pay_type: 6, amount: 5_000_00 }), 201, 'withdrawal request');
+      // Each through the operator of the bettor's own number (the number decides the network).
+      for (const b of rich.filter((x) => networkOf(x.phone)?.payType).slice(0, 2)) {
+        const w = expectStatus(await api('POST', '/sandbox/withdrawals', { bettor_id: b.id, pay_type: networkOf(b.phone)!.payType, amount: 5_000_00 }), 201, 'withdrawal request');
         expect(w.status).toBe(WITHDRAWAL_STATUS.pending_review);
         asked.push(w.id);
       }

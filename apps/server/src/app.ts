@@ -31,6 +31,7 @@ import { sportsResources } from './modules/sports/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { sandboxPaymentRoutes } from './modules/payments/sandbox-routes.js';
+import { statementRoutes } from './modules/payments/index.js';
 import { bettingSandboxRoutes } from './modules/betting/sandbox-routes.js';
 import { feedSandboxRoutes } from './modules/feed/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
@@ -258,6 +259,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     systemResources(scoped, ctx);
     sportsResources(scoped, ctx);
     paymentRoutes(scoped, ctx);
+    statementRoutes(scoped, ctx);
     if (opts.sandboxRoutes) sandboxPaymentRoutes(scoped, ctx);
     exportRoutes(scoped, ctx);
     preferenceRoutes(scoped, ctx);

@@ -4,6 +4,7 @@ export * from './modules/system/schema.js';
 export * from './modules/auth/schema.js';
 export * from './modules/money/schema.js';
 export * from './modules/payments/schema.js';
+export * from './modules/payments/statements/schema.js';
 export * from './modules/sports/schema.js';
 export * from './modules/feed/schema.js';
 export * from './modules/jackpot/schema.js';

@@ -52,7 +52,7 @@ async function hotWalletForMatrix() {
 
 const BETTOR_KEYS = [
   'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password',
-  'user:disable', 'user:risk', 'user:refresh', 'activity_qualification', 'activity_qualification:edit', 'withdraw_list', 'recharge_list',
+  'user:disable', 'user:risk', 'user:refresh', 'user:ported', 'activity_qualification', 'activity_qualification:edit', 'withdraw_list', 'recharge_list',
   'withdraw_list:reconcile', 'recharge_list:reconcile',
 ];
 /** Jackpot (issue 12): placing tickets for bettors, and the issue actions (refused to a branch: an issue holds every branch's tickets). */
@@ -377,6 +377,8 @@ const CASES: RouteCase[] = [
   },
   bettorCase('PUT /api/v1/money/bettors/:id/invitation-code', '/invitation-code', () => ({ invitation_code: uniq('CODE') })),
   bettorCase('POST /api/v1/money/bettors/:id/reset-password', '/reset-password', () => ({ password: 'abc12345' })),
+  bettorCase('POST /api/v1/money/bettors/:id/ported', '/ported', () => ({ pay_type: 6, remark: 'ownership' })),
+  bettorCase('DELETE /api/v1/money/bettors/:id/ported', '/ported', () => undefined),
   bettorCase('POST /api/v1/money/bettors/:id/disable', '/disable', () => ({ disabled: 2 })),
   bettorCase('PUT /api/v1/money/bettors/:id/risk', '/risk', () => ({ risk_level: 3 })),
   {
@@ -742,6 +744,26 @@ const CASES: RouteCase[] = [
     cells: { super: 200, own: [403] },
     // (The sender and the API key wait for a second admin: duties.test.ts; the rate applies at once.)
     target: async () => ({ url: '/api/v1/sms/config', body: { rate_per_second: 10 + ((n += 1) % 40) }, probe: async () => (await t.call('GET', '/api/v1/sms/config', { token: tokens.super })).body.rate_per_second }),
+  },
+  // The mobile-money providers' accounts and routing decide where every branch's money goes: the whole book,
+  // and a second admin (the super admin's change waits for approval: 202).
+  {
+    route: 'PUT /api/v1/payments/providers/:provider',
+    cells: { super: 202, own: [403] },
+    target: async () => ({
+      url: '/api/v1/payments/providers/airtel',
+      body: { base_url: `https://openapi${(n += 1)}.example.test` },
+      probe: async () => (await t.call('GET', '/api/v1/payments/providers/airtel', { token: tokens.super })).body.base_url,
+    }),
+  },
+  {
+    route: 'PUT /api/v1/payments/routing',
+    cells: { super: 202, own: [403] },
+    target: async () => ({
+      url: '/api/v1/payments/routing',
+      body: { provider_of: { '4': 'aggregator' } },
+      probe: async () => (await t.call('GET', '/api/v1/payments/routing', { token: tokens.super })).body.provider_of,
+    }),
   },
   // The FCM project, the Telegram bot and the app versions serve every branch: a holder of the button who does
   // not see the whole book is refused (403 WHOLE_BOOK_ONLY), whatever the body.

@@ -15,7 +15,7 @@
  * sandbox forgot its payouts on restart: the sweep then refunded withdrawals the operator had paid.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_KIND, BILL_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, WITHDRAWAL_STATUS, exampleNumber } from '@dau/domain';
 import { HOUSE, checkInvariants, post } from '../src/modules/money/ledger.js';
 import { requestWithdrawal } from '../src/modules/payments/withdrawals.js';
 import { expectStatus, processDatabase, startServerProcess, waitFor, type ProcessDatabase, type ServerProcess } from './support/processes.js';
@@ -48,7 +48,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('withdrawals approved while thei
       post(tx, { bettorId, account: ACCOUNT_KIND.cash, amount: funds, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: 'crash-fund' }, house: HOUSE.clearing(6) }),
     );
     const asked = [];
-    for (let i = 0; i < COUNT; i++) asked.push(await requestWithdrawal(db, { bettorId, payType: PAY_TYPES[i % PAY_TYPES.length]!, amount: 1_000_00 + i * 1_37 }));
+    // Each to a number of the operator's own network (the number decides the network).
+    for (let i = 0; i < COUNT; i++) {
+      const payType = PAY_TYPES[i % PAY_TYPES.length]!;
+      asked.push(await requestWithdrawal(db, { bettorId, payType, amount: 1_000_00 + i * 1_37, phone: exampleNumber(payType, 1_000 + i) }));
+    }
 
     const token = await server.login();
     const approveAll = (ids: number[]) => ids.map((id) => server.api('POST', `/api/v1/money/withdrawals/${id}/approve`, undefined, token).catch(() => null));

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STATUS, exampleNumber } from '@dau/domain';
 import { bettors, bills, houseEntries, recharges, withdrawals } from '../src/schema.js';
 import { menuItems, roleMenus, roles } from '../src/platform/schema.js';
 import { HOUSE, post } from '../src/modules/money/ledger.js';
@@ -31,10 +31,14 @@ export async function grantKeys(t: TestApp, roleId: number, keys: string[]) {
 }
 
 let seq = 0;
-/** A bettor of an agent, inserted directly, funded with a recharge bill against an operator's clearing account. */
-export async function makePayer(t: TestApp, agentId: number, cash = 0) {
+/**
+ * A bettor of an agent, inserted directly, funded with a recharge bill against an operator's clearing account.
+ * Their number is on the network of `payType` (the number decides the network: a withdrawal through another
+ * operator is refused).
+ */
+export async function makePayer(t: TestApp, agentId: number, cash = 0, payType: number = PAY_TYPE.vodacom) {
   seq += 1;
-  const phone = `2557${String(30_000_000 + seq * 37 + Math.floor(Math.random() * 30)).slice(-8)}`;
+  const phone = exampleNumber(payType, (seq * 37 + Math.floor(Math.random() * 30)) % 10_000_000);
   const [b] = await t.database.db.insert(bettors).values({ phone, name: `Payer ${seq}`, agentId }).returning();
   if (cash) {
     await t.database.db.transaction((tx) =>
@@ -120,7 +124,7 @@ export async function withdrawalAwaitingReconciliation(t: TestApp, o: { bettorId
   const db = t.database.db;
   const payType = o.payType ?? PAY_TYPE.airtel;
   const actor: Actor = { adminId: o.approverId, scope: { all: true }, req: null };
-  const x = await requestWithdrawal(db, { bettorId: o.bettorId, payType, amount: o.amount ?? 2_000_00 });
+  const x = await requestWithdrawal(db, { bettorId: o.bettorId, payType, amount: o.amount ?? 2_000_00, phone: exampleNumber(payType, Math.floor(Math.random() * 9_999_999)) });
   paymentsOf(t.ctx).sandbox(payType).queue.push('no_callback');
   await approveWithdrawal(t.ctx, actor, x.id);
   await disbursed(t);

@@ -284,6 +284,15 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/telegram/me': { need: 'telegram_bot_binding' },
   // SMS (issue 15, SMS): the no-send list's import, settings, preview and send, history, AT's callbacks (token in the URL).
   'POST /api/v1/sms/exclusions/import': { need: 'no_send_sms:import', body: INVALID },
+  // Mobile-money providers (issue 28): the accounts (write-only credentials) and the routing of pay types.
+  'GET /api/v1/payments/providers': { need: 'payment_providers' },
+  'GET /api/v1/payments/providers/:provider': { need: 'payment_providers', url: '/api/v1/payments/providers/mpesa' },
+  'PUT /api/v1/payments/providers/:provider': { need: 'payment_providers:edit', url: '/api/v1/payments/providers/mpesa', body: INVALID },
+  'GET /api/v1/payments/routing': { need: 'payment_providers' },
+  'PUT /api/v1/payments/routing': { need: 'payment_providers:edit', body: INVALID },
+  // A number ported to another network (issue 28).
+  'POST /api/v1/money/bettors/:id/ported': { need: 'user:ported', ...real('bettor', { pay_type: 6, remark: 'matrix' }) },
+  'DELETE /api/v1/money/bettors/:id/ported': { need: 'user:ported', ...real('bettor') },
   'GET /api/v1/sms/config': { need: 'sms_send:config' },
   'PUT /api/v1/sms/config': { need: 'sms_send:config', body: INVALID },
   'POST /api/v1/sms/preview': { need: 'sms_send:send', body: INVALID },
@@ -368,7 +377,7 @@ for (const [api, page, kind, actions] of [
 type Actor = 'anonymous' | 'super' | 'limited' | 'agent' | 'agentOther' | 'disabled' | 'stale';
 const ACTORS: Actor[] = ['anonymous', 'super', 'limited', 'agent', 'agentOther', 'disabled', 'stale'];
 /** The agents of both branches also manage bettors, so the bettor routes' scope checks run for them. */
-const MATRIX_AGENT_KEYS = [...AGENT_KEYS, 'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password', 'user:disable', 'user:risk', 'user:refresh'];
+const MATRIX_AGENT_KEYS = [...AGENT_KEYS, 'user', 'user:edit_balance', 'user:edit_credit', 'user:change_agent', 'user:invitation_code', 'user:reset_password', 'user:disable', 'user:risk', 'user:refresh', 'user:ported'];
 /** What the stale session's role still holds after the removal. */
 const STALE_KEEPS = ['system', 'log'];
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT, message } from '@dau/domain';
+import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT, exampleNumber, message } from '@dau/domain';
 import { activityQualifications, bettors, bills, houseEntries, withdrawals } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger';
 import { registerBettor } from '../src/modules/money/bettors-service';
@@ -457,7 +457,7 @@ describe('bonus funds', () => {
     expect(put.status, JSON.stringify(put.body)).toBe(201);
     const [g] = await db().select().from(bonusGrants).where(eq(bonusGrants.qualificationId, put.body.id));
     expect(g).toMatchObject({ amount: 10_000, remaining: 10_000, wageringRequired: 30_000, wagered: 0, status: 'active' });
-    const withdraw = () => requestWithdrawal(db(), { bettorId: b.id, payType: PAY_TYPE.vodacom, amount: 100_000 });
+    const withdraw = () => requestWithdrawal(db(), { bettorId: b.id, payType: PAY_TYPE.vodacom, amount: 100_000, phone: exampleNumber(PAY_TYPE.vodacom, 4242) });
     await expect(withdraw()).rejects.toMatchObject({ status: 422, code: 'PROMO_WAGERING_NOT_MET', params: { left: '300.00' } });
     expect(message('PROMO_WAGERING_NOT_MET', 'en-US', { left: '300.00' })).toBe('A bonus is still being wagered: bet TSh 300.00 more (settled stakes) before withdrawing');
     // The same rule for a USDT withdrawal (modules/tron), and nothing is held for either.

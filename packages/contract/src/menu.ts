@@ -113,7 +113,7 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
     pages: [
       {
         path: 'user',
-        buttons: ['edit_balance', 'edit_credit', 'change_agent', 'invitation_code', 'reset_password', 'disable', 'risk', 'refresh', 'export'],
+        buttons: ['edit_balance', 'edit_credit', 'change_agent', 'invitation_code', 'reset_password', 'disable', 'risk', 'refresh', 'ported', 'export'],
       },
       { path: 'user_list', buttons: ['export'] },
       { path: 'withdraw_list', buttons: ['approve', 'refuse', 'requery', 'reconcile', 'export'] },
@@ -122,6 +122,9 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'bill_credit', buttons: ['export'] },
       { path: 'admin_bill', buttons: ['export'] },
       { path: 'airtel_transfer', buttons: ['requery', 'export'] },
+      // Issue 28: each operator's daily statement matched against our recharges and withdrawals (whole book).
+      { path: 'operator_statements', buttons: ['import', 'export'] },
+      { path: 'payment_providers', buttons: ['edit'] },
       { path: 'usdt_transaction_record', buttons: ['export'] },
       { path: 'tron', buttons: ['create', 'collect', 'collect_all', 'sync_balance', 'delete'] },
       { path: 'tron_transaction_summary', buttons: ['export'] },

@@ -40,3 +40,5 @@ export * from './duties-resources.js';
 export type { Duty, PendingChangeRow, SettingHistoryRow } from './duties-api.js';
 export type { PendingApprovalAnswer, SettingNamesAnswer } from './duties-api.js';
 export * from './tron-declarations.js';
+// payments-network-api.ts builds zod shapes: the console takes its types only.
+export type { BettorNetworkAnswer, PhoneNetworkRow, PortedRecord, PortedBody } from './payments-network-api.js';

@@ -15,3 +15,4 @@ export * from './messaging';
 export * from './remarks';
 export * from './random';
 export * from './calendar';
+export * from './msisdn';

@@ -656,6 +656,12 @@ export const MESSAGES = {
     'sw-KE': 'Mtiririko wa odds umekataa ombi: {reason}',
     'zh-CN': '赔率数据源拒绝了该请求：{reason}',
   },
+  // Issue 28: mobile-money providers.
+  PROVIDER_CANNOT_CARRY: {
+    'en-US': '{provider} cannot carry pay type {pay_type}: choose a provider that serves that network',
+    'sw-KE': '{provider} haiwezi kubeba njia ya malipo {pay_type}: chagua mtoa huduma anayehudumia mtandao huo',
+    'zh-CN': '{provider} 无法承载支付方式 {pay_type}：请选择服务该网络的支付服务商',
+  },
 
   // Money and input formats
   AMOUNT_INVALID: {
@@ -685,6 +691,22 @@ export const MESSAGES = {
     'en-US': 'The amount must be at least TSh {min}',
     'sw-KE': 'Kiasi lazima kiwe angalau TSh {min}',
     'zh-CN': '金额不能低于 TSh {min}',
+  },
+  // Issue 28: the number decides the network (domain msisdn.ts); an admin marks a ported number.
+  PAY_TYPE_NOT_NETWORK: {
+    'en-US': 'The number {phone} is on the {network} network: it cannot receive money through {payType}. Choose the pay type of that network (a number moved to another network keeps its prefix: an administrator can mark it as ported).',
+    'sw-KE': 'Namba {phone} iko kwenye mtandao wa {network}: haiwezi kupokea pesa kupitia {payType}. Chagua njia ya malipo ya mtandao huo (namba iliyohamia mtandao mwingine hubaki na kiambishi chake: msimamizi anaweza kuiwekea alama kuwa imehamishwa).',
+    'zh-CN': '号码 {phone} 属于 {network} 网络，无法通过 {payType} 收款。请选择该网络的支付方式（携号转网的号码保留原号段：管理员可将其标记为已转网）。',
+  },
+  PAY_TYPE_UNKNOWN_NETWORK: {
+    'en-US': 'The network of the number {phone} is not known (prefix {prefix}): it cannot receive money through {payType}. An administrator can mark the number as ported to that network.',
+    'sw-KE': 'Mtandao wa namba {phone} haujulikani (kiambishi {prefix}): haiwezi kupokea pesa kupitia {payType}. Msimamizi anaweza kuiwekea namba alama kuwa imehamishiwa kwenye mtandao huo.',
+    'zh-CN': '号码 {phone} 所属网络未知（号段 {prefix}），无法通过 {payType} 收款。管理员可将该号码标记为已转入该网络。',
+  },
+  PORTED_PAY_TYPE_INVALID: {
+    'en-US': 'A number can only be marked as ported to a mobile-money network (Tigo Pesa, Airtel Money, Vodacom M-Pesa or HaloPesa)',
+    'sw-KE': 'Namba inaweza kuwekewa alama ya kuhamishwa kwenda mtandao wa pesa za simu tu (Tigo Pesa, Airtel Money, Vodacom M-Pesa au HaloPesa)',
+    'zh-CN': '号码只能标记为转入移动支付网络（Tigo Pesa、Airtel Money、Vodacom M-Pesa 或 HaloPesa）',
   },
   IDEMPOTENCY_KEY_REUSED: {
     'en-US': 'This request key was already used for a request with different details. Nothing was changed: send the new request again as a new request.',

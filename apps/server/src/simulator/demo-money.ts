@@ -1,5 +1,5 @@
 import { eq, inArray, like, sql } from 'drizzle-orm';
-import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE } from '@dau/domain';
+import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE, networkOf } from '@dau/domain';
 import { admins } from '../platform/schema.js';
 import { activityQualifications, bettors, recharges, withdrawals } from '../schema.js';
 import { HOUSE, newSerial, post, registerBettor } from '../modules/money/index.js';
@@ -9,8 +9,8 @@ import { Rng } from './rng.js';
 const FIRST = ['Amani', 'Baraka', 'Neema', 'Juma', 'Rehema', 'Faraji', 'Zawadi', 'Hassani', 'Upendo', 'Salim', 'Mwajuma', 'Tumaini', 'Halima', 'Idrisa', 'Pendo', 'Saidi', 'Subira', 'Omari', 'Imani', 'Yusufu'];
 const LAST = ['Mwakyusa', 'Shirima', 'Kimaro', 'Lema', 'Mushi', 'Said', 'Massawe', 'Mrema', 'Kweka', 'Mollel', 'Nyerere', 'Mbwambo', 'Swai', 'Temba', 'Urio'];
 const PREFIXES = ['65', '67', '71', '75', '76', '68', '62', '74', '78']; // Tigo, Airtel, Vodacom, Halotel ranges
-const OPERATOR_BY_PREFIX: Record<string, number> = { '65': PAY_TYPE.tigo, '67': PAY_TYPE.tigo, '71': PAY_TYPE.tigo, '68': PAY_TYPE.airtel, '78': PAY_TYPE.airtel, '74': PAY_TYPE.vodacom, '75': PAY_TYPE.vodacom, '76': PAY_TYPE.vodacom, '62': PAY_TYPE.halotel };
-export const operatorOf = (phone: string) => OPERATOR_BY_PREFIX[phone.slice(3, 5)] ?? PAY_TYPE.vodacom;
+/** The pay type of a demo number's network: the domain's prefix table (issue 28), so demo withdrawals pass the network check. */
+export const operatorOf = (phone: string) => networkOf(phone)?.payType ?? PAY_TYPE.vodacom;
 
 export function demoPhone(rng: Rng): string {
   return `255${rng.pick(PREFIXES)}${String(rng.int(0, 9_999_999)).padStart(7, '0')}`;

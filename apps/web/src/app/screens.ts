@@ -136,6 +136,7 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   recharge_list: money(() => import('../pages/money/RechargeListPage')),
   withdraw_list: money(() => import('../pages/money/WithdrawListPage')),
   airtel_transfer: money(() => import('../pages/money/AirtelTransferPage')),
+  operator_statements: money(() => import('../pages/money/StatementsPage')),
   payment_providers: withTexts('providers', () => import('../pages/money/PaymentProvidersPage')),
   pay_config: moneyResource('pay_config'),
   usdt_transaction_record: tronResource('usdt_transaction_record'),

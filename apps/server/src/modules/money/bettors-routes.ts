@@ -6,7 +6,8 @@ import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, LOG_TYPE, validatePhone } fr
 import { bettors, bills } from './schema.js';
 import { admins } from '../../platform/schema.js';
 import { HOUSE, post } from './ledger.js';
-import { moveBettorRows, newInvitationCode, scopedBettor } from './bettors-service.js';
+import { bettorDetailParts, moveBettorRows, newInvitationCode, scopedBettor } from './bettors-service.js';
+import { bettorNetworkAnswer } from '@dau/contract';
 import { authOf } from '../../platform/access.js';
 import { agentInScope } from '../../platform/ownership.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
@@ -93,6 +94,8 @@ const bettorAnswer = z.object({
   online_status: num, online_update_time: maybe(str), risk_level: num, bet_status: num, register_ip: maybe(str),
   last_login_time: maybe(str), last_recharge_time: maybe(str), create_time: str,
 });
+/** One bettor (GET /money/bettors/:id): the row, and what other modules add (payments: the phone's network, issue 28). */
+const bettorDetailAnswer = bettorAnswer.extend({ network: bettorNetworkAnswer.optional() });
 /** The answer of a balance or credit change: the bill it wrote (its receipt) and the new balance. */
 const moneyAnswer = z.object({
   bill: z.object({ id: num, serialNumber: str, accountKind: num, type: num, amount: num, balanceBefore: num, balanceAfter: num, createdAt: str }),
@@ -139,11 +142,11 @@ export function bettorRoutes(app: FastifyInstance, ctx: AppContext) {
   const base = '/api/v1/money/bettors';
   const tags = ['user'];
 
-  r.get(`${base}/:id`, { config: { access: { page: 'user' } }, schema: { tags, summary: 'A bettor of the caller\'s scope', params: idParams, response: { 200: bettorAnswer } } }, async (req) => {
+  r.get(`${base}/:id`, { config: { access: { page: 'user' } }, schema: { tags, summary: 'A bettor of the caller\'s scope', params: idParams, response: { 200: bettorDetailAnswer } } }, async (req) => {
     const scope = await scopeOf(db, authOf(req));
-    await scopedBettor(db, scope, req.params.id);
+    const b = await scopedBettor(db, scope, req.params.id);
     const [row] = await selectBettors(db).where(eq(bettors.id, req.params.id));
-    return toBettorRow(row);
+    return { ...toBettorRow(row), ...(await bettorDetailParts(db, b)) };
   });
 
   /** Summary for the online statistics screen: online now and active today, in the caller's scope. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { validatePhone } from '@dau/domain';
+import type { BettorNetworkAnswer } from '@dau/contract';
 import { bettors, bills } from './schema.js';
 import { hashPassword } from '../../platform/crypto.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -62,6 +63,12 @@ export async function scopedBettor(ex: Executor, scope: Scope, id: number, lock 
 export interface BettorListener {
   registered?(ex: Executor, bettor: { id: number; inviterId: number | null }): Promise<void>;
   moved?(ex: Executor, bettorId: number, agentId: number): Promise<void>;
+  /** What the module adds to the bettor's detail (GET /money/bettors/:id): payments adds the phone's `network`. */
+  detail?(ex: Executor, bettor: { id: number; phone: string }): Promise<BettorDetailParts>;
+}
+/** The parts of a bettor's detail other modules answer (declared in the detail's answer schema). */
+export interface BettorDetailParts {
+  network?: BettorNetworkAnswer;
 }
 const bettorListeners = new Map<string, BettorListener>();
 export function listenToBettors(module: string, listener: BettorListener): void {
@@ -71,6 +78,12 @@ export function listenToBettors(module: string, listener: BettorListener): void 
 export async function moveBettorRows(ex: Executor, bettorId: number, agentId: number): Promise<void> {
   await ex.update(bills).set({ agentId }).where(eq(bills.bettorId, bettorId));
   for (const l of bettorListeners.values()) await l.moved?.(ex, bettorId, agentId);
+}
+/** The other modules' parts of a bettor's detail, merged. */
+export async function bettorDetailParts(ex: Executor, bettor: { id: number; phone: string }): Promise<BettorDetailParts> {
+  const parts: BettorDetailParts = {};
+  for (const l of bettorListeners.values()) if (l.detail) Object.assign(parts, await l.detail(ex, bettor));
+  return parts;
 }
 
 

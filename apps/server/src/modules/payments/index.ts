@@ -10,6 +10,7 @@ export { approvalChecks, holdWithdrawal } from './withdrawals.js';
 export type { WithdrawalRecord } from './shared.js';
 export { recordReceivedRecharges } from './recharges.js';
 export { requeryWithdrawal } from './reconciliation.js';
+export { statementRoutes } from './statements/routes.js';
 export type { MobileMoneyOperator, PayType } from './operators.js';
 
 // Read-only faces of the payments' tables for other modules' lists and figures (platform/read-model.ts):

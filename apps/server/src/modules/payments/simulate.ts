@@ -1,4 +1,5 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
+import { networkOf } from '@dau/domain';
 import { bettors } from '../money/index.js';
 import type { AppContext } from '../../platform/context.js';
 import { PAY_TYPES } from './operators.js';
@@ -32,7 +33,7 @@ export async function simulatePayments(ctx: AppContext, rng: Rng): Promise<void>
   }
   const cfg = await paymentSettings(db);
   const [b] = await db
-    .select({ id: bettors.id, cash: bettors.cashBalance })
+    .select({ id: bettors.id, cash: bettors.cashBalance, phone: bettors.phone })
     .from(bettors)
     .where(and(eq(bettors.disabled, 1), gte(bettors.cashBalance, cfg.minWithdrawal)))
     .orderBy(sql`random()`)
@@ -40,5 +41,8 @@ export async function simulatePayments(ctx: AppContext, rng: Rng): Promise<void>
   if (!b) return;
   const share = rng.pick([0.2, 0.5, 0.8, 1]);
   const amount = Math.min(cfg.maxWithdrawal, Math.max(cfg.minWithdrawal, Math.floor((b.cash * share) / 100) * 100));
-  await requestWithdrawal(db, { bettorId: b.id, payType: rng.pick(PAY_TYPES), amount }).catch(() => undefined);
+  // The number decides the network (a withdrawal through another operator is refused); a bettor on a network
+  // we do not pay to (TTCL) asks anyway and is refused, as a real one would be.
+  const payType = networkOf(b.phone)?.payType ?? rng.pick(PAY_TYPES);
+  await requestWithdrawal(db, { bettorId: b.id, payType, amount }).catch(() => undefined);
 }

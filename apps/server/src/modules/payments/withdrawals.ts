@@ -12,6 +12,7 @@ import { createNotices, noticeRecipients, publishNotices, type NoticeEvent } fro
 import { OperatorTimeoutError, type MobileMoneyOperator } from './operators.js';
 import { paymentsOf } from './callbacks.js';
 import { settleWithdrawal, type Outcome } from './settle.js';
+import { checkNetwork } from './network.js';
 import { auditView, checkAmount, loadBettor, loadScopedWithdrawal, paymentSettings, type Actor, type WithdrawalRecord } from './shared.js';
 
 /** The durable job that asks the operator to pay an approved withdrawal (enqueued in the approval's transaction). */
@@ -40,7 +41,10 @@ export async function requestWithdrawal(db: Db, input: { bettorId: number; payTy
     await refuseWithdrawalWhileWagering(tx, b.id);
     const phone = input.phone ? validatePhone(input.phone) : null;
     if (phone && !phone.ok) throw badRequest('PHONE_INVALID', [{ field: 'phone' }]);
-    return holdWithdrawal(tx, b, { amount: input.amount, payType: input.payType, phone: phone?.ok ? phone.value : b.phone, remark: { kind: 'withdrawal', params: {} } });
+    const to = phone?.ok ? phone.value : b.phone;
+    // Issue 28: the number's network must be the pay type's (or an admin marked it ported there): refused before any money is held.
+    await checkNetwork(tx, to, input.payType);
+    return holdWithdrawal(tx, b, { amount: input.amount, payType: input.payType, phone: to, remark: { kind: 'withdrawal', params: {} } });
   });
 }
 

@@ -59,6 +59,8 @@ const system = {
       push_config: 'Push settings',
       telegram_config: 'Telegram bot',
       sms_config: 'SMS settings',
+      payment_providers: 'Mobile money provider accounts',
+      payment_routing: 'Which provider carries each network',
       racing_settings: 'Virtual racing settings',
       ip_black: 'IP blacklist',
       language_list: 'Languages',

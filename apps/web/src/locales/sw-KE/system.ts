@@ -58,6 +58,8 @@ const system: Shape<typeof en> = {
       push_config: 'Mipangilio ya arifa za simu',
       telegram_config: 'Boti ya Telegram',
       sms_config: 'Mipangilio ya SMS',
+      payment_providers: 'Akaunti za watoa huduma wa pesa kwa simu',
+      payment_routing: 'Mtoa huduma anayebeba kila mtandao',
       racing_settings: 'Mipangilio ya mbio za mtandaoni',
       ip_black: 'Orodha ya IP zilizozuiwa',
       language_list: 'Lugha',

@@ -58,6 +58,8 @@ const system: Shape<typeof en> = {
       push_config: '推送设置',
       telegram_config: 'Telegram 机器人',
       sms_config: '短信设置',
+      payment_providers: '移动支付服务商账户',
+      payment_routing: '各网络的承载服务商',
       racing_settings: '虚拟赛马设置',
       ip_black: 'IP 黑名单',
       language_list: '语言',

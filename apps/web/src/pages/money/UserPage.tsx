@@ -9,6 +9,7 @@ import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, 
 import { OneTimePassword, type Revealed } from '../system/OneTimePassword';
 import { BalanceDialog, type BalanceTarget } from './BalanceDialog';
 import { BettorBills } from './BettorBills';
+import { BettorNetwork } from './BettorNetwork';
 import { BettorTabs } from '../betting/BettorBets';
 import { BETTOR_LISTS, useAdminPickers, useAgentChoices } from './shared';
 import { PAGE, UserActions, useRefreshBettors, type UserDialogs } from './UserActions';
@@ -92,7 +93,12 @@ export default function UserPage() {
       selectable
       rowActions={(row) => <UserActions row={row} dialogs={dialogs} />}
       detailActions={(row) => <UserActions row={row} dialogs={dialogs} where="detail" />}
-      detailExtra={(row) => <BettorTabs bettorId={row.id} bills={<BettorBills bettor={row} />} />}
+      detailExtra={(row) => (
+        <>
+          <BettorNetwork row={row} />
+          <BettorTabs bettorId={row.id} bills={<BettorBills bettor={row} />} />
+        </>
+      )}
       detailTitle={(row) => t('money.user.detailTitle', { phone: String(row.phone ?? ''), name: String(row.name ?? '') || '-' })}
       detailColumns={2}
       toolbar={({ selected, clearSelection }) => {
