@@ -38,6 +38,8 @@ beforeAll(async () => {
   await grantKeys(t, w.agentRole, PAYMENT_KEYS);
   root = await t.login('admin', ADMIN_PASSWORD);
   ({ clock, rt } = manualClock(t));
+  // Airtel collects by USSD push: the sandbox's subscriber always enters the PIN (outcomes come from the queue).
+  rt.sandbox(AIRTEL).ussdAnswer = 'pin';
 });
 afterAll(() => t?.close());
 afterEach(async () => {
@@ -46,13 +48,16 @@ afterEach(async () => {
   rt.sandbox(AIRTEL).queue.length = 0;
 });
 
+let phones = 0;
+/** An Airtel number (prefix 78): payments are refused to a number of another network. */
+const airtelPhone = () => `25578${String(1_000_000 + (phones += 1) * 7 + Math.floor(Math.random() * 5)).slice(-7)}`;
 const actor = () => ({ adminId: w.rootId, scope: { all: true as const }, req: null });
 
 /** A recharge through the service, completed at the sandbox operator (its callback delivered unless told). */
 async function recharge(amount: number, behaviour: 'success' | 'fail' | 'no_callback' = 'success') {
   const b = await makePayer(t, w.agentA);
   rt.sandbox(AIRTEL).queue.push(behaviour);
-  const r = await startRecharge(db(), { bettorId: b.id, payType: AIRTEL, amount });
+  const r = await startRecharge(db(), { bettorId: b.id, payType: AIRTEL, amount, phone: airtelPhone() });
   await clock.runAll();
   const [after] = await db().select().from(recharges).where(eq(recharges.id, r.id));
   return after!;
@@ -61,7 +66,7 @@ async function recharge(amount: number, behaviour: 'success' | 'fail' | 'no_call
 /** A withdrawal requested, approved and disbursed through the services. */
 async function withdrawal(amount: number, behaviour: 'success' | 'fail' | 'no_callback' = 'success') {
   const b = await makePayer(t, w.agentA, amount * 2);
-  const x = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount });
+  const x = await requestWithdrawal(db(), { bettorId: b.id, payType: AIRTEL, amount, phone: airtelPhone() });
   rt.sandbox(AIRTEL).queue.push(behaviour);
   await approveWithdrawal(t.ctx, actor(), x.id);
   await disbursed(t);
@@ -169,7 +174,9 @@ describe('a day reconciled', () => {
     expect(items.map((i) => [i.kind, i.recharge_id ?? i.withdrawal_id]).sort()).toEqual(
       [['matched', r1.id], ['matched', r2.id], ['matched', x1.id]].sort(),
     );
-    expect(items.find((i) => i.recharge_id === r1.id)).toMatchObject({ reference: r1.serialNumber, operator_ref: r1.carrierOrderNumber, our_amount: 1_500_00, their_amount: 1_500_00, their_status: 'success' });
+    // The line carries our serial number, and the operator's own transaction id as its books have it.
+    const theirs = await rt.sandbox(AIRTEL).transaction(r1.serialNumber);
+    expect(items.find((i) => i.recharge_id === r1.id)).toMatchObject({ reference: r1.serialNumber, operator_ref: theirs!.carrierRef, our_amount: 1_500_00, their_amount: 1_500_00, their_status: 'success' });
     // No notice for a day that matches.
     expect(await db().select().from(notifications).where(like(notifications.content, `%statement of ${today()}%`))).toHaveLength(0);
   });

@@ -290,6 +290,12 @@ const MATRIX: Record<string, Case> = {
   'PUT /api/v1/payments/providers/:provider': { need: 'payment_providers:edit', url: '/api/v1/payments/providers/mpesa', body: INVALID },
   'GET /api/v1/payments/routing': { need: 'payment_providers' },
   'PUT /api/v1/payments/routing': { need: 'payment_providers:edit', body: INVALID },
+  // Operators' statements reconciled (issue 28).
+  'GET /api/v1/money/operator_statements': { need: 'operator_statements' },
+  'GET /api/v1/money/operator_statements/:id': { need: 'operator_statements', url: `/api/v1/money/operator_statements/${MISSING}` },
+  'GET /api/v1/money/operator_statement_items': { need: 'operator_statements', url: `/api/v1/money/operator_statement_items?statement_id=${MISSING}` },
+  'POST /api/v1/money/operator_statements/import': { need: 'operator_statements:import', body: INVALID },
+  'POST /api/v1/money/operator_statements/fetch': { need: 'operator_statements:import', body: INVALID },
   // A number ported to another network (issue 28).
   'POST /api/v1/money/bettors/:id/ported': { need: 'user:ported', ...real('bettor', { pay_type: 6, remark: 'matrix' }) },
   'DELETE /api/v1/money/bettors/:id/ported': { need: 'user:ported', ...real('bettor') },

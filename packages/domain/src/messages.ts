@@ -657,6 +657,16 @@ export const MESSAGES = {
     'zh-CN': '赔率数据源拒绝了该请求：{reason}',
   },
   // Issue 28: mobile-money providers.
+  STATEMENT_MALFORMED: {
+    'en-US': 'The statement file cannot be read at line {line}: {reason}. Export it again from the provider\'s portal in its original format.',
+    'sw-KE': 'Faili ya taarifa haisomeki kwenye mstari {line}: {reason}. Ipakue tena kutoka kwenye tovuti ya mtoa huduma kwa muundo wake wa asili.',
+    'zh-CN': '对账单文件第 {line} 行无法读取：{reason}。请从服务商门户按原格式重新导出。',
+  },
+  STATEMENT_FETCH_UNAVAILABLE: {
+    'en-US': '{provider} offers no statement download through its API: download the day\'s statement from its portal and upload the file here.',
+    'sw-KE': '{provider} haitoi upakuaji wa taarifa kupitia API yake: pakua taarifa ya siku kutoka kwenye tovuti yake kisha pakia faili hapa.',
+    'zh-CN': '{provider} 未通过 API 提供对账单下载：请从其门户下载当日对账单并在此上传文件。',
+  },
   PROVIDER_CANNOT_CARRY: {
     'en-US': '{provider} cannot carry pay type {pay_type}: choose a provider that serves that network',
     'sw-KE': '{provider} haiwezi kubeba njia ya malipo {pay_type}: chagua mtoa huduma anayehudumia mtandao huo',

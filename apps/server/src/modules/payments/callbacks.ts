@@ -15,6 +15,7 @@ import { PROVIDERS, SANDBOX_ORIGIN, providerAccount, providerOf, sandboxCredenti
 import { sandboxBooks, type Deliver, type SandboxBook } from './sandbox/engine.js';
 import { buildSandboxServer, inProcessFetch } from './sandbox/server.js';
 import { DbSandboxStore } from './sandbox/store.js';
+import { sandboxStatementRoutes } from './statements/sandbox-portal.js';
 import { settleRecharge, settleWithdrawal, type Outcome } from './settle.js';
 
 /**
@@ -108,6 +109,8 @@ export function paymentsOf(target: Db | { db: Db }): PaymentRuntime {
         callbackUrl: (p) => `${runtime.publicUrl}/api/v1/payments/callback/${p}`,
         log: (m, e) => runtime.log(m, { provider: provider.id, ...e }),
       }), b);
+      // The sandbox providers' "portal": the day's statement file each would let a merchant download.
+      server.register(async (scope) => sandboxStatementRoutes(scope, { db }));
       return server;
     },
     reload: () => cache.clear(),
@@ -177,9 +180,9 @@ class RoutedOperator implements MobileMoneyOperator {
   async queryStatus(ref: string): Promise<{ status: OperatorStatus; reason?: string; amount?: number; carrierRef?: string }> {
     return (await this.current()).queryStatus(ref);
   }
-  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null {
+  async verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): Promise<CallbackEvent | null> {
     for (const c of this.clients.values()) {
-      const ev = c.verifyCallback(headers, rawBody);
+      const ev = await c.verifyCallback(headers, rawBody);
       if (ev) return ev;
     }
     return null;
@@ -260,7 +263,7 @@ export async function receiveCallback(
   const rt = paymentsOf(db);
   const op = isPayType(payType) ? rt.operators.get(payType) : undefined;
   if (!op) throw notFound();
-  const ev = op.verifyCallback(headers, rawBody);
+  const ev = await op.verifyCallback(headers, rawBody);
   if (!ev) throw new AppError(401, 'CALLBACK_SIGNATURE_INVALID');
   const answer = await applyCallback(db, ev);
   // Each provider expects its own acknowledgement body; ours is the default.

@@ -34,8 +34,8 @@ export interface CallbackEvent {
   reference: string;
   carrierRef: string;
   status: 'success' | 'failed';
-  /** Cents. */
-  amount: number;
+  /** Cents, when the provider's callback states it (Airtel's does not: then no amount check). */
+  amount?: number;
   reason?: string;
   /** The payload as received (stored in payment_callbacks). */
   payload: Record<string, unknown>;
@@ -67,10 +67,13 @@ export interface MobileMoneyOperator {
   ussdPush?(req: MoneyRequest): Promise<CollectAnswer>;
   /** Sends money to a subscriber. Throws `OperatorTimeoutError` when the call times out (the money may or may not have moved). */
   disburse(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' | 'success' | 'failed'; reason?: string }>;
-  /** The truth about a transaction, by the operator's reference or ours. */
+  /** The truth about a transaction, asked by our reference (the serial number every provider keys on). */
   queryStatus(ref: string): Promise<{ status: OperatorStatus; reason?: string; amount?: number; carrierRef?: string }>;
-  /** Checks the signature and freshness of a callback and parses it; null when it is not genuine. */
-  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null;
+  /**
+   * Checks the signature and freshness of a callback and parses it; null when it is not genuine. May read
+   * the provider's account (its keys) first, so a callback that arrives before any call of ours verifies.
+   */
+  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null | Promise<CallbackEvent | null>;
 }
 
 /** The call timed out or its answer was lost: the money may or may not have moved (never a refund on it). */

@@ -56,7 +56,7 @@ export async function requeryRecharge(db: Db, actor: Actor, id: number, opts: { 
   const before = await loadScopedRecharge(db, id, actor.scope, opts);
   if (before.payStatus !== PAY_STATUS.processing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { pay_status: before.payStatus });
   const cfg = await paymentSettings(db);
-  const q = await askOperator(db, before.payType, before.carrierOrderNumber ?? before.serialNumber);
+  const q = await askOperator(db, before.payType, before.serialNumber);
   return db.transaction(async (tx) => {
     const [cur] = await tx
       .update(recharges)
@@ -110,7 +110,7 @@ export async function requeryWithdrawal(db: Db, actor: Actor, id: number, opts: 
   const before = await loadScopedWithdrawal(db, id, actor.scope, opts);
   if (before.status !== WITHDRAWAL_STATUS.disbursing) throw new AppError(409, 'NOT_AWAITING_OPERATOR', {}, { status: before.status });
   const cfg = await paymentSettings(db);
-  const q = await askOperator(db, before.payType, before.carrierOrderNumber ?? before.serialNumber);
+  const q = await askOperator(db, before.payType, before.serialNumber);
   return db.transaction(async (tx) => {
     const [cur] = await tx
       .update(withdrawals)

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, DatePicker, Descriptions, Drawer, Flex, Form, Modal, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { CloudDownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatTsh } from '@dau/domain';
+import { formatTsh, localDay } from '@dau/domain';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from '../../kit/dayjs';
@@ -16,6 +16,9 @@ const PAY_TYPES = [3, 4, 6, 7] as const;
 const KINDS = ['ours_only', 'theirs_only', 'amount_mismatch', 'status_mismatch', 'matched'] as const;
 const KIND_COLOR: Record<string, string> = { matched: 'green', ours_only: 'orange', theirs_only: 'purple', amount_mismatch: 'red', status_mismatch: 'volcano' };
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** A statement's day is a day of Africa/Dar_es_Salaam, whatever the browser's zone: yesterday there by default. */
+const yesterdayEat = () => dayjs(localDay(Date.now() - 86_400_000), DAY);
+const todayEat = () => dayjs(localDay(Date.now()), DAY);
 
 /** The payment of a finding, on its own screen, filtered to it (the lists keep their filters in the URL). */
 const paymentHref = (r: Row, reconcile = false) => {
@@ -283,7 +286,7 @@ function DayAndOperator({ provider }: { provider?: boolean }) {
         <Select options={PAY_TYPES.map((p) => ({ value: p, label: enumText('pay_type', p, locale) }))} data-testid="statement-form-pay-type" />
       </Form.Item>
       <Form.Item name="day" label={t('money.opStatements.day')} rules={[{ required: true }]}>
-        <DatePicker disabledDate={(d: Dayjs) => d.isAfter(dayjs(), 'day')} data-testid="statement-form-day" />
+        <DatePicker disabledDate={(d: Dayjs) => d.isAfter(todayEat(), 'day')} data-testid="statement-form-day" />
       </Form.Item>
       {provider && (
         <Form.Item name="provider" label={t('money.opStatements.format')} extra={t('money.opStatements.formatHelp')}>
@@ -322,7 +325,7 @@ function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone: (id: n
   };
   return (
     <Modal open title={t('money.opStatements.uploadTitle')} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okButtonProps={{ disabled: !file, 'data-testid': 'statement-upload-submit' } as never} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ day: dayjs().subtract(1, 'day') }}>
+      <Form form={form} layout="vertical" initialValues={{ day: yesterdayEat() }}>
         <DayAndOperator provider />
         <Form.Item label={t('money.opStatements.file')} required extra={t('money.opStatements.fileHelp')}>
           <Upload
@@ -372,7 +375,7 @@ function FetchDialog({ onClose, onDone }: { onClose: () => void; onDone: (id: nu
   return (
     <Modal open title={t('money.opStatements.fetchTitle')} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okButtonProps={{ 'data-testid': 'statement-fetch-submit' } as never} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('money.opStatements.fetchHelp')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" initialValues={{ day: dayjs().subtract(1, 'day') }}>
+      <Form form={form} layout="vertical" initialValues={{ day: yesterdayEat() }}>
         <DayAndOperator />
       </Form>
     </Modal>

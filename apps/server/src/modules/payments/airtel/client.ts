@@ -95,7 +95,7 @@ export class AirtelClient implements MobileMoneyOperator {
   readonly payType: PayType;
   readonly name = NAME;
   private readonly tokens: ExpiringCache<string>;
-  /** The account as last read (verifyCallback is synchronous: it checks against this copy). */
+  /** The account as last read (kept for a callback that arrives while the account cannot be read). */
   private account: ProviderAccount | null = null;
   /** Airtel's transaction ids we were given → our reference (Airtel's enquiries take our id). */
   private readonly byAirtelId = new Map<string, string>();
@@ -164,23 +164,14 @@ export class AirtelClient implements MobileMoneyOperator {
 
   async queryStatus(ref: string): Promise<{ status: OperatorStatus; reason?: string; amount?: number; carrierRef?: string }> {
     const reference = this.byAirtelId.get(ref) ?? ref;
-    const kind = kindOfReference(reference);
-    const acct = await this.load();
-    const path = kind === 'collect' ? PATHS.collectEnquiry(reference) : PATHS.disburseEnquiry(reference);
-    const res = await this.call(acct, 'GET', path, undefined, kind === 'disburse' ? { transactionType: 'B2C' } : undefined);
-    const env = res.body as Envelope | undefined;
-    const txn = env?.data?.transaction;
-    const out = outcomeOf(kind, str(txn?.status), str(env?.status?.response_code));
-    const airtelId = str(txn?.airtel_money_id);
-    if (airtelId) this.remember(reference, airtelId);
+    const e = await this.enquire(reference);
     // Airtel's enquiry does not restate the amount: only our own record has it.
-    return { status: out.status, reason: out.reason, carrierRef: airtelId };
+    return { status: e.status, reason: e.reason, carrierRef: e.airtelId };
   }
 
-  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null {
-    // Keep our copy of the account fresh for the next callback (this check is synchronous).
-    void this.load().catch(() => {});
-    const acct = this.account;
+  async verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): Promise<CallbackEvent | null> {
+    // The account's callback key as it is now (read before any call of ours after a restart, too).
+    const acct = await this.load().catch(() => this.account);
     const key = acct?.secrets.callback_key;
     // Without callback authentication anyone could post a "TS": we then rely on enquiries alone.
     if (!key) return null;
@@ -212,7 +203,7 @@ export class AirtelClient implements MobileMoneyOperator {
       status: statusCode === 'TS' ? 'success' : 'failed',
       reason: statusCode === 'TF' ? message ?? 'Transaction Failed (TF)' : undefined,
       // Airtel's callback does not state the amount (only in its free-text message): settle checks none.
-      amount: undefined as unknown as number,
+      amount: undefined,
       payload: body as Record<string, unknown>,
     };
   }
@@ -234,11 +225,27 @@ export class AirtelClient implements MobileMoneyOperator {
     return airtelId;
   }
 
+  /** The enquiry of a transaction by our id (collection or disbursement, by our serial's kind). */
+  private async enquire(reference: string): Promise<{ status: OperatorStatus; reason?: string; airtelId?: string; txnStatus?: string }> {
+    const kind = kindOfReference(reference);
+    const acct = await this.load();
+    const path = kind === 'collect' ? PATHS.collectEnquiry(reference) : PATHS.disburseEnquiry(reference);
+    const res = await this.call(acct, 'GET', path, undefined, kind === 'disburse' ? { transactionType: 'B2C' } : undefined);
+    const env = res.body as Envelope | undefined;
+    const txn = env?.data?.transaction;
+    const txnStatus = str(txn?.status);
+    const airtelId = str(txn?.airtel_money_id);
+    if (airtelId) this.remember(reference, airtelId);
+    return { ...outcomeOf(kind, txnStatus, str(env?.status?.response_code)), airtelId, txnStatus };
+  }
+
+  /** After "duplicate transaction id": the payout exists at Airtel; in progress or ambiguous, it is pending for us. */
   private async disbursementState(reference: string) {
-    const q = await this.queryStatus(reference);
-    const carrierRef = q.carrierRef ?? reference;
-    if (q.status === 'success' || q.status === 'pending') return { carrierRef, status: q.status };
-    if (q.status === 'failed') return { carrierRef, status: 'failed' as const, reason: q.reason };
+    const e = await this.enquire(reference);
+    const carrierRef = e.airtelId ?? reference;
+    if (e.txnStatus === 'TA' || e.txnStatus === 'TIP') return { carrierRef, status: 'pending' as const };
+    if (e.status === 'success' || e.status === 'pending') return { carrierRef, status: e.status };
+    if (e.status === 'failed') return { carrierRef, status: 'failed' as const, reason: e.reason };
     throw new OperatorTimeoutError(NAME, `disbursement ${reference}: a duplicate whose state Airtel cannot tell`);
   }
 

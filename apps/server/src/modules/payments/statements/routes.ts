@@ -11,7 +11,6 @@ import { registerList, scopeOf } from '../../../platform/listing.js';
 import { paymentsOf } from '../callbacks.js';
 import { isPayType, type PayType } from '../operators.js';
 import { itemListSpec, selectStatements, statementListSpec, statementRow, toStatementRow } from './lists.js';
-import { mountSandboxPortal } from './sandbox-portal.js';
 import { operatorStatements as statements } from './schema.js';
 import { STATEMENTS_DAILY_JOB, STATEMENT_MAX_CHARS, STATEMENTS_PAGE, fetchAndImport, importStatement, reconcileYesterday } from './service.js';
 
@@ -41,8 +40,6 @@ const fetchBody = z.strictObject({ pay_type: payType, day });
  */
 export function statementRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
-  // The sandbox's portal joins its API faces before the sandbox server's first request.
-  mountSandboxPortal(paymentsOf(db).sandboxServer(), db);
   ctx.jobs.every(STATEMENTS_DAILY_JOB, DAILY_SECONDS, async () => {
     const done = await reconcileYesterday(ctx, Date.now(), (msg, extra) => app.log.warn({ statements: extra }, msg));
     if (done.length) app.log.info({ statements: done.map((s) => ({ id: s.id, pay_type: s.payType, day: s.day, result: s.result })) }, 'daily statements reconciled');

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { addDays, dayStart, isDay } from '@dau/domain';
@@ -56,38 +56,4 @@ export function sandboxStatementRoutes(app: FastifyInstance, deps: { db: Db }) {
       .header('content-disposition', `attachment; filename="${format.fileName(payType, day)}"`)
       .send(format.render(list, payType, day));
   });
-}
-
-const mounted = new WeakSet<FastifyInstance>();
-/**
- * Adds the portal to a sandbox server that does not have it yet (the payment runtime builds the server;
- * until sandbox/server.ts mounts the portal itself, the statements' routes do it before the server's first
- * request). A server already started cannot take routes: then the portal is reached on its own.
- */
-export function mountSandboxPortal(server: FastifyInstance, db: Db): boolean {
-  if (mounted.has(server)) return true;
-  if (server.hasRoute({ method: 'GET', url: '/portal/:provider/statement' })) {
-    mounted.add(server);
-    return true;
-  }
-  try {
-    server.register(async (scope) => sandboxStatementRoutes(scope, { db }));
-    mounted.add(server);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const alone = new WeakMap<Db, FastifyInstance>();
-/** The sandbox server with the portal, or (when that server had started before the portal was added) the portal alone. */
-export function sandboxPortal(server: FastifyInstance, db: Db): FastifyInstance {
-  if (mountSandboxPortal(server, db)) return server;
-  let app = alone.get(db);
-  if (!app) {
-    app = Fastify({ logger: false });
-    sandboxStatementRoutes(app, { db });
-    alone.set(db, app);
-  }
-  return app;
 }
