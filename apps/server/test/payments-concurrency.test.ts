@@ -4,11 +4,11 @@ import { BILL_TYPE, PAY_STATUS, WITHDRAWAL_STATUS } from '@dau/domain';
 import { paymentCallbacks, recharges, withdrawals } from '../src/schema.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import type { ManualScheduler } from '../src/modules/payments/operators.js';
-import type { PaymentRuntime } from '../src/modules/payments/callbacks.js';
+import { applyCallback, type PaymentRuntime } from '../src/modules/payments/callbacks.js';
 import { startRecharge } from '../src/modules/payments/recharges.js';
 import { requestWithdrawal } from '../src/modules/payments/withdrawals.js';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
-import { PAYMENT_KEYS, balanceOf, billsOf, callbackJson, disbursed, grantKeys, makePayer, manualClock, withdrawalsClearingProblems } from './payments-fixtures.js';
+import { PAYMENT_KEYS, balanceOf, billsOf, disbursed, grantKeys, makePayer, manualClock, withdrawalsClearingProblems } from './payments-fixtures.js';
 
 /**
  * Races that only PostgreSQL can run for real (PGlite has one connection): many identical callbacks at
@@ -43,19 +43,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (Pos
   it('50 concurrent identical success callbacks credit once', async () => {
     const b = await makePayer(t, w.agentA);
     rt.sandbox(4).queue.push('no_callback');
-    const r = await startRecharge(t.database.db, { bettorId: b.id, payType: 4, amount: 12_345_67 });
+    const r = await startRecharge(t.database.db, { bettorId: b.id, payType: 4, amount: 12_345_00 });
     await clock.runAll();
-    const body = callbackJson({ eventId: `${r.carrierOrderNumber}-1`, reference: r.serialNumber, carrierRef: r.carrierOrderNumber!, amount: '12345.67', msisdn: b.phone });
-    const headers = rt.sandbox(4).sign(body);
+    // The one notification Airtel would send, in its format and with its hash, posted 50 times at once.
+    const txn = (await rt.sandbox(4).transaction(r.serialNumber))!;
+    const { headers, body } = (await rt.sandbox(4).callbackFor({ ...txn, status: 'success' }))!;
     const answers = await Promise.all(Array.from({ length: 50 }, () => t.call('POST', '/api/v1/payments/callback/4', { headers, body })));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(answers.filter((a) => a.body.duplicate === true)).toHaveLength(49);
 
     const credits = await billsOf(t, b.id, BILL_TYPE.user_recharge);
     expect(credits).toHaveLength(1);
-    expect(credits[0]).toMatchObject({ amount: 12_345_67, balanceBefore: 0, balanceAfter: 12_345_67 });
-    expect((await balanceOf(t, b.id)).cashBalance).toBe(12_345_67);
-    expect((await balanceOf(t, b.id)).totalRecharge).toBe(12_345_67);
+    expect(credits[0]).toMatchObject({ amount: 12_345_00, balanceBefore: 0, balanceAfter: 12_345_00 });
+    expect((await balanceOf(t, b.id)).cashBalance).toBe(12_345_00);
+    expect((await balanceOf(t, b.id)).totalRecharge).toBe(12_345_00);
     const [cb] = await t.database.db.select().from(paymentCallbacks).where(eq(paymentCallbacks.reference, r.serialNumber));
     expect(cb.duplicates).toBe(49);
     const [paid] = await t.database.db.select().from(recharges).where(eq(recharges.id, r.id));
@@ -69,8 +70,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (Pos
     await clock.runAll();
     const calls = Array.from({ length: 50 }, (_, i) => {
       if (i % 10 === 0) return t.call('POST', `/api/v1/money/recharges/${r.id}/requery`, { token: root });
-      const body = callbackJson({ eventId: `evt-${i}`, reference: r.serialNumber, carrierRef: r.carrierOrderNumber!, amount: '7500.00' });
-      return t.call('POST', '/api/v1/payments/callback/3', { headers: rt.sandbox(3).sign(body), body });
+      // Distinct verified notifications of one payment, as the services receive them.
+      return applyCallback(t.database.db, {
+        payType: 3, eventId: `evt-${i}`, kind: 'collect', reference: r.serialNumber, carrierRef: r.carrierOrderNumber!, status: 'success', amount: 7_500_00, payload: {},
+      }).then((body) => ({ status: 200, body }));
     });
     const answers = await Promise.all(calls);
     // Callbacks all answer 200; a re-query answers the paid row, or 409 when it came after the credit.
@@ -102,7 +105,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('payments under concurrency (Pos
   });
 
   it('an approval racing a refusal: exactly one wins, and the money follows the winner', async () => {
-    const b = await makePayer(t, w.agentA, 100_000_00);
+    const b = await makePayer(t, w.agentA, 100_000_00, 7);
     for (let round = 0; round < 10; round++) {
       const x = await requestWithdrawal(t.database.db, { bettorId: b.id, payType: 7, amount: 5_000_00 });
       rt.sandbox(7).behaviour = 'success';

@@ -143,7 +143,8 @@ export async function withdrawalAwaitingReconciliation(t: TestApp, o: { bettorId
  */
 export async function rechargeAwaitingReconciliation(t: TestApp, o: { bettorId: number; adminId: number; payType?: number; amount?: number }) {
   const db = t.database.db;
-  const payType = o.payType ?? PAY_TYPE.vodacom;
+  // Airtel: its collections are answered by callback (M-Pesa's OpenAPI answers within the call).
+  const payType = o.payType ?? PAY_TYPE.airtel;
   paymentsOf(t.ctx).sandbox(payType).queue.push('no_callback');
   const r = await startRecharge(db, { bettorId: o.bettorId, payType, amount: o.amount ?? 2_000_00 });
   await operatorForgets(t, r.serialNumber);

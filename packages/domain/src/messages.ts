@@ -657,6 +657,11 @@ export const MESSAGES = {
     'zh-CN': '赔率数据源拒绝了该请求：{reason}',
   },
   // Issue 28: mobile-money providers.
+  AMOUNT_WHOLE_SHILLINGS: {
+    'en-US': 'Mobile money moves whole shillings: enter an amount without cents',
+    'sw-KE': 'Pesa kwa simu huhamisha shilingi kamili: weka kiasi bila senti',
+    'zh-CN': '移动支付只能转账整数先令：请输入不含分的金额',
+  },
   STATEMENT_MALFORMED: {
     'en-US': 'The statement file cannot be read at line {line}: {reason}. Export it again from the provider\'s portal in its original format.',
     'sw-KE': 'Faili ya taarifa haisomeki kwenye mstari {line}: {reason}. Ipakue tena kutoka kwenye tovuti ya mtoa huduma kwa muundo wake wa asili.',

@@ -22,7 +22,7 @@ export async function startRecharge(
   db: Db,
   input: { bettorId: number; payType: number; amount: number; phone?: string; channel?: 'app' | 'ussd' },
 ): Promise<RechargeRecord> {
-  checkAmount(input.amount);
+  checkAmount(input.amount, input.payType);
   const op = paymentsOf(db).operator(input.payType);
   const ussd = input.channel === 'ussd';
   // An adapter without a USSD channel (USDT) cannot push a prompt.

@@ -25,8 +25,10 @@ export async function paymentSettings(ex: Executor): Promise<PaymentSettings> {
   return again;
 }
 
-export function checkAmount(amount: number) {
+export function checkAmount(amount: number, payType?: number) {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest('AMOUNT_INVALID', [{ field: 'amount' }]);
+  // The operators' APIs take whole shillings (TZS has no minor unit in use): a cent could never be paid.
+  if (payType !== undefined && payType !== PAY_TYPE.usdt && amount % 100 !== 0) throw new AppError(422, 'AMOUNT_WHOLE_SHILLINGS', {}, [{ field: 'amount' }]);
 }
 
 export async function loadBettor(ex: Executor, bettorId: number) {

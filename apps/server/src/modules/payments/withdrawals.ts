@@ -29,7 +29,7 @@ export const approvalChecks = new Map<number, (tx: Tx, w: WithdrawalRecord) => P
 
 /** A bettor asks to withdraw: the amount is held at once (bill user_withdrawal, negative). */
 export async function requestWithdrawal(db: Db, input: { bettorId: number; payType: number; amount: number; phone?: string }): Promise<WithdrawalRecord> {
-  checkAmount(input.amount);
+  checkAmount(input.amount, input.payType);
   paymentsOf(db).operator(input.payType);
   const cfg = await paymentSettings(db);
   if (input.amount < cfg.minWithdrawal || input.amount > cfg.maxWithdrawal) {

@@ -127,7 +127,7 @@ interface Found { status: OperatorStatus; reason?: string; amount?: number; carr
 export class SelcomClient implements MobileMoneyOperator {
   readonly payType: PayType;
   readonly name: string;
-  /** The account last read: verifyCallback is synchronous and checks the webhook with it. */
+  /** The account last read (kept for a webhook that arrives while the account cannot be read). */
   private last: SelcomAccount | null = null;
   /**
    * Selcom's reference → our serial number. Its status APIs take only our ids (order_id, transid) while the
@@ -255,7 +255,7 @@ export class SelcomClient implements MobileMoneyOperator {
     this.remember(carrierRef, orderId, 'collect');
     return {
       status, carrierRef, amount: status === 'success' ? centsOf(row.amount) : undefined,
-      reason: status === 'failed' ? `Checkout order ${ps} at Selcom${text(ans.message) ? `: ${text(ans.message)}` : ''}` : undefined,
+      reason: status === 'failed' ? `Checkout order not paid at Selcom (payment_status ${ps})` : undefined,
     };
   }
 
@@ -273,10 +273,9 @@ export class SelcomClient implements MobileMoneyOperator {
     };
   }
 
-  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null {
-    // Keeps the account fresh for the next webhooks (a rotated secret); this one is checked with the last read.
-    void this.account().catch(() => {});
-    const acc = this.last;
+  async verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): Promise<CallbackEvent | null> {
+    // The account as it is now (a rotated secret; read before any call of ours after a restart, too).
+    const acc = await this.account().catch(() => this.last);
     if (!acc || !headerOf(headers, 'digest')) return null;
     let body: Record<string, unknown>;
     try {

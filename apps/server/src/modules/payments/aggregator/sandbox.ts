@@ -40,6 +40,9 @@ const envelope = (code: ResultCodeKey, extra: Record<string, unknown> = {}, mess
 const shillings = (cents: number) => String(cents / 100);
 const to255 = (msisdn: string) => (/^0\d{9}$/.test(msisdn) ? `255${msisdn.slice(1)}` : msisdn);
 
+/** How long the sandbox keeps an unpaid checkout order open (an assumption: Selcom's order validity is set per account). */
+const ORDER_EXPIRY_MS = 60 * 60_000;
+
 export const selcomSandbox: SandboxFace = {
   routes(app: FastifyInstance, deps: SandboxFaceDeps) {
     const orders = new Map<string, Order>();
@@ -147,7 +150,8 @@ export const selcomSandbox: SandboxFace = {
           order_id: orderId,
           creation_date: new Date(order?.createdAt ?? now()).toISOString().replace('T', ' ').slice(0, 19),
           amount: shillings(t?.amount ?? order!.amount),
-          payment_status: t ? paymentStatusOfTxn(t) : 'PENDING',
+          // An order whose push never reached the wallet expires unpaid (the sandbox's validity: ORDER_EXPIRY_MS).
+          payment_status: t ? paymentStatusOfTxn(t) : now() - (order?.createdAt ?? now()) > ORDER_EXPIRY_MS ? 'CANCELLED' : 'PENDING',
           transid: t?.status === 'success' ? String(t.extra?.transid ?? orderId) : null,
           channel: t && t.status !== 'pending' ? String(t.extra?.network ?? CHECKOUT_CHANNEL[found!.book.payType]) : null,
           reference: t ? t.carrierRef : null,

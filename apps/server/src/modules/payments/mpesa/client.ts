@@ -3,298 +3,304 @@ import {
   OperatorRefusedError, OperatorTimeoutError,
   type CallbackEvent, type ClientDeps, type CollectAnswer, type MobileMoneyOperator, type MoneyRequest, type OperatorStatus, type PayType, type ProviderAccount,
 } from '../operators.js';
-import { ExpiringCache, fingerprint, joinUrl, requestJson, rsaEncrypt, type JsonAnswer } from '../http.js';
-import { CODE, ROUTER_CODES, outcomeOf, type Kind } from './codes.js';
+import { ExpiringCache, fingerprint, joinUrl, requestJson, rsaEncrypt, type JsonAnswer, type JsonRequest } from '../http.js';
+import { mpesaCode, reasonOf, transactionStatusOf, type MpesaOutcome } from './codes.js';
 
 /**
- * The client of Airtel Money's Open API (developers.airtel.africa), pay type 4 in Tanzania (X-Country TZ,
- * X-Currency TZS):
- *  - `POST /auth/oauth2/token` (client credentials): a bearer token, kept until `expires_in`; a 401 on a
- *    call refreshes it once and retries;
- *  - collection by USSD push: `POST /merchant/v1/payments/` (`/merchant/v2/payments/` when the account has
- *    message signing, which v2 introduced), answered "in process" (DP00800001006); the outcome comes by the
- *    callback or `GET /standard/v1/payments/{id}`;
- *  - disbursement: `POST /standard/v2/disbursements/` with the PIN encrypted under Airtel's RSA public key,
- *    answered TS/TF at once or TIP/TA (then callback or `GET /standard/v2/disbursements/{id}`);
- *  - message signing (`x-signature`, `x-key`) when `settings.signing` is 'on';
- *  - the callback `{ transaction: { id, message, status_code, airtel_money_id }, hash }`, the hash being the
- *    base64 HMAC-SHA256 of the transaction under the callback key configured in the Airtel portal.
- * `transaction.id` is our serial number (the idempotency reference): Airtel keys enquiries on it.
+ * The client of the Vodacom M-Pesa OpenAPI (openapiportal.m-pesa.com), market vodacomTZN, pay type 6. The
+ * base URL is the market's (`https://openapi.m-pesa.com/openapi/ipg/v2/vodacomTZN`, or `/sandbox/…` on
+ * the portal's sandbox, or the built-in sandbox's `<origin>/mpesa`); every path below is relative to it:
+ *  - `GET /getSession/` with `Authorization: Bearer <base64 RSA PKCS#1 v1.5 of the API key under the
+ *    portal's public key>` answers `output_SessionID`; kept until its lifetime (set per application in
+ *    the portal, so a setting here) runs out; every other call carries `Bearer <the session id encrypted
+ *    the same way>`. A 401 that is not a transaction outcome (INS-5/INS-6 come with 401 too) means the
+ *    session was refused: one fresh session, one retry;
+ *  - `POST /c2bPayment/singleStage/`: the USSD push collection, answered synchronously (the gateway
+ *    holds the call while the customer enters the PIN): INS-0, a failure code, or INS-9 (timeout);
+ *  - `POST /b2cPayment/`: the disbursement, synchronous as well;
+ *  - `GET /queryTransactionStatus/` (query string): output_ResponseTransactionStatus;
+ *  - `PUT /reversal/`: reverses a completed transaction (statement reconciliation, not the services).
+ * input_ThirdPartyConversationID and input_TransactionReference are our serial number, the idempotency
+ * reference: a repeat is answered INS-10 (duplicate), on which we ask queryTransactionStatus and answer
+ * what it says, never paying twice. OpenAPI sends no callbacks for single-stage C2B/B2C.
  *
- * Account: settings { country, currency, signing: 'on'|'off' }, secrets { client_id, client_secret,
- * public_key (Airtel's RSA key, base64 DER), pin (the 4-digit disbursement PIN), callback_key }.
+ * Account: settings { country ('TZN'), currency ('TZS'), serviceProviderCode, origin, sessionLifetimeSeconds,
+ * timeoutSeconds, itemsDesc }, secrets { apiKey, publicKey (the portal's, base64 DER or PEM) }.
  */
 
-const NAME = 'Airtel Money';
-const PATHS = {
-  token: '/auth/oauth2/token',
-  collect: (signed: boolean) => (signed ? '/merchant/v2/payments/' : '/merchant/v1/payments/'),
-  collectEnquiry: (id: string) => `/standard/v1/payments/${encodeURIComponent(id)}`,
-  disburse: '/standard/v2/disbursements/',
-  disburseEnquiry: (id: string) => `/standard/v2/disbursements/${encodeURIComponent(id)}`,
-};
+const NAME = 'Vodacom M-Pesa';
 
-/** Our serial numbers: withdrawals are W…, recharges R… (modules/money newSerial). */
-const kindOfReference = (reference: string): Kind => (reference.startsWith('W') ? 'disburse' : 'collect');
+export const MPESA_PATHS = {
+  session: '/getSession/',
+  c2b: '/c2bPayment/singleStage/',
+  b2c: '/b2cPayment/',
+  query: '/queryTransactionStatus/',
+  reversal: '/reversal/',
+} as const;
 
-/** 255XXXXXXXXX → XXXXXXXXX: Airtel wants the MSISDN without the country code. */
-export function localMsisdn(phone: string): string {
-  const digits = phone.replace(/\D/g, '');
-  return digits.startsWith('255') ? digits.slice(3) : digits.replace(/^0/, '');
+/** The gateway holds a C2B call while the customer answers the PIN prompt: our timeout is longer than its own. */
+const DEFAULT_PAYMENT_TIMEOUT_S = 90;
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+/** The portal's default session lifetime is an hour; refreshed a minute early. */
+const DEFAULT_SESSION_LIFETIME_S = 3_600;
+const SESSION_MARGIN_MS = 60_000;
+
+interface Settings {
+  country: string;
+  currency: string;
+  serviceProviderCode: string;
+  origin: string;
+  sessionLifetimeMs: number;
+  paymentTimeoutMs: number;
+  itemsDesc: string;
 }
 
-/** Cents of TSh → whole shillings (TZS has no minor unit at Airtel); never rounds. */
-function shillings(amount: number): number | null {
-  return Number.isSafeInteger(amount) && amount > 0 && amount % 100 === 0 ? amount / 100 : null;
+function settingsOf(acct: ProviderAccount): Settings {
+  const s = acct.settings;
+  const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
+  return {
+    country: s.country || 'TZN',
+    currency: s.currency || 'TZS',
+    serviceProviderCode: s.serviceProviderCode ?? '',
+    origin: s.origin || '*',
+    sessionLifetimeMs: num(s.sessionLifetimeSeconds, DEFAULT_SESSION_LIFETIME_S) * 1000,
+    paymentTimeoutMs: num(s.timeoutSeconds, DEFAULT_PAYMENT_TIMEOUT_S) * 1000,
+    itemsDesc: s.itemsDesc || 'Dau wallet',
+  };
 }
 
-// ------------------------------------------------------------------------------------------------
-// Message signing and the callback hash (the sandbox face checks and makes them with the same functions).
+/** Cents of TSh → whole shillings as the API's string amount; null for anything else (never rounded). */
+export function shillings(amount: number): string | null {
+  return Number.isSafeInteger(amount) && amount > 0 && amount % 100 === 0 ? String(amount / 100) : null;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+/** What an answer of the gateway means for us (see codes.ts). */
+export interface Verdict {
+  outcome: MpesaOutcome;
+  code: string;
+  reason: string;
+}
 
 /**
- * Airtel's message signing: a fresh AES-256 key and 128-bit IV; `x-signature` = base64 of the body
- * encrypted with AES/CBC/PKCS5Padding; `x-key` = base64 of "base64(key):base64(iv)" encrypted under
- * Airtel's RSA public key. Airtel decrypts x-key, encrypts the body it received the same way and compares.
+ * Reads an answer: its output_ResponseCode against the documented table. A 2xx must carry INS-0 to be a
+ * success; a 4xx without a code (a wrong path, a proxy) is a refusal; a code we do not know is unknown.
+ * (5xx never get here: requestJson turns them into OperatorTimeoutError.)
  */
-export function signPayload(publicKey: string, body: string): { 'x-signature': string; 'x-key': string } {
-  const key = crypto.randomBytes(32);
-  const iv = crypto.randomBytes(16);
-  return { 'x-signature': aesSign(key, iv, body), 'x-key': rsaEncrypt(publicKey, `${key.toString('base64')}:${iv.toString('base64')}`) };
+export function verdictOf(httpStatus: number, body: Record<string, unknown> | undefined): Verdict {
+  const code = str(body?.output_ResponseCode);
+  const desc = str(body?.output_ResponseDesc);
+  const ok = httpStatus >= 200 && httpStatus < 300;
+  if (!code) return ok ? { outcome: 'unknown', code: 'NO_CODE', reason: `M-Pesa answered HTTP ${httpStatus} without a response code` } : { outcome: 'refused', code: `HTTP_${httpStatus}`, reason: `M-Pesa answered HTTP ${httpStatus}` };
+  const entry = mpesaCode(code);
+  const reason = reasonOf(code, desc);
+  if (!entry) return { outcome: 'unknown', code, reason: `${reason} (undocumented code)` };
+  // INS-0 on an error status, or an error code on a 2xx: contradictory, so we do not conclude.
+  if ((entry.outcome === 'success') !== ok) return { outcome: 'unknown', code, reason: `${reason} (with HTTP ${httpStatus})` };
+  return { outcome: entry.outcome, code, reason };
 }
 
-export function aesSign(key: Buffer, iv: Buffer, body: string): string {
-  const c = crypto.createCipheriv('aes-256-cbc', key, iv);
-  return Buffer.concat([c.update(body, 'utf8'), c.final()]).toString('base64');
+/** A 401 is a refused session unless it carries a transaction outcome (INS-5 and INS-6 come with 401). */
+function sessionRefused(res: JsonAnswer): boolean {
+  if (res.status !== 401) return false;
+  const outcome = mpesaCode(str(res.body?.output_ResponseCode))?.outcome;
+  return outcome !== 'failed';
 }
 
-/** The callback's `hash`: base64 HMAC-SHA256 of the `transaction` object, as serialised in the body. */
-export function callbackHash(key: string, transaction: unknown): string {
-  return crypto.createHmac('sha256', key).update(JSON.stringify(transaction)).digest('base64');
+export interface ReversalAnswer {
+  status: 'success' | 'failed';
+  code: string;
+  /** The reversal's own transaction id at M-Pesa. */
+  reversalId?: string;
+  reason?: string;
+  /** INS-10: the transaction was already reversed. */
+  duplicate?: boolean;
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
-}
-
-// ------------------------------------------------------------------------------------------------
-
-type Envelope = {
-  data?: { transaction?: { id?: unknown; status?: unknown; message?: unknown; airtel_money_id?: unknown; reference_id?: unknown } };
-  status?: { code?: unknown; message?: unknown; response_code?: unknown; result_code?: unknown; success?: unknown };
-  status_code?: unknown;
-  status_message?: unknown;
-  error?: unknown;
-  error_description?: unknown;
-};
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
-
-export class AirtelClient implements MobileMoneyOperator {
+export class MpesaClient implements MobileMoneyOperator {
   readonly payType: PayType;
   readonly name = NAME;
-  private readonly tokens: ExpiringCache<string>;
-  /** The account as last read (verifyCallback is synchronous: it checks against this copy). */
-  private account: ProviderAccount | null = null;
-  /** Airtel's transaction ids we were given → our reference (Airtel's enquiries take our id). */
-  private readonly byAirtelId = new Map<string, string>();
+  private readonly sessions: ExpiringCache<string>;
 
   constructor(private readonly deps: ClientDeps) {
     this.payType = deps.payType;
-    this.tokens = new ExpiringCache<string>(deps.now);
+    this.sessions = new ExpiringCache<string>(deps.now, SESSION_MARGIN_MS);
   }
 
-  // -- the adapter ---------------------------------------------------------------------------------
-
+  /** The app's payment request and the USSD push are the same call in OpenAPI: C2B single stage pushes the PIN prompt. */
   collect(req: MoneyRequest): Promise<CollectAnswer> {
-    return this.ussdPush(req);
+    return this.pay('c2b', req);
   }
 
-  /** Airtel's only collection is the USSD push: the payer gets a PIN prompt; the outcome comes later. */
-  async ussdPush(req: MoneyRequest): Promise<CollectAnswer> {
-    const acct = await this.load();
-    const amount = shillings(req.amount);
-    if (amount === null) throw new OperatorRefusedError(NAME, 'AMOUNT', `${req.amount} cents is not a whole number of shillings`);
-    const signed = acct.settings.signing === 'on';
-    const res = await this.call(acct, 'POST', PATHS.collect(signed), {
-      reference: req.reference,
-      subscriber: { country: this.country(acct), currency: this.currency(acct), msisdn: localMsisdn(req.phone) },
-      transaction: { amount, country: this.country(acct), currency: this.currency(acct), id: req.reference },
-    });
-    const env = res.body as Envelope | undefined;
-    const code = str(env?.status?.response_code);
-    const { status, reason } = outcomeOf('collect', undefined, code);
-    // Airtel gives no id of its own before the payer answers: its transaction is known by our id.
-    if (status === 'pending' || status === 'success') return { carrierRef: req.reference, status };
-    if (status === 'unknown') throw new OperatorTimeoutError(NAME, `collection ${req.reference}: ${code ?? `HTTP ${res.status}`}`);
-    throw new OperatorRefusedError(NAME, code ?? this.refusalCode(res), reason ?? res.text.slice(0, 200));
+  ussdPush(req: MoneyRequest): Promise<CollectAnswer> {
+    return this.pay('c2b', req);
   }
 
-  async disburse(req: MoneyRequest): Promise<{ carrierRef: string; status: 'pending' | 'success' | 'failed'; reason?: string }> {
-    const acct = await this.load();
-    const amount = shillings(req.amount);
-    // Nothing was sent: a payout Airtel cannot take fails here (and its money goes back).
-    if (amount === null) return { carrierRef: req.reference, status: 'failed', reason: `Not a whole number of shillings: ${req.amount / 100}` };
-    const pin = acct.secrets.pin;
-    const key = acct.secrets.public_key;
-    if (!pin || !key) throw new OperatorRefusedError(NAME, 'CONFIG', 'the account has no disbursement PIN or Airtel public key');
-    const res = await this.call(acct, 'POST', PATHS.disburse, {
-      payee: { msisdn: localMsisdn(req.phone), wallet_type: 'NORMAL' },
-      reference: req.reference,
-      pin: rsaEncrypt(key, pin),
-      transaction: { amount, id: req.reference, type: 'B2C' },
-    });
-    const env = res.body as Envelope | undefined;
-    const code = str(env?.status?.response_code);
-    // A repeat of our id: Airtel has that payout (it never pays twice); its state is the enquiry's.
-    if (code === CODE.disburseDuplicate) return this.disbursementState(req.reference);
-    const router = str(env?.status_code);
-    if (router && ROUTER_CODES[router]) throw new OperatorRefusedError(NAME, router, ROUTER_CODES[router]);
-    const txn = env?.data?.transaction;
-    const carrierRef = this.remember(req.reference, str(txn?.airtel_money_id));
-    const tStatus = str(txn?.status);
-    // TA in the answer: Airtel holds the payout but cannot say yet; the callback or the enquiry will.
-    if (tStatus === 'TA' || tStatus === 'TIP') return { carrierRef, status: 'pending' };
-    const out = outcomeOf('disburse', tStatus, code);
-    if (out.status === 'success' || out.status === 'pending') return { carrierRef, status: out.status };
-    if (out.status === 'failed') return { carrierRef, status: 'failed', reason: out.reason };
-    throw new OperatorTimeoutError(NAME, `disbursement ${req.reference}: ${code ?? `HTTP ${res.status}`}`);
+  disburse(req: MoneyRequest): Promise<CollectAnswer> {
+    return this.pay('b2c', req);
   }
 
   async queryStatus(ref: string): Promise<{ status: OperatorStatus; reason?: string; amount?: number; carrierRef?: string }> {
-    const reference = this.byAirtelId.get(ref) ?? ref;
-    const e = await this.enquire(reference);
-    // Airtel's enquiry does not restate the amount: only our own record has it.
-    return { status: e.status, reason: e.reason, carrierRef: e.airtelId };
-  }
-
-  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: string): CallbackEvent | null {
-    // Keep our copy of the account fresh for the next callback (this check is synchronous).
-    void this.load().catch(() => {});
-    const acct = this.account;
-    const key = acct?.secrets.callback_key;
-    // Without callback authentication anyone could post a "TS": we then rely on enquiries alone.
-    if (!key) return null;
-    let body: { transaction?: Record<string, unknown>; hash?: unknown };
-    try {
-      body = JSON.parse(rawBody);
-    } catch {
-      return null;
-    }
-    const t = body?.transaction;
-    const hash = str(body?.hash);
-    if (!t || typeof t !== 'object' || !hash || !sameText(hash, callbackHash(key, t))) return null;
-    const id = str(t.id);
-    const statusCode = str(t.status_code);
-    const airtelId = str(t.airtel_money_id) ?? '';
-    if (!id || (statusCode !== 'TS' && statusCode !== 'TF')) {
-      // Only final callbacks move money; an intermediate one (TIP/TA) is left for the enquiry.
-      this.deps.log('airtel callback not final', { id, statusCode });
-      return null;
-    }
-    const message = str(t.message);
+    const acct = await this.deps.account();
+    const s = settingsOf(acct);
+    const res = await this.call(acct, 'GET', MPESA_PATHS.query, {
+      query: {
+        input_QueryReference: ref,
+        input_ServiceProviderCode: s.serviceProviderCode,
+        // The query's own conversation id (it is a request of ours like any other).
+        input_ThirdPartyConversationID: crypto.randomBytes(16).toString('hex'),
+        input_Country: s.country,
+      },
+      timeoutMs: DEFAULT_QUERY_TIMEOUT_MS,
+    });
+    const v = verdictOf(res.status, res.body);
+    if (v.outcome === 'refused') throw new OperatorRefusedError(NAME, v.code, v.reason);
+    // The gateway does not know the transaction: 'unknown' (the services decide what that means by its age).
+    if (v.code === 'INS-997') return { status: 'unknown', reason: v.reason };
+    // A query that timed out or answered something we cannot read tells nothing: never 'unknown' (which
+    // would let a recharge that never got an operator number be voided), but an error to ask again later.
+    if (v.outcome !== 'success') throw new OperatorTimeoutError(NAME, `queryTransactionStatus: ${v.reason}`);
+    const raw = str(res.body?.output_ResponseTransactionStatus);
+    const status = transactionStatusOf(raw);
+    const carrierRef = str(res.body?.output_OriginalTransactionID) || str(res.body?.output_TransactionID) || undefined;
     return {
-      payType: this.payType,
-      // Airtel's callbacks carry no notification id: a re-send is the same body, hence the same id.
-      eventId: `airtel:${id}:${statusCode}:${airtelId}`,
-      kind: kindOfReference(id),
-      reference: id,
-      carrierRef: airtelId || id,
-      status: statusCode === 'TS' ? 'success' : 'failed',
-      reason: statusCode === 'TF' ? message ?? 'Transaction Failed (TF)' : undefined,
-      // Airtel's callback does not state the amount (only in its free-text message): settle checks none.
-      amount: undefined as unknown as number,
-      payload: body as Record<string, unknown>,
+      status,
+      reason: status === 'failed' ? `M-Pesa transaction ${raw}` : status === 'unknown' ? `M-Pesa transaction status ${raw || 'missing'}` : undefined,
+      carrierRef,
     };
   }
 
-  // -- internals -----------------------------------------------------------------------------------
-
-  private country = (a: ProviderAccount) => a.settings.country || 'TZ';
-  private currency = (a: ProviderAccount) => a.settings.currency || 'TZS';
-
-  private async load(): Promise<ProviderAccount> {
-    this.account = await this.deps.account();
-    return this.account;
+  /** OpenAPI posts no callbacks for single-stage C2B/B2C: nothing that arrives on our route is from it. */
+  verifyCallback(): CallbackEvent | null {
+    return null;
   }
 
-  private remember(reference: string, airtelId: string | undefined): string {
-    if (!airtelId) return reference;
-    if (this.byAirtelId.size > 50_000) this.byAirtelId.clear();
-    this.byAirtelId.set(airtelId, reference);
-    return airtelId;
+  /**
+   * Reverses (part of) a completed transaction by M-Pesa's transaction id; `amount` in cents (whole
+   * shillings). For statement reconciliation. A timeout throws OperatorTimeoutError (ask the status later);
+   * INS-10 means it was already reversed.
+   */
+  async reverse(transactionId: string, amount: number, thirdPartyConversationId = crypto.randomBytes(16).toString('hex')): Promise<ReversalAnswer> {
+    const value = shillings(amount);
+    if (value === null) throw new OperatorRefusedError(NAME, 'AMOUNT_INVALID', `${amount} cents is not a whole number of shillings`);
+    const acct = await this.deps.account();
+    const s = settingsOf(acct);
+    const res = await this.call(acct, 'PUT', MPESA_PATHS.reversal, {
+      body: {
+        input_ReversalAmount: value,
+        input_Country: s.country,
+        input_ServiceProviderCode: s.serviceProviderCode,
+        input_ThirdPartyConversationID: thirdPartyConversationId,
+        input_TransactionID: transactionId,
+      },
+      timeoutMs: s.paymentTimeoutMs,
+    });
+    const v = verdictOf(res.status, res.body);
+    switch (v.outcome) {
+      case 'success':
+        return { status: 'success', code: v.code, reversalId: str(res.body?.output_TransactionID) || undefined };
+      case 'duplicate':
+        return { status: 'success', code: v.code, duplicate: true, reason: v.reason };
+      case 'failed':
+        return { status: 'failed', code: v.code, reason: v.reason };
+      case 'refused':
+        throw new OperatorRefusedError(NAME, v.code, v.reason);
+      default:
+        // Nothing to reverse: the transaction is not known to the gateway.
+        if (v.code === 'INS-997') return { status: 'failed', code: v.code, reason: v.reason };
+        throw new OperatorTimeoutError(NAME, `reversal: ${v.reason}`);
+    }
   }
 
-  /** The enquiry of a transaction by our id (collection or disbursement, by our serial's kind). */
-  private async enquire(reference: string): Promise<{ status: OperatorStatus; reason?: string; airtelId?: string; txnStatus?: string }> {
-    const kind = kindOfReference(reference);
-    const acct = await this.load();
-    const path = kind === 'collect' ? PATHS.collectEnquiry(reference) : PATHS.disburseEnquiry(reference);
-    const res = await this.call(acct, 'GET', path, undefined, kind === 'disburse' ? { transactionType: 'B2C' } : undefined);
-    const env = res.body as Envelope | undefined;
-    const txn = env?.data?.transaction;
-    const txnStatus = str(txn?.status);
-    const airtelId = str(txn?.airtel_money_id);
-    if (airtelId) this.remember(reference, airtelId);
-    return { ...outcomeOf(kind, txnStatus, str(env?.status?.response_code)), airtelId, txnStatus };
+  // -- internals ---------------------------------------------------------------------------------
+
+  private async pay(kind: 'c2b' | 'b2c', req: MoneyRequest): Promise<CollectAnswer> {
+    const value = shillings(req.amount);
+    // TZS moves in whole shillings: a fraction is never rounded away (nothing is sent).
+    if (value === null) throw new OperatorRefusedError(NAME, 'AMOUNT_INVALID', `${req.amount} cents is not a whole number of shillings`);
+    const acct = await this.deps.account();
+    const s = settingsOf(acct);
+    const body: Record<string, string> = {
+      input_Amount: value,
+      input_Country: s.country,
+      input_Currency: s.currency,
+      input_CustomerMSISDN: req.phone,
+      input_ServiceProviderCode: s.serviceProviderCode,
+      input_ThirdPartyConversationID: req.reference,
+      input_TransactionReference: req.reference,
+      ...(kind === 'c2b' ? { input_PurchasedItemsDesc: s.itemsDesc } : { input_PaymentItemsDesc: s.itemsDesc }),
+    };
+    const res = await this.call(acct, 'POST', kind === 'c2b' ? MPESA_PATHS.c2b : MPESA_PATHS.b2c, { body, timeoutMs: s.paymentTimeoutMs });
+    const v = verdictOf(res.status, res.body);
+    // Failed answers carry the gateway's ids too; our reference stands in when it gave none (the carrier
+    // order number is unique per pay type, so never an empty one).
+    const carrierRef = str(res.body?.output_TransactionID) || str(res.body?.output_ConversationID) || req.reference;
+    switch (v.outcome) {
+      case 'success':
+        return { carrierRef, status: 'success' };
+      case 'failed':
+        return { carrierRef, status: 'failed', reason: v.reason };
+      case 'duplicate':
+        return this.answerOfDuplicate(req.reference, v);
+      case 'refused':
+        throw new OperatorRefusedError(NAME, v.code, v.reason);
+      default:
+        throw new OperatorTimeoutError(NAME, `${kind === 'c2b' ? 'c2bPayment' : 'b2cPayment'} ${req.reference}: ${v.reason}`);
+    }
   }
 
-  /** After "duplicate transaction id": the payout exists at Airtel; in progress or ambiguous, it is pending for us. */
-  private async disbursementState(reference: string) {
-    const e = await this.enquire(reference);
-    const carrierRef = e.airtelId ?? reference;
-    if (e.txnStatus === 'TA' || e.txnStatus === 'TIP') return { carrierRef, status: 'pending' as const };
-    if (e.status === 'success' || e.status === 'pending') return { carrierRef, status: e.status };
-    if (e.status === 'failed') return { carrierRef, status: 'failed' as const, reason: e.reason };
-    throw new OperatorTimeoutError(NAME, `disbursement ${reference}: a duplicate whose state Airtel cannot tell`);
+  /** INS-10: the gateway already has this reference. Its status says what happened; nothing is sent again. */
+  private async answerOfDuplicate(reference: string, v: Verdict): Promise<CollectAnswer> {
+    const q = await this.queryStatus(reference);
+    this.deps.log('M-Pesa duplicate answered by its status', { reference, status: q.status });
+    if (q.status === 'success') return { carrierRef: q.carrierRef ?? reference, status: 'success' };
+    if (q.status === 'failed') return { carrierRef: q.carrierRef ?? reference, status: 'failed', reason: q.reason };
+    if (q.status === 'pending' && q.carrierRef) return { carrierRef: q.carrierRef, status: 'pending' };
+    throw new OperatorTimeoutError(NAME, `${v.reason}, and its status is ${q.status}`);
   }
 
-  private refusalCode(res: JsonAnswer): string {
-    const env = res.body as Envelope | undefined;
-    return str(env?.status_code) ?? str(env?.error) ?? `HTTP_${res.status}`;
-  }
-
-  /** The bearer token, from the cache or `POST /auth/oauth2/token`. */
-  private token(acct: ProviderAccount): Promise<string> {
-    const { client_id: id = '', client_secret: secret = '' } = acct.secrets;
-    return this.tokens.get(fingerprint(acct.baseUrl, id, secret), async () => {
-      const res = await requestJson(this.deps.fetch, NAME, joinUrl(acct.baseUrl, PATHS.token), {
-        method: 'POST',
-        body: { client_id: id, client_secret: secret, grant_type: 'client_credentials' },
+  /** One call with the session's bearer; a refused session is renewed once and the call repeated. */
+  private async call(acct: ProviderAccount, method: 'GET' | 'POST' | 'PUT', path: string, req: Pick<JsonRequest, 'body' | 'query' | 'timeoutMs'>): Promise<JsonAnswer> {
+    const s = settingsOf(acct);
+    for (let attempt = 0; ; attempt++) {
+      const session = await this.session(acct, s);
+      const res = await requestJson(this.deps.fetch, NAME, joinUrl(acct.baseUrl, path), {
+        ...req,
+        method,
+        headers: { Authorization: `Bearer ${this.encrypt(acct, session)}`, Origin: s.origin },
       });
-      const b = res.body ?? {};
-      const token = str(b.access_token);
-      const seconds = Number(b.expires_in);
-      if (res.status !== 200 || !token || !(seconds > 0)) {
-        throw new OperatorRefusedError(NAME, str(b.error) ?? `HTTP_${res.status}`, str(b.error_description) ?? 'no access token');
+      if (attempt === 0 && sessionRefused(res)) {
+        this.deps.log('M-Pesa refused the session: renewing it', { path, code: str(res.body?.output_ResponseCode) });
+        this.sessions.invalidate(session);
+        continue;
       }
-      return { value: token, expiresAt: this.deps.now() + seconds * 1000 };
+      return res;
+    }
+  }
+
+  private session(acct: ProviderAccount, s: Settings): Promise<string> {
+    const apiKey = acct.secrets.apiKey ?? '';
+    return this.sessions.get(fingerprint(acct.baseUrl, apiKey, acct.secrets.publicKey ?? ''), async () => {
+      if (!apiKey) throw new OperatorRefusedError(NAME, 'CONFIG', 'no API key configured');
+      const res = await requestJson(this.deps.fetch, NAME, joinUrl(acct.baseUrl, MPESA_PATHS.session), {
+        method: 'GET',
+        headers: { Authorization: `Bearer ${this.encrypt(acct, apiKey)}`, Origin: s.origin },
+        timeoutMs: DEFAULT_QUERY_TIMEOUT_MS,
+      });
+      const v = verdictOf(res.status, res.body);
+      const id = str(res.body?.output_SessionID);
+      if (v.outcome === 'success' && id) return { value: id, expiresAt: this.deps.now() + s.sessionLifetimeMs };
+      if (v.outcome === 'unknown') throw new OperatorTimeoutError(NAME, `getSession: ${v.reason}`);
+      throw new OperatorRefusedError(NAME, v.code, `getSession: ${v.reason}`);
     });
   }
 
-  /** One API call with the bearer, the country headers and (when enabled) the signature; a 401 refreshes the token once. */
-  private async call(acct: ProviderAccount, method: 'GET' | 'POST', path: string, payload?: unknown, query?: Record<string, string>): Promise<JsonAnswer> {
-    const body = payload === undefined ? undefined : JSON.stringify(payload);
-    const send = async (token: string) => {
-      const headers: Record<string, string> = {
-        Accept: '*/*', 'X-Country': this.country(acct), 'X-Currency': this.currency(acct), Authorization: `Bearer ${token}`,
-      };
-      if (body !== undefined && acct.settings.signing === 'on') {
-        if (!acct.secrets.public_key) throw new OperatorRefusedError(NAME, 'CONFIG', 'message signing needs the Airtel public key');
-        Object.assign(headers, signPayload(acct.secrets.public_key, body));
-      }
-      return requestJson(this.deps.fetch, NAME, joinUrl(acct.baseUrl, path), { method, headers, body, query });
-    };
-    const first = await this.token(acct);
-    let res = await send(first);
-    if (res.status === 401) {
-      this.tokens.invalidate(first);
-      res = await send(await this.token(acct));
-      if (res.status === 401) throw new OperatorRefusedError(NAME, 'UNAUTHORIZED', res.text.slice(0, 200));
+  private encrypt(acct: ProviderAccount, plain: string): string {
+    try {
+      return rsaEncrypt(acct.secrets.publicKey ?? '', plain);
+    } catch (err) {
+      throw new OperatorRefusedError(NAME, 'CONFIG', `the M-Pesa public key cannot be used (${(err as Error).message})`);
     }
-    return res;
   }
 }
-
-export const airtelClient = (deps: ClientDeps): MobileMoneyOperator => new AirtelClient(deps);

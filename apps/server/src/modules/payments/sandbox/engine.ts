@@ -68,7 +68,8 @@ export interface SandboxProfile {
 
 /** Each operator's own character (rates are the sandbox's, chosen so that every path shows up in the demo). */
 export const SANDBOX_PROFILES: Record<PayType, SandboxProfile> = {
-  3: { payType: 3, name: 'Tigo Pesa (sandbox)', carrierPrefix: 'TGP', failRate: 0.1, duplicateRate: 0.15, lostCallbackRate: 0.05, timeoutRate: 0.03, minDelayMs: 800, maxDelayMs: 6_000, syncDisburse: false },
+  // Tigo Pesa and HaloPesa pay out through the aggregator's wallet cash-in, which answers within the call.
+  3: { payType: 3, name: 'Tigo Pesa (sandbox)', carrierPrefix: 'TGP', failRate: 0.1, duplicateRate: 0.15, lostCallbackRate: 0.05, timeoutRate: 0.03, minDelayMs: 800, maxDelayMs: 6_000, syncDisburse: true },
   4: { payType: 4, name: 'Airtel Money (sandbox)', carrierPrefix: 'AM', failRate: 0.12, duplicateRate: 0.2, lostCallbackRate: 0.08, timeoutRate: 0.05, minDelayMs: 1_500, maxDelayMs: 12_000, syncDisburse: false },
   6: { payType: 6, name: 'Vodacom M-Pesa (sandbox)', carrierPrefix: 'MP', failRate: 0.08, duplicateRate: 0.1, lostCallbackRate: 0.03, timeoutRate: 0.02, minDelayMs: 500, maxDelayMs: 4_000, syncDisburse: true, syncCollect: true },
   7: { payType: 7, name: 'HaloPesa (sandbox)', carrierPrefix: 'HP', failRate: 0.1, duplicateRate: 0.1, lostCallbackRate: 0.06, timeoutRate: 0.04, minDelayMs: 1_000, maxDelayMs: 8_000, syncDisburse: true },
@@ -305,7 +306,8 @@ export class SandboxBook {
     const b = this.decide();
     if (b === 'timeout_lost') throw new OperatorTimeoutError(this.name);
     // A forced or random failure keeps its reason (plan); otherwise the subscriber answers the prompt.
-    const answer: UssdAnswer = b === 'fail' ? 'pin' : this.ussdAnswers.shift() ?? this.ussdAnswer ?? this.pickUssdAnswer();
+    // A scenario forced by a test or the simulator is played as forced: the subscriber enters the PIN unless told otherwise.
+    const answer: UssdAnswer = b === 'fail' ? 'pin' : this.ussdAnswers.shift() ?? this.ussdAnswer ?? (this.forced ? 'pin' : this.pickUssdAnswer());
     const txn = { ...this.plan('collect', req, b, answer === 'no_answer' ? USSD_PROMPT_TIMEOUT_MS : undefined), extra: { ...extra, channel: 'ussd' } };
     if (answer !== 'pin') Object.assign(txn, { plannedStatus: 'failed', plannedReason: USSD_FAILURE_REASONS[answer] });
     return this.openCollect(txn, b);
@@ -341,8 +343,12 @@ export class SandboxBook {
 
   // -- internals ---------------------------------------------------------------------------------
 
+  /** Whether the last decision was forced (queue or behaviour) rather than drawn from the profile. */
+  private forced = false;
+
   private decide(): SandboxBehaviour {
     const forced = this.queue.shift() ?? this.behaviour;
+    this.forced = !!forced;
     if (forced) return forced;
     const p = this.profile;
     const r = this.random();
