@@ -48,6 +48,7 @@ const BRANCH_OBJECTS = [
   'POST /api/v1/money/airtel_transfer/:kind/:id/requery', 'DELETE /api/v1/system/async_operations/:id',
   'POST /api/v1/money/bettors/:id/balance', 'POST /api/v1/money/bettors/:id/credit', 'PUT /api/v1/money/bettors/:id/agent',
   'PUT /api/v1/money/bettors/:id/invitation-code', 'POST /api/v1/money/bettors/:id/reset-password', 'POST /api/v1/money/bettors/:id/disable',
+  'POST /api/v1/money/bettors/:id/ported', 'DELETE /api/v1/money/bettors/:id/ported',
   'PUT /api/v1/money/bettors/:id/risk', 'POST /api/v1/money/bettors/refresh', 'POST /api/v1/money/activity_qualification/:id/approve',
   'POST /api/v1/betting/orders/:id/lines/:line_id/result', 'POST /api/v1/betting/orders/:id/cancel', 'POST /api/v1/betting/random-bets',
   'POST /api/v1/jackpot/tickets/quote', 'POST /api/v1/jackpot/tickets',

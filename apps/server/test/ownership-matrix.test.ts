@@ -20,7 +20,8 @@ import { makeBettor } from './money-helpers.js';
 import { rechargeAwaitingReconciliation, withdrawalAwaitingReconciliation, withdrawalsClearingProblems } from './payments-fixtures.js';
 import { checkInvariants } from '../src/modules/money/ledger.js';
 import { notifications } from '../src/modules/notices/schema.js';
-import { admins, menuItems, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
+import { admins, menuItems, pendingChanges, roleMenus, roles, systemLogs } from '../src/platform/schema.js';
+import { portedNumbers } from '../src/modules/payments/schema.js';
 import { activityQualifications, bettors, bills, recharges, withdrawals } from '../src/schema.js';
 import { jackpotBetTypes, jackpotIssueMatches, jackpotIssues, jackpotPrizePayouts, jackpotSettlements, jackpotTickets } from '../src/modules/jackpot/schema.js';
 import { feedEvents } from '../src/modules/feed/schema.js';
@@ -377,8 +378,18 @@ const CASES: RouteCase[] = [
   },
   bettorCase('PUT /api/v1/money/bettors/:id/invitation-code', '/invitation-code', () => ({ invitation_code: uniq('CODE') })),
   bettorCase('POST /api/v1/money/bettors/:id/reset-password', '/reset-password', () => ({ password: 'abc12345' })),
-  bettorCase('POST /api/v1/money/bettors/:id/ported', '/ported', () => ({ pay_type: 6, remark: 'ownership' })),
-  bettorCase('DELETE /api/v1/money/bettors/:id/ported', '/ported', () => undefined),
+  // A number ported to another network (issue 28): recorded for a bettor of the caller's branch only.
+  ...(['POST', 'DELETE'] as const).map((method): RouteCase => ({
+    route: `${method} /api/v1/money/bettors/:id/ported`,
+    cells: { super: 200, own: 200, other: REFUSED },
+    target: async (who) => {
+      const id = await freshBettor(sideOf(who));
+      const [b] = await db().select({ phone: bettors.phone }).from(bettors).where(eq(bettors.id, id));
+      if (method === 'DELETE') await db().insert(portedNumbers).values({ phone: b!.phone, payType: PAY_TYPE.airtel, markedBy: w.root, remark: 'matrix' });
+      const probe = async () => (await db().select({ p: portedNumbers.payType }).from(portedNumbers).where(eq(portedNumbers.phone, b!.phone)))[0]?.p ?? null;
+      return { url: `/api/v1/money/bettors/${id}/ported`, body: method === 'POST' ? { pay_type: PAY_TYPE.airtel, remark: 'ownership' } : undefined, probe };
+    },
+  })),
   bettorCase('POST /api/v1/money/bettors/:id/disable', '/disable', () => ({ disabled: 2 })),
   bettorCase('PUT /api/v1/money/bettors/:id/risk', '/risk', () => ({ risk_level: 3 })),
   {
@@ -753,7 +764,8 @@ const CASES: RouteCase[] = [
     target: async () => ({
       url: '/api/v1/payments/providers/airtel',
       body: { base_url: `https://openapi${(n += 1)}.example.test` },
-      probe: async () => (await t.call('GET', '/api/v1/payments/providers/airtel', { token: tokens.super })).body.base_url,
+      // The change waits for a second admin: its effect is the pending change.
+      probe: async () => (await db().select({ id: pendingChanges.id }).from(pendingChanges).where(eq(pendingChanges.setting, 'payment_providers'))).length,
     }),
   },
   {
@@ -762,7 +774,7 @@ const CASES: RouteCase[] = [
     target: async () => ({
       url: '/api/v1/payments/routing',
       body: { provider_of: { '4': 'aggregator' } },
-      probe: async () => (await t.call('GET', '/api/v1/payments/routing', { token: tokens.super })).body.provider_of,
+      probe: async () => (await db().select({ id: pendingChanges.id }).from(pendingChanges).where(eq(pendingChanges.setting, 'payment_routing'))).length,
     }),
   },
   // The FCM project, the Telegram bot and the app versions serve every branch: a holder of the button who does

@@ -112,6 +112,13 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'promotions.status.': ['draft', 'active', 'paused', 'ended'],
   'promotions.reward.': ['cash', 'bonus'],
   'messaging.target.': ['phones', 'filter', 'branch', 'all'],
+  // Operators' statements (issue 28): the findings, where a statement came from, its result, the line's status and kind, the provider.
+  'money.opStatements.kind.': ['matched', 'ours_only', 'theirs_only', 'amount_mismatch', 'status_mismatch'],
+  'money.opStatements.sourceKind.': ['uploaded', 'fetched'],
+  'money.opStatements.resultKind.': ['matched', 'mismatch'],
+  'money.opStatements.status.': ['success', 'failed', 'pending'],
+  'money.opStatements.dir.': ['collect', 'disburse'],
+  'money.opStatements.provider.': ['mpesa', 'airtel', 'aggregator'],
   'messaging.replied.': ['yes', 'no'],
   'messaging.audience.': MESSAGE_AUDIENCES,
   'messaging.status.': MESSAGE_SEND_STATUSES,

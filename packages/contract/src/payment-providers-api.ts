@@ -57,5 +57,5 @@ export const paymentRoutingAnswer = z.object({
 export type PaymentRoutingAnswer = z.infer<typeof paymentRoutingAnswer>;
 
 export const paymentRoutingBody = z.strictObject({
-  provider_of: z.record(z.enum(['3', '4', '6', '7']), z.enum(PAYMENT_PROVIDER_IDS)),
+  provider_of: z.partialRecord(z.enum(['3', '4', '6', '7']), z.enum(PAYMENT_PROVIDER_IDS)),
 });

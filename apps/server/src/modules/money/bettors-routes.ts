@@ -95,7 +95,8 @@ const bettorAnswer = z.object({
   last_login_time: maybe(str), last_recharge_time: maybe(str), create_time: str,
 });
 /** One bettor (GET /money/bettors/:id): the row, and what other modules add (payments: the phone's network, issue 28). */
-const bettorDetailAnswer = bettorAnswer.extend({ network: bettorNetworkAnswer.optional() });
+// The one BettorRow (a component the bettor operations share) and, on the detail, the number's network.
+const bettorDetailAnswer = z.intersection(bettorAnswer, z.object({ network: bettorNetworkAnswer.optional() }));
 /** The answer of a balance or credit change: the bill it wrote (its receipt) and the new balance. */
 const moneyAnswer = z.object({
   bill: z.object({ id: num, serialNumber: str, accountKind: num, type: num, amount: num, balanceBefore: num, balanceAfter: num, createdAt: str }),
