@@ -44,9 +44,9 @@ export const paymentProviderBody = z.strictObject({
   /** The API's base URL; null or '' goes back to the built-in sandbox. */
   base_url: z.union([httpUrl, z.literal(''), z.null()]).optional(),
   /** Non-secret settings, merged into the stored ones. */
-  settings: z.record(text(64).pipe(z.string().regex(/^[a-z][a-z0-9_]*$/)), text(300)).optional(),
+  settings: z.record(text(64).pipe(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/)), text(300)).optional(),
   /** Write-only credentials, merged; an empty value keeps the stored one. */
-  secrets: z.record(text(64).pipe(z.string().regex(/^[a-z][a-z0-9_]*$/)), text(8_000)).optional(),
+  secrets: z.record(text(64).pipe(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/)), text(8_000)).optional(),
 });
 export type PaymentProviderBody = z.infer<typeof paymentProviderBody>;
 
