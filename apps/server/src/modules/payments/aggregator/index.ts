@@ -12,7 +12,7 @@ import { selcomSandbox } from './sandbox.js';
  */
 export const aggregator: MobileMoneyProvider = {
   id: 'aggregator',
-  name: 'Selcom (aggregator: Tigo Pesa, HaloPesa; Airtel Money and M-Pesa when switched)',
+  name: 'Selcom (aggregator)',
   payTypes: [3, 7, 4, 6],
   productionBaseUrl: 'https://apigw.selcommobile.com',
   client: (deps) => new SelcomClient(deps),
