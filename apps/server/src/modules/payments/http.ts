@@ -4,7 +4,7 @@ import { OperatorTimeoutError, type FetchLike } from './operators.js';
 /**
  * Shared plumbing of the mobile-money clients and sandbox faces (issue 28): one JSON request with a timeout,
  * the providers' RSA PKCS#1 v1.5 scheme (M-Pesa's bearer, Airtel's PIN), a cached token or session keyed by
- * its expiry, and header reading. Owned by ./mpesa; the other providers import it and must not edit it.
+ * its expiry, and header reading. Written once here for every provider (./mpesa, ./airtel, ./aggregator).
  */
 
 /** How long a call to a provider may take before its answer counts as lost (money may have moved). */
