@@ -17,6 +17,8 @@ export interface MobileMoneyProvider {
   payTypes: readonly PayType[];
   /** The production base URL the console suggests (the operator confirms it with their contract). */
   productionBaseUrl: string;
+  /** Whether it posts callbacks (M-Pesa's OpenAPI answers within the call: no callback URL to register). */
+  sendsCallbacks: boolean;
   /** Its client for one pay type (the runtime builds one per pay type it carries). */
   client(deps: ClientDeps): MobileMoneyOperator;
   /** The built-in sandbox of its API. */

@@ -44,7 +44,7 @@ export function providerRoutes(app: FastifyInstance, { db }: AppContext) {
       production_base_url: p.productionBaseUrl,
       settings: row.settings,
       secrets_set: Object.keys(row.secrets).filter((k) => row.secrets[k] !== '').sort(),
-      callback_urls: Object.fromEntries(p.payTypes.map((t) => [String(t), `${rt.publicUrl}/api/v1/payments/callback/${t}`])),
+      callback_urls: p.sendsCallbacks ? Object.fromEntries(p.payTypes.map((t) => [String(t), `${rt.publicUrl}/api/v1/payments/callback/${t}`])) : {},
       updated_at: row.updatedAt.toISOString(),
     };
   };

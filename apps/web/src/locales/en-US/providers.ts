@@ -19,6 +19,7 @@ const providers = {
     stored: 'stored',
     secretKeep: 'Write-only: leave empty to keep the stored value.',
     callbacks: 'Our callback URLs (register them with the provider)',
+    noCallbacks: 'None: this API answers within the call',
     routing: 'Which provider carries each network',
     payType: 'Network',
     provider: 'Provider',

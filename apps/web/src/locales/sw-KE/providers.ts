@@ -22,6 +22,7 @@ const providers: Shape<typeof en> = {
     stored: 'kimehifadhiwa',
     secretKeep: 'Kuandika tu: acha wazi ili kubaki na thamani iliyohifadhiwa.',
     callbacks: 'Anwani zetu za majibu (zisajili kwa mtoa huduma)',
+    noCallbacks: 'Hakuna: API hii hujibu ndani ya ombi lenyewe',
     routing: 'Mtoa huduma anayebeba kila mtandao',
     payType: 'Mtandao',
     provider: 'Mtoa huduma',

@@ -21,6 +21,7 @@ const providers: Shape<typeof en> = {
     stored: '已保存',
     secretKeep: '仅可写入：留空则保留已保存的值。',
     callbacks: '我方回调地址（请在服务商处登记）',
+    noCallbacks: '无：该 API 在请求内直接返回结果',
     routing: '各网络的承载服务商',
     payType: '网络',
     provider: '服务商',

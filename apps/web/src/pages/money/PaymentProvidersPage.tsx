@@ -91,13 +91,17 @@ function ProviderCard({ row, onEdit }: { row: PaymentProviderRow; onEdit: () => 
           </Space>
         </Descriptions.Item>
         <Descriptions.Item label={t('providers.callbacks')} span={2}>
-          <Space direction="vertical" size={2}>
-            {Object.entries(row.callback_urls).map(([p, url]) => (
-              <Typography.Text key={p} copyable style={{ wordBreak: 'break-all' }}>
-                {enumLabel('pay_type', Number(p), i18n.language)}: {url}
-              </Typography.Text>
-            ))}
-          </Space>
+          {Object.keys(row.callback_urls).length ? (
+            <Space direction="vertical" size={2}>
+              {Object.entries(row.callback_urls).map(([p, url]) => (
+                <Typography.Text key={p} copyable style={{ wordBreak: 'break-all' }}>
+                  {enumLabel('pay_type', Number(p), i18n.language)}: {url}
+                </Typography.Text>
+              ))}
+            </Space>
+          ) : (
+            <Typography.Text type="secondary">{t('providers.noCallbacks')}</Typography.Text>
+          )}
         </Descriptions.Item>
       </Descriptions>
     </Card>

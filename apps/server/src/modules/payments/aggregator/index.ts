@@ -15,6 +15,7 @@ export const aggregator: MobileMoneyProvider = {
   name: 'Selcom (aggregator)',
   payTypes: [3, 7, 4, 6],
   productionBaseUrl: 'https://apigw.selcommobile.com',
+  sendsCallbacks: true,
   client: (deps) => new SelcomClient(deps),
   sandbox: selcomSandbox,
 };

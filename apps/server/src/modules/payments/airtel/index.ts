@@ -12,6 +12,7 @@ export const airtel: MobileMoneyProvider = {
   name: 'Airtel Money (Open API)',
   payTypes: [4],
   productionBaseUrl: 'https://openapi.airtel.africa',
+  sendsCallbacks: true,
   client: airtelClient,
   sandbox: airtelSandbox,
 };

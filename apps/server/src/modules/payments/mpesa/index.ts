@@ -12,6 +12,7 @@ export const mpesa: MobileMoneyProvider = {
   name: 'Vodacom M-Pesa (OpenAPI)',
   payTypes: [6],
   productionBaseUrl: 'https://openapi.m-pesa.com/openapi/ipg/v2/vodacomTZN',
+  sendsCallbacks: false,
   client: (deps) => new MpesaClient(deps),
   sandbox: mpesaSandbox,
 };
