@@ -169,7 +169,7 @@ describe('withdrawals and the network of the number', () => {
     const b = await bettorOn(w.agentA, numberOf(PAY_TYPE.tigo));
     const usdt = await t.call('POST', `/api/v1/money/bettors/${b.id}/ported`, { token: root, body: { pay_type: PAY_TYPE.usdt, remark: 'x' } });
     expect(usdt.status).toBe(400);
-    expect(usdt.body.code).toBe('PORTED_PAY_TYPE_INVALID');
+    expect(usdt.body.code).toBe('PARAM_INVALID');
     expect((await t.call('POST', `/api/v1/money/bettors/${b.id}/ported`, { token: root, body: { pay_type: PAY_TYPE.airtel, remark: '  ' } })).status).toBe(400);
   });
 

@@ -658,24 +658,14 @@ export const MESSAGES = {
   },
   // Issue 28: mobile-money providers.
   AMOUNT_WHOLE_SHILLINGS: {
-    'en-US': 'Mobile money moves whole shillings: enter an amount without cents',
-    'sw-KE': 'Pesa kwa simu huhamisha shilingi kamili: weka kiasi bila senti',
-    'zh-CN': '移动支付只能转账整数先令：请输入不含分的金额',
-  },
-  STATEMENT_MALFORMED: {
-    'en-US': 'The statement file cannot be read at line {line}: {reason}. Export it again from the provider\'s portal in its original format.',
-    'sw-KE': 'Faili ya taarifa haisomeki kwenye mstari {line}: {reason}. Ipakue tena kutoka kwenye tovuti ya mtoa huduma kwa muundo wake wa asili.',
-    'zh-CN': '对账单文件第 {line} 行无法读取：{reason}。请从服务商门户按原格式重新导出。',
-  },
-  STATEMENT_FETCH_UNAVAILABLE: {
-    'en-US': '{provider} offers no statement download through its API: download the day\'s statement from its portal and upload the file here.',
-    'sw-KE': '{provider} haitoi upakuaji wa taarifa kupitia API yake: pakua taarifa ya siku kutoka kwenye tovuti yake kisha pakia faili hapa.',
-    'zh-CN': '{provider} 未通过 API 提供对账单下载：请从其门户下载当日对账单并在此上传文件。',
+    'en-US': 'Whole shillings only (no cents)',
+    'sw-KE': 'Pesa kwa simu hupokea shilingi kamili: weka kiasi bila senti',
+    'zh-CN': '移动支付仅支持整数先令：请去掉分',
   },
   PROVIDER_CANNOT_CARRY: {
-    'en-US': '{provider} cannot carry pay type {pay_type}: choose a provider that serves that network',
-    'sw-KE': '{provider} haiwezi kubeba njia ya malipo {pay_type}: chagua mtoa huduma anayehudumia mtandao huo',
-    'zh-CN': '{provider} 无法承载支付方式 {pay_type}：请选择服务该网络的支付服务商',
+    'en-US': '{provider} cannot carry {pay_type}',
+    'sw-KE': '{provider} haiwezi kubeba njia ya malipo {pay_type}',
+    'zh-CN': '{provider} 无法承载支付方式 {pay_type}',
   },
 
   // Money and input formats
@@ -709,19 +699,14 @@ export const MESSAGES = {
   },
   // Issue 28: the number decides the network (domain msisdn.ts); an admin marks a ported number.
   PAY_TYPE_NOT_NETWORK: {
-    'en-US': 'The number {phone} is on the {network} network: it cannot receive money through {payType}. Choose the pay type of that network (a number moved to another network keeps its prefix: an administrator can mark it as ported).',
-    'sw-KE': 'Namba {phone} iko kwenye mtandao wa {network}: haiwezi kupokea pesa kupitia {payType}. Chagua njia ya malipo ya mtandao huo (namba iliyohamia mtandao mwingine hubaki na kiambishi chake: msimamizi anaweza kuiwekea alama kuwa imehamishwa).',
-    'zh-CN': '号码 {phone} 属于 {network} 网络，无法通过 {payType} 收款。请选择该网络的支付方式（携号转网的号码保留原号段：管理员可将其标记为已转网）。',
+    'en-US': '{phone} is {network}: not payable through {payType}',
+    'sw-KE': '{phone} iko kwenye mtandao wa {network}: haiwezi kulipwa kupitia {payType} (msimamizi anaweza kuweka alama ya namba iliyohamishwa)',
+    'zh-CN': '{phone} 属于 {network} 网络，不能通过 {payType} 付款（管理员可标记已转网号码）',
   },
   PAY_TYPE_UNKNOWN_NETWORK: {
-    'en-US': 'The network of the number {phone} is not known (prefix {prefix}): it cannot receive money through {payType}. An administrator can mark the number as ported to that network.',
-    'sw-KE': 'Mtandao wa namba {phone} haujulikani (kiambishi {prefix}): haiwezi kupokea pesa kupitia {payType}. Msimamizi anaweza kuiwekea namba alama kuwa imehamishiwa kwenye mtandao huo.',
-    'zh-CN': '号码 {phone} 所属网络未知（号段 {prefix}），无法通过 {payType} 收款。管理员可将该号码标记为已转入该网络。',
-  },
-  PORTED_PAY_TYPE_INVALID: {
-    'en-US': 'A number can only be marked as ported to a mobile-money network (Tigo Pesa, Airtel Money, Vodacom M-Pesa or HaloPesa)',
-    'sw-KE': 'Namba inaweza kuwekewa alama ya kuhamishwa kwenda mtandao wa pesa za simu tu (Tigo Pesa, Airtel Money, Vodacom M-Pesa au HaloPesa)',
-    'zh-CN': '号码只能标记为转入移动支付网络（Tigo Pesa、Airtel Money、Vodacom M-Pesa 或 HaloPesa）',
+    'en-US': '{phone}: unknown network, not for {payType}',
+    'sw-KE': 'Mtandao wa {phone} haujulikani: haiwezi kulipwa kupitia {payType} (msimamizi anaweza kuiwekea alama ya kuhamishwa)',
+    'zh-CN': '{phone} 所属网络未知，不能通过 {payType} 付款（管理员可将其标记为已转网）',
   },
   IDEMPOTENCY_KEY_REUSED: {
     'en-US': 'This request key was already used for a request with different details. Nothing was changed: send the new request again as a new request.',

@@ -84,12 +84,9 @@ export async function startFeed(db: Db, engine: FeedEngine, opts: { aliveCheckMs
 export function sender(feed: Feed): (m: FeedMessageInput) => Promise<boolean> {
   return async (m: FeedMessageInput) => {
     const before = feed.processed.length;
-    // The document this message became: the sandbox's own alives (its timer) may be processed in between.
-    const ts = (m as { timestamp?: number }).timestamp;
-    const mine = (p: Feed['processed'][number]) =>
-      ts === undefined || (p.m !== null && p.m.timestamp === ts && (p.m.type === 'alive') === (m.type === 'alive'));
-    await waitFor(`the ${m.type} processed`, () => feed.processed.slice(before).some(mine));
-    return feed.processed.slice(before).find(mine)!.applied;
+    feed.sandbox.fromProvider(m);
+    await waitFor(`the ${m.type} processed`, () => feed.processed.length > before);
+    return feed.processed[before].applied;
   };
 }
 

@@ -72,7 +72,7 @@ const portedView = (p: typeof portedNumbers.$inferSelect | undefined) =>
  * before and after, as the other money actions are.
  */
 export async function markPorted(db: Db, actor: Actor, bettorId: number, input: { payType: number; remark: string }): Promise<BettorNetworkAnswer> {
-  if (!MOBILE_MONEY_PAY_TYPES.includes(input.payType)) throw badRequest('PORTED_PAY_TYPE_INVALID', [{ field: 'pay_type' }]);
+  if (!MOBILE_MONEY_PAY_TYPES.includes(input.payType)) throw badRequest('PARAM_INVALID', [{ field: 'pay_type', message: 'a mobile-money pay type: 3, 4, 6 or 7' }]);
   return db.transaction(async (tx) => {
     const b = await scopedBettor(tx, actor.scope, bettorId, true);
     const before = await portedOf(tx, b.phone);

@@ -73,7 +73,7 @@ export function BettorNetwork({ row }: { row: Row }) {
       </Tag>
       {network.uncertain && (
         <Tooltip title={network.note}>
-          <Tag color="warning">{t('money.network.uncertain')}</Tag>
+          <Tag color="gold">{t('money.network.uncertain')}</Tag>
         </Tooltip>
       )}
       <Tooltip title={network.note}>

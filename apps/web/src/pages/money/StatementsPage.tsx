@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { App, Button, DatePicker, Descriptions, Drawer, Flex, Form, Modal, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { useRef, useState } from 'react';
+import { App, Button, DatePicker, Descriptions, Drawer, Flex, Form, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { CloudDownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatTsh, localDay } from '@dau/domain';
@@ -301,6 +301,7 @@ function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone: (id: n
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const { fail } = useFeedback();
   const toast = useStatementToast();
@@ -328,21 +329,24 @@ function UploadDialog({ onClose, onDone }: { onClose: () => void; onDone: (id: n
       <Form form={form} layout="vertical" initialValues={{ day: yesterdayEat() }}>
         <DayAndOperator provider />
         <Form.Item label={t('money.opStatements.file')} required extra={t('money.opStatements.fileHelp')}>
-          <Upload
+          {/* A plain file input (the file is read here, nothing is uploaded by the picker itself). */}
+          <input
+            ref={picker}
+            type="file"
             accept=".csv,text/csv,text/plain"
-            maxCount={1}
-            showUploadList={false}
-            beforeUpload={(f) => {
+            hidden
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (!f) return;
               if (f.size > MAX_FILE_BYTES) {
                 fail(new Error(t('money.opStatements.tooLarge')));
-                return Upload.LIST_IGNORE;
+                return;
               }
               void f.text().then((text) => setFile({ name: f.name, text }));
-              return false;
             }}
-          >
-            <Button icon={<UploadOutlined />} data-testid="statement-file">{t('money.opStatements.pickFile')}</Button>
-          </Upload>
+          />
+          <Button icon={<UploadOutlined />} onClick={() => picker.current?.click()} data-testid="statement-file">{t('money.opStatements.pickFile')}</Button>
           {file && <Typography.Text style={{ marginLeft: 8 }} data-testid="statement-file-name">{file.name}</Typography.Text>}
         </Form.Item>
       </Form>

@@ -62,7 +62,7 @@ export function parseStatement(provider: ProviderId, payType: PayType, text: str
     return STATEMENT_FORMATS[provider].parse(text, payType);
   } catch (err) {
     if (err instanceof StatementFormatError) {
-      throw new AppError(422, 'STATEMENT_MALFORMED', { line: err.line, reason: err.message }, [{ field: 'text', line: err.line, message: err.message }]);
+      throw new AppError(422, 'PARAM_INVALID', {}, [{ field: 'text', line: err.line, message: err.message }]);
     }
     throw err;
   }
@@ -211,7 +211,7 @@ function itemRow(statementId: number, f: Finding): typeof items.$inferInsert {
 export async function fetchStatementFile(db: Db, payType: PayType, day: string): Promise<{ provider: ProviderId; fileName: string; text: string }> {
   const provider = (await providerOf(db))[payType];
   const [acct] = await db.select({ baseUrl: paymentProviders.baseUrl }).from(paymentProviders).where(eq(paymentProviders.provider, provider));
-  if (acct?.baseUrl) throw new AppError(409, 'STATEMENT_FETCH_UNAVAILABLE', { provider: PROVIDERS[provider].name }, [{ field: 'provider' }]);
+  if (acct?.baseUrl) throw new AppError(409, 'CONFLICT', {}, [{ field: 'provider', message: `${PROVIDERS[provider].name} offers no statement download: upload the file from its portal` }]);
   const server = paymentsOf(db).sandboxServer();
   const res = await inProcessFetch(server, SANDBOX_ORIGIN)(`${SANDBOX_ORIGIN}${portalPath(provider, payType, day)}`);
   if (res.status !== 200) throw new AppError(503, 'OPERATOR_UNAVAILABLE');
