@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { App, Button, DatePicker, Descriptions, Drawer, Flex, Form, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Descriptions, Drawer, Flex, Form, Modal, Select, Space, Table, Tag, Typography, type TableColumnsType, type TableProps } from 'antd';
 import { CloudDownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { formatTsh, localDay } from '@dau/domain';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -137,26 +137,49 @@ export default function StatementsPage() {
           data-testid="statement-filter-history"
         />
       </Flex>
-      {list.isError ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <Table<Row>
-          data-testid="statement-table"
-          size="middle"
-          rowKey={(r) => String(r.id)}
-          columns={columns}
-          dataSource={list.data?.items ?? []}
-          loading={list.isFetching}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: list.isPending ? ' ' : <NoData /> }}
-          onRow={(r) => ({ onClick: () => set({ id: String(r.id), page: String(page) }), style: { cursor: 'pointer' }, 'data-testid': `statement-row-${String(r.id)}` }) as never}
-          pagination={{ current: page, pageSize: 20, total: list.data?.total ?? 0, showSizeChanger: false, onChange: (p) => set({ page: String(p) }) }}
-        />
-      )}
+      <PagedTable
+        query={list}
+        testId="statement-table"
+        size="middle"
+        columns={columns}
+        page={page}
+        pageSize={20}
+        onPage={(p) => set({ page: String(p) })}
+        onRow={(r) => ({ onClick: () => set({ id: String(r.id), page: String(page) }), style: { cursor: 'pointer' }, 'data-testid': `statement-row-${String(r.id)}` }) as never}
+      />
       {openId && <StatementDrawer id={openId} onClose={() => set({ id: null, page: String(page) })} />}
       {uploading && <UploadDialog onClose={() => setUploading(false)} onDone={(id) => set({ id: String(id) })} />}
       {fetching && <FetchDialog onClose={() => setFetching(false)} onDone={(id) => set({ id: String(id) })} />}
     </div>
+  );
+}
+
+/** One page of a list query as a table: its error with a retry, its loading, its empty state, its pager. */
+function PagedTable(props: {
+  query: UseQueryResult<ListAnswer<Row>>;
+  testId: string;
+  size: 'middle' | 'small';
+  columns: TableColumnsType<Row>;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  onRow?: TableProps<Row>['onRow'];
+}) {
+  const { query: q } = props;
+  if (q.isError) return <LoadError error={q.error} onRetry={() => void q.refetch()} />;
+  return (
+    <Table<Row>
+      data-testid={props.testId}
+      size={props.size}
+      rowKey={(r) => String(r.id)}
+      columns={props.columns}
+      dataSource={q.data?.items ?? []}
+      loading={q.isFetching}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: q.isPending ? ' ' : <NoData /> }}
+      onRow={props.onRow}
+      pagination={{ current: props.page, pageSize: props.pageSize, total: q.data?.total ?? 0, showSizeChanger: false, onChange: props.onPage }}
+    />
   );
 }
 
@@ -243,21 +266,7 @@ function StatementDrawer({ id, onClose }: { id: string; onClose: () => void }) {
         />
         <ExportButton page={PAGE} api="/money/operator_statement_items" name="operator_statement_items" exportType="operator_statement_items" query={itemQuery} />
       </Flex>
-      {items.isError ? (
-        <LoadError error={items.error} onRetry={() => void items.refetch()} />
-      ) : (
-        <Table<Row>
-          data-testid="statement-items"
-          size="small"
-          rowKey={(r) => String(r.id)}
-          columns={columns}
-          dataSource={items.data?.items ?? []}
-          loading={items.isFetching}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: items.isPending ? ' ' : <NoData /> }}
-          pagination={{ current: page, pageSize: 50, total: items.data?.total ?? 0, showSizeChanger: false, onChange: setPage }}
-        />
-      )}
+      <PagedTable query={items} testId="statement-items" size="small" columns={columns} page={page} pageSize={50} onPage={setPage} />
     </Drawer>
   );
 }
