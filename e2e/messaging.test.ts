@@ -100,6 +100,25 @@ describe('messaging screens', () => {
     expect(await page.getByTestId(`message-delivered-${row0.id}`).innerText()).toBe('2 of 2');
     for (const b of bettors.slice(0, 2)) expect((await inboxOf(b.id)).items.map((m: any) => m.title)).toContain('Weekend jackpot');
     expect((await inboxOf(bettors[2]!.id)).items.map((m: any) => m.title)).not.toContain('Weekend jackpot');
+
+    // Issue 29: a broadcast to all bettors is confirmed first, naming how many it reaches.
+    const reach = expectStatus(await api('POST', '/messaging/recipients/count', { target: { kind: 'all' } }), 200, 'the count').count as number;
+    expect(reach).toBeGreaterThanOrEqual(3);
+    await page.getByTestId('message-send').click();
+    const broadcast = dialog(page, 'Send an in-app message');
+    await broadcast.waitFor();
+    await field(broadcast, 'Title').fill('Derby day');
+    await field(broadcast, 'Content').fill('Derby day: boosted odds all afternoon.');
+    await broadcast.getByTestId('send-kind').getByText('All bettors').click();
+    await broadcast.getByTestId('send-submit').click();
+    const asked = page.getByTestId('send-confirm-count');
+    await asked.waitFor();
+    expect(await asked.innerText()).toContain(`all ${reach} bettors`);
+    expect((await api('GET', '/messaging/messages?title=Derby')).body.items).toHaveLength(0);
+    await shot(page, 'messaging-04b-broadcast-confirm');
+    await toastAfter(page, 'Successful', () => page.getByTestId('send-confirm-ok').click());
+    await broadcast.waitFor({ state: 'hidden' });
+    await until(async () => (await api('GET', '/messaging/messages?title=Derby')).body.items[0]?.all_users === true, 'the broadcast sent');
     await shots(page, 'messaging-04-list');
     await page.setViewportSize({ width: 390, height: 844 });
     await openScreen(page, 'message_list', 'Messages');

@@ -89,7 +89,7 @@ describe.skipIf(!pgReady)('operations', () => {
     const table = await page.getByTestId('server-table').innerText();
     expect(table).toContain('This server');
     expect(table).toContain('Up');
-    expect(await page.getByTestId('server-count').innerText()).toContain('2 up');
+    expect(await page.getByTestId('server-count').innerText()).toContain('Up: 2');
     await shots(page, 'operations-01-servers');
 
     // ------------------------------------------------------------------------------- a script
@@ -123,6 +123,29 @@ describe.skipIf(!pgReady)('operations', () => {
     await page.locator('.ant-drawer-close').click();
     await page.getByTestId('script-output').waitFor({ state: 'detached' });
     await until(async () => (await page.locator('[data-testid^="run-status-"][data-state="succeeded"]').count()) === 2, 'two runs listed');
+    // A dangerous script: its dry run starts without approval; a real run waits, and its requester withdraws it.
+    await page.getByTestId('script-run-rebuild-console').click();
+    await page.getByTestId('script-run-form').waitFor();
+    expect(await page.getByTestId('script-approval-note').innerText()).toContain('without approval');
+    await toastAfter(page, 'Successful', () => page.getByTestId('script-run-ok').click());
+    await until(async () => (await output.innerText({ timeout: 5_000 })).includes('would run: npm run build') && (await page.getByTestId('script-output-status').getAttribute('data-state')) === 'succeeded', 'the dangerous dry run, unapproved');
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('script-output').waitFor({ state: 'detached' });
+    await page.getByTestId('script-run-rebuild-console').click();
+    await page.getByTestId('script-run-form').getByRole('checkbox', { name: /Dry run/ }).uncheck();
+    await until(async () => (await page.getByTestId('script-approval-note').innerText()).includes('second administrator'), 'the approval note');
+    await toastAfter(page, 'Successful', () => page.getByTestId('script-run-ok').click());
+    await page.getByTestId('script-output').waitFor();
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId('script-output').waitFor({ state: 'detached' });
+    const waiting = page.locator('[data-testid^="run-withdraw-"]');
+    await until(async () => (await waiting.count()) === 1, 'the waiting run with its withdraw button');
+    const waitingId = (await waiting.getAttribute('data-testid'))!.replace('run-withdraw-', '');
+    await waiting.click();
+    await until(async () => (await page.locator('.ant-popover:visible').innerText()).includes('never start'), 'the withdraw confirmation');
+    await toastAfter(page, 'Successful', () => page.getByTestId('confirm-ok').click());
+    await until(async () => (await page.getByTestId(`run-status-${waitingId}`).getAttribute('data-state')) === 'withdrawn', 'the run withdrawn');
+    expect(await page.getByTestId(`run-status-${waitingId}`).innerText()).toBe('Withdrawn');
 
     // ------------------------------------------------------------------------------- a lock
     const holder = new pg.Client({ connectionString: dbUrl, application_name: 'psql' });

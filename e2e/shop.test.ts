@@ -62,6 +62,22 @@ describe('shop and visitors', () => {
     expect(await rowByKey(page, cases.id).innerText()).toContain('E2E Phones');
     await shots(page, 'shop-02-categories');
 
+    // Issue 29: a category's superior is never itself nor one of its descendants; its language is picked in the language list.
+    await page.getByTestId(`row-edit-${phones.id}`).click();
+    form = dialog(page);
+    await form.waitFor();
+    await form.getByTestId('category-parent').click();
+    const offered = page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper');
+    await offered.first().waitFor();
+    const titles = await offered.allInnerTexts();
+    expect(titles).not.toContain('E2E Phones');
+    expect(titles).not.toContain('E2E Cases');
+    await page.keyboard.press('Escape');
+    await choose(page, itemOf(form, 'Language').locator('.ant-select'), 'Kiswahili (sw-KE)');
+    await toastAfter(page, 'Successful', () => form.getByTestId('form-submit').click());
+    await form.waitFor({ state: 'hidden' });
+    expect(expectStatus(await api('GET', `/shop/categories/${phones.id}`, undefined, token), 200, 'the edited category')).toMatchObject({ language: 'sw-KE', parent_id: null });
+
     // ------------------------------------------------------------------------------------ product
     await openScreen(page, 'mall_product_list', 'Shop products');
     await page.getByTestId('resource-create').click();

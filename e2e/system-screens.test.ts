@@ -230,4 +230,66 @@ describe('system screens', () => {
     await until(async () => (await node2.locator('.ant-tree-checkbox').getAttribute('class'))?.includes('ant-tree-checkbox-checked'), 'IP blacklist still ticked');
     expect(logOf(page).pageErrors).toEqual([]);
   });
+
+  test('issue 29: an expired admin is told when; an image size below the bound is refused as typed; "UTC" is found in the time-zone picker', async () => {
+    // An administrator whose account ran out: the sign-in page says so, and when (not "disabled").
+    const roles = expectStatus(await e2e.server.api('GET', '/system/roles?page_size=100', undefined, adminToken), 200, 'roles').items as { id: number; is_super: boolean }[];
+    expectStatus(
+      await e2e.server.api('POST', '/system/administrators', { account: 'ran_out', name: 'Ran out', password: ADMIN_PASSWORD, role_id: roles.find((r) => !r.is_super)!.id, member_expiry: '2026-03-01T09:30:00Z' }, adminToken),
+      201,
+      'the expired admin',
+    );
+    const page = await e2e.newPage();
+    await page.goto('/#/admin_login');
+    await page.getByTestId('login-account').fill('ran_out');
+    await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
+    await page.getByTestId('login-submit').click();
+    const refused = page.getByTestId('login-error');
+    await refused.waitFor();
+    expect(await refused.innerText()).toContain('This account expired on 2026-03-01 09:30 UTC');
+    await screenshot(page, 'login-expired');
+
+    // File storage: 200 bytes is below the bound: refused with the bounds, and the input keeps what was typed (it was turned into 1,024).
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await page.goto(`${e2e.server.baseUrl}/#/customer/image_config`);
+    const settings = page.getByTestId('resource-settings');
+    await settings.waitFor();
+    await settled(page);
+    const before = expectStatus(await e2e.server.api('GET', '/system/image_config', undefined, adminToken), 200, 'image config').max_size as number;
+    await settings.getByTestId('resource-edit').click();
+    const size = field(page.locator('body'), 'Largest upload (bytes)');
+    await size.waitFor();
+    await size.fill('200');
+    const saves: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && r.url().includes('/system/image_config')) saves.push(r.url());
+    });
+    await page.getByTestId('form-submit').click();
+    await page.locator('.ant-form-item-explain-error', { hasText: 'Enter a number from 1024 to 52428800' }).waitFor({ state: 'visible' });
+    await size.blur();
+    expect(await size.inputValue()).toBe('200');
+    expect(saves).toEqual([]);
+    expect(expectStatus(await e2e.server.api('GET', '/system/image_config', undefined, adminToken), 200, 'image config').max_size).toBe(before);
+    await screenshot(page, 'image-config-below-bound');
+
+    // The time-zone picker: typing "UTC" offers UTC first (it was not offered at all).
+    await page.goto(`${e2e.server.baseUrl}/#/customer/ip_black`);
+    const select = page.getByTestId('time-zone-select');
+    await until(async () => {
+      if (await select.isVisible()) return true;
+      if (!(await page.getByTestId('time-zone').isVisible())) await page.getByTestId('user-menu').click({ timeout: 2_000 }).catch(() => undefined);
+      if (await select.isVisible()) return true;
+      await page.getByTestId('time-zone').click({ timeout: 2_000 }).catch(() => undefined);
+      return select.isVisible();
+    }, 'the time zone dialog');
+    await select.click();
+    await page.keyboard.type('UTC');
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await until(async () => (await options.first().innerText().catch(() => '')).startsWith('UTC (UTC+00:00)'), 'UTC offered first');
+    expect(await options.count()).toBeLessThan(5);
+    await page.keyboard.press('Enter');
+    expect(await select.innerText()).toContain('UTC (UTC+00:00)');
+    await screenshot(page, 'time-zone-utc');
+    expect(logOf(page).pageErrors).toEqual([]);
+  });
 });

@@ -27,6 +27,7 @@ import { adminRoutes } from './modules/system/admins-routes.js';
 import { roleRoutes } from './modules/system/roles-routes.js';
 import { dutiesRoutes, installDutyRings } from './modules/system/duties-routes.js';
 import { systemResources } from './modules/system/resources.js';
+import { ServerLogLevels } from './modules/system/index.js';
 import { sportsResources } from './modules/sports/resources.js';
 import { publicRoutes } from './modules/system/public-routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
@@ -36,6 +37,7 @@ import { bettingSandboxRoutes } from './modules/betting/sandbox-routes.js';
 import { feedSandboxRoutes } from './modules/feed/sandbox-routes.js';
 import { exportRoutes } from './modules/exports/routes.js';
 import { preferenceRoutes } from './modules/system/preferences-routes.js';
+import { savedFilterRoutes } from './modules/system/saved-filters-routes.js';
 import { bettorRoutes } from './modules/money/bettors-routes.js';
 import { billRoutes } from './modules/money/bills-routes.js';
 import { FeedEngine, type FeedLogEntry, type MarginFn } from './modules/feed/engine.js';
@@ -66,6 +68,7 @@ import { operationsRoutes } from './modules/operations/index.js';
 import { messagingRoutes } from './modules/messaging/index.js';
 import { shopRoutes } from './modules/shop/index.js';
 import { visitorRoutes } from './modules/visitors/index.js';
+import { searchRoutes } from './modules/search/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -185,8 +188,12 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
   const logTypeSwitch = new LogTypeSwitch(db);
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dau-data-'));
   if (!opts.dataDir) app.addHook('onClose', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const jobs = new Jobs(opts.database, { log: (msg, err) => app.log.error({ err }, msg), periodic: opts.periodicJobs ?? false });
-  const ctx: AppContext = { db, bus, prepared: opts.database.prepared, databaseKind: kind, ipBlock, logTypeSwitch, dataDir, jobs };
+  // The levels of the server's loggers as System › Server log settings says, in every process (modules/system/log-levels.ts).
+  const logLevels = await new ServerLogLevels(db, app.log, bus).start();
+  app.addHook('onClose', async () => logLevels.stop());
+  const logs = { of: (name: string) => logLevels.of(name), reload: () => logLevels.changed() };
+  const jobs = new Jobs(opts.database, { log: (msg, err) => logs.of('jobs').error({ err }, msg), periodic: opts.periodicJobs ?? false });
+  const ctx: AppContext = { db, bus, prepared: opts.database.prepared, databaseKind: kind, ipBlock, logTypeSwitch, dataDir, jobs, logs };
 
   app.decorate('logTypeSwitch', logTypeSwitch);
   installErrorHandler(app);
@@ -263,6 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     if (opts.sandboxRoutes) sandboxPaymentRoutes(scoped, ctx);
     exportRoutes(scoped, ctx);
     preferenceRoutes(scoped, ctx);
+    savedFilterRoutes(scoped, ctx);
     bettorRoutes(scoped, ctx);
     billRoutes(scoped, ctx);
     feedRoutes(scoped, ctx, feed, feedStore);
@@ -285,6 +293,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     messagingRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     shopRoutes(scoped, ctx);
     visitorRoutes(scoped, ctx);
+    searchRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);

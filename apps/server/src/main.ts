@@ -62,7 +62,7 @@ const { app, ctx, feed } = await buildApp({
   publicDocs: config.publicDocs,
   sandboxRoutes: config.sandboxRoutes,
   dataDir: config.dataDir,
-  onFeedLog: (e) => app.log.warn({ feed: e }, 'odds feed error'),
+  onFeedLog: (e) => ctx.logs!.of('feed').warn({ feed: e }, 'odds feed error'),
   // Sweeps, cashout checks and abnormal bet alerts: offered by every process, run once among them.
   periodicJobs: true,
   tron: { fullNodeUrl: config.tron.fullNodeUrl ?? sandboxNodeUrl(config.tron.sandboxPort), apiKey: config.tron.apiKey, keyWrapper },
@@ -92,8 +92,8 @@ const tronSandbox = config.tron.fullNodeUrl
 // account when UOF_ACCESS_TOKEN is set (its own leader, `odds-feed`); else, with the simulator, the SANDBOX
 // UOF fed by the simulated provider (in-process, or over the broker at UOF_AMQP_URL with its API on
 // UOF_SANDBOX_API_PORT), on the simulator's leader. When the leader dies another process takes over within seconds.
-const feedLog = (msg: string, err?: unknown) => app.log.warn({ err }, msg);
-const feedInfo = (msg: string) => app.log.info(msg);
+const feedLog = (msg: string, err?: unknown) => ctx.logs!.of('feed').warn({ err }, msg);
+const feedInfo = (msg: string) => ctx.logs!.of('feed').info(msg);
 let sandboxFeed: SandboxFeed | null = null;
 let accountFeed: UofClient | null = null;
 const accountLeader = config.uof.accessToken

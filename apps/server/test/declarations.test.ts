@@ -67,6 +67,7 @@ const HAND_WRITTEN: Readonly<Record<string, string>> = {
   precision_push_device: 'the same devices, as the precision push chooses them',
   telegram_bot_binding: "bindings joined to their admin or bettor; the bot's chat ids",
   racing_settings: 'racing on/off and the coin rate: one row created on first read (not seeded), which the singleton of the resource layer needs; a candidate for it',
+  tron_settings: 'the TRON settings: USDT amounts answered and taken as decimals (stored as 6-decimal units), which the resource layer does not convert',
   // Feed, messaging, casino, duties, SMS, visitors.
   match_list: "the feed's matches, live and archived (a view over two tables), with the operator's flags; filtered by start day; background export",
   message_board: "bettors' messages joined to bettor and replier, in the admin's branch; background export",

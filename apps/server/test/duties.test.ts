@@ -44,6 +44,7 @@ const BRANCH_OBJECTS = [
   'POST /api/v1/system/administrators/:id/reset-password', 'POST /api/v1/system/administrators/:id/unbind-google', 'POST /api/v1/system/administrators/notify',
   'POST /api/v1/system/roles', 'PUT /api/v1/system/roles/:id', 'DELETE /api/v1/system/roles/:id', 'PUT /api/v1/system/roles/:id/permissions',
   'POST /api/v1/money/withdrawals/:id/approve', 'POST /api/v1/money/withdrawals/:id/refuse', 'POST /api/v1/money/withdrawals/:id/requery',
+  'POST /api/v1/money/withdrawals/approve', 'POST /api/v1/money/withdrawals/refuse',
   'POST /api/v1/money/withdrawals/:id/reconcile', 'POST /api/v1/money/recharges/:id/reconcile', 'POST /api/v1/money/recharges/:id/requery',
   'POST /api/v1/money/airtel_transfer/:kind/:id/requery', 'DELETE /api/v1/system/async_operations/:id',
   'POST /api/v1/money/bettors/:id/balance', 'POST /api/v1/money/bettors/:id/credit', 'PUT /api/v1/money/bettors/:id/agent',
@@ -55,7 +56,7 @@ const BRANCH_OBJECTS = [
   // Held jackpot prizes (issue 23): the bettor's branch; a second admin of it approves each payment (maker-checker in the handler).
   'POST /api/v1/jackpot/held_prizes/:id/pay', 'POST /api/v1/jackpot/held_prizes/:id/pay_outside', 'POST /api/v1/jackpot/prize_payouts/:id/approve',
   'POST /api/v1/jackpot/prize_payouts/:id/refuse',
-  'POST /api/v1/tron/wallets', 'DELETE /api/v1/tron/wallets/:id', 'POST /api/v1/tron/wallets/:id/collect', 'POST /api/v1/tron/withdrawals/:id/release',
+  'POST /api/v1/tron/wallets', 'DELETE /api/v1/tron/wallets/:id', 'POST /api/v1/tron/wallets/:id/collect',
   'POST /api/v1/casino/large_wins/:round_id/review',
   'POST /api/v1/promotions/campaigns', 'PUT /api/v1/promotions/campaigns/:id', 'DELETE /api/v1/promotions/campaigns/:id',
   'POST /api/v1/promotions/campaigns/:id/activate', 'POST /api/v1/promotions/campaigns/:id/pause', 'POST /api/v1/promotions/campaigns/:id/award',
@@ -86,6 +87,9 @@ const NAMED: Record<string, readonly string[] | 'all' | null> = {
   'PUT /api/v1/system/ip_black/:id': ['ip'],
   'PUT /api/v1/casino/settings': ['max_bet', 'max_win'],
   'PUT /api/v1/racing/settings': ['coin_rate_bps'],
+  // Issue 29: the TRON rate and hot-wallet ceiling; releasing a USDT withdrawal's address-poisoning hold.
+  'PUT /api/v1/tron/settings': ['usdt_rate_tsh', 'hot_wallet_ceiling'],
+  'POST /api/v1/tron/withdrawals/:id/release': 'all',
   'POST /api/v1/system/ip_black': null,
   'PUT /api/v1/system/configuration': null,
   'PUT /api/v1/sports/margins': null,

@@ -5,7 +5,7 @@
  * withdrawn), reads (once per bettor, check time), and the app versions with the public version check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, like } from 'drizzle-orm';
+import { and, count, count as count_, eq, inArray, like } from 'drizzle-orm';
 import { ADMIN_PASSWORD, createTestApp, makeWorld, type TestApp } from './helpers.js';
 import { makeBettor } from './money-helpers.js';
 import { grantKeys } from './payments-fixtures.js';
@@ -222,6 +222,25 @@ describe('sending in-app messages', () => {
     await drainMessaging(t.ctx);
     expect(await recipientsOf(m!.id)).toEqual(branchIds);
     expect(await messageRow(m!.id)).toMatchObject({ status: 'sent', deliveredCount: branchIds.length, deliverCursor: branchIds.at(-1) });
+  });
+
+  it('counts the bettors a send would reach, before it is sent (the confirmation of a broadcast names it)', async () => {
+    const count = (token: string, target: unknown) => t.call('POST', '/api/v1/messaging/recipients/count', { token, body: { target } });
+    const mine = await db().select({ n: count_() }).from(bettors).where(inArray(bettors.agentId, [w.agentA, w.agentA1]));
+    const all = await count(agentA, { kind: 'all' });
+    expect(all.status).toBe(200);
+    expect(all.body.count).toBe(Number(mine[0]!.n));
+    const everyone = await db().select({ n: count_() }).from(bettors);
+    expect((await count(root, { kind: 'all' })).body.count).toBe(Number(everyone[0]!.n));
+    const ofA1 = Number((await db().select({ n: count_() }).from(bettors).where(eq(bettors.agentId, w.agentA1)))[0]!.n);
+    expect(ofA1).toBeGreaterThan(1);
+    expect((await count(agentA, { kind: 'branch', agent_id: w.agentA1 })).body.count).toBe(ofA1);
+    expect((await count(agentA, { kind: 'phones', phones: `${local(b1x.phone)}\n${local(a1x.phone)}` })).body.count).toBe(1);
+    expect((await count(agentA, { kind: 'filter', filter: { agent_id: w.agentA1 } })).body.count).toBe(ofA1);
+    // Nothing is sent, and other branches stay out of reach.
+    expect((await count(agentA, { kind: 'branch', agent_id: w.agentB })).status).toBe(403);
+    expect((await count(agentA, { kind: 'filter', filter: { agent_id: w.agentB1 } })).status).toBe(403);
+    expect((await count(agentA, { kind: 'nobody' })).status).toBe(400);
   });
 
   it('a broadcast is one row: it reaches the bettors of my branch registered before it, and a read writes one row', async () => {

@@ -193,8 +193,9 @@ describe('scripts', () => {
     expect(await stored()).toHaveLength(0);
   }, 60_000);
 
-  it('a dangerous script waits for a second admin; the requester cannot approve it', async () => {
-    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: root, body: { script: 'rebuild-console', args: {}, dry_run: true, target: self } });
+  it('a dangerous script waits for a second admin; the requester cannot approve it, and may withdraw it', async () => {
+    // A real run (the dry run needs no approval, below): it waits, and nobody would build the console here.
+    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: root, body: { script: 'rebuild-console', args: {}, dry_run: false, target: self } });
     expect(r.status).toBe(201);
     expect(r.body.status).toBe('awaiting_approval');
     // The runner never takes it while it waits: a run asked after it is taken and finishes (the runner had
@@ -207,14 +208,31 @@ describe('scripts', () => {
     expect(self_.status).toBe(403);
     expect(self_.body.code).toBe('SCRIPT_SELF_APPROVAL');
     expect((await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: runner })).status).toBe(403); // no approve button
-    const ok = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: approver });
-    expect(ok.status).toBe(200);
-    expect(ok.body.approved_by_account).toBe('op_approver');
+    // Withdrawn: only by the admin who asked for it, only while it waits; then it can no longer be approved.
+    const others = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/withdraw`, { token: runner });
+    expect(others.status).toBe(403);
+    expect(others.body.code).toBe('SCRIPT_NOT_YOURS');
+    const withdrawn = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/withdraw`, { token: root });
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.body.status).toBe('withdrawn');
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: approver })).status).toBe(409);
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/withdraw`, { token: root })).status).toBe(409);
+    expect((await t.call('POST', `/api/v1/operations/script-runs/${later.body.id}/withdraw`, { token: runner })).status).toBe(409);
+    expect((await t.call('POST', '/api/v1/operations/script-runs/99999999/withdraw', { token: root })).status).toBe(404);
+    const listed = await t.call('GET', '/api/v1/operations/script-runs?status=withdrawn', { token: root });
+    expect(listed.body.rows.map((x: { id: number }) => x.id)).toContain(r.body.id);
+    const trail = await t.database.db.select().from(systemLogs).where(like(systemLogs.content, `script run #${r.body.id} %withdrawn%`));
+    expect(trail).toHaveLength(1);
+  }, 60_000);
+
+  it("a dangerous script's dry run needs no approval: it is queued and runs at once", async () => {
+    const r = await t.call('POST', '/api/v1/operations/script-runs', { token: root, body: { script: 'rebuild-console', args: {}, dry_run: true, target: self } });
+    expect(r.status).toBe(201);
+    expect(r.body.status).not.toBe('awaiting_approval');
     const done = await finished(r.body.id);
     expect(done.run.status).toBe('succeeded');
+    expect(done.run.approved_by).toBeNull();
     expect(done.lines.some((l: { line: string }) => l.line.startsWith('would run: npm run build'))).toBe(true);
-    const again = await t.call('POST', `/api/v1/operations/script-runs/${r.body.id}/approve`, { token: approver });
-    expect(again.status).toBe(409);
   }, 60_000);
 
   it('bills-detach-month: refuses recent, unknown and default-held months; the dry run changes nothing; approved, it detaches into bills_archive_YYYYMM', async () => {
@@ -263,11 +281,10 @@ describe('scripts', () => {
     expect(notOldest.status).toBe(422);
     expect(notOldest.body.code).toBe('BILL_MONTH_NOT_OLDEST');
 
-    // The dry run (dangerous: approved too) reports and changes nothing.
+    // The dry run (no approval: it changes nothing) reports and changes nothing.
     const dry = await ask({ month: '2001-01' }, true);
     expect(dry.status).toBe(201);
-    expect(dry.body.status).toBe('awaiting_approval');
-    expect((await t.call('POST', `/api/v1/operations/script-runs/${dry.body.id}/approve`, { token: approver })).status).toBe(200);
+    expect(dry.body.status).not.toBe('awaiting_approval');
     const dried = await finished(dry.body.id);
     expect(dried.run.status).toBe('succeeded');
     expect(dried.run.result).toMatchObject({ partition: 'bills_200101', archive: 'bills_archive_200101', rows: 3, accounts: 1, allowed: true, detached: false });

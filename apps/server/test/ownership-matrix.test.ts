@@ -609,15 +609,20 @@ const CASES: RouteCase[] = [
   },
   {
     route: 'POST /api/v1/tron/withdrawals/:id/release',
-    cells: { super: 200, own: 200, other: REFUSED },
+    // Issue 29: the whole book asks and a second whole-book admin approves (the super admin's ask waits: 202).
+    cells: { super: 202, own: [403], other: REFUSED },
     target: async (who) => {
       const hot = await hotWalletForMatrix();
       // A USDT withdrawal to one of our own addresses: held for review.
       const { withdrawal, sweep } = await requestUsdtWithdrawal(db(), { bettorId: await freshBettor(sideOf(who)), amount: 10_000_00, toAddress: hot });
+      const url = `/api/v1/tron/withdrawals/${withdrawal.id}/release`;
       return {
-        url: `/api/v1/tron/withdrawals/${withdrawal.id}/release`,
+        url,
         body: { remark: 'Checked with the bettor' },
-        probe: async () => (await db().select({ remark: tronSweeps.remark }).from(tronSweeps).where(eq(tronSweeps.id, sweep.id)))[0],
+        probe: async () => ({
+          remark: (await db().select({ remark: tronSweeps.remark }).from(tronSweeps).where(eq(tronSweeps.id, sweep.id)))[0],
+          pending: (await db().select({ id: pendingChanges.id }).from(pendingChanges).where(eq(pendingChanges.url, url))).length,
+        }),
       };
     },
   },

@@ -210,11 +210,13 @@ describe('address poisoning', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('WITHDRAWAL_HELD');
     expect((await withdrawal(x.id)).status).toBe(WITHDRAWAL_STATUS.pending_review);
-    // Another branch cannot release it; the branch's reviewer can, with a remark; then it is approved.
-    expect((await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: agentB, body: { remark: 'checked' } })).status).toBe(404);
-    const released = await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: agentA, body: { remark: 'Confirmed with the bettor by phone' } });
-    expect(released.status).toBe(200);
-    expect((await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: agentA, body: { remark: 'again' } })).status).toBe(409);
+    // A branch cannot release it (issue 29: the whole book asks, a second whole-book admin approves; tron-console.test.ts).
+    expect((await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: agentB, body: { remark: 'checked' } })).status).toBe(403);
+    const ask = await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: root, body: { remark: 'Confirmed with the bettor by phone' } });
+    expect(ask.status).toBe(202);
+    const released = await t.call('POST', `/api/v1/system/pending_changes/${ask.body.pending_change.id}/approve`, { token: second, body: {} });
+    expect(released.body.pending_change).toMatchObject({ status: 'applied', result_status: 200 });
+    expect((await t.call('POST', `/api/v1/tron/withdrawals/${x.id}/release`, { token: root, body: { remark: 'again' } })).status).toBe(409);
     expect((await t.call('GET', `/api/v1/tron/withdrawals/${x.id}`, { token: agentA })).body).toMatchObject({ held: false, warning: null });
     expect((await approve(root, x.id)).body.status).toBe(WITHDRAWAL_STATUS.disbursing);
     expect(b.id).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import * as contract from '@dau/contract';
 import { APP_PLATFORMS, flattenCatalogue, PENDING_CHANGE_STATUSES, MESSAGE_AUDIENCES, MESSAGE_SEND_STATUSES, SCRIPT_RUN_STATES, SERVER_STATES, SMS_EXCLUSION_SOURCES, SMS_RECIPIENT_STATUSES, SMS_SEND_STATUSES, SMS_TARGET_KINDS } from '@dau/contract';
 import { CASHOUT_RULE_STATES, HISTORY_KEYS, ORDER_EVENT_KINDS, ORDER_EVENT_SOURCES } from '../src/pages/betting/historyKeys';
 import { KNOWN_MARKET_TYPES } from '../src/kit/marketNames';
+import { SEARCH_KINDS } from '../src/app/shell/search/model';
 
 /**
  * Every text key the console uses exists in en-US, sw-KE and zh-CN, so no screen shows a raw key
@@ -133,6 +134,8 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'duties.setting.': dutySettings,
   'casino.largeWin.reason.': ['multiple', 'amount'],
   'casino.largeWin.reviewed.': ['yes', 'no'],
+  // Search everywhere's groups (app/shell/search/model.ts, the server's kinds).
+  'search.kind.': SEARCH_KINDS,
   // The racing statistics' figures are the keys of its answer (packages/contract/src/racing-api.ts).
   'racing.figure.': Object.keys(contract.racingStatsAnswer.shape),
   'racing.hint.': Object.keys(contract.racingStatsAnswer.shape),

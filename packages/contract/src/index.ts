@@ -31,5 +31,8 @@ export * from './operations-api.js';
 export * from './content-resources.js';
 export * from './duties-api.js';
 export * from './duties-resources.js';
+export * from './saved-filters-api.js';
+export * from './saved-filters.js';
 export * from './tron-declarations.js';
 export * from './payments-network-api.js';
+export * from './bulk-api.js';

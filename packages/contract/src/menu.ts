@@ -128,6 +128,8 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
       { path: 'usdt_transaction_record', buttons: ['export'] },
       { path: 'tron', buttons: ['create', 'collect', 'collect_all', 'sync_balance', 'delete'] },
       { path: 'tron_transaction_summary', buttons: ['export'] },
+      // Issue 29: the TRON settings (rate, confirmations, collect threshold, hot-wallet ceiling), for the holders of the wallets' page.
+      { path: 'tron_config', buttons: ['edit'], from: 'tron' },
       { path: 'activity_qualification', buttons: ['edit', 'approve', 'export'] },
       { path: 'activity_campaign', buttons: ['create', 'edit', 'delete', 'approve', 'export'] },
       { path: 'online_statistical', buttons: ['export'] },

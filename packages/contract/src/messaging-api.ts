@@ -100,6 +100,10 @@ export const phoneResolution = z.object({
 });
 export type PhoneResolution = z.infer<typeof phoneResolution>;
 export const phoneResolveBody = z.strictObject({ phones: text(200_000).pipe(z.string().min(1)) });
+/** POST /messaging/recipients/count: how many bettors a send to this target would reach now (the confirmation names it). */
+export const recipientCountBody = z.strictObject({ target: messageTarget });
+export const recipientCountAnswer = z.object({ count: z.number() });
+export type RecipientCountAnswer = z.infer<typeof recipientCountAnswer>;
 
 export const messageSendAnswer = z.object({ message: messageRow, phones: phoneResolution.nullable() });
 export type MessageSendAnswer = z.infer<typeof messageSendAnswer>;

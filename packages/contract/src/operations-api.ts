@@ -62,7 +62,7 @@ export type ScriptTarget = z.infer<typeof scriptTarget>;
 export const scriptListAnswer = z.object({ rows: z.array(scriptDefRow), targets: z.array(scriptTarget) });
 export type ScriptListAnswer = z.infer<typeof scriptListAnswer>;
 
-export const SCRIPT_RUN_STATES = ['awaiting_approval', 'queued', 'running', 'succeeded', 'failed', 'interrupted'] as const;
+export const SCRIPT_RUN_STATES = ['awaiting_approval', 'queued', 'running', 'succeeded', 'failed', 'interrupted', 'withdrawn'] as const;
 
 export const scriptRunRow = z.object({
   id: z.number(),

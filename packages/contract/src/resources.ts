@@ -60,7 +60,11 @@ export const logTypeResource = defineResource({
   ],
 });
 
-/** System › Log configuration: level and retention per server logger; options are JSON ("Conversion failed"). */
+/**
+ * System › Log configuration: the level of each server logger, applied at once in every process (the
+ * server's ServerLogLevels); options are JSON ("Conversion failed"). No retention: the server's log goes
+ * to standard output and its keeping is the host's.
+ */
 export const logConfigResource = defineResource({
   name: 'log_config',
   page: 'log_config',
@@ -73,7 +77,6 @@ export const logConfigResource = defineResource({
     { key: 'id', type: 'number', width: 70 },
     { key: 'logger', type: 'text', search: 'like' },
     { key: 'level', type: 'enum', enum: 'log_level', search: 'exact', editable: true, required: true },
-    { key: 'retention_days', type: 'number', editable: true, required: true, min: 1, max: 3650 },
     { key: 'options', type: 'json', editable: true, check: 'json', maxLength: 4000, table: false },
     { key: 'remark', type: 'text', editable: true, maxLength: 200 },
     { key: 'updated_at', type: 'datetime' },

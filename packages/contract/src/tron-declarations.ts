@@ -130,3 +130,24 @@ export interface TronReconcileAnswer {
   total: number;
   ceiling: number;
 }
+
+/**
+ * GET/PUT /tron/settings (page tron_config; apps/server/src/modules/tron/settings.ts): confirmations, the
+ * USDT→TSh rate, the collect threshold and the hot wallet's ceiling; a change of the rate or the ceiling
+ * waits for a second whole-book admin.
+ */
+export const tronSettingsResource: ResourceDef = {
+  name: 'tron_settings',
+  page: 'tron_config',
+  api: '/tron/settings',
+  kind: 'singleton',
+  actions: ['edit'],
+  duty: { two: ['usdt_rate_tsh', 'hot_wallet_ceiling'] },
+  fields: [
+    { key: 'usdt_rate_tsh', type: 'money', editable: true, required: true, min: 1 },
+    { key: 'confirmations', type: 'number', editable: true, required: true, min: 1, max: 1000 },
+    { key: 'collect_threshold', type: 'number', editable: true, required: true, min: 0.000001, max: 1_000_000_000 },
+    { key: 'hot_wallet_ceiling', type: 'number', editable: true, required: true, min: 0, max: 1_000_000_000 },
+    { key: 'updated_at', type: 'datetime' },
+  ],
+};

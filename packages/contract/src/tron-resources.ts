@@ -75,3 +75,53 @@ export const tronSyncAnswer = z.object({ queued: z.boolean(), wallets: num });
 
 // Named in the API document (components.schemas): answers several operations give, referred to by `$ref`.
 component(tronWalletAnswer, 'TronWalletRow');
+
+/**
+ * A USDT amount as the operator types it (issue 29, TRON settings): at most 6 decimals (one unit is
+ * 0.000001 USDT), read exactly from its decimal digits (never through a float), at most a billion.
+ */
+const usdtAmount = (min: number) =>
+  z
+    .number()
+    .min(min)
+    .max(1_000_000_000)
+    .refine((v) => /^\d+(\.\d{1,6})?$/.test(String(v)), { message: 'at most 6 decimals' });
+
+/** GET /api/v1/tron/settings (page tron_config): what the watcher, the sweeps and the withdrawals read. */
+export const tronSettingsAnswer = z.object({
+  /** Blocks on top of a transfer's block before it is credited or a withdrawal is taken as paid. */
+  confirmations: num,
+  /** Cents of TSh credited per 1 USDT (and asked per USDT withdrawn). */
+  usdt_rate_tsh: num,
+  /** USDT (decimals): a deposit address is collected from at this balance or more. */
+  collect_threshold: num,
+  /** USDT (decimals): the hot wallet's balance above this is flagged for cold storage. */
+  hot_wallet_ceiling: num,
+  updated_at: str,
+});
+export type TronSettingsAnswer = z.infer<typeof tronSettingsAnswer>;
+
+/** PUT /api/v1/tron/settings: the rate and the ceiling wait for a second whole-book admin. */
+export const tronSettingsBody = z.strictObject({
+  confirmations: z.number().int().min(1).max(1000).optional(),
+  usdt_rate_tsh: z.number().int().min(1).max(100_000_000_00).optional(),
+  collect_threshold: usdtAmount(0.000001).optional(),
+  hot_wallet_ceiling: usdtAmount(0).optional(),
+});
+
+/**
+ * A USDT withdrawal as the review shows it (GET /api/v1/tron/withdrawals/:id, and several at once by
+ * `ids`): the destination, the USDT amount, and an address-poisoning hold with the look-alike address it
+ * was taken for (`hold_kind`: our_wallet, counterparty, destination, own_wallet) and whether its release
+ * waits for a second admin (`release_pending`: the pending change's id).
+ */
+export const usdtWithdrawalAnswer = z.object({
+  withdrawal_id: num, serial_number: str, status: num, amount: num, to_address: str, from_address: str.nullable(),
+  usdt_amount: num, held: z.boolean(), warning: str.nullable(), hold_kind: str.nullable(), look_alike: str.nullable(),
+  release_pending: num.nullable(), remark: str.nullable(), sweep_id: num, sweep_number: str, sweep_status: num, tx_hash: str.nullable(),
+});
+export type UsdtWithdrawalAnswer = z.infer<typeof usdtWithdrawalAnswer>;
+export const usdtWithdrawalQuery = z.object({
+  /** Withdrawal ids, comma separated (the review list's page): those of USDT in the caller's scope are answered. */
+  ids: z.string().trim().max(2000).regex(/^\d{1,15}(,\d{1,15}){0,99}$/),
+});

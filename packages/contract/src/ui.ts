@@ -23,7 +23,7 @@ export * from './visitor-resources.js';
 export * from './messaging-resources.js';
 // messaging-api.ts builds zod shapes: the console takes its types only.
 export type { BoardRow, MessageRow, MessageSendBody, MessageSendAnswer, MessageTarget, BettorTargetFilter, PhoneResolution, AppVersionAnswer, InboxItem } from './messaging-api.js';
-export type { BoardReplyAnswer, BoardClearAnswer } from './messaging-api.js';
+export type { BoardReplyAnswer, BoardClearAnswer, RecipientCountAnswer } from './messaging-api.js';
 export * from './sms-resources.js';
 // sms-api.ts builds zod shapes: the console takes its types only.
 export type { SmsTarget, SmsSendBody, SmsPreviewAnswer, SmsSendRow, SmsRecipientRow, SmsConfigAnswer, SmsImportAnswer } from './sms-api.js';
@@ -39,6 +39,11 @@ export * from './duties-resources.js';
 // duties-api.ts builds zod shapes: the console takes its types only.
 export type { Duty, PendingChangeRow, SettingHistoryRow } from './duties-api.js';
 export type { PendingApprovalAnswer, SettingNamesAnswer } from './duties-api.js';
+// saved-filters-api.ts builds zod shapes: the console takes its types only.
+export type { SavedFilterRow, SavedFiltersAnswer, SavedFilterBody, SavedFilterUpdateBody } from './saved-filters-api.js';
+export * from './saved-filters.js';
 export * from './tron-declarations.js';
 // payments-network-api.ts builds zod shapes: the console takes its types only.
 export type { BettorNetworkAnswer, PhoneNetworkRow, PortedRecord, PortedBody } from './payments-network-api.js';
+// Bulk actions: the limit and the answer's types (no zod).
+export * from './bulk.js';

@@ -96,6 +96,7 @@ export const MESSAGES = {
     'sw-KE': 'Akaunti hii imezimwa',
     'zh-CN': '该账号已被禁用',
   },
+  ACCOUNT_EXPIRED: { 'en-US': 'This account expired on {at}', 'sw-KE': 'Akaunti hii iliisha muda {at}', 'zh-CN': '该账号已于 {at} 过期' },
   IP_BLACKLISTED: {
     'en-US': 'Access from your IP address is blocked',
     'sw-KE': 'Ufikiaji kutoka anwani yako ya IP umezuiwa',
@@ -894,6 +895,7 @@ export const MESSAGES = {
     'sw-KE': 'Skripti hatari lazima iidhinishwe na msimamizi mwingine, si yule aliyeiomba',
     'zh-CN': '危险脚本必须由另一位管理员批准，申请人不能自己批准',
   },
+  SCRIPT_NOT_YOURS: { 'en-US': 'Only its requester can withdraw it', 'sw-KE': 'Ni mwombaji pekee anayeweza kuiondoa', 'zh-CN': '仅申请人可撤回' },
   SCRIPT_NOT_AWAITING_APPROVAL: {
     'en-US': 'This run is not waiting for an approval',
     'sw-KE': 'Utekelezaji huu haungoji idhini',

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, Database, Db } from './db.js';
 import type { Jobs } from './jobs.js';
 import type { IpBlocklist } from './ipblock.js';
@@ -6,6 +7,11 @@ import type { LogTypeSwitch } from './audit.js';
 /** A cache a module keeps in memory and reloads after an operator's edit. */
 export interface Reloadable {
   reload(): Promise<void>;
+}
+
+/** The server's loggers by name, whose levels an operator sets (System › Server log settings): `reload` after an edit. */
+export interface NamedLogs extends Reloadable {
+  of(name: string): FastifyBaseLogger;
 }
 
 /** What every module's routes receive: the database, the cross-process bus and shared caches. */
@@ -26,4 +32,6 @@ export interface AppContext {
    * absent when a fixed margin was given): the screens that edit margins reload it.
    */
   margins?: Reloadable;
+  /** The server's loggers by name (system's ServerLogLevels, set by app.ts): a module logs under its own name. */
+  logs?: NamedLogs;
 }

@@ -15,7 +15,7 @@ import type { ExportColumn } from './listing.js';
  * "-20.50") or nothing. Enum ids become their label in the asker's language; money in cents becomes
  * decimal shillings, exactly (the digits of the integer, never a float division).
  */
-export type Cell = { t: 's'; v: string } | { t: 'n'; v: number } | { t: 'm'; v: string } | null;
+export type Cell = { t: 's'; v: string } | { t: 'n'; v: number } | { t: 'm'; v: string; dp?: number } | null;
 
 /** A value of a row to a cell, per column (resolved once per export, not per row); `row` for a column read from several keys. */
 export type CellOf = (v: unknown, row?: Readonly<Record<string, unknown>>) => Cell;
@@ -103,6 +103,21 @@ function readerOf(col: ExportColumn, locale: string, zone: string): CellOf {
       return shown ? { t: 's', v: shown } : null;
     };
   }
+  if (col.text) {
+    const write = col.text;
+    return (v, row) => {
+      const shown = write(v, row ?? {}, locale);
+      return shown === null ? text(v) : { t: 's', v: shown };
+    };
+  }
+  if (col.decimals !== undefined) {
+    const dp = col.decimals;
+    return (v) => {
+      if (v === null || v === undefined || v === '') return null;
+      const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : typeof v === 'string' && INTEGER.test(v) ? BigInt(v) : null;
+      return n === null ? text(v) : { t: 'm', v: unitsToDecimalString(n, dp), dp };
+    };
+  }
   if (col.money) {
     return (v) => {
       if (v === null || v === undefined || v === '') return null;
@@ -127,6 +142,15 @@ function readerOf(col: ExportColumn, locale: string, zone: string): CellOf {
     };
   }
   return text;
+}
+
+/** An integer of 10^-dp units as a decimal with all its dp digits, exactly: (50600169n, 6) → "50.600169". */
+export function unitsToDecimalString(n: bigint, dp: number): string {
+  const negative = n < 0n;
+  const abs = negative ? -n : n;
+  const scale = 10n ** BigInt(dp);
+  const fraction = dp > 0 ? `.${(abs % scale).toString().padStart(dp, '0')}` : '';
+  return `${negative ? '-' : ''}${abs / scale}${fraction}`;
 }
 
 /**

@@ -61,6 +61,13 @@ export interface ExportColumn {
    * language (domain billRemarkText), with the row's free text after it; a row without a kind as its text.
    */
   remark?: boolean;
+  /**
+   * An integer amount in units of 10^-decimals written as a decimal, exactly (USDT: 6, `50600169` →
+   * "50.600169"); `money` is TSh cents (2).
+   */
+  decimals?: number;
+  /** A value the owning module writes as text in the asker's language (a code or a state read with its row). */
+  text?: (value: unknown, row: Readonly<Record<string, unknown>>, locale: string) => string | null;
 }
 
 /**

@@ -33,8 +33,8 @@ export interface ResourceBinding {
   prepare?: (values: Record<string, unknown>, ctx: { mode: 'create' | 'edit'; req: FastifyRequest; ex: Executor; before?: Record<string, unknown> }) =>
     | void
     | Promise<void>;
-  /** Called after a committed write (cache invalidation). */
-  afterWrite?: () => void;
+  /** Called after a committed write (cache invalidation); awaited, so the answer comes once it is applied (its failure is logged, the write stands). */
+  afterWrite?: () => void | Promise<void>;
   /** Log type of the audit rows (default ordinary). */
   auditType?: number;
   /** Id of the one row of a singleton resource. */
@@ -46,6 +46,15 @@ export interface ResourceBinding {
 }
 
 const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** A binding's after-write hook, awaited; its failure is logged: the write has committed and stands. */
+async function afterWrite(b: ResourceBinding, req: FastifyRequest): Promise<void> {
+  try {
+    await b.afterWrite?.();
+  } catch (err) {
+    req.log.error({ err }, `${b.def.name}: applying a committed write failed`);
+  }
+}
 
 function columnOf(b: ResourceBinding, key: string): PgColumn {
   const cols = getTableColumns(b.table) as Record<string, PgColumn>;
@@ -286,7 +295,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
           await writeAudit(tx, req, { type: auditType, content: `Edited ${def.name}`, before: toApiRow(b, before), after: a });
           return a;
         });
-        b.afterWrite?.();
+        await afterWrite(b, req);
         return after;
       });
     }
@@ -373,7 +382,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
         await writeAudit(tx, req, { type: auditType, content: `Created ${def.name} #${String(a.id)}`, after: a });
         return a;
       });
-      b.afterWrite?.();
+      await afterWrite(b, req);
       return reply.status(201).send(created);
     });
   }
@@ -394,7 +403,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
         await writeAudit(tx, req, { type: auditType, content: `Edited ${def.name} #${req.params.id}`, before: toApiRow(b, before), after: a });
         return a;
       });
-      b.afterWrite?.();
+      await afterWrite(b, req);
       return updated;
     });
   }
@@ -409,7 +418,7 @@ export function registerResource(app: FastifyInstance, db: Db, b: ResourceBindin
         await tx.delete(b.table).where(eq(idCol(), req.params.id));
         await writeAudit(tx, req, { type: auditType, content: `Deleted ${def.name} #${req.params.id}`, before: toApiRow(b, before) });
       });
-      b.afterWrite?.();
+      await afterWrite(b, req);
       return { ok: true };
     });
   }

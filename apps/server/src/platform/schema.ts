@@ -94,6 +94,9 @@ export const admins = pgTable(
     uniqueIndex('admins_account_lower').on(sql`lower(${t.account})`),
     index('admins_path').on(t.path),
     index('admins_superior').on(t.superiorId),
+    // Issue 29, search everywhere: an account's or a name's left-anchored prefix (migration 0041).
+    index('admins_account_prefix').on(sql`(lower(${t.account}) COLLATE "C")`),
+    index('admins_name_prefix').on(sql`(lower(${t.name}) COLLATE "C")`),
   ],
 );
 

@@ -1,10 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { admins } from '../platform/schema.js';
 import { simulateBets } from '../modules/betting/simulate.js';
-import { registerBettor } from '../modules/money/index.js';
 import type { AppContext } from '../platform/context.js';
 import { Rng } from './rng.js';
-import { demoPhone } from './demo-money.js';
+import { simulateRegistration } from './registration.js';
 import { jackpotDue, simulateJackpot } from './jackpot.js';
 import { casinoDue, simulateCasino } from './casino.js';
 import { simulateRacing } from './racing.js';
@@ -42,7 +39,7 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
       else if (casinoDue(roll)) await simulateCasino(ctx, rng);
       else if (roll >= 0.7 && roll < 0.78) await simulateRacing(ctx, rng);
       else if (tronDue(roll)) await simulateTron(ctx, rng);
-      else if (roll < 0.1) await registration(ctx, rng);
+      else if (roll < 0.1) await simulateRegistration(ctx, rng);
       else if (roll < 0.6) await simulateBets(ctx, rng);
       else if (opts.activities?.length) await rng.pick(opts.activities)(ctx, rng);
       else await simulateBets(ctx, rng);
@@ -57,8 +54,3 @@ export function startSimulator(ctx: AppContext, opts: SimulatorOptions = {}) {
   return { stop: () => clearInterval(timer) };
 }
 
-async function registration(ctx: AppContext, rng: Rng) {
-  const agents = await ctx.db.select({ id: admins.id }).from(admins).where(sql`${admins.account} like 'agent_%'`);
-  if (!agents.length) return;
-  await registerBettor(ctx.db, { phone: demoPhone(rng), name: `Player ${rng.int(100, 999)}`, agentId: rng.pick(agents).id }).catch(() => undefined);
-}

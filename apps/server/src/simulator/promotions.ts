@@ -1,8 +1,9 @@
 /**
  * The simulator's promotions (issue 17), run at every tick of `startSimulator`:
- *  - once per install, two campaigns for every branch: "Sign in 3 days in a row" (cash 500.00, reviewed by
- *    an operator: its rows appear pending) and "Bet 5,000 at odds 1.50+" (bonus funds 1,000.00 with 3x
- *    wagering and 7 days' expiry, approved at once), both started a week ago;
+ *  - once per install, three campaigns for every branch: "Sign in 3 days in a row" (cash 500.00, reviewed by
+ *    an operator: its rows appear pending), "Bet 5,000 at odds 1.50+" (bonus funds 1,000.00 with 3x
+ *    wagering and 7 days' expiry, approved at once) and "Invite a friend" (cash 1,000.00 to the inviter when
+ *    the invitee's first deposit reaches 2,000.00, approved at once), all started a week ago;
  *  - on the first tick, a sign-in history of the last four days for a third of the bettors (sign-in
  *    events at those instants, evaluated by the events job like any other), so a fresh install shows
  *    qualification rows at once;
@@ -32,6 +33,13 @@ export const SIM_CAMPAIGNS = [
     name: 'Bet 5,000 at odds 1.50+', type: 'bet_to_get', rules: { min_stake: 5_000_00, min_odds: 1.5 }, reward: { kind: 'bonus' as const, fixed_cents: 1_000_00, percent_bps: null, cap_cents: null },
     budgetCents: 5_000_000_00, autoApprove: true, wageringMultiplier: 3, bonusExpiryDays: 7,
   },
+  {
+    // Issue 29: the simulator's bettors register with friends' invitation codes (./registration.ts); the inviter
+    // is paid (bill 9) when the friend's first deposit reaches 2,000.
+    name: 'Invite a friend: 1,000 on their first deposit', type: 'invitation', rules: { min_first_deposit: 2_000_00 },
+    reward: { kind: 'cash' as const, fixed_cents: 1_000_00, percent_bps: null, cap_cents: null },
+    budgetCents: 5_000_000_00, autoApprove: true, wageringMultiplier: 0, bonusExpiryDays: 30,
+  },
 ];
 
 let seeded = false;
@@ -59,7 +67,8 @@ async function seedCampaigns(ctx: AppContext) {
   for (const c of SIM_CAMPAIGNS) {
     const [known] = await ctx.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.name, c.name)).limit(1);
     if (known) continue;
-    fresh = true;
+    // The sign-in history is made for a new streak campaign only (an install that gains a later campaign keeps its history).
+    if (c.type === 'signin_streak') fresh = true;
     await ctx.db.insert(campaigns).values({ ...c, startsAt: new Date(now - 7 * DAY), endsAt: new Date(now + 90 * DAY), agentId: null, status: 'active' });
   }
   if (!fresh) return;

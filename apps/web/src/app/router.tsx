@@ -6,7 +6,9 @@ import { PageLoading } from './Loading';
 
 /**
  * Routes (spec §2): hash history; `/` → /admin_login; public /admin_login, /admin_register, /maintain;
- * everything else under /customer, guarded (no session → /admin_login). Each area is its own chunk: the
+ * everything else under /customer, guarded (no session → /admin_login), drawn by the shell: its tabs of
+ * open pages keep each screen alive, so the screens are the shell's to render (descendant routes), not an
+ * outlet's that would unmount them on every change of page. Each area is its own chunk: the
  * login page loads neither the shell nor any screen. Declarative routes (no loaders or actions: each
  * screen fetches its own data), so the data router of react-router stays out of the bundle.
  */
@@ -15,8 +17,6 @@ const RegisterPage = lazy(() => import('../pages/auth/RegisterPage'));
 const MaintainPage = lazy(() => import('../pages/auth/MaintainPage'));
 // The shell waits for the texts of the menu and of the system screens (not needed to sign in).
 const Shell = lazy(() => Promise.all([import('./shell'), loadTexts('menu'), loadTexts('system')]).then(([m]) => ({ default: m.Shell })));
-const CustomerIndex = lazy(() => import('./shell').then((m) => ({ default: m.CustomerIndex })));
-const ScreenRoute = lazy(() => import('./shell').then((m) => ({ default: m.ScreenRoute })));
 
 export const LOGIN_PATH = '/admin_login';
 export const HOME_PATH = '/customer';
@@ -52,10 +52,7 @@ export function AppRouter() {
         <Route path={LOGIN_PATH} element={<GuestOnly>{page(<LoginPage />)}</GuestOnly>} />
         <Route path="/admin_register" element={page(<RegisterPage />)} />
         <Route path="/maintain" element={page(<MaintainPage />)} />
-        <Route path={HOME_PATH} element={<RequireAuth>{page(<Shell />)}</RequireAuth>}>
-          <Route index element={page(<CustomerIndex />)} />
-          <Route path=":page/*" element={<ScreenRoute />} />
-        </Route>
+        <Route path={`${HOME_PATH}/*`} element={<RequireAuth>{page(<Shell />)}</RequireAuth>} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>
     </HashRouter>

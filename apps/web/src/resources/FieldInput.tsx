@@ -71,7 +71,9 @@ export function FieldInput({ field: f, ctx, disabled, ...control }: FieldInputPr
     case 'number':
     case 'odds':
     case 'enum': // an enumeration the domain does not have (yet): its id
-      return <InputNumber min={f.min} max={f.max} style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
+      // No min/max on the input: it would silently change what was typed into the bound (200 saved as
+      // 1,024); the field's rule refuses a value out of bounds and names the bounds instead.
+      return <InputNumber style={{ width: '100%' }} placeholder={placeholder} disabled={disabled} {...control} />;
     case 'money':
       return <TshInput placeholder={placeholder} disabled={disabled} {...control} />;
     case 'datetime':

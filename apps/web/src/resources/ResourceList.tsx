@@ -19,6 +19,7 @@ import { QueryHint } from './StateViews';
 import { QuickFilters, type QuickFilter } from './QuickFilters';
 import { rowKeyOf, type FormMode, type ResourceView, type Row } from './types';
 import { unmetRequirement, useListState } from './useListState';
+import { useOpenParam } from './useOpenParam';
 
 export interface ResourceListProps {
   def: ResourceView;
@@ -88,6 +89,7 @@ export function ResourceList({
   const { create, update, remove } = useResourceMutations(def);
   const [editing, setEditing] = useState<Editing>({ mode: 'create', open: false });
   const [viewing, setViewing] = useState<Row | null>(null);
+  useOpenParam(result.data?.items, setViewing);
   const [selected, setSelected] = useState<Row[]>([]);
   const detail = useResourceRecord(def, viewing ? rowKeyOf(viewing) : undefined, viewing ?? undefined, def.fetchDetail !== false);
   const texts = resourceTexts(def);
@@ -135,7 +137,7 @@ export function ResourceList({
     <>
       {showHeader && <PageHeader title={t(texts.title)} description={t(texts.description)} />}
       {intro}
-      <SearchForm fields={def.fields} list={list} />
+      <SearchForm fields={def.fields} list={list} page={def.page} />
       <ResourceTable
         screen={def.name}
         fields={def.fields}

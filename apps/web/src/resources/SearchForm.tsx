@@ -7,6 +7,7 @@ import { fieldLabelKey } from '@dau/contract/ui';
 import { useIsMobile } from '../kit/dialog';
 import { dayEndIso, dayStartIso, zonedDay, zonedToday } from '../kit/timeZone';
 import { fieldOptions, useLocale } from './locale';
+import { SavedFilters } from './SavedFilters';
 import type { FieldView } from './types';
 import type { Filters, ListState } from './useListState';
 
@@ -97,8 +98,11 @@ const SHOWN_ON_PHONE = 2;
 
 const inUse = (f: FieldView, filters: Filters) => (f.search === 'range' ? !!(filters[`${f.key}_from`] || filters[`${f.key}_to`]) : !!filters[f.key]);
 
-/** The filters of a list, built from the fields that declare `search`; it reads and writes the URL state. */
-export function SearchForm({ fields, list }: { fields: readonly FieldView[]; list: ListState }) {
+/**
+ * The filters of a list, built from the fields that declare `search`; it reads and writes the URL state.
+ * `page`: the list's catalogue page, for its saved filters (default: the current screen's).
+ */
+export function SearchForm({ fields, list, page }: { fields: readonly FieldView[]; list: ListState; page?: string }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [form] = Form.useForm<FormValues>();
@@ -137,7 +141,7 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
                   {expanded ? <UpOutlined /> : <DownOutlined />}
                 </Button>
               )}
-              <SearchButtons onReset={list.reset} />
+              <SearchButtons onReset={list.reset} page={page} />
             </Space>
           </Form.Item>
         </Col>
@@ -146,11 +150,15 @@ export function SearchForm({ fields, list }: { fields: readonly FieldView[]; lis
   );
 }
 
-/** The end of a filter form: Reset, and Search (the form's submit). */
-export function SearchButtons({ onReset }: { onReset(): void }) {
+/**
+ * The end of a filter form: the list's saved filters (issue 29: every list's filters live in the URL, which
+ * they save and apply), Reset, and Search (the form's submit).
+ */
+export function SearchButtons({ onReset, page }: { onReset(): void; page?: string }) {
   const { t } = useTranslation();
   return (
     <>
+      <SavedFilters page={page} />
       <Button icon={<ReloadOutlined />} onClick={onReset} data-testid="resource-search-reset">
         {t('action.reset')}
       </Button>

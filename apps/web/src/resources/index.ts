@@ -10,6 +10,7 @@ export { SettingsCard } from './SettingsCard';
 export { useListState, filterKeysOf, unmetRequirement, PAGE_SIZES, DEFAULT_PAGE_SIZE, type ListState, type Filters } from './useListState';
 export { SearchForm, SearchButtons } from './SearchForm';
 export { QuickFilters, type QuickFilter } from './QuickFilters';
+export { SavedFilters, type SavedFiltersProps } from './SavedFilters';
 export { ResourceTable, type ResourceTableProps } from './ResourceTable';
 export { PlainTable } from './PlainTable';
 export { buildColumns, parseSort, formatSort } from './columns';
@@ -30,6 +31,7 @@ export { PageHeader, resourceTexts } from './PageHeader';
 export { areaView } from './areaView';
 export { NoData, LoadError, QueryHint } from './StateViews';
 export { Panel } from './Panel';
+export { BulkBar, bulkTotal, useBulkRun, useBulkWords, type BulkRow } from './Bulk';
 export {
   useResourceList,
   useResourceRecord,

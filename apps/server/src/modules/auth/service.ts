@@ -210,9 +210,13 @@ export async function checkSignIn(
   } else if (!admin || !passwordOk) {
     return fail('LOGIN_FAILED');
   }
-  if (admin!.disabled === 2 || (admin!.memberExpiry && admin!.memberExpiry.getTime() <= Date.now())) {
-    await writeAudit(db, req, { type: LOG_TYPE.login, content: `Refused sign-in of disabled or expired account "${account}"`, status: 403, adminId: admin!.id, account });
-    throw new AppError(403, 'ACCOUNT_DISABLED');
+  const expiry = admin!.memberExpiry;
+  const expired = !!expiry && expiry.getTime() <= Date.now();
+  if (admin!.disabled === 2 || expired) {
+    await writeAudit(db, req, { type: LOG_TYPE.login, content: `Refused sign-in of ${admin!.disabled === 2 ? 'disabled' : 'expired'} account "${account}"`, status: 403, adminId: admin!.id, account });
+    // Disabled says disabled; an account that only ran out says so, and when (UTC: the sign-in page knows no zone yet).
+    if (admin!.disabled === 2) throw new AppError(403, 'ACCOUNT_DISABLED');
+    throw new AppError(403, 'ACCOUNT_EXPIRED', { at: `${expiry!.toISOString().slice(0, 16).replace('T', ' ')} UTC` });
   }
   return { admin: admin!, attemptId: id };
 }

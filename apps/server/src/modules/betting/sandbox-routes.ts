@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { ACCOUNT_KIND, BETTING_OFFER_STATUS, BILL_TYPE, EVENT_STATUS, ORDER_TYPE, SPORT } from '@dau/domain';
 import type { AppContext } from '../../platform/context.js';
 import { authOf } from '../../platform/access.js';
+import { scopeOf } from '../../platform/listing.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db.js';
 import { HOUSE, newSandboxBettor, post } from '../money/index.js';
@@ -20,11 +21,13 @@ const body = z.strictObject({
   legs: z.number().int().min(1).max(5).default(1),
   /** Cash the new bettor starts with, in cents (default TSh 50,000). */
   cash: z.number().int().positive().max(1_000_000_000).default(50_000_00),
+  /** The new bettor registers with this invitation code (a bettor of the caller's scope invited them; issue 29). */
+  invitation_code: z.string().trim().regex(/^[A-Za-z0-9]{4,16}$/).optional(),
 });
 
 const orderAnswer = z.object({
   id: z.number(), order_no: z.string(), serial_number: z.string(), bettor_id: z.number(), phone: z.string(),
-  stake: z.number(), potential_payout: z.number(), event_ids: z.array(z.string()),
+  stake: z.number(), potential_payout: z.number(), event_ids: z.array(z.string()), inviter_id: z.number().nullable(),
 });
 
 let seq = 0;
@@ -38,7 +41,7 @@ let seq = 0;
  * order is then placed by the placement service (type admin bet), with every rule of a real bet. Needs the
  * random bet button of the order list: it places money on a bettor's account.
  */
-export function bettingSandboxRoutes(app: FastifyInstance, { db }: AppContext, feed: FeedEngine) {
+export function bettingSandboxRoutes(app: FastifyInstance, { db, bus }: AppContext, feed: FeedEngine) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v1/sandbox/betting/orders',
@@ -88,17 +91,18 @@ export function bettingSandboxRoutes(app: FastifyInstance, { db }: AppContext, f
       }
 
       const bettor = await db.transaction(async (tx) => {
-        const b = await newSandboxBettor(tx, admin.id, tag);
+        const invite = req.body.invitation_code ? { code: req.body.invitation_code, scope: await scopeOf(tx, authOf(req)) } : undefined;
+        const b = await newSandboxBettor(tx, admin.id, tag, invite);
         await post(tx, {
           bettorId: b.id, account: ACCOUNT_KIND.cash, amount: req.body.cash, type: BILL_TYPE.user_recharge,
           cause: { type: 'recharge', id: `sandbox-${b.id}` }, house: HOUSE.clearing(6), remark: { kind: 'sandbox_funding' },
         });
         return b;
       });
-      const order = await placeOrder(db, { bettorId: bettor.id, type: ORDER_TYPE.admin_bet, stakeCents: req.body.stake, legs, adminId: admin.id, skipLiveDelay: true, note: 'sandbox' });
+      const order = await placeOrder(db, { bettorId: bettor.id, type: ORDER_TYPE.admin_bet, stakeCents: req.body.stake, legs, adminId: admin.id, skipLiveDelay: true, note: 'sandbox' }, { bus });
       return reply.status(201).send({
         id: order.id, order_no: order.orderNo, serial_number: order.serialNumber, bettor_id: bettor.id, phone: bettor.phone,
-        stake: order.stake, potential_payout: order.potentialPayout, event_ids: legs.map((l) => l.eventId),
+        stake: order.stake, potential_payout: order.potentialPayout, event_ids: legs.map((l) => l.eventId), inviter_id: bettor.inviterId,
       });
     },
   );

@@ -10,7 +10,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Db, Executor } from '../../platform/db.js';
 import { AppError, badRequest } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource.js';
-import { languages } from '../system/index.js';
+import { assertListedLanguage } from '../system/index.js';
 import { imageTexts, imageTextTypes, rotations, rotationTypes } from './schema.js';
 import { sanitizeArticle } from './sanitize.js';
 
@@ -82,10 +82,7 @@ export function contentRoutes(app: FastifyInstance, ctx: AppContext) {
     table: imageTexts,
     prepare: async (v, { ex }) => {
       await typeExists(ex, imageTextTypes, v.type_id);
-      if (v.language !== undefined) {
-        const [lang] = await ex.select({ id: languages.id }).from(languages).where(eq(languages.code, String(v.language))).limit(1);
-        if (!lang) throw new AppError(422, 'CONTENT_LANGUAGE_UNKNOWN', {}, [{ field: 'language' }]);
-      }
+      if (v.language !== undefined) await assertListedLanguage(ex, String(v.language));
       if (v.body !== undefined) {
         v.body = sanitizeArticle(String(v.body));
         if (v.body === '') throw invalid('body', 'nothing is left once cleaned');

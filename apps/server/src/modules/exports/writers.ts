@@ -89,14 +89,16 @@ export const XLSX_MAX_ROWS = 1_048_576;
 
 const STYLES =
   `${XML_DECL}<styleSheet xmlns="${NS}">` +
+  '<numFmts count="1"><numFmt numFmtId="164" formatCode="#,##0.000000"/></numFmts>' +
   '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
   '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
   '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
   '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  // 0 default, 1 bold header, 2 amounts with the built-in "#,##0.00"
-  '<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+  // 0 default, 1 bold header, 2 amounts with the built-in "#,##0.00", 3 USDT amounts "#,##0.000000" (format 164)
+  '<cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
   '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
-  '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+  '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
   '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
   '</styleSheet>';
 
@@ -114,7 +116,7 @@ function xlsxCell(c: Cell): string {
     case 'n':
       return `<c><v>${c.v}</v></c>`;
     case 'm':
-      return `<c s="2"><v>${c.v}</v></c>`;
+      return `<c s="${c.dp === 6 ? 3 : 2}"><v>${c.v}</v></c>`;
     default:
       // Inline strings are text, never formulas: no apostrophe needed (it would show in the cell).
       return strCell(c.v);

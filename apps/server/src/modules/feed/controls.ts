@@ -20,11 +20,12 @@ import type { Executor } from '../../platform/db.js';
 import { writeAudit } from '../../platform/audit.js';
 import { authOf } from '../../platform/access.js';
 import { conflict, notFound } from '../../platform/errors.js';
+import { eachRow } from '../../platform/bulk.js';
 import { leagues, priceMargins, saveMargin, type PriceMargin } from '../sports/index.js';
 import type { FeedEngine, StoredMarket } from './engine.js';
 import type { PgFeedStore } from './pg-store.js';
 import { matchListSpec } from './routes.js';
-import { answerRow, text } from '@dau/contract';
+import { answerRow, bulkAnswer, bulkMarketsBody, text } from '@dau/contract';
 import { feedEvents } from './schema.js';
 import { notLive } from './archive.js';
 
@@ -166,6 +167,20 @@ export function feedControls(app: FastifyInstance, ctx: AppContext, engine: Feed
     '/api/v1/sports/matches/:id/markets/:market_key/suspension',
     { config: button('suspend'), schema: { tags: ['match_list'], summary: 'Suspend or resume a market of a match', params: marketParams, body: suspensionBody, response: { 200: marketAnswer } } },
     (req) => suspendMarket(req, req.params.id, req.params.market_key, req.body.is_suspended),
+  );
+
+  // Issue 29: markets of one match suspended or resumed together, each as the single control (its own
+  // transaction and audit row); every market's outcome in the answer.
+  r.post(
+    '/api/v1/sports/matches/:id/markets/suspension',
+    {
+      config: button('suspend'),
+      schema: { tags: ['match_list'], summary: 'Suspend or resume many markets of a match, each market\'s outcome answered', params: idParams, body: bulkMarketsBody, response: { 200: bulkAnswer } },
+    },
+    (req) =>
+      eachRow(req, { db, type: LOG_TYPE.ordinary, what: `match ${req.params.id}: bulk ${req.body.is_suspended ? 'suspend' : 'unsuspend'} of markets` }, req.body.keys, async (key) => {
+        await suspendMarket(req, req.params.id, key, req.body.is_suspended);
+      }),
   );
 
   r.post(

@@ -15,3 +15,8 @@ export async function jackpotRoutes(app: FastifyInstance, ctx: AppContext) {
 }
 
 export { copyShare, issuesWaitingOn, placeTicket, quoteTicket, refreshFeedResults, shareTicket, poolOf, parseTiers, tiersOf } from './service.js';
+
+// A read-only face of the tickets (platform/read-model.ts): search everywhere finds a ticket by its serial.
+import { readModel } from '../../platform/read-model.js';
+import { jackpotTickets as jackpotTicketsTable } from './schema.js';
+export const jackpotTickets = readModel(jackpotTicketsTable);

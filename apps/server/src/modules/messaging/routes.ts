@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { LOG_TYPE, MESSAGE_STATUS, tzPhoneStored } from '@dau/domain';
 import {
   appVersionAnswer, appVersionQuery, boardClearAnswer, boardClearBody, boardFilters, boardReplyAnswer, boardReplyBody, boardRow, idParams,
-  messageFilters, messageRow, messageSendAnswer, messageSendBody, okAnswer, phoneResolution, phoneResolveBody,
+  messageFilters, messageRow, messageSendAnswer, messageSendBody, okAnswer, phoneResolution, phoneResolveBody, recipientCountAnswer, recipientCountBody,
 } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
@@ -26,7 +26,7 @@ import { defineList, registerList, scopeCondition, scopeOf, withinDates, type Sc
 import { admins } from '../../platform/schema.js';
 import { bettors } from '../money/index.js';
 import { boardMessages, messages } from './schema.js';
-import { branchRoot, checkAppVersion, createSend, deleteSend, replyToBoard, resolvePhones } from './service.js';
+import { branchRoot, checkAppVersion, countRecipients, createSend, deleteSend, replyToBoard, resolvePhones } from './service.js';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -231,6 +231,19 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
       const auth = authOf(req);
       const scope = await scopeOf(db, auth);
       return (await resolvePhones(db, req.body.phones, await branchRoot(db, scope, auth.admin.id))).report;
+    },
+  );
+
+  r.post(
+    '/api/v1/messaging/recipients/count',
+    {
+      config: { access: { page: 'message_list', button: 'send' } },
+      schema: { tags, summary: 'How many bettors of my branch a send to this target would reach now (named by the confirmation before sending); sends nothing', body: recipientCountBody, response: { 200: recipientCountAnswer } },
+    },
+    async (req) => {
+      req.audited = true; // reads only
+      const auth = authOf(req);
+      return { count: await countRecipients(db, await scopeOf(db, auth), auth.admin.id, req.body.target) };
     },
   );
 

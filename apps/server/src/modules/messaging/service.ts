@@ -10,7 +10,7 @@
  * inserts `INSERT … SELECT … ON CONFLICT DO NOTHING` from the bettor id after the stored cursor, counts and
  * moves the cursor: a job retried after a crash resumes at the cursor and writes nobody twice.
  */
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { appUpdateFor, parsePhoneList, tzPhoneStored, normaliseTzPhone } from '@dau/domain';
 import { MESSAGE_MAX_PHONES, type BettorTargetFilter, type MessageTarget } from '@dau/contract';
 import type { Db, Executor, Tx } from '../../platform/db.js';
@@ -88,51 +88,59 @@ export async function resolvePhones(ex: Executor, text: string, rootId: number |
   };
 }
 
+interface ResolvedTarget {
+  audience: 'all' | 'bettors' | 'filter' | 'branch';
+  scopeAdminId: number | null;
+  filter: Record<string, unknown> | null;
+  recipientCount: number;
+  phones: PhoneReport | null;
+}
+
 /**
- * Creates a send in the caller's transaction and queues its delivery with it. Refuses targets outside the
- * sender's branch (403 OUT_OF_SCOPE): an agent, a bettor id or a filter's agent not in it.
+ * Who a target reaches, as a send stores it. Refuses targets outside the sender's branch (403
+ * OUT_OF_SCOPE): an agent, a bettor id or a filter's agent not in it.
  */
-export async function createSend(tx: Tx, jobs: Jobs, scope: Scope, senderId: number, input: SendInput) {
-  const root = await branchRoot(tx, scope, senderId);
-  const t = input.target;
-  let audience: 'all' | 'bettors' | 'filter' | 'branch';
-  let scopeAdminId = root;
-  let filter: Record<string, unknown> | null = null;
-  let recipientCount = 0;
-  let phones: PhoneReport | null = null;
+async function resolveTarget(ex: Executor, scope: Scope, senderId: number, t: MessageTarget): Promise<ResolvedTarget> {
+  const root = await branchRoot(ex, scope, senderId);
+  const out: ResolvedTarget = { audience: 'all', scopeAdminId: root, filter: null, recipientCount: 0, phones: null };
   switch (t.kind) {
     case 'all':
-      audience = 'all';
-      break;
+      return out;
     case 'phones': {
-      const r = await resolvePhones(tx, t.phones, root);
-      phones = r.report;
-      if (!r.ids.length) throw unprocessable('MESSAGE_NO_RECIPIENTS');
-      audience = 'bettors';
-      filter = { bettor_ids: r.ids };
-      recipientCount = r.ids.length;
-      break;
+      const r = await resolvePhones(ex, t.phones, root);
+      return { ...out, audience: 'bettors', filter: { bettor_ids: r.ids }, recipientCount: r.ids.length, phones: r.report };
     }
     case 'bettors': {
       const ids = [...new Set(t.bettor_ids)].sort((a, b) => a - b);
-      const rows = await tx.select({ id: bettors.id, agentId: bettors.agentId }).from(bettors).where(inArray(bettors.id, ids));
+      const rows = await ex.select({ id: bettors.id, agentId: bettors.agentId }).from(bettors).where(inArray(bettors.id, ids));
       if (rows.length < ids.length || rows.some((b) => !agentInScope(scope, b.agentId))) throw new AppError(403, 'OUT_OF_SCOPE');
-      audience = 'bettors';
-      filter = { bettor_ids: ids };
-      recipientCount = ids.length;
-      break;
+      return { ...out, audience: 'bettors', filter: { bettor_ids: ids }, recipientCount: ids.length };
     }
     case 'filter':
       if (t.filter.agent_id !== undefined && !agentInScope(scope, t.filter.agent_id)) throw new AppError(403, 'OUT_OF_SCOPE');
-      audience = 'filter';
-      filter = t.filter;
-      break;
+      return { ...out, audience: 'filter', filter: t.filter };
     case 'branch':
       if (!agentInScope(scope, t.agent_id)) throw new AppError(403, 'OUT_OF_SCOPE');
-      audience = 'branch';
-      scopeAdminId = t.agent_id;
-      break;
+      return { ...out, audience: 'branch', scopeAdminId: t.agent_id };
   }
+}
+
+/**
+ * How many bettors a send to this target would reach now (what the console's confirmation names before a
+ * broadcast): the delivery's own conditions, nothing written.
+ */
+export async function countRecipients(ex: Executor, scope: Scope, senderId: number, t: MessageTarget): Promise<number> {
+  const r = await resolveTarget(ex, scope, senderId, t);
+  if (r.audience === 'bettors') return r.recipientCount;
+  const where = r.audience === 'all' ? and(branchCondition(r.scopeAdminId), lte(bettors.createdAt, new Date()))! : targetCondition(r);
+  const [{ n }] = rowsOf<{ n: number }>(await ex.execute(sql`SELECT count(*)::int AS n FROM ${bettors} WHERE ${where}`));
+  return Number(n);
+}
+
+/** Creates a send in the caller's transaction and queues its delivery with it (targets as `resolveTarget`). */
+export async function createSend(tx: Tx, jobs: Jobs, scope: Scope, senderId: number, input: SendInput) {
+  const { audience, scopeAdminId, filter, recipientCount, phones } = await resolveTarget(tx, scope, senderId, input.target);
+  if (input.target.kind === 'phones' && !recipientCount) throw unprocessable('MESSAGE_NO_RECIPIENTS');
   const now = new Date();
   const scheduled = !!input.sendAt && input.sendAt.getTime() > now.getTime() + 1_000;
   const [row] = await tx
@@ -147,7 +155,7 @@ export async function createSend(tx: Tx, jobs: Jobs, scope: Scope, senderId: num
 }
 
 /** The recipients a targeted send reaches (the where of its fan-out). */
-function targetCondition(m: typeof messages.$inferSelect): SQL {
+function targetCondition(m: Pick<typeof messages.$inferSelect, 'scopeAdminId' | 'filter' | 'audience'>): SQL {
   const branch = branchCondition(m.scopeAdminId);
   const f = (m.filter ?? {}) as { bettor_ids?: number[] } & BettorTargetFilter;
   if (m.audience === 'bettors') return and(sql`${bettors.id} = ANY(${sql.param(f.bettor_ids ?? [])}::int[])`, branch)!;

@@ -118,14 +118,30 @@ export async function markSignedIn(ex: Executor, bettorId: number): Promise<bool
 /**
  * A new bettor of the admin's branch with a random sandbox phone (2557 and 8 digits) and invitation code.
  * Parallel calls, other processes and earlier runs on the same database may hold the number drawn: the
- * insert skips a taken phone or code and draws again.
+ * insert skips a taken phone or code and draws again. With an inviter (a bettor of the admin's scope, found
+ * by their invitation code), the bettor registers as invited: the inviter's agent's, and the other modules
+ * hear of it as of any registration (promotions records the invitation).
  */
-export async function newSandboxBettor(ex: Executor, agentId: number, tag: string) {
+export async function newSandboxBettor(ex: Executor, agentId: number, tag: string, invite?: { code: string; scope: Scope }) {
+  let inviter: { id: number; agentId: number } | null = null;
+  if (invite) {
+    const [inv] = await ex.select({ id: bettors.id, agentId: bettors.agentId }).from(bettors).where(eq(bettors.invitationCode, invite.code.trim().toUpperCase()));
+    if (!inv) throw badRequest('PARAM_INVALID', [{ field: 'invitation_code' }]);
+    if (!agentInScope(invite.scope, inv.agentId)) throw new AppError(403, 'OUT_OF_SCOPE');
+    inviter = inv;
+  }
   for (let attempt = 0; attempt < 20; attempt++) {
     const phone = `2557${String(crypto.randomInt(0, 100_000_000)).padStart(8, '0')}`;
     const invitationCode = `S${crypto.randomBytes(6).toString('hex').toUpperCase()}`;
-    const [b] = await ex.insert(bettors).values({ phone, name: `Sandbox ${tag}`, agentId, invitationCode }).onConflictDoNothing().returning();
-    if (b) return b;
+    const [b] = await ex
+      .insert(bettors)
+      .values({ phone, name: `Sandbox ${tag}`, agentId: inviter?.agentId ?? agentId, invitationCode, inviterId: inviter?.id ?? null })
+      .onConflictDoNothing()
+      .returning();
+    if (b) {
+      for (const l of bettorListeners.values()) await l.registered?.(ex, b);
+      return b;
+    }
   }
   throw conflict();
 }

@@ -49,6 +49,10 @@ export const bettors = pgTable(
     index('bettors_agent').on(t.agentId, t.id),
     index('bettors_created').on(t.createdAt),
     index('bettors_online').on(t.onlineStatus),
+    // Issue 29, search everywhere: a name's left-anchored prefix (migration 0041).
+    index('bettors_name_prefix').on(sql`(lower(${t.name}) COLLATE "C")`),
+    // (0041 adds INCLUDE (name, id) to this one, which drizzle cannot declare: an index-only scan.)
+    index('bettors_agent_name_prefix').on(t.agentId, sql`(lower(${t.name}) COLLATE "C")`),
   ],
 );
 

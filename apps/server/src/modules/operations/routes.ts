@@ -141,7 +141,7 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
       config: { access: { page: 'script', button: 'run', duty: { ring: 'book', setting: 'script' } } },
       schema: {
         tags: ['script'],
-        summary: 'Asks for a run of an allow-listed script on a target server (queued, or awaiting a second admin when dangerous); unknown script or bad arguments 400',
+        summary: 'Asks for a run of an allow-listed script on a target server (queued, or awaiting a second admin when dangerous and not a dry run); unknown script or bad arguments 400',
         body: scriptRunBody,
         response: { 201: scriptOutputAnswer.shape.run },
       },
@@ -156,6 +156,8 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
         throw badRequest('PARAM_INVALID', parsed.error.issues.map((i) => ({ field: ['args', ...i.path.map(String)].join('.'), message: i.message })));
       }
       const dryRun = def.changesData ? b.dry_run : false;
+      // A dry run changes nothing: it needs no second admin, even of a dangerous script.
+      const awaits = def.dangerous && !dryRun;
       // A real run the installation's state refuses is 422 now, not a failed run later (a dry run reports it).
       const refusal = dryRun ? null : await def.precheck?.({ db, database }, parsed.data);
       if (refusal) throw unprocessable(refusal.code, refusal.params);
@@ -166,17 +168,17 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
           .insert(scriptRuns)
           .values({
             script: def.name, version: def.version, args: parsed.data as Record<string, unknown>, dryRun, dangerous: def.dangerous, target: b.target,
-            requestedBy: auth.admin.id, status: def.dangerous ? 'awaiting_approval' : 'queued',
+            requestedBy: auth.admin.id, status: awaits ? 'awaiting_approval' : 'queued',
           })
           .returning({ id: scriptRuns.id });
         await writeAudit(tx, req, {
           type: LOG_TYPE.ordinary,
-          content: `script run #${run!.id} ${def.name} v${def.version}${dryRun ? ' (dry run)' : ''} requested${def.dangerous ? ', awaiting approval' : ''}`,
+          content: `script run #${run!.id} ${def.name} v${def.version}${dryRun ? ' (dry run)' : ''} requested${awaits ? ', awaiting approval' : ''}`,
           after: { script: def.name, version: def.version, args: parsed.data, dry_run: dryRun, target: b.target },
         });
         return run!.id;
       });
-      if (!def.dangerous) await ctx.bus.publish(SCRIPT_QUEUED, { target: b.target });
+      if (!awaits) await ctx.bus.publish(SCRIPT_QUEUED, { target: b.target });
       reply.status(201);
       return loadRun(id);
     },
@@ -212,6 +214,31 @@ export function operationsRoutes(app: FastifyInstance, ctx: AppContext, database
         return run.target;
       });
       await ctx.bus.publish(SCRIPT_QUEUED, { target });
+      return loadRun(req.params.id);
+    },
+  );
+
+  r.post(
+    '/api/v1/operations/script-runs/:id/withdraw',
+    {
+      config: { access: { page: 'script', button: 'run', duty: { ring: 'book', setting: 'script' } } },
+      schema: { tags: ['script'], summary: 'Withdraws a run awaiting approval (only its requester); it never runs', params: scriptRunParams, response: { 200: scriptOutputAnswer.shape.run } },
+    },
+    async (req) => {
+      const auth = authOf(req);
+      await db.transaction(async (tx) => {
+        const [run] = await tx.select().from(scriptRuns).where(eq(scriptRuns.id, req.params.id)).for('update');
+        if (!run) throw notFound();
+        if (run.status !== 'awaiting_approval') throw conflict('SCRIPT_NOT_AWAITING_APPROVAL');
+        if (run.requestedBy !== auth.admin.id) throw forbidden('SCRIPT_NOT_YOURS');
+        await tx.update(scriptRuns).set({ status: 'withdrawn', finishedAt: new Date() }).where(eq(scriptRuns.id, run.id));
+        await writeAudit(tx, req, {
+          type: LOG_TYPE.ordinary,
+          content: `script run #${run.id} ${run.script} v${run.version} withdrawn by its requester`,
+          before: { status: run.status, args: run.args },
+          after: { status: 'withdrawn' },
+        });
+      });
       return loadRun(req.params.id);
     },
   );

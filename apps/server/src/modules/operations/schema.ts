@@ -36,8 +36,9 @@ export const serverProcesses = pgTable(
 
 /**
  * A run of an allow-listed script (./scripts): requested by an admin for a target process, approved by a
- * second admin when the script is dangerous, claimed and run by the target process itself.
- * status: awaiting_approval → queued → running → succeeded | failed; interrupted when the target died.
+ * second admin when the script is dangerous (not for a dry run), claimed and run by the target process itself.
+ * status: awaiting_approval → queued → running → succeeded | failed; interrupted when the target died;
+ * withdrawn by its requester while it awaited approval.
  */
 export const scriptRuns = pgTable(
   'script_runs',

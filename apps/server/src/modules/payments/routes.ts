@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bigIdParams, payConfigResource, rawText } from '@dau/contract';
+import { bigIdParams, bulkAnswer, bulkIdsBody, bulkRefuseBody, payConfigResource, rawText } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
 import { paymentConfig } from './schema.js';
 import { authOf } from '../../platform/access.js';
 import { AppError, badRequest } from '../../platform/errors.js';
+import { eachRow } from '../../platform/bulk.js';
 import { registerList, scopeOf } from '../../platform/listing.js';
 import { registerResource } from '../../platform/resource.js';
 import type { AppContext } from '../../platform/context.js';
@@ -42,7 +43,9 @@ const AIRTEL = 4;
 export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   const rt = paymentsOf(db);
-  rt.log = (msg, extra) => app.log.warn({ payments: extra }, msg);
+  // The payments logger: its level is System › Server log settings' "payments" row.
+  const log = ctx.logs?.of('payments') ?? app.log;
+  rt.log = (msg, extra) => log.warn({ payments: extra }, msg);
   // The sandboxes post their callbacks through the real HTTP route, signature check included.
   rt.deliver = async (payType, headers, rawBody) =>
     (await app.inject({ method: 'POST', url: `/api/v1/payments/callback/${payType}`, headers, payload: rawBody })).statusCode;
@@ -59,7 +62,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   ctx.jobs.every(REQUERY_STUCK_JOB, REQUERY_STUCK_SECONDS, async () => {
     const run = await requeryStuck(db);
-    if (run.resolved) app.log.info({ payments: run }, 'stuck payments resolved by re-query');
+    if (run.resolved) log.info({ payments: run }, 'stuck payments resolved by re-query');
   });
 
   for (const spec of [
@@ -92,6 +95,42 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
     async (req) => {
       const w = await refuseWithdrawal(db, await actor(req), req.params.id, req.body.reason);
       return withdrawalRow(db, w.id);
+    },
+  );
+
+  // Issue 29, bulk review: the selected withdrawals, each through the single route's service (its scope,
+  // hold, large-amount and state rules) in its own transaction; every row's outcome in the answer.
+  r.post(
+    '/api/v1/money/withdrawals/approve',
+    {
+      config: { access: { page: 'withdraw_list', button: 'approve' } },
+      schema: {
+        tags: ['withdraw_list'],
+        summary: 'Approve many withdrawals: each as the single approval (a large one waits for a second admin), each row\'s outcome answered',
+        body: bulkIdsBody, response: { 200: bulkAnswer },
+      },
+    },
+    async (req) => {
+      const a = await actor(req);
+      return eachRow(req, { db, type: LOG_TYPE.update_balance, what: 'Bulk approval of withdrawals' }, req.body.ids, async (id) => ({
+        status: (await approveWithdrawal(ctx, a, id)).status,
+      }));
+    },
+  );
+
+  r.post(
+    '/api/v1/money/withdrawals/refuse',
+    {
+      config: { access: { page: 'withdraw_list', button: 'refuse' } },
+      schema: { tags: ['withdraw_list'], summary: 'Refuse many withdrawals with one reason, each as the single refusal; each row\'s outcome answered', body: bulkRefuseBody, response: { 200: bulkAnswer } },
+    },
+    async (req) => {
+      // The reason is the call's, not a row's: a missing one refuses the call as the single route does.
+      if (!req.body.reason.trim()) throw badRequest('REFUSE_REASON_REQUIRED', [{ field: 'reason' }]);
+      const a = await actor(req);
+      return eachRow(req, { db, type: LOG_TYPE.update_balance, what: 'Bulk refusal of withdrawals' }, req.body.ids, async (id) => ({
+        status: (await refuseWithdrawal(db, a, id, req.body.reason)).status,
+      }));
     },
   );
 

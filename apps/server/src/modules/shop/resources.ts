@@ -1,7 +1,7 @@
 /**
  * The shop's declared screens through the resource layer (issue 16): categories, brands, products. The
  * checks the declarations cannot say: a category's superior exists and is not the category or one of its
- * descendants (no cycle), a category with subcategories or products and a brand with products are not
+ * descendants (no cycle), its language is one of the language list, a category with subcategories or products and a brand with products are not
  * deleted (422 with the reason), a product's category and brand exist, its lowest price is not above its
  * price, its properties are a list of { name, value } and its colours a short list.
  */
@@ -12,6 +12,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
 import { badRequest, unprocessable } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource.js';
+import { assertListedLanguage } from '../system/index.js';
 import { mallBrands, mallCategories, mallProducts } from './schema.js';
 
 const invalid = (field: string, message: string) => badRequest('PARAM_INVALID', [{ field, message }]);
@@ -30,8 +31,6 @@ export async function wouldCycle(ex: Executor, id: number, newParent: number): P
   const list = (rows as unknown as { rows: { id: number }[] }).rows;
   return list.some((r) => Number(r.id) === id) || list.length >= 64;
 }
-
-const LOCALE = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 
 /** Properties as sent (a JSON text): a list of at most MALL_PROPERTIES_MAX { name, value } pairs, both short texts. */
 export function parseProperties(raw: unknown): { name: string; value: string }[] {
@@ -74,7 +73,8 @@ export function shopResources(app: FastifyInstance, ctx: AppContext) {
     def: mallCategoryResource,
     table: mallCategories,
     prepare: async (v, { mode, ex, before }) => {
-      if (v.language !== undefined && !LOCALE.test(String(v.language))) throw invalid('language', 'a locale code such as en-US');
+      // One of the language list (the form picks it there), as an article's.
+      if (v.language !== undefined) await assertListedLanguage(ex, String(v.language));
       // 0 is "no superior" (the resource layer takes no null for a number): a top-level category.
       if (v.parent_id === 0) v.parent_id = null;
       if (v.parent_id !== undefined && v.parent_id !== null) {

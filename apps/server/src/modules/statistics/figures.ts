@@ -146,6 +146,26 @@ export async function hourlyFigures(ex: Executor, scope: Scope, from: Date, to: 
   return out;
 }
 
+/**
+ * The figures of a day "up to the same time" (issue 29: today against yesterday and the same weekday last
+ * week): from the day's start `from` over `elapsed` ms. Every figure is kept (or read) by the hour, so the
+ * whole hours count in full and the hour under way counts in proportion to the minutes gone (rounded):
+ * at 14:30 a day compares its 00:00-14:30 with the other day's 00:00-14:00 and half of its 14:00 hour.
+ * `bettors` is the sum of the hours' first bettors, the day's distinct bettors up to then.
+ */
+export async function figuresUntil(ex: Executor, scope: Scope, from: Date, elapsed: number): Promise<Figures> {
+  const whole = Math.floor(elapsed / HOUR_MS);
+  const share = (elapsed - whole * HOUR_MS) / HOUR_MS;
+  const hours = await hourlyFigures(ex, scope, from, new Date(from.getTime() + (whole + 1) * HOUR_MS));
+  const out = emptyFigures();
+  for (const [ms, f] of hours) {
+    const h = Math.floor((ms - from.getTime()) / HOUR_MS);
+    if (h < whole) addFigures(out, f);
+    else if (h === whole && share > 0) for (const k of Object.keys(out) as (keyof Figures)[]) out[k] += Math.round(f[k] * share);
+  }
+  return finish(out);
+}
+
 /** The local days touched by [from, to). */
 function daysBetween(from: Date, to: Date): { first: string; last: string } {
   return { first: localDay(from), last: localDay(to.getTime() - 1) };

@@ -12,8 +12,9 @@ import { answerRow, figuresAnswer, openBookAnswer, pageAnswer, text } from '@dau
 import { pageQuery, pageOffset } from '../../platform/paging.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db.js';
+import { computeExposure } from './exposure.js';
 import {
-  DAY, HOUR, TIME_ZONE, UTC_OFFSET, addDays, addFigures, bettorsByDay, dayStart, emptyFigures, finish, hourlyFigures, isDay, localDay, localHour, onlineBettors, openBook,
+  DAY, HOUR, TIME_ZONE, UTC_OFFSET, addDays, addFigures, bettorsByDay, dayStart, emptyFigures, figuresUntil, finish, hourlyFigures, isDay, localDay, localHour, onlineBettors, openBook,
   type Figures,
 } from './figures.js';
 
@@ -189,6 +190,8 @@ const period = answerRow({ time_zone: 'string', utc_offset: 'string', from: 'str
 const todayAnswer = period.extend({
   day: z.string(), current_hour: z.number(), generated_at: z.string(), totals: figuresAnswer.extend({ online_bettors: z.number() }), open: openBookAnswer,
   hours: z.array(figuresAnswer.extend({ hour: z.number(), start: z.string() })),
+  /** The same figures yesterday and on the same weekday last week, each up to the same time of day (figuresUntil). */
+  compare: z.object({ yesterday: figuresAnswer, last_week: figuresAnswer }),
 });
 const historyAnswer = period.extend({
   date_from: z.string(), date_to: z.string(), totals: figuresAnswer, open: openBookAnswer, items: z.array(figuresAnswer.extend({ day: z.string() })),
@@ -212,6 +215,25 @@ const matchAnswer = z.object({
       market_key: 'string', market_name: 'string', orders: 'number', stake: 'number', settled_stake: 'number', open_stakes: 'number', payouts: 'number',
       max_liability: 'number', ggr: 'number',
     }).extend({ outcomes: z.array(outcomeFigures) }),
+  ),
+});
+
+const exposureQuery = z.object({
+  state: z.enum(['all', 'live', 'upcoming']).default('all'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+const exposureOutcome = answerRow({
+  outcome_id: 'string', selection_name: 'string', orders: 'number', accumulators: 'number', stake: 'number', payout: 'number', net: 'number',
+}).extend({ worst: z.boolean() });
+const exposureAnswer = z.object({
+  generated_at: z.string(),
+  markets: z.number(),
+  matches: z.number(),
+  items: z.array(
+    answerRow({
+      event_id: 'string', sport_id: 'number', league_name: 'string', home_team: 'string', away_team: 'string', start_time: 'string', match_status: 'number',
+      market_key: 'string', market_name: 'string', orders: 'number', stakes: 'number', worst_outcome_id: 'string', worst_payout: 'number', net_loss: 'number',
+    }).extend({ live: z.boolean(), outcomes: z.array(exposureOutcome) }),
   ),
 });
 
@@ -244,8 +266,10 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       const day = localDay(now);
       const from = dayStart(day);
       const to = new Date(from.getTime() + DAY);
-      const [hours, bettors, online, open] = await Promise.all([
+      const elapsed = now.getTime() - from.getTime();
+      const [hours, bettors, online, open, yesterday, lastWeek] = await Promise.all([
         hourlyFigures(db, scope, from, to), bettorsByDay(db, scope, day, day), onlineBettors(db, scope), openBook(db, scope),
+        figuresUntil(db, scope, dayStart(addDays(day, -1)), elapsed), figuresUntil(db, scope, dayStart(addDays(day, -7)), elapsed),
       ]);
       const totals = emptyFigures();
       const series = [];
@@ -268,7 +292,29 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
         totals: { ...figuresOut(totals), online_bettors: online },
         open,
         hours: series,
+        compare: { yesterday: figuresOut(yesterday), last_week: figuresOut(lastWeek) },
       };
+    },
+  );
+
+  /**
+   * GET /api/v1/statistics/exposure: the live exposure of the landing page (./exposure.ts): per live and
+   * upcoming match and market, what the open orders in scope pay on each outcome, riskiest market first.
+   */
+  r.get(
+    '/api/v1/statistics/exposure',
+    {
+      config: { access: { page: 'today_statistics' } },
+      schema: {
+        tags: ['today_statistics'], summary: 'Live exposure per match, market and outcome', querystring: exposureQuery, response: { 200: exposureAnswer },
+        description:
+          'Open orders on live and upcoming matches, in the admin\'s scope: per market and outcome the orders, stakes and the payout owed if the outcome wins ' +
+          '(an accumulator counts its whole potential payout on each of its legs), the worst outcome and the net loss if it wins (its payout minus the market\'s stakes); worst first.',
+      },
+    },
+    async (req) => {
+      const scope = await scopeOf(db, authOf(req));
+      return computeExposure(db, scope, { state: req.query.state, limit: req.query.limit });
     },
   );
 

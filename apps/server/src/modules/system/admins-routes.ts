@@ -7,7 +7,7 @@ import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, like, sql, typ
 import {
   adminCreateBody, adminRow as adminAnswer, adminUpdateBody, disableBody, notifyBody, resetPasswordBody,
 } from '@dau/contract';
-import { LOG_TYPE, validateAccount, validateShareRatio } from '@dau/domain';
+import { LOG_TYPE, tzPhoneStored, validateAccount, validateShareRatio } from '@dau/domain';
 import { checkPassword } from '../../platform/password-policy.js';
 import { admins, roles } from '../../platform/schema.js';
 import { assertInSubtree, heldKeys, roleKeys } from './admins-service.js';
@@ -58,12 +58,35 @@ const SORTABLE: Record<string, ReturnType<typeof sql> | typeof admins.id> = {
 };
 
 
+/**
+ * An administrator's phone in the form bettors' phones are kept: a Tanzanian mobile number in any form
+ * ("0712 000 111", "+255712000111") as "255712000111"; another country's number written with its code
+ * ("+86 138…", "0086 138…") as its digits; empty stays empty. Anything else is refused (400 PHONE_INVALID).
+ */
+function adminPhone(input: string): string {
+  if (!input.trim()) return '';
+  const tz = tzPhoneStored(input);
+  if (tz) return tz;
+  const compact = input.trim().replace(/[\s\-.()\u00a0]/g, '');
+  const foreign = /^(?:\+|00)([1-9]\d{6,14})$/.exec(compact);
+  if (foreign && !foreign[1]!.startsWith('255')) return foreign[1]!;
+  throw badRequest('PHONE_INVALID', [{ field: 'phone' }]);
+}
+
+/** The list's phone filter: a whole number in any form finds it exactly; a part finds it inside (without a leading 0 or +). */
+function phoneFilter(input: string): SQL {
+  const whole = tzPhoneStored(input);
+  if (whole) return eq(admins.phone, whole);
+  const part = input.replace(/[\s\-.()\u00a0]/g, '').replace(/^(\+|0+)/, '');
+  return like(admins.phone, `%${likeEscape(part)}%`);
+}
+
 function whereOf(auth: AuthContext, q: z.infer<typeof filters>): SQL | undefined {
   return and(
     subtreeCondition(auth),
     q.account ? ilike(admins.account, `%${likeEscape(q.account)}%`) : undefined,
     q.name ? ilike(admins.name, `%${likeEscape(q.name)}%`) : undefined,
-    q.phone ? like(admins.phone, `%${likeEscape(q.phone)}%`) : undefined,
+    q.phone ? phoneFilter(q.phone) : undefined,
     q.role_id ? eq(admins.roleId, q.role_id) : undefined,
     q.superior_id ? eq(admins.superiorId, q.superior_id) : undefined,
     q.disabled ? eq(admins.disabled, q.disabled) : undefined,
@@ -243,6 +266,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     const acc = validateAccount(b.account);
     if (!acc.ok) throw badRequest(acc.code, [{ field: 'account' }]);
     const share = checkShareRatio(b.share_ratio ?? 0);
+    const phone = adminPhone(b.phone);
     let password = b.password?.trim() ? b.password : undefined;
     if (password) {
       const p = checkPassword(password);
@@ -260,7 +284,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
       const [row] = await tx
         .insert(admins)
         .values({
-          account: b.account, name: b.name, phone: b.phone, passwordHash: hash, roleId: b.role_id, superiorId: sup.id,
+          account: b.account, name: b.name, phone, passwordHash: hash, roleId: b.role_id, superiorId: sup.id,
           path: sup.path, shareRatio: share ?? '0', memberExpiry: b.member_expiry ? new Date(b.member_expiry) : null,
           invitationCode: b.invitation_code || null, registerIp: req.ip,
         })
@@ -282,6 +306,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
     const isSelf = id === auth.admin.id;
     if (isSelf && b.role_id !== undefined && b.role_id !== auth.admin.roleId) throw new AppError(422, 'CANNOT_CHANGE_OWN_ROLE');
     const share = checkShareRatio(b.share_ratio);
+    const phone = b.phone === undefined ? undefined : adminPhone(b.phone);
     const result = await db.transaction(async (tx) => {
       // Someone else's record: strictly below the caller. One's own: only the fields an admin keeps.
       if (!isSelf) await assertInSubtree(tx, auth, id);
@@ -289,7 +314,7 @@ export function adminRoutes(app: FastifyInstance, { db, bus }: AppContext) {
       if (isSelf) assertOwnRecordEdit(before, b, share);
       const set: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() };
       if (b.name !== undefined) set.name = b.name;
-      if (b.phone !== undefined) set.phone = b.phone;
+      if (phone !== undefined) set.phone = phone;
       if (share !== undefined && Number(share) !== Number(before.share_ratio)) {
         await assertShareWithinOwn(tx, auth, share);
         set.shareRatio = share;

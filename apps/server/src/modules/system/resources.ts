@@ -65,6 +65,8 @@ export function systemResources(app: FastifyInstance, ctx: AppContext) {
   registerResource(app, db, {
     def: logConfigResource,
     table: logConfig,
+    // Applied at once, in every process (./log-levels.ts).
+    afterWrite: () => ctx.logs?.reload(),
     prepare: (v) => {
       if (v.options !== undefined) {
         try {

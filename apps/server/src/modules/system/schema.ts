@@ -1,4 +1,6 @@
-import { bigserial, boolean, index, integer, numeric, pgTable, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, numeric, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { admins, roles } from '../../platform/schema.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -55,3 +57,28 @@ export const logConfig = pgTable('log_config', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
+
+/**
+ * Saved filters (issue 29): a list's URL query (filters, sort, page size; never the page number) saved by an
+ * admin under a name for one catalogue page; at most one pinned as that admin's default for the page; shared
+ * read-only with the admins of one role when `shared_role_id` is set (migration 0040).
+ */
+export const savedFilters = pgTable(
+  'saved_filters',
+  {
+    id: serial('id').primaryKey(),
+    adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+    page: text('page').notNull(),
+    name: text('name').notNull(),
+    query: text('query').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    sharedRoleId: integer('shared_role_id').references(() => roles.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('saved_filters_name').on(t.adminId, t.page, t.name),
+    uniqueIndex('saved_filters_default').on(t.adminId, t.page).where(sql`is_default`),
+    index('saved_filters_shared').on(t.sharedRoleId, t.page).where(sql`shared_role_id is not null`),
+  ],
+);

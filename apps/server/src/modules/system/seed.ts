@@ -20,7 +20,8 @@ export async function seedSystemSettings(ex: Executor, roles: SeededRoles): Prom
     { code: 'zh-CN', title: '简体中文', defaultLanguage: 1, abbreviation: 'ZH', country: 'China', phoneCode: '86', sort: 10 },
   ];
   for (const l of langs) await ex.insert(languages).values(l).onConflictDoNothing();
-  for (const logger of ['http', 'database', 'socket', 'feed', 'payments', 'jobs']) {
+  // The server's loggers whose level an operator sets (./log-levels.ts): its own (the request log), the feed's, the jobs', the payments'.
+  for (const logger of ['http', 'feed', 'payments', 'jobs']) {
     await ex.insert(logConfig).values({ logger, level: 3, retentionDays: 180, options: '{}' }).onConflictDoNothing();
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
-import { bigIdParams, idParams, rawText } from '@dau/contract';
+import { bigIdParams, idParams, rawText, usdtWithdrawalAnswer, usdtWithdrawalQuery } from '@dau/contract';
 import { LOG_TYPE } from '@dau/domain';
 import { authOf } from '../../platform/access.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
@@ -12,7 +12,9 @@ import type { AppContext } from '../../platform/context.js';
 import type { Actor } from '../payments/index.js';
 import { tronWallets, TRON_WALLET_ROLE } from './schema.js';
 import { WATCH_JOB, WATCH_SECONDS, scanChain } from './watcher.js';
-import { followUpWithdrawals, registerUsdtPayments, releaseHold, hotWallet, usdtWithdrawalView } from './withdrawals.js';
+import {
+  RELEASE_SETTING, checkReleasable, followUpWithdrawals, registerUsdtPayments, releaseHold, hotWallet, usdtWithdrawalView, usdtWithdrawalViews,
+} from './withdrawals.js';
 import { COLLECT_ALL_JOB, COLLECT_JOB, SWEEPS_JOB, SWEEPS_SECONDS, advanceOpenSweeps, collectAll, runCollect } from './sweeps.js';
 import { reconciliation } from './reconcile.js';
 import { tronSweepListSpec, usdtTransferListSpec } from './lists.js';
@@ -119,20 +121,28 @@ export function tronFlowRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   r.get(
+    '/api/v1/tron/withdrawals',
+    {
+      config: { access: { page: 'withdraw_list' } },
+      schema: {
+        tags: ['withdraw_list'],
+        summary: "The USDT withdrawals among `ids` (the review list's page) as the review needs them: destination, USDT amount, hold, look-alike address, a release waiting",
+        querystring: usdtWithdrawalQuery,
+        response: { 200: z.object({ items: z.array(usdtWithdrawalAnswer) }) },
+      },
+    },
+    async (req) => ({ items: await usdtWithdrawalViews(db, (await actor(req)).scope, [...new Set(req.query.ids.split(',').map(Number))]) }),
+  );
+
+  r.get(
     '/api/v1/tron/withdrawals/:id',
     {
       config: { access: { page: 'withdraw_list' } },
       schema: {
         tags: ['withdraw_list'],
-        summary: 'A USDT withdrawal as the review needs it: destination address, USDT amount, address-poisoning hold and warning, its transaction',
+        summary: 'A USDT withdrawal as the review needs it: destination address, USDT amount, address-poisoning hold, the look-alike address and warning, its transaction',
         params: bigIdParams,
-        response: {
-          200: z.object({
-            withdrawal_id: z.number(), serial_number: z.string(), status: z.number(), amount: z.number(), to_address: z.string(), from_address: z.string().nullable(),
-            usdt_amount: z.number(), held: z.boolean(), warning: z.string().nullable(), remark: z.string().nullable(), sweep_id: z.number(),
-            sweep_number: z.string(), sweep_status: z.number(), tx_hash: z.string().nullable(),
-          }),
-        },
+        response: { 200: usdtWithdrawalAnswer },
       },
     },
     async (req) => usdtWithdrawalView(db, (await actor(req)).scope, req.params.id),
@@ -141,17 +151,24 @@ export function tronFlowRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/v1/tron/withdrawals/:id/release',
     {
-      config: { access: { page: 'withdraw_list', button: 'approve' } },
+      // Maker-checker (issue 29): the release is stored as a pending change and applied when a second
+      // whole-book admin holding the approve button approves it (platform/duties.ts).
+      config: { access: { page: 'withdraw_list', button: 'approve', duty: { ring: 'two', setting: RELEASE_SETTING } } },
       schema: {
         tags: ['withdraw_list'],
-        summary: 'Release a USDT withdrawal held for address poisoning (after checking the address with the bettor); it can then be approved',
+        summary: 'Release a USDT withdrawal held for address poisoning (after checking the address with the bettor): waits for a second admin; then it can be approved',
         params: bigIdParams,
         body: z.strictObject({ remark: rawText(2000) }),
         response: { 200: z.object({ id: z.number(), remark: z.string().nullable() }) },
       },
+      // Before the change is stored: a withdrawal that cannot be released is answered now, not at approval.
+      preValidation: async (req) => {
+        const id = Number((req.params as { id?: unknown }).id);
+        if (Number.isSafeInteger(id) && id > 0) await checkReleasable(db, (await actor(req)).scope, id);
+      },
     },
     async (req) => {
-      const s = await releaseHold(db, await actor(req), req.params.id, req.body.remark);
+      const s = await releaseHold(db, await actor(req), req.params.id, req.body.remark, req.dutyApproval?.requestedBy);
       return { id: s.id, remark: s.remark };
     },
   );

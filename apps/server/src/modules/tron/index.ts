@@ -9,11 +9,13 @@ import type { AppContext } from '../../platform/context.js';
 import { configureTron, type TronOptions } from './runtime.js';
 import { walletRoutes } from './wallets.js';
 import { tronFlowRoutes } from './flows-routes.js';
+import { tronSettingsRoutes } from './settings.js';
 
 export async function tronRoutes(app: FastifyInstance, ctx: AppContext, opts: TronOptions = {}) {
   configureTron(ctx, opts, (msg) => app.log.warn(msg));
   walletRoutes(app, ctx);
   tronFlowRoutes(app, ctx); // T2: watcher jobs, sweeps, USDT withdrawals, lists, reconciliation
+  tronSettingsRoutes(app, ctx); // issue 29: page tron_config
 }
 
 export { createTronWeb, sandboxNodeUrl } from './client.js';
@@ -23,3 +25,11 @@ export {
   usdtBalanceOf, createWallet, ensureHouseWallets, syncAllBalances, TRON_WALLET_LIST,
 } from './wallets.js';
 export { withPrivateKey, type KeyWrapper, LocalKeyWrapper, masterKeyFromConfig } from './keys.js';
+
+// Read-only faces of the wallets, transfers and sweeps (platform/read-model.ts): search everywhere finds an
+// address or a transaction hash in them.
+import { readModel } from '../../platform/read-model.js';
+import { tronSweeps as tronSweepsTable, tronTransfers as tronTransfersTable, tronWallets as tronWalletsTable } from './schema.js';
+export const tronWallets = readModel(tronWalletsTable);
+export const tronTransfers = readModel(tronTransfersTable);
+export const tronSweeps = readModel(tronSweepsTable);

@@ -6,6 +6,7 @@ import { recharges, withdrawals } from '../payments/index.js';
 import { defineList, isoDate, optionalInt, optionalText, scopeCondition, type ExportColumn } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
 import { tronSweeps, tronTransfers, tronWallets } from './schema.js';
+import { directionText, sweepKindText, sweepStatusText, transferStatusText } from './labels.js';
 
 /**
  * The two TRON lists (issue 14), scoped like the bettors' money: a row tied to a bettor (a deposit, a
@@ -59,7 +60,7 @@ export const toTransferRow = (x: TransferSel) => ({
 
 const TRANSFER_COLUMNS: readonly ExportColumn[] = [
   { key: 'id' }, { key: 'fingerprint' }, { key: 'tx_hash' }, { key: 'block_number' }, { key: 'block_time' }, { key: 'from_address' }, { key: 'to_address' },
-  { key: 'amount' }, { key: 'direction' }, { key: 'bettor_id' }, { key: 'user_name' }, { key: 'status' }, { key: 'recharge_serial' },
+  { key: 'amount', decimals: 6 }, { key: 'direction', text: directionText }, { key: 'bettor_id' }, { key: 'user_name' }, { key: 'status', text: transferStatusText }, { key: 'recharge_serial' },
   { key: 'credited_amount', money: true }, { key: 'remark' }, { key: 'create_time' },
 ];
 
@@ -139,8 +140,9 @@ export const toSweepRow = (x: SweepSel) => ({
 });
 
 const SWEEP_COLUMNS: readonly ExportColumn[] = [
-  { key: 'id' }, { key: 'number' }, { key: 'kind' }, { key: 'tx_hash' }, { key: 'from_address' }, { key: 'to_address' }, { key: 'amount' }, { key: 'asset' },
-  { key: 'status' }, { key: 'remark' }, { key: 'withdrawal_serial' }, { key: 'parent_id' }, { key: 'create_time' }, { key: 'confirm_time' },
+  { key: 'id' }, { key: 'number' }, { key: 'kind', text: sweepKindText }, { key: 'tx_hash' }, { key: 'from_address' }, { key: 'to_address' },
+  // USDT and TRX (sun) both have 6 decimals.
+  { key: 'amount', decimals: 6 }, { key: 'asset' }, { key: 'status', text: sweepStatusText }, { key: 'remark' }, { key: 'withdrawal_serial' }, { key: 'parent_id' }, { key: 'create_time' }, { key: 'confirm_time' },
 ];
 
 export const tronSweepListSpec = defineList({

@@ -88,6 +88,8 @@ export const tronTransfers = pgTable(
     index('tron_transfers_created').on(t.createdAt.desc(), t.id.desc()),
     index('tron_transfers_wallet').on(t.walletId),
     index('tron_transfers_tx').on(t.txHash),
+    index('tron_transfers_from').on(t.fromAddress, t.id.desc()),
+    index('tron_transfers_to').on(t.toAddress, t.id.desc()),
     index('tron_transfers_seen').on(t.blockNumber).where(sql`${t.status} = 1`),
   ],
 );
@@ -121,6 +123,8 @@ export const tronSweeps = pgTable(
     uniqueIndex('tron_sweeps_number').on(t.number),
     index('tron_sweeps_created').on(t.createdAt.desc(), t.id.desc()),
     index('tron_sweeps_tx').on(t.txHash),
+    index('tron_sweeps_from').on(t.fromAddress, t.id.desc()),
+    index('tron_sweeps_to').on(t.toAddress, t.id.desc()),
     index('tron_sweeps_open').on(t.createdAt).where(sql`${t.status} in (1, 4)`),
   ],
 );

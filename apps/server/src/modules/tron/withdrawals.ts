@@ -4,6 +4,7 @@ import { ACCOUNT_KIND, BILL_TYPE, LOG_TYPE, PAY_STATUS, PAY_TYPE, WITHDRAWAL_STA
 import type { Db, Executor, Tx } from '../../platform/db.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
+import { pendingChanges } from '../../platform/schema.js';
 import { scopeCondition } from '../../platform/listing.js';
 import { bettors, HOUSE, newSerial, post } from '../money/index.js';
 import {
@@ -127,7 +128,7 @@ async function checkNotHeld(tx: Tx, w: WithdrawalRecord) {
 }
 
 /** A reviewer releases a held USDT withdrawal (after checking the address with the bettor): audited. */
-export async function releaseHold(db: Db, actor: Actor & { req: FastifyRequest | null }, withdrawalId: number, remark: string) {
+export async function releaseHold(db: Db, actor: Actor & { req: FastifyRequest | null }, withdrawalId: number, remark: string, askedBy?: number) {
   const text = remark.trim();
   if (!text || text.length > 300) throw badRequest('RECONCILE_REMARK_REQUIRED', [{ field: 'remark' }], { max: 300 });
   return db.transaction(async (tx) => {
@@ -140,7 +141,7 @@ export async function releaseHold(db: Db, actor: Actor & { req: FastifyRequest |
     if (!before) throw notFound();
     const [after] = await tx
       .update(tronSweeps)
-      .set({ remark: `Released by admin ${actor.adminId}: ${text} (was ${before.remark?.slice(HELD_PREFIX.length) ?? ''})`.slice(0, 1000) })
+      .set({ remark: `Released by admin ${actor.adminId}${askedBy ? ` (asked by admin ${askedBy})` : ''}: ${text} (was ${before.remark?.slice(HELD_PREFIX.length) ?? ''})`.slice(0, 1000) })
       .where(and(eq(tronSweeps.id, before.id), sql`${tronSweeps.remark} like ${`${HELD_PREFIX}%`}`))
       .returning();
     if (!after || (w.status !== WITHDRAWAL_STATUS.pending_review && w.status !== WITHDRAWAL_STATUS.awaiting_second_approval)) {
@@ -156,21 +157,80 @@ export async function releaseHold(db: Db, actor: Actor & { req: FastifyRequest |
   });
 }
 
-/** What the withdrawal review shows of a USDT withdrawal: its destination, USDT amount and any hold. */
-export async function usdtWithdrawalView(db: Db, scope: Actor['scope'], withdrawalId: number) {
-  const [row] = await db
-    .select({ w: { id: withdrawals.id, serialNumber: withdrawals.serialNumber, status: withdrawals.status, amount: withdrawals.amount }, s: tronSweeps })
+/**
+ * Whether a release may be asked now (before it is stored as a pending change): the withdrawal is a USDT
+ * one in the caller's scope (404), still held and in review (409 WITHDRAWAL_NOT_HELD), and no release of
+ * it already waits for a second admin (409 WITHDRAWAL_STATE_CHANGED).
+ */
+export async function checkReleasable(db: Executor, scope: Actor['scope'], withdrawalId: number) {
+  const view = await usdtWithdrawalView(db, scope, withdrawalId);
+  const inReview = view.status === WITHDRAWAL_STATUS.pending_review || view.status === WITHDRAWAL_STATUS.awaiting_second_approval;
+  if (!view.held || !inReview) throw new AppError(409, 'WITHDRAWAL_NOT_HELD');
+  if (view.release_pending !== null) throw new AppError(409, 'WITHDRAWAL_STATE_CHANGED');
+}
+
+/** The setting under which a release of a hold waits for a second admin (platform/duties.ts, pending_changes). */
+export const RELEASE_SETTING = 'usdt_hold_release';
+/** The URL a release is asked at: a pending change of it is found by it. */
+export const releaseUrl = (withdrawalId: number) => `/api/v1/tron/withdrawals/${withdrawalId}/release`;
+
+/**
+ * What a hold was taken for, read from its warning (poisoningWarning's sentences): the kind of address the
+ * destination looks like and that look-alike address (for `own_wallet`, the destination itself), so the
+ * console says it in the reviewer's language.
+ */
+export function holdOf(warning: string | null, to: string): { kind: string; lookAlike: string | null } | null {
+  if (!warning) return null;
+  const address = /\b(T[1-9A-HJ-NP-Za-km-z]{33})\b/.exec(warning)?.[1] ?? null;
+  if (warning.includes('our wallet')) return { kind: 'our_wallet', lookAlike: address };
+  if (warning.includes('recent counterparty')) return { kind: 'counterparty', lookAlike: address };
+  if (warning.includes('withdrawal destination')) return { kind: 'destination', lookAlike: address };
+  if (warning.includes('one of our own wallets')) return { kind: 'own_wallet', lookAlike: to };
+  return { kind: 'other', lookAlike: address };
+}
+
+const selectUsdtWithdrawals = (db: Executor) =>
+  db
+    .select({
+      w: { id: withdrawals.id, serialNumber: withdrawals.serialNumber, status: withdrawals.status, amount: withdrawals.amount },
+      s: tronSweeps,
+      pending: sql<number | null>`(select max(${pendingChanges.id}) from ${pendingChanges} where ${pendingChanges.setting} = ${RELEASE_SETTING}
+        and ${pendingChanges.status} = 'pending' and ${pendingChanges.expiresAt} > now() and ${pendingChanges.url} = '/api/v1/tron/withdrawals/' || ${withdrawals.id} || '/release')`,
+    })
     .from(withdrawals)
-    .innerJoin(tronSweeps, and(eq(tronSweeps.withdrawalId, withdrawals.id), eq(tronSweeps.kind, 'withdrawal')))
-    .where(and(eq(withdrawals.id, withdrawalId), eq(withdrawals.payType, PAY_TYPE.usdt), scopeCondition(scope, withdrawals.agentId)));
-  if (!row) throw notFound();
+    .innerJoin(tronSweeps, and(eq(tronSweeps.withdrawalId, withdrawals.id), eq(tronSweeps.kind, 'withdrawal')));
+
+type UsdtWithdrawalSel = Awaited<ReturnType<ReturnType<typeof selectUsdtWithdrawals>['where']>>[number];
+
+function toUsdtWithdrawalView(row: UsdtWithdrawalSel) {
   const held = !!row.s.remark?.startsWith(HELD_PREFIX);
+  const warning = held ? row.s.remark!.slice(HELD_PREFIX.length) : null;
+  const hold = holdOf(warning, row.s.toAddress);
   return {
     withdrawal_id: row.w.id, serial_number: row.w.serialNumber, status: row.w.status, amount: Number(row.w.amount),
     to_address: row.s.toAddress, from_address: row.s.fromAddress || null, usdt_amount: Number(row.s.amount), held,
-    warning: held ? row.s.remark!.slice(HELD_PREFIX.length) : null, remark: row.s.remark, sweep_id: row.s.id, sweep_number: row.s.number,
+    warning, hold_kind: hold?.kind ?? null, look_alike: hold?.lookAlike ?? null,
+    release_pending: held && row.pending != null ? Number(row.pending) : null, remark: row.s.remark, sweep_id: row.s.id, sweep_number: row.s.number,
     sweep_status: row.s.status, tx_hash: row.s.txHash,
   };
+}
+
+/** What the withdrawal review shows of a USDT withdrawal: its destination, USDT amount and any hold. */
+export async function usdtWithdrawalView(db: Executor, scope: Actor['scope'], withdrawalId: number) {
+  const [row] = await selectUsdtWithdrawals(db).where(
+    and(eq(withdrawals.id, withdrawalId), eq(withdrawals.payType, PAY_TYPE.usdt), scopeCondition(scope, withdrawals.agentId)),
+  );
+  if (!row) throw notFound();
+  return toUsdtWithdrawalView(row);
+}
+
+/** The same for several withdrawals at once (the review list's page): the USDT ones in scope, others left out. */
+export async function usdtWithdrawalViews(db: Executor, scope: Actor['scope'], ids: number[]) {
+  if (!ids.length) return [];
+  const rows = await selectUsdtWithdrawals(db).where(
+    and(inArray(withdrawals.id, ids), eq(withdrawals.payType, PAY_TYPE.usdt), scopeCondition(scope, withdrawals.agentId)),
+  );
+  return rows.map(toUsdtWithdrawalView);
 }
 
 /**

@@ -14,8 +14,8 @@ export function CustomerIndex() {
   const { can } = useAccess();
   const { pages } = useMenuModel();
   const home = HOME_SCREENS.find((p) => hasScreen(p) && can(p));
-  if (home) return <Navigate to={home} replace />;
+  if (home) return <Navigate to={`/customer/${home}`} replace />;
   const first = pages[0];
-  if (first) return <Navigate to={first.path} replace />;
+  if (first) return <Navigate to={`/customer/${first.path}`} replace />;
   return <NoPagesResult />;
 }

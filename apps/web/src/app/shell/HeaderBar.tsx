@@ -9,6 +9,7 @@ import { LanguageSwitch, ThemeToggle } from '../../kit/PrefSwitches';
 import { useSite } from '../../kit/site';
 import type { MenuModel } from './menuModel';
 import { UserMenu } from './UserMenu';
+import { SearchBox } from './search/SearchBox';
 
 export const HEADER_HEIGHT = 56;
 
@@ -93,6 +94,7 @@ export function HeaderBar({ model, page, collapsed, onToggleMenu, onNavigate }: 
           ))}
         </Flex>
       )}
+      <SearchBox />
       <SocketDot />
       {!isMobile && (
         <Tooltip title={layoutLabel}>

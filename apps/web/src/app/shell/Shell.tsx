@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useCallback, useEffect, useState } from 'react';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Breadcrumb, Drawer, Layout, Menu, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MENU_WIDTH } from '@dau/domain';
-import { AccessProvider, useCurrentPage } from '../../kit/access';
+import { AccessProvider, useAccess, useCurrentPage } from '../../kit/access';
 import { useMe } from '../../kit/auth';
 import { useIsMobile } from '../../kit/dialog';
 import { LiveProvider } from '../../kit/live';
@@ -11,14 +11,20 @@ import { usePrefs } from '../../kit/prefs';
 import { hasScreen } from '../screens';
 import { useTimeZone } from '../../kit/timeZone';
 import { HeaderBar } from './HeaderBar';
-import { useMenuModel } from './menuModel';
+import { useMenuModel, usePageLabel } from './menuModel';
+import { CustomerIndex } from './CustomerIndex';
+import { ScreenRoute } from './ScreenRoute';
+import { TabPanes } from './tabs/TabPanes';
+import { TabsBar } from './tabs/TabsBar';
+import { useOpenTabs } from './tabs/useOpenTabs';
 import { useShownCategories } from '../../pages/shop/categories';
 import './menu.css';
 
 /**
  * The signed-in console: the admin's permissions, the live socket, and the layout — a left menu 210 px
  * wide (collapsible; a drawer on mobile) or, in top-menu mode, no left menu (width 0) and the menu in the
- * header. The mode is stored under `layout`.
+ * header. The mode is stored under `layout`. Above the content, the tabs of the pages open (tabs/): each
+ * screen stays as the operator left it while another tab is shown.
  */
 export function Shell() {
   const me = useMe();
@@ -38,8 +44,10 @@ export function Shell() {
 const PARENT_PAGE: Record<string, string> = { order_detailed: 'order_list', cs_order_detailed: 'cs_order' };
 
 function ShellLayout() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { layout } = usePrefs();
+  const me = useMe();
+  const { can } = useAccess();
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const page = useCurrentPage();
@@ -55,6 +63,10 @@ function ShellLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const group = model.byPath[menuPage]?.group;
   const [openKeys, setOpenKeys] = useState<string[]>(group ? [`group:${group}`] : []);
+  const pageLabelOf = usePageLabel(model);
+  const allowed = useCallback((p: string) => hasScreen(p) && can(p), [can]);
+  const tabs = useOpenTabs(me.user_info.id, allowed);
+  const tabLabel = useCallback((p: string) => pageLabelOf(p) || p, [pageLabelOf]);
 
   useEffect(() => {
     if (group) setOpenKeys((keys) => (keys.includes(`group:${group}`) ? keys : [...keys, `group:${group}`]));
@@ -81,7 +93,7 @@ function ShellLayout() {
   );
   const showSider = layout === 'side' && !isMobile;
   // A page outside the menu (a detail page) still has its catalogue label; an unknown path has none.
-  const pageLabel = model.byPath[page]?.label ?? (page && hasScreen(page) && i18n.exists(`menu.${page}`) ? t(`menu.${page}`) : '');
+  const pageLabel = pageLabelOf(page);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -112,6 +124,7 @@ function ShellLayout() {
           </Layout.Sider>
         )}
         <Layout.Content style={{ padding: isMobile ? 8 : 16, minWidth: 0 }}>
+          {tabs.state.tabs.length > 0 && <TabsBar tabs={tabs} label={tabLabel} compact={isMobile} />}
           <Breadcrumb
             style={{ marginBottom: 12 }}
             items={[
@@ -122,7 +135,18 @@ function ShellLayout() {
           />
           {/* Keyed by the time zone: a new choice redraws every time on the screen. */}
           <div key={zone} style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: isMobile ? 12 : 20, minHeight: 240 }}>
-            <Outlet />
+            {/* The open tabs' screens; /customer goes on to the landing screen; a page that is no tab (none
+                such, or not granted) shows its 404 or 403 on its own. */}
+            <TabPanes tabs={tabs.state.tabs} active={tabs.state.active} />
+            {page === '' ? (
+              <CustomerIndex />
+            ) : (
+              !allowed(page) && (
+                <Routes>
+                  <Route path=":page/*" element={<ScreenRoute />} />
+                </Routes>
+              )
+            )}
           </div>
         </Layout.Content>
       </Layout>

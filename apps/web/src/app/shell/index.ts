@@ -1,4 +1,2 @@
 /** The signed-in console, loaded as one chunk after sign-in (the login page never loads it). */
 export { Shell } from './Shell';
-export { CustomerIndex } from './CustomerIndex';
-export { ScreenRoute } from './ScreenRoute';

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MenuProps } from 'antd';
 import type { MenuNode } from '@dau/contract';
@@ -63,4 +63,16 @@ export function useMenuModel(): MenuModel {
     const byPath = Object.fromEntries(pages.map((p) => [p.path, p]));
     return { items, pages, topLinks: pages.filter((p) => p.top), groupLabel, byPath };
   }, [menus, can, t]);
+}
+
+/**
+ * The name of a page: its menu label, else the catalogue's label of a page outside the menu (a detail
+ * page such as order_detailed); '' for a page the console does not have.
+ */
+export function usePageLabel(model: MenuModel): (page: string) => string {
+  const { t, i18n } = useTranslation();
+  return useCallback(
+    (page: string) => model.byPath[page]?.label ?? (page && hasScreen(page) && i18n.exists(`menu.${page}`) ? t(`menu.${page}`) : ''),
+    [model, t, i18n],
+  );
 }

@@ -49,7 +49,7 @@ const content = {
     help: {
       domain: 'The storage endpoint, e.g. https://s3.example.com. Needed for S3.',
       save_path: 'A folder for the pictures, e.g. console/pictures.',
-      max_size: '5242880 bytes = 5 MB.',
+      max_size: 'From 1024 bytes (1 KB) to 52428800 bytes (50 MB); 5242880 bytes = 5 MB.',
       allowed_types: 'Among png, jpeg, gif and webp, separated by commas. SVG is never accepted.',
       code: 'Lower case letters, digits, _ and -. It cannot be changed later.',
       jump_url: 'An in-app path such as /sports, or an https address.',

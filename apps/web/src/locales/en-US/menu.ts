@@ -1,8 +1,44 @@
 /**
  * Labels of the permission catalogue (packages/contract/src/menu.ts): `menu.<group or page path>`
- * and `button.<button name>`, the language variables the catalogue gives its items.
+ * and `button.<button name>`, the language variables the catalogue gives its items; and the words of the
+ * bar of open pages (`tabs.*`), which loads with the menu.
  */
 const menu = {
+  // The bar of open pages above the content (app/shell/tabs): loaded with the menu, after sign-in.
+  tabs: {
+    bar: 'Open pages',
+    close: 'Close tab',
+    closeTab: 'Close {{page}}',
+    closeOthers: 'Close other tabs',
+    closeRight: 'Close tabs to the right',
+    reopen: 'Reopen closed tab',
+    more: 'Tab actions',
+  },
+  // Search everywhere (app/shell/search): the top bar's box and its Ctrl+K dialog, loaded with the menu.
+  search: {
+    open: 'Search everywhere',
+    placeholder: 'Search phone, name, serial…',
+    dialog: 'Search everywhere',
+    input: 'Phone, name, id, serial, reference, address or hash',
+    hint: 'Type a phone number in any form (0712…, +255…), a name, an id, an invitation code, a serial number, an operator reference, a TRON address or a transaction hash.',
+    keys: '↑ ↓ to move · Enter to open · Esc to close',
+    searching: 'Searching…',
+    empty: 'Nothing found for “{{q}}”',
+    failed: 'The search failed',
+    retry: 'Try again',
+    results: '{{count}} found',
+    kind: {
+      bettor: 'Bettors',
+      order: 'Orders',
+      withdrawal: 'Withdrawals',
+      recharge: 'Recharges',
+      jackpot_ticket: 'Jackpot tickets',
+      tron_wallet: 'TRON wallets',
+      tron_transfer: 'USDT transfers',
+      tron_sweep: 'TRON transactions',
+      admin: 'Administrators',
+    },
+  },
   menu: {
     // groups
     betting: 'Betting & matches',

@@ -125,6 +125,16 @@ const money = {
       kindRecharge: 'Deposits',
       kindWithdrawal: 'Withdrawals',
     },
+    // Bulk review of withdrawals (issue 29): one confirmation naming the count and the total.
+    bulk: {
+      approve: 'Approve selected',
+      refuse: 'Refuse selected',
+      confirmApprove: 'Approve {{count}} withdrawals, {{total}} in all? Each is checked as if approved alone: a large one waits for a second administrator, a held one stays held.',
+      refuseTitle: 'Refuse {{count}} withdrawals',
+      refuseHint: 'Refuse {{count}} withdrawals, {{total}} in all, with this reason? Each held amount goes back to its user’s balance with a bill.',
+      approvedTitle: 'Bulk approval of withdrawals',
+      refusedTitle: 'Bulk refusal of withdrawals',
+    },
     reconcile: {
       title: 'Reconcile {{serial}}',
       outcome: 'At the operator',

@@ -5,7 +5,7 @@ const operations = {
   operations: {
     describe: {
       server_list: 'Every server process of the product beats every 5 seconds. One that has not beaten for 30 seconds is down.',
-      script: 'Named, versioned maintenance operations run on a server of your choice. Dangerous ones wait for a second administrator.',
+      script: 'Named, versioned maintenance operations run on a server of your choice. Dangerous ones wait for a second administrator (their dry runs do not).',
       mysql_lock: 'Database sessions holding or waiting for locks, and who blocks whom. Releasing a lock ends the session that holds it.',
       mysql_time_consuming: 'What the database is running now, longest first, and the statements that took the most time.',
     },
@@ -30,7 +30,7 @@ const operations = {
       current: 'This server',
       deleteConfirm: 'Remove this stopped server from the list?',
       deleteHint: 'Only a server that is down or stopped can be removed',
-      count: '{{up}} up, {{down}} down',
+      countOf: '{{state}}: {{n}}',
     },
     script: {
       scripts: 'Scripts',
@@ -60,6 +60,9 @@ const operations = {
       result: 'Result',
       error: 'Error',
       approveConfirm: 'Approve this dangerous run? It starts on its server at once.',
+      dryNoApproval: 'A dry run changes nothing: it starts at once, without approval.',
+      withdraw: 'Withdraw',
+      withdrawConfirm: 'Withdraw this run? It will never start.',
       noServer: 'No server is up to run scripts.',
       states: {
         awaiting_approval: 'Awaiting approval',
@@ -68,6 +71,7 @@ const operations = {
         succeeded: 'Succeeded',
         failed: 'Failed',
         interrupted: 'Interrupted',
+        withdrawn: 'Withdrawn',
       },
       arg: {
         table: 'Table (empty: all tables)',

@@ -100,9 +100,8 @@ const promotions = {
     approveConfirm: 'Approve the award of {{campaign}} for {{phone}}? It is posted to the bettor at once.',
     batch: {
       approve: 'Approve selected ({{count}})',
-      confirm: 'Approve {{count}} selected qualifications? Each award is posted with its bill.',
-      approved: 'Approved: {{count}}',
-      refused: 'Not approved: {{count}} ({{reasons}})',
+      confirm: 'Approve {{count}} selected qualifications, {{total}} in all? Each award is posted with its bill; one over its campaign’s budget is refused alone.',
+      title: 'Bulk approval of qualifications',
     },
     stats: {
       open: 'Statistics',

@@ -36,7 +36,7 @@ const shop = {
     },
     help: {
       parent_id: 'Leave empty for a top-level category. A category cannot go under itself or one of its subcategories.',
-      language: 'The language of the title, as a locale code (en-US, sw-KE, zh-CN).',
+      language: 'The language of the title, one of the list in System › Languages.',
       sort: 'Larger numbers are shown first.',
       category_id: 'Only shown categories can be picked.',
       lowest_price: 'The “from” price on a listing; not above the price.',

@@ -77,6 +77,7 @@ const sms = {
       cost: 'Estimated cost',
       ucs2Hint: 'This text needs Unicode (for example Chinese characters or curly quotes): a part holds 70 characters instead of 160.',
       confirm: 'Confirm and send',
+      confirmCount: 'Send to {{count}} recipients',
       changed: 'Change the text or the recipients, then preview again.',
       sent: 'The SMS is on its way',
     },

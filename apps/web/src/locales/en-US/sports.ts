@@ -30,6 +30,15 @@ const sports = {
       byProducer: 'producer down',
       suspend: 'Suspend',
       resume: 'Resume',
+      // Bulk (issue 29): markets of the match chosen together.
+      selectMarket: 'Select this market',
+      selectAll: 'Select all markets',
+      suspendSelected: 'Suspend selected',
+      resumeSelected: 'Resume selected',
+      confirmSuspendSelected: 'Suspend {{count}} markets of this match? No bet is accepted on them until they are resumed.',
+      confirmResumeSelected: 'Resume {{count}} markets of this match?',
+      suspendedTitle: 'Markets suspended',
+      resumedTitle: 'Markets resumed',
     },
     filters: {
       league: 'League',

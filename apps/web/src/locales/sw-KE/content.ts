@@ -46,7 +46,7 @@ const content = {
     help: {
       domain: 'Anwani ya hifadhi, k.m. https://s3.example.com. Inahitajika kwa S3.',
       save_path: 'Folda ya picha, k.m. console/pictures.',
-      max_size: 'Baiti 5242880 = MB 5.',
+      max_size: 'Kuanzia baiti 1024 (KB 1) hadi baiti 52428800 (MB 50); baiti 5242880 = MB 5.',
       allowed_types: 'Kati ya png, jpeg, gif na webp, zikitenganishwa kwa koma. SVG haikubaliwi kamwe.',
       code: 'Herufi ndogo, tarakimu, _ na -. Haiwezi kubadilishwa baadaye.',
       jump_url: 'Njia ya ndani ya programu kama /sports, au anwani ya https.',

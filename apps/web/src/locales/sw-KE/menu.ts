@@ -4,6 +4,39 @@ import type en from '../en-US/menu';
 import type { Shape } from '../shape';
 
 const menu: Shape<typeof en> = {
+  tabs: {
+    bar: 'Kurasa zilizo wazi',
+    close: 'Funga kichupo',
+    closeTab: 'Funga {{page}}',
+    closeOthers: 'Funga vichupo vingine',
+    closeRight: 'Funga vichupo vilivyo kulia',
+    reopen: 'Fungua tena kichupo kilichofungwa',
+    more: 'Vitendo vya vichupo',
+  },
+  search: {
+    open: 'Tafuta kila mahali',
+    placeholder: 'Tafuta simu, jina, namba ya mfululizo…',
+    dialog: 'Tafuta kila mahali',
+    input: 'Simu, jina, kitambulisho, namba ya mfululizo, rejea, anwani au hashi',
+    hint: 'Andika namba ya simu kwa namna yoyote (0712…, +255…), jina, kitambulisho, msimbo wa mwaliko, namba ya mfululizo, rejea ya mtoa huduma, anwani ya TRON au hashi ya muamala.',
+    keys: '↑ ↓ kusogea · Enter kufungua · Esc kufunga',
+    searching: 'Inatafuta…',
+    empty: 'Hakuna kilichopatikana kwa “{{q}}”',
+    failed: 'Utafutaji umeshindikana',
+    retry: 'Jaribu tena',
+    results: 'Vimepatikana {{count}}',
+    kind: {
+      bettor: 'Wachezaji',
+      order: 'Oda',
+      withdrawal: 'Utoaji wa pesa',
+      recharge: 'Uwekaji wa pesa',
+      jackpot_ticket: 'Tiketi za jackpot',
+      tron_wallet: 'Pochi za TRON',
+      tron_transfer: 'Uhamisho wa USDT',
+      tron_sweep: 'Miamala ya TRON',
+      admin: 'Wasimamizi',
+    },
+  },
   menu: {
     // groups
     betting: 'Ubashiri na mechi',

@@ -124,6 +124,16 @@ const money: Shape<typeof en> = {
       kindRecharge: 'Amana',
       kindWithdrawal: 'Utoaji',
     },
+    // Bulk review of withdrawals (issue 29): one confirmation naming the count and the total.
+    bulk: {
+      approve: 'Idhinisha zilizochaguliwa',
+      refuse: 'Kataa zilizochaguliwa',
+      confirmApprove: 'Idhinisha utoaji {{count}}, jumla {{total}}? Kila mmoja unakaguliwa kana kwamba umeidhinishwa peke yake: mkubwa unasubiri msimamizi wa pili, uliozuiliwa unabaki umezuiliwa.',
+      refuseTitle: 'Kataa utoaji {{count}}',
+      refuseHint: 'Kataa utoaji {{count}}, jumla {{total}}, kwa sababu hii? Kila kiasi kilichozuiliwa kinarudi kwenye salio la mtumiaji wake pamoja na muamala.',
+      approvedTitle: 'Uidhinishaji wa pamoja wa utoaji',
+      refusedTitle: 'Ukataaji wa pamoja wa utoaji',
+    },
     reconcile: {
       title: 'Suluhisha {{serial}}',
       outcome: 'Kwa mtoa huduma',

@@ -5,7 +5,7 @@ const operations = {
   operations: {
     describe: {
       server_list: 'Kila mchakato wa seva wa mfumo hupiga mapigo kila sekunde 5. Usiopiga kwa sekunde 30 umezimika.',
-      script: 'Shughuli za matengenezo zenye majina na matoleo, zinazoendeshwa kwenye seva unayochagua. Zilizo hatari husubiri msimamizi wa pili.',
+      script: 'Shughuli za matengenezo zenye majina na matoleo, zinazoendeshwa kwenye seva unayochagua. Zilizo hatari husubiri msimamizi wa pili (majaribio yake hayasubiri).',
       mysql_lock: 'Vikao vya hifadhidata vinavyoshikilia au kusubiri kufuli, na nani anamzuia nani. Kuachilia kufuli kunakatisha kikao kinacholishikilia.',
       mysql_time_consuming: 'Kinachoendeshwa na hifadhidata sasa, kirefu zaidi kwanza, na kauli zilizochukua muda mwingi zaidi.',
     },
@@ -30,7 +30,7 @@ const operations = {
       current: 'Seva hii',
       deleteConfirm: 'Ondoa seva hii iliyosimama kwenye orodha?',
       deleteHint: 'Ni seva iliyozimika au kusimamishwa pekee inayoweza kuondolewa',
-      count: '{{up}} zinafanya kazi, {{down}} zimezimika',
+      countOf: '{{state}}: {{n}}',
     },
     script: {
       scripts: 'Skripti',
@@ -60,6 +60,9 @@ const operations = {
       result: 'Matokeo',
       error: 'Hitilafu',
       approveConfirm: 'Idhinisha utekelezaji huu hatari? Utaanza kwenye seva yake mara moja.',
+      dryNoApproval: 'Jaribio halibadilishi chochote: linaanza mara moja, bila idhini.',
+      withdraw: 'Ondoa ombi',
+      withdrawConfirm: 'Ondoa ombi la utekelezaji huu? Hautaanza kamwe.',
       noServer: 'Hakuna seva inayofanya kazi ya kuendesha skripti.',
       states: {
         awaiting_approval: 'Inasubiri idhini',
@@ -68,6 +71,7 @@ const operations = {
         succeeded: 'Imefaulu',
         failed: 'Imeshindikana',
         interrupted: 'Imekatizwa',
+        withdrawn: 'Imeondolewa',
       },
       arg: {
         table: 'Jedwali (tupu: majedwali yote)',

@@ -98,9 +98,8 @@ const promotions: Shape<typeof en> = {
     approveConfirm: 'Idhinisha zawadi ya {{campaign}} kwa {{phone}}? Inalipwa kwa mchezaji mara moja.',
     batch: {
       approve: 'Idhinisha zilizochaguliwa ({{count}})',
-      confirm: 'Idhinisha ustahili {{count}} uliochaguliwa? Kila zawadi inalipwa pamoja na bili yake.',
-      approved: 'Zimeidhinishwa: {{count}}',
-      refused: 'Hazikuidhinishwa: {{count}} ({{reasons}})',
+      confirm: 'Idhinisha ustahili {{count}} uliochaguliwa, jumla {{total}}? Kila zawadi inalipwa pamoja na bili yake; inayozidi bajeti ya kampeni yake inakataliwa peke yake.',
+      title: 'Uidhinishaji wa pamoja wa ustahili',
     },
     stats: {
       open: 'Takwimu',

@@ -36,7 +36,7 @@ const shop = {
     },
     help: {
       parent_id: 'Acha tupu kwa kundi la ngazi ya juu. Kundi haliwezi kuwekwa chini yake lenyewe wala chini ya kundi lake dogo.',
-      language: 'Lugha ya kichwa, kama msimbo wa lugha (en-US, sw-KE, zh-CN).',
+      language: 'Lugha ya kichwa, mojawapo ya orodha iliyo kwenye Mfumo › Lugha.',
       sort: 'Nambari kubwa huonyeshwa kwanza.',
       category_id: 'Makundi yanayoonyeshwa pekee ndiyo yanaweza kuchaguliwa.',
       lowest_price: 'Bei ya “kuanzia” kwenye orodha; isizidi bei.',

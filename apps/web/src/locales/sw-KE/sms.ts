@@ -74,6 +74,7 @@ const sms = {
       cost: 'Makadirio ya gharama',
       ucs2Hint: 'Ujumbe huu unahitaji Unicode (kwa mfano herufi za Kichina au alama za nukuu zilizopinda): sehemu moja inabeba herufi 70 badala ya 160.',
       confirm: 'Thibitisha na utume',
+      confirmCount: 'Tuma kwa wapokeaji {{count}}',
       changed: 'Badilisha ujumbe au wapokeaji, kisha onyesha tena.',
       sent: 'SMS iko njiani',
     },

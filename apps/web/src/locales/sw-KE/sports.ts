@@ -30,6 +30,15 @@ const sports: Shape<typeof en> = {
       byProducer: 'chanzo kimekatika',
       suspend: 'Simamisha',
       resume: 'Endelea',
+      // Bulk (issue 29): markets of the match chosen together.
+      selectMarket: 'Chagua soko hili',
+      selectAll: 'Chagua masoko yote',
+      suspendSelected: 'Simamisha yaliyochaguliwa',
+      resumeSelected: 'Endeleza yaliyochaguliwa',
+      confirmSuspendSelected: 'Simamisha masoko {{count}} ya mechi hii? Hakuna dau linalokubaliwa juu yake hadi yaendelezwe.',
+      confirmResumeSelected: 'Endeleza masoko {{count}} ya mechi hii?',
+      suspendedTitle: 'Masoko yamesimamishwa',
+      resumedTitle: 'Masoko yameendelezwa',
     },
     filters: {
       league: 'Ligi',

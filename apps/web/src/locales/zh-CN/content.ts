@@ -46,7 +46,7 @@ const content = {
     help: {
       domain: '存储服务地址，例如 https://s3.example.com。使用 S3 时必填。',
       save_path: '存放图片的目录，例如 console/pictures。',
-      max_size: '5242880 字节 = 5 MB。',
+      max_size: '范围 1024 字节（1 KB）至 52428800 字节（50 MB）；5242880 字节 = 5 MB。',
       allowed_types: '可选 png、jpeg、gif、webp，用逗号分隔。不接受 SVG。',
       code: '小写字母、数字、_ 和 -，创建后不可修改。',
       jump_url: '应用内路径（如 /sports）或 https 地址。',

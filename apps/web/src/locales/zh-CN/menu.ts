@@ -4,6 +4,39 @@ import type en from '../en-US/menu';
 import type { Shape } from '../shape';
 
 const menu: Shape<typeof en> = {
+  tabs: {
+    bar: '已打开的页面',
+    close: '关闭标签页',
+    closeTab: '关闭“{{page}}”',
+    closeOthers: '关闭其他标签页',
+    closeRight: '关闭右侧标签页',
+    reopen: '重新打开已关闭的标签页',
+    more: '标签页操作',
+  },
+  search: {
+    open: '全局搜索',
+    placeholder: '搜索手机号、姓名、流水号…',
+    dialog: '全局搜索',
+    input: '手机号、姓名、ID、流水号、运营商参考号、地址或哈希',
+    hint: '输入任意格式的手机号（0712…、+255…）、姓名、ID、邀请码、流水号、运营商参考号、TRON 地址或交易哈希。',
+    keys: '↑ ↓ 移动 · Enter 打开 · Esc 关闭',
+    searching: '搜索中…',
+    empty: '未找到“{{q}}”的结果',
+    failed: '搜索失败',
+    retry: '重试',
+    results: '找到 {{count}} 条',
+    kind: {
+      bettor: '用户',
+      order: '订单',
+      withdrawal: '提现',
+      recharge: '充值',
+      jackpot_ticket: '奖池注单',
+      tron_wallet: 'TRON钱包',
+      tron_transfer: 'USDT转账',
+      tron_sweep: 'TRON交易',
+      admin: '管理员',
+    },
+  },
   menu: {
     // 分组
     betting: '赛事投注',

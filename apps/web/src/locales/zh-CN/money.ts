@@ -124,6 +124,16 @@ const money: Shape<typeof en> = {
       kindRecharge: '充值',
       kindWithdrawal: '提现',
     },
+    // Bulk review of withdrawals (issue 29): one confirmation naming the count and the total.
+    bulk: {
+      approve: '批准所选',
+      refuse: '拒绝所选',
+      confirmApprove: '批准 {{count}} 笔提款，共 {{total}}？每笔都按单独批准检查：大额提款需等待第二位管理员，被冻结的仍保持冻结。',
+      refuseTitle: '拒绝 {{count}} 笔提款',
+      refuseHint: '以此原因拒绝 {{count}} 笔提款，共 {{total}}？每笔冻结金额将退回对应用户的余额并生成账单。',
+      approvedTitle: '批量批准提款',
+      refusedTitle: '批量拒绝提款',
+    },
     reconcile: {
       title: '对账 {{serial}}',
       outcome: '运营商侧结果',

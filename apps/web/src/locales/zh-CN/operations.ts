@@ -5,7 +5,7 @@ const operations = {
   operations: {
     describe: {
       server_list: '系统的每个服务器进程每 5 秒发送一次心跳，30 秒没有心跳即视为下线。',
-      script: '有名称和版本的维护操作，在您选择的服务器上运行。危险操作需要第二位管理员批准。',
+      script: '有名称和版本的维护操作，在您选择的服务器上运行。危险操作需要第二位管理员批准（试运行除外）。',
       mysql_lock: '持有或等待锁的数据库会话，以及谁阻塞了谁。释放锁会终止持有该锁的会话。',
       mysql_time_consuming: '数据库当前正在执行的内容（耗时最长的在前），以及耗时最多的语句。',
     },
@@ -30,7 +30,7 @@ const operations = {
       current: '当前服务器',
       deleteConfirm: '从列表中删除这台已停止的服务器吗？',
       deleteHint: '只能删除已下线或已停止的服务器',
-      count: '{{up}} 台运行中，{{down}} 台已下线',
+      countOf: '{{state}}：{{n}}',
     },
     script: {
       scripts: '脚本',
@@ -60,6 +60,9 @@ const operations = {
       result: '结果',
       error: '错误',
       approveConfirm: '批准这次危险运行吗？它会立即在目标服务器上开始。',
+      dryNoApproval: '试运行不做任何修改：无需批准，立即开始。',
+      withdraw: '撤回',
+      withdrawConfirm: '撤回这次运行吗？它将不会开始。',
       noServer: '没有可运行脚本的在线服务器。',
       states: {
         awaiting_approval: '等待批准',
@@ -68,6 +71,7 @@ const operations = {
         succeeded: '成功',
         failed: '失败',
         interrupted: '已中断',
+        withdrawn: '已撤回',
       },
       arg: {
         table: '表（留空：所有表）',

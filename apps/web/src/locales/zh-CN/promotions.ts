@@ -96,9 +96,8 @@ const promotions: Shape<typeof en> = {
     approveConfirm: '审核通过 {{phone}} 的 {{campaign}} 奖励？奖励将立即发放给该用户。',
     batch: {
       approve: '审核所选（{{count}}）',
-      confirm: '审核通过所选的 {{count}} 条资格？每笔奖励都会生成账单。',
-      approved: '已通过：{{count}}',
-      refused: '未通过：{{count}}（{{reasons}}）',
+      confirm: '审核通过所选的 {{count}} 条资格，共 {{total}}？每笔奖励都会生成账单；超出其活动预算的单独被拒绝。',
+      title: '批量审核资格',
     },
     stats: {
       open: '统计',

@@ -36,7 +36,7 @@ const shop = {
     },
     help: {
       parent_id: '留空即为顶级分类。分类不能放在自身或其子分类之下。',
-      language: '标题的语言，使用语言代码（en-US、sw-KE、zh-CN）。',
+      language: '标题的语言，从语言列表中选择（系统 › 语言列表）。',
       sort: '数字越大越靠前。',
       category_id: '只能选择显示中的分类。',
       lowest_price: '列表中显示的“起”价，不得高于价格。',

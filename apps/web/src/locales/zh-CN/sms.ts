@@ -74,6 +74,7 @@ const sms = {
       cost: '预估费用',
       ucs2Hint: '该内容需要 Unicode 编码（例如中文或弯引号）：每段只能容纳 70 个字符，而不是 160 个。',
       confirm: '确认发送',
+      confirmCount: '发送给 {{count}} 位接收人',
       changed: '请修改内容或收件人后重新预览。',
       sent: '短信正在发送',
     },

@@ -30,6 +30,15 @@ const sports: Shape<typeof en> = {
       byProducer: '生产者离线',
       suspend: '暂停',
       resume: '恢复',
+      // Bulk (issue 29): markets of the match chosen together.
+      selectMarket: '选择此盘口',
+      selectAll: '选择全部盘口',
+      suspendSelected: '暂停所选',
+      resumeSelected: '恢复所选',
+      confirmSuspendSelected: '暂停本场比赛的 {{count}} 个盘口？恢复之前不接受这些盘口的投注。',
+      confirmResumeSelected: '恢复本场比赛的 {{count}} 个盘口？',
+      suspendedTitle: '盘口已暂停',
+      resumedTitle: '盘口已恢复',
     },
     filters: {
       league: '联赛',

@@ -9,6 +9,7 @@ import {
 import { api, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
 import { areaView, ResourcePage, type FieldView, type Option, type ResourceView, type Row } from '../../resources';
+import { languageField, useLanguageChoices } from '../../resources/languageChoices';
 import { ArticleBodyInput, ArticlePreview } from './ArticleBody';
 
 /**
@@ -30,17 +31,6 @@ function useTypeChoices(apiPath: string, page: string) {
     retry: false,
   });
   return useMemo<Option[] | undefined>(() => q.data?.items.map((r) => ({ value: Number(r.id), label: `${String(r.name)} (${String(r.code)})` })), [q.data]);
-}
-
-/** The languages of the language list (every one, shown or not: an article may be prepared before its language is offered). */
-function useLanguageChoices() {
-  const q = useQuery({
-    queryKey: ['language_list', 'choices'],
-    queryFn: () => api.get<{ items: { code: string; title: string }[] }>('/languages'),
-    staleTime: 60_000,
-    retry: false,
-  });
-  return useMemo<Option[] | undefined>(() => q.data?.items.map((l) => ({ value: l.code, label: `${l.title} (${l.code})` })), [q.data]);
 }
 
 const asChoice = (options: Option[] | undefined, plain = false): Partial<FieldView> =>
@@ -112,7 +102,7 @@ function ImageTextScreen() {
         type_id: asChoice(types, true),
         title: { keep: true },
         cover: { render: thumb },
-        language: languages ? { options: languages, render: (v) => <>{languages.find((o) => o.value === v)?.label ?? String(v ?? '-')}</> } : {},
+        language: languageField(languages),
         body: {
           help: 'content.help.body',
           input: () => <ArticleBodyInput maxLength={imageTextResource.fields.find((f) => f.key === 'body')?.maxLength} />,

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, DatePicker, Flex, Form, Input, InputNumber, Radio, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Button, DatePicker, Flex, Form, Input, InputNumber, Modal, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import type { MessageSendAnswer, MessageTarget, PhoneResolution } from '@dau/contract/ui';
+import type { MessageSendAnswer, MessageTarget, PhoneResolution, RecipientCountAnswer } from '@dau/contract/ui';
 import { api } from '../../kit/api';
 import { useAccess } from '../../kit/access';
 import { fieldOptions, useApiMutation, useLocale, type FieldView } from '../../resources';
@@ -106,6 +106,27 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
     invalidate: [['message_list']],
     onSuccess: () => onClose(),
   });
+  const counting = useApiMutation((target: MessageTarget) => api.post<RecipientCountAnswer>('/messaging/recipients/count', { target }), { success: false });
+
+  /**
+   * A list of phones names its recipients before sending (the check); a send to all bettors, a filter or
+   * a branch is confirmed once the operator has read how many bettors it reaches now.
+   */
+  const confirmAndSend = async (v: Values) => {
+    const body = { title: v.title, content: v.content, target: targetOf(v), ...(v.when === 'later' && v.send_at ? { send_at: v.send_at.toISOString() } : {}) };
+    if (body.target.kind === 'phones') return send.mutateAsync(body);
+    const { count } = await counting.mutateAsync(body.target);
+    return new Promise<void>((resolve) => {
+      Modal.confirm({
+        title: t('messaging.send.confirmTitle'),
+        content: <span data-testid="send-confirm-count">{t(body.target.kind === 'all' ? 'messaging.send.confirmAll' : 'messaging.send.confirmSome', { count })}</span>,
+        okText: t('button.send'),
+        okButtonProps: { 'data-testid': 'send-confirm-ok' } as never,
+        onOk: () => send.mutateAsync(body).then(() => resolve(), () => resolve()),
+        onCancel: () => resolve(),
+      });
+    });
+  };
 
   // Opened: a fresh form (before the operator types).
   useEffect(() => {
@@ -125,9 +146,9 @@ export function SendDialog({ open, onClose }: { open: boolean; onClose(): void }
       form={form}
       initialValues={{ kind: 'phones', when: 'now' }}
       contentLabel={t('messaging.field.content')}
-      busy={send.isPending}
+      busy={send.isPending || counting.isPending}
       onClose={onClose}
-      onSend={(v) => send.mutateAsync({ title: v.title, content: v.content, target: targetOf(v), ...(v.when === 'later' && v.send_at ? { send_at: v.send_at.toISOString() } : {}) })}
+      onSend={confirmAndSend}
     >
       <Form.Item name="kind" label={t('messaging.send.to')}>
         <Radio.Group

@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import { CheckOutlined } from '@ant-design/icons';
-import { App } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { activityQualificationResource } from '@dau/contract/ui';
 import type { ApproveBatchAnswer } from '@dau/contract';
+import type { BulkAnswer } from '@dau/contract/ui';
 import { ACTIVITY_QUALIFICATION } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import { api, newIdempotencyKey, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
-import { ActionButton, FormModal, ResourcePage, useApiMutation, type FieldView, type ResourceView, type Row } from '../../resources';
+import { ActionButton, BulkBar, FormModal, ResourcePage, useApiMutation, useBulkRun, useBulkWords, type BulkRow, type FieldView, type ResourceView, type Row } from '../../resources';
 import { QUALIFICATION_LISTS } from '../promotions/shared';
 import { BETTOR_LISTS, BILL_LISTS, RowSummary } from './shared';
 
@@ -32,6 +32,20 @@ function useCampaignNames(): Map<number, string> {
 
 const pendingCampaignRow = (r: Row) => r.status === ACTIVITY_QUALIFICATION.pending && r.campaign_id != null;
 
+/** The batch approval (POST /promotions/qualifications/approve), its approved and refused ids as each row's outcome. */
+const approveMany = async (ids: (number | string)[]): Promise<BulkAnswer> => {
+  const res = await api.post<ApproveBatchAnswer>('/promotions/qualifications/approve', { ids });
+  const done = new Map(res.approved.map((q) => [q.id, q]));
+  const refused = new Map(res.refused.map((r) => [r.id, r]));
+  return {
+    items: ids.map((id) => {
+      const ok = done.get(Number(id));
+      const no = refused.get(Number(id));
+      return ok ? { id, ok: true, status: ok.status } : { id, ok: false, code: no?.code, message: no?.message };
+    }),
+  };
+};
+
 /**
  * Users › Activity qualification: bettors who qualified for a promotion. A campaign's pending row is
  * approved by its campaign's award (button `approve`: the bill of its type, the budget checked), one or
@@ -40,7 +54,6 @@ const pendingCampaignRow = (r: Row) => r.status === ACTIVITY_QUALIFICATION.pendi
  */
 export default function ActivityQualificationPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [approving, setApproving] = useState<Approving>(null);
   const names = useCampaignNames();
   const view = useMemo<ResourceView>(
@@ -59,14 +72,8 @@ export default function ActivityQualificationPage() {
     [names],
   );
   const approveOne = useApiMutation((id: unknown) => api.post<Row>(`/promotions/qualifications/${String(id)}/approve`), { invalidate: QUALIFICATION_LISTS });
-  const approveMany = useApiMutation((ids: number[]) => api.post<ApproveBatchAnswer>('/promotions/qualifications/approve', { ids }), {
-    invalidate: QUALIFICATION_LISTS,
-    success: false,
-    onSuccess: (res) => {
-      if (res.approved.length) void message.success(t('promotions.batch.approved', { count: res.approved.length }));
-      if (res.refused.length) void message.error(t('promotions.batch.refused', { count: res.refused.length, reasons: [...new Set(res.refused.map((r) => r.message))].join('; ') }));
-    },
-  });
+  const bulk = useBulkRun();
+  const words = useBulkWords();
   const approve = useApiMutation(
     ({ id, key, body }: { id: unknown; key: string; body: Row }) => api.post(`/money/activity_qualification/${id}/approve`, body, { headers: { 'Idempotency-Key': key } }),
     { invalidate: [[PAGE], ['cs_activity_qualification'], ...BETTOR_LISTS, ...BILL_LISTS] },
@@ -85,19 +92,22 @@ export default function ActivityQualificationPage() {
       def={view}
       selectable
       toolbar={({ selected, clearSelection }) => {
-        const ids = selected.filter(pendingCampaignRow).map((r) => Number(r.id));
+        const rows: BulkRow[] = selected.filter(pendingCampaignRow).map((r) => ({ id: Number(r.id), label: String(r.phone ?? r.id), amount: Number(r.reward ?? 0) }));
         return (
-          <ActionButton
-            action="approve"
-            page={PAGE}
-            icon={<CheckOutlined />}
-            disabled={!ids.length}
-            confirm={t('promotions.batch.confirm', { count: ids.length })}
-            testId="activity-approve-selected"
-            onClick={() => approveMany.mutateAsync(ids).then(clearSelection)}
-          >
-            {t('promotions.batch.approve', { count: ids.length })}
-          </ActionButton>
+          <BulkBar rows={rows} onClear={clearSelection}>
+            <ActionButton
+              action="approve"
+              page={PAGE}
+              type="primary"
+              size="small"
+              icon={<CheckOutlined />}
+              confirm={t('promotions.batch.confirm', words(rows))}
+              testId="activity-approve-selected"
+              onClick={() => bulk.run({ title: t('promotions.batch.title'), rows, call: approveMany, invalidate: QUALIFICATION_LISTS }).then(clearSelection)}
+            >
+              {t('promotions.batch.approve', { count: rows.length })}
+            </ActionButton>
+          </BulkBar>
         );
       }}
       rowActions={(r) =>
@@ -148,6 +158,7 @@ export default function ActivityQualificationPage() {
         onClose={() => setApproving((a) => (a ? { ...a, open: false } : a))}
         onSubmit={(body) => approve.mutateAsync({ id: row?.id, key: approving?.key ?? newIdempotencyKey(), body: { reward: body.reward ?? 0, remark: body.remark ?? '' } })}
       />
+      {bulk.modal}
     </ResourcePage>
   );
 }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from '../../kit/dayjs';
 import { api, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
-import { ActionButton, ExportButton, LoadError, NoData, PageHeader, enumText, formatDateTime, useFeedback, useLocale, type Row } from '../../resources';
+import { ActionButton, ExportButton, LoadError, NoData, PageHeader, SavedFilters, enumText, formatDateTime, useFeedback, useLocale, type Row } from '../../resources';
 
 const PAGE = 'operator_statements';
 const DAY = 'YYYY-MM-DD';
@@ -136,6 +136,7 @@ export default function StatementsPage() {
           options={[{ value: 'latest', label: t('money.opStatements.latestOnly') }, { value: 'history', label: t('money.opStatements.allImports') }]}
           data-testid="statement-filter-history"
         />
+        <SavedFilters omit={['page', 'id']} />
       </Flex>
       <PagedTable
         query={list}

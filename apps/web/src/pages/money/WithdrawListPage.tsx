@@ -9,11 +9,11 @@ import { useMsg } from '../../kit/messages';
 import { FormModal, ResourcePage, RowActionButton, useApiMutation, useLocale, type FieldView, type QuickFilter, type ResourceView, type Row } from '../../resources';
 import { PAYMENT_LISTS, PaymentSummary, StateTags, useOutcomeToast, useRequeryButton } from './payments';
 import { ReconcileDialog } from './ReconcileDialog';
+import { inReview, WithdrawBulk } from './WithdrawBulk';
 import { useAdminPickers } from './shared';
 
 const PAGE = 'withdraw_list';
 const REASON_MAX = 300;
-const inReview = (r: Row) => r.status === WITHDRAWAL_STATUS.pending_review || r.status === WITHDRAWAL_STATUS.awaiting_second_approval;
 
 type Refusing = { row: Row; open: boolean } | null;
 
@@ -93,6 +93,8 @@ export default function WithdrawListPage() {
     <ResourcePage
       def={def}
       quickFilters={quick}
+      selectable
+      toolbar={({ selected, clearSelection }) => <WithdrawBulk selected={selected} clearSelection={clearSelection} reasonField={reasonField} />}
       rowActions={(r) => {
         const id = String(r.id);
         return (

@@ -1,15 +1,16 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { CheckOutlined, FileTextOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import { CheckOutlined, FileTextOutlined, PlayCircleOutlined, RollbackOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Checkbox, Drawer, Empty, Flex, Form, Input, InputNumber, Modal, Select, Space, Table, Tag, Typography, type ButtonProps, type TableColumnsType } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ScriptDefRow, ScriptListAnswer, ScriptOutputAnswer, ScriptOutputLine, ScriptRunListAnswer, ScriptRunRow, ScriptTarget } from '@dau/contract/ui';
 import { api, ApiFailure } from '../../kit/api';
 import { useDialogWidth, useIsMobile } from '../../kit/dialog';
+import { useMe } from '../../kit/auth';
 import { ActionButton, formatDateTime, LoadError, useFeedback } from '../../resources';
 import { OpsHeader, StateTag } from './shared';
 
-const FINAL = new Set(['succeeded', 'failed', 'interrupted']);
+const FINAL = new Set(['succeeded', 'failed', 'interrupted', 'withdrawn']);
 const RUNS = ['operations', 'script-runs'];
 
 /** Back-off of the output's reads after a failure: 1 s, 2 s, 4 s … at most 30 s, forever while the drawer is open. */
@@ -131,6 +132,7 @@ function RunDialog({ script, servers, onClose, onStarted }: { script: ScriptDefR
   const [form] = Form.useForm();
   const width = useDialogWidth(560);
   const [busy, setBusy] = useState(false);
+  const dryRun = Form.useWatch('dry_run', form) as boolean | undefined;
   const up = servers;
   useEffect(() => {
     if (!script) return;
@@ -161,7 +163,10 @@ function RunDialog({ script, servers, onClose, onStarted }: { script: ScriptDefR
   return (
     <Modal open title={t('operations.script.runTitle', { name: script.name })} width={width} onCancel={onClose} onOk={() => void submit()} okText={t('button.run')} confirmLoading={busy} destroyOnHidden okButtonProps={{ 'data-testid': 'script-run-ok', danger: script.dangerous } as ButtonProps}>
       <Typography.Paragraph type="secondary">{t(`operations.script.about.${script.name}`, { defaultValue: '' })}</Typography.Paragraph>
-      {script.dangerous && <Alert type="warning" showIcon title={t('operations.script.needsApproval')} style={{ marginBottom: 12 }} />}
+      {script.dangerous && (
+        // A dry run changes nothing: it starts at once, without a second administrator.
+        <Alert type={dryRun ? 'info' : 'warning'} showIcon title={t(dryRun ? 'operations.script.dryNoApproval' : 'operations.script.needsApproval')} style={{ marginBottom: 12 }} data-testid="script-approval-note" />
+      )}
       {!up.length && <Alert type="error" showIcon title={t('operations.script.noServer')} style={{ marginBottom: 12 }} />}
       <Form form={form} layout="vertical" data-testid="script-run-form">
         <Form.Item name="target" label={t('operations.script.target')} rules={[{ required: true }]}>
@@ -203,6 +208,7 @@ export default function ScriptPage() {
   const { t } = useTranslation();
   const { ok, fail } = useFeedback();
   const client = useQueryClient();
+  const me = useMe().user_info.id;
   const [runScript, setRunScript] = useState<ScriptDefRow | null>(null);
   const [shown, setShown] = useState<{ id: number; name: string } | null>(null);
   // The scripts and the servers up to run them (read again when the run dialog opens).
@@ -282,7 +288,28 @@ export default function ScriptPage() {
             <Button size="small" icon={<FileTextOutlined />} data-testid={`run-output-${r.id}`} onClick={() => setShown({ id: r.id, name: r.script })}>
               {t('operations.script.output')}
             </Button>
-            {r.status === 'awaiting_approval' && (
+            {r.status === 'awaiting_approval' && r.requested_by === me && (
+              <ActionButton
+                action="run"
+                size="small"
+                icon={<RollbackOutlined />}
+                testId={`run-withdraw-${r.id}`}
+                confirm={t('operations.script.withdrawConfirm')}
+                onClick={async () => {
+                  try {
+                    await api.post(`/operations/script-runs/${r.id}/withdraw`);
+                    ok();
+                    await client.invalidateQueries({ queryKey: RUNS });
+                  } catch (err) {
+                    fail(err);
+                    throw err;
+                  }
+                }}
+              >
+                {t('operations.script.withdraw')}
+              </ActionButton>
+            )}
+            {r.status === 'awaiting_approval' && r.requested_by !== me && (
               <ActionButton
                 action="approve"
                 size="small"
@@ -306,7 +333,7 @@ export default function ScriptPage() {
         ),
       },
     ],
-    [t, ok, fail, client],
+    [t, ok, fail, client, me],
   );
 
   return (

@@ -7,6 +7,7 @@ import type { ServerListAnswer, ServerRow } from '@dau/contract/ui';
 import { api } from '../../kit/api';
 import { ActionButton, formatDateTime, LoadError, useFeedback } from '../../resources';
 import { mb, OpsHeader, StateTag } from './shared';
+import { serverCounts } from './serverCount';
 
 const KEY = ['operations', 'servers'];
 
@@ -80,7 +81,6 @@ export default function ServerListPage() {
   );
 
   const rows = q.data?.rows ?? [];
-  const up = rows.filter((r) => r.state === 'up').length;
   return (
     <div data-testid="server-list">
       <OpsHeader
@@ -90,7 +90,7 @@ export default function ServerListPage() {
         extra={
           q.data && (
             <Tooltip title={t('operations.server.deleteHint')}>
-              <Tag data-testid="server-count">{t('operations.server.count', { up, down: rows.length - up })}</Tag>
+              <Tag data-testid="server-count">{serverCounts(rows).map((c) => t('operations.server.countOf', { state: t(`operations.state.${c.state}`), n: c.n })).join(' · ')}</Tag>
             </Tooltip>
           )
         }

@@ -48,6 +48,21 @@ export function toTree(nodes: readonly MallCategoryNode[]): CategoryTreeNode[] {
   return build(null);
 }
 
+/**
+ * The superiors a category may be given: every category but itself and those below it (a descendant
+ * would make a cycle, which the server refuses too). A new category (`id` undefined) may go anywhere.
+ */
+export function parentChoices(nodes: readonly MallCategoryNode[], id: number | undefined): CategoryTreeNode[] {
+  if (id === undefined) return toTree(nodes);
+  const below = new Set<number>([id]);
+  // Grow the subtree until no node joins (a bounded walk over a list that may hold a stale cycle).
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const n of nodes) if (n.parent_id !== null && below.has(n.parent_id) && !below.has(n.id)) grew = !!below.add(n.id);
+  }
+  return toTree(nodes.filter((n) => !below.has(n.id)));
+}
+
 /** A category's path of titles ("Sportswear / Jerseys"), or its id when unknown. */
 export function categoryPath(nodes: readonly MallCategoryNode[] | undefined, id: unknown): string {
   if (id === null || id === undefined || id === '') return '-';

@@ -8,7 +8,8 @@ import { mallBrandResource, mallCategoryResource, mallProductResource, type Mall
 import { api, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
 import { areaView, ResourcePage, useLocale, type FieldView, type ResourceView, type Row } from '../../resources';
-import { MALL_CATEGORIES_KEY, categoryPath, toTree, useShownCategories } from './categories';
+import { languageField, useLanguageChoices } from '../../resources/languageChoices';
+import { MALL_CATEGORIES_KEY, categoryPath, parentChoices, useShownCategories } from './categories';
 
 /**
  * Shop › Categories, Brands, Products (issue 16). Field labels are `shop.field.<key>`, descriptions
@@ -45,7 +46,8 @@ type TreeValueProps = { value?: number | null; onChange?: (v: number | null) => 
 /** A category picked in a tree (Form.Item hands value / onChange). */
 function CategoryTreeSelect({ nodes, exclude, ...p }: TreeValueProps & { nodes: readonly MallCategoryNode[] | undefined; exclude?: number }) {
   const { t } = useTranslation();
-  const tree = useMemo(() => toTree((nodes ?? []).filter((n) => n.id !== exclude)), [nodes, exclude]);
+  // A category's own superior: never itself nor one of its descendants.
+  const tree = useMemo(() => parentChoices(nodes ?? [], exclude), [nodes, exclude]);
   return (
     <TreeSelect
       treeData={tree}
@@ -80,6 +82,7 @@ function Thumb({ src }: { src: unknown }) {
 /** Shop › Categories: the tree's superior by name, the icon as a thumbnail. */
 function CategoryScreen() {
   const { t } = useTranslation();
+  const languages = useLanguageChoices();
   const all = useAllCategories();
   const refresh = useRefreshCategories();
   const nodes = all.data;
@@ -96,10 +99,11 @@ function CategoryScreen() {
           help: 'shop.help.parent_id',
         },
         show_status: { keep: true },
-        language: { help: 'shop.help.language' },
+        // Picked in the language list (the server refuses another code).
+        language: { help: 'shop.help.language', ...languageField(languages) },
         sort: { help: 'shop.help.sort' },
       }),
-    [nodes, t],
+    [nodes, t, languages],
   );
   return <ResourcePage def={def} onSaved={refresh} detailTitle={(row) => String(row.title ?? '')} />;
 }

@@ -119,7 +119,8 @@ function SendDialog({ open, onClose }: { open: boolean; onClose(): void }) {
             {t('sms.send.preview')}
           </Button>
           <Button type="primary" icon={<SendOutlined />} disabled={!preview || preview.p.recipient_count === 0} loading={send.isPending} onClick={() => void confirm()} data-testid="sms-confirm">
-            {t('sms.send.confirm')}
+            {/* The confirmation names whom it reaches (all the bettors of a filter, too). */}
+            {preview ? t('sms.send.confirmCount', { count: preview.p.recipient_count }) : t('sms.send.confirm')}
           </Button>
         </Flex>
       }

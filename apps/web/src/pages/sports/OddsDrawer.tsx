@@ -1,13 +1,14 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
-import { Badge, Card, Drawer, Empty, Flex, Skeleton, Space, Tag, Tooltip, Typography, theme as antdTheme } from 'antd';
+import { Badge, Card, Checkbox, Drawer, Empty, Flex, Skeleton, Space, Tag, Tooltip, Typography, theme as antdTheme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { matchListResource } from '@dau/contract/ui';
+import { matchListResource, type BulkAnswer } from '@dau/contract/ui';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
 import { useIsMobile } from '../../kit/dialog';
 import { useSocketHandler } from '../../kit/live';
-import { ActionButton, Blank, FieldValue, formatDateTime, LoadError, RecordView, useApiMutation, type FieldView, type Row } from '../../resources';
+import { ActionButton, Blank, BulkBar, FieldValue, formatDateTime, LoadError, RecordView, useApiMutation, useBulkRun, type BulkRow, type FieldView, type Row } from '../../resources';
+import { useAccess } from '../../kit/access';
 import { EventUrn, matchPath, PAGE, RecoverMatchButton } from './MatchActions';
 import { useMarketNames } from '../../kit/marketNames';
 
@@ -207,6 +208,9 @@ interface MarketCardProps {
   market: OddsMarket;
   changes: Record<string, Direction>;
   suspend: Suspend;
+  /** Bulk (issue 29): whether the market is selected; absent: no selection offered (no suspend button). */
+  checked?: boolean;
+  onCheck?: (key: string, on: boolean) => void;
 }
 
 /**
@@ -214,9 +218,9 @@ interface MarketCardProps {
  * (structural sharing), so a price move re-renders the cards whose prices moved.
  */
 const sameCard = (a: MarketCardProps, b: MarketCardProps) =>
-  a.market === b.market && a.suspend === b.suspend && a.market.selections.every((s) => a.changes[s.id] === b.changes[s.id]);
+  a.market === b.market && a.suspend === b.suspend && a.checked === b.checked && a.onCheck === b.onCheck && a.market.selections.every((s) => a.changes[s.id] === b.changes[s.id]);
 
-const MarketCard = memo(function MarketCard({ market, changes, suspend }: MarketCardProps) {
+const MarketCard = memo(function MarketCard({ market, changes, suspend, checked, onCheck }: MarketCardProps) {
   const { t } = useTranslation();
   const names = useMarketNames();
   const reasons = [
@@ -230,6 +234,14 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
       data-testid={`odds-market-${market.key}`}
       title={
         <Space size={8} wrap>
+          {onCheck && (
+            <Checkbox
+              checked={checked}
+              onChange={(e) => onCheck(market.key, e.target.checked)}
+              aria-label={t('sports.odds.selectMarket')}
+              data-testid={`odds-market-select-${market.key}`}
+            />
+          )}
           <span>{names.market(market.type_id, market.type_name)}</span>
           {market.specifiers && <Typography.Text code>{market.specifiers}</Typography.Text>}
         </Space>
@@ -303,6 +315,83 @@ const MarketCard = memo(function MarketCard({ market, changes, suspend }: Market
   );
 }, sameCard);
 
+/**
+ * Bulk suspension of a match's markets (issue 29): a box on each market, select all, and the bar to
+ * suspend or resume the selected ones (POST .../markets/suspension, each market as its own control), with
+ * each market's outcome. Offered with the suspend button only.
+ */
+function useMarketBulk(eventId: string, markets: OddsMarket[], refetch: () => unknown) {
+  const { t } = useTranslation();
+  const names = useMarketNames();
+  const { can } = useAccess();
+  const { run, modal } = useBulkRun();
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const onCheck = useCallback(
+    (key: string, on: boolean) =>
+      setPicked((p) => {
+        const next = new Set(p);
+        if (on) next.add(key);
+        else next.delete(key);
+        return next;
+      }),
+    [],
+  );
+  // Only markets the match still has count (the feed may drop one while it is selected).
+  const selected = new Set(markets.filter((m) => picked.has(m.key)).map((m) => m.key));
+  const rows: BulkRow[] = markets
+    .filter((m) => selected.has(m.key))
+    .map((m) => ({ id: m.key, label: `${names.market(m.type_id, m.type_name)}${m.specifiers ? ` (${m.specifiers})` : ''}` }));
+  const act = (suspend: boolean) =>
+    run({
+      title: t(suspend ? 'sports.odds.suspendedTitle' : 'sports.odds.resumedTitle'),
+      rows,
+      call: (keys) => api.post<BulkAnswer>(`${matchPath(eventId)}/markets/suspension`, { keys, is_suspended: suspend }),
+    }).then(() => {
+      setPicked(new Set());
+      void refetch();
+    });
+  if (!can(PAGE, 'suspend')) return { selected: new Set<string>(), onCheck: undefined, bar: null, modal: null };
+  const all = markets.length > 0 && selected.size === markets.length;
+  const bar = (
+    <Flex wrap gap={8} align="center" data-testid="odds-bulk">
+      <Checkbox
+        checked={all}
+        indeterminate={selected.size > 0 && !all}
+        onChange={(e) => setPicked(e.target.checked ? new Set(markets.map((m) => m.key)) : new Set())}
+        data-testid="odds-select-all"
+      >
+        {t('sports.odds.selectAll')}
+      </Checkbox>
+      <BulkBar rows={rows} onClear={() => setPicked(new Set())}>
+        <ActionButton
+          action="suspend"
+          page={PAGE}
+          size="small"
+          danger
+          icon={<PauseCircleOutlined />}
+          testId="odds-bulk-suspend"
+          confirm={t('sports.odds.confirmSuspendSelected', { count: rows.length })}
+          onClick={() => act(true)}
+        >
+          {t('sports.odds.suspendSelected')}
+        </ActionButton>
+        <ActionButton
+          action="suspend"
+          page={PAGE}
+          size="small"
+          icon={<PlayCircleOutlined />}
+          testId="odds-bulk-resume"
+          confirm={t('sports.odds.confirmResumeSelected', { count: rows.length })}
+          onClick={() => act(false)}
+        >
+          {t('sports.odds.resumeSelected')}
+        </ActionButton>
+      </BulkBar>
+    </Flex>
+  );
+  return { selected, onCheck, bar, modal };
+}
+
 function OddsView({ match, open }: { match: Row; open: boolean }) {
   const { t } = useTranslation();
   const eventId = String(match.event_id);
@@ -323,6 +412,7 @@ function OddsView({ match, open }: { match: Row; open: boolean }) {
   });
   const suspension = useSuspension(eventId, q.refetch);
   const changes = usePriceChanges(q.data);
+  const bulk = useMarketBulk(eventId, q.data?.markets ?? [], q.refetch);
   const header: Row = { ...match, ...(q.data ? { event_status: q.data.event_status } : {}) };
   return (
     <Flex vertical gap={12}>
@@ -335,8 +425,14 @@ function OddsView({ match, open }: { match: Row; open: boolean }) {
       ) : !q.data?.markets.length ? (
         <Empty description={t('sports.odds.noMarkets')} />
       ) : (
-        q.data.markets.map((m) => <MarketCard key={m.key} market={m} changes={changes} suspend={suspension.mutateAsync} />)
+        <>
+          {bulk.bar}
+          {q.data.markets.map((m) => (
+            <MarketCard key={m.key} market={m} changes={changes} suspend={suspension.mutateAsync} checked={bulk.selected.has(m.key)} onCheck={bulk.onCheck} />
+          ))}
+        </>
       )}
+      {bulk.modal}
     </Flex>
   );
 }

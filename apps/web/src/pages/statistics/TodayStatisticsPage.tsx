@@ -7,7 +7,8 @@ import { LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
 import { ChartCard } from './Chart';
 import { inZone, useTimeZone, zoneLabel } from '../../kit/timeZone';
-import { FigureCard, FigureGrid, isEmpty, useLeadCards, useSeriesOptions, type Figures, type OpenBook } from './shared';
+import { ExposurePanel } from './ExposurePanel';
+import { baseOf, FigureCard, FigureGrid, isEmpty, useLeadCards, useSeriesOptions, type Comparison, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */
 export interface TodayAnswer {
@@ -20,14 +21,18 @@ export interface TodayAnswer {
   totals: Figures & { online_bettors: number };
   open: OpenBook;
   hours: Array<Figures & { hour: number; start: string }>;
+  /** The same figures yesterday and on the same weekday last week, up to the same time of day. */
+  compare: Comparison;
 }
 
 const REFRESH_MS = 15_000;
 
 
 /**
- * The landing page: today's figures of the admin's branch (Dar es Salaam day) as cards, and by hour as
- * charts, with the live bet ticker. Live: refetched every 15 seconds (and when the tab comes back).
+ * The landing page: today's figures of the admin's branch (Dar es Salaam day) as cards, each with its
+ * change against yesterday and the same weekday last week up to the same time, and by hour as charts,
+ * with the live bet ticker and the live exposure per match and market. Live: refetched every 15 seconds
+ * (and when the tab comes back); the exposure also when orders arrive.
  */
 export default function TodayStatisticsPage() {
   const { t } = useTranslation();
@@ -47,6 +52,7 @@ export default function TodayStatisticsPage() {
   );
   const loading = q.isPending;
   const f = d?.totals;
+  const c = d?.compare;
 
   const header = (
     <PageHeader
@@ -77,16 +83,16 @@ export default function TodayStatisticsPage() {
       {header}
       <FigureGrid>
         {[
-          ...leadCards(f, d?.open, loading, f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined),
-          <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} />,
-          <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} />,
-          <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} sub={f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined} />,
-          <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} />,
-          <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} />,
+          ...leadCards(f, d?.open, loading, f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined, c),
+          <FigureCard key="bonuses" k="bonuses" value={f?.bonuses} loading={loading} base={baseOf(c, 'bonuses')} />,
+          <FigureCard key="cashouts" k="cashouts" value={f?.cashouts} loading={loading} base={baseOf(c, 'cashouts')} />,
+          <FigureCard key="orders" k="orders" value={f?.orders} loading={loading} sub={f ? `${t('statistics.figure.settled')}: ${f.settled}` : undefined} base={baseOf(c, 'orders')} />,
+          <FigureCard key="bettors" k="bettors" value={f?.bettors} loading={loading} base={baseOf(c, 'bettors')} />,
+          <FigureCard key="new_bettors" k="new_bettors" value={f?.new_bettors} loading={loading} base={baseOf(c, 'new_bettors')} />,
           <FigureCard key="online_bettors" k="online_bettors" value={f?.online_bettors} loading={loading} />,
-          <FigureCard key="deposits" k="deposits" value={f?.deposits} loading={loading} sub={f ? `${t('statistics.figure.deposit_count')}: ${f.deposit_count}` : undefined} />,
-          <FigureCard key="withdrawals" k="withdrawals" value={f?.withdrawals} loading={loading} sub={f ? `${t('statistics.figure.withdrawal_count')}: ${f.withdrawal_count}` : undefined} />,
-          <FigureCard key="net_deposits" k="net_deposits" value={f ? f.deposits - f.withdrawals : undefined} loading={loading} />,
+          <FigureCard key="deposits" k="deposits" value={f?.deposits} loading={loading} sub={f ? `${t('statistics.figure.deposit_count')}: ${f.deposit_count}` : undefined} base={baseOf(c, 'deposits')} />,
+          <FigureCard key="withdrawals" k="withdrawals" value={f?.withdrawals} loading={loading} sub={f ? `${t('statistics.figure.withdrawal_count')}: ${f.withdrawal_count}` : undefined} base={baseOf(c, 'withdrawals')} />,
+          <FigureCard key="net_deposits" k="net_deposits" value={f ? f.deposits - f.withdrawals : undefined} loading={loading} base={baseOf(c, 'net_deposits')} />,
         ]}
       </FigureGrid>
       <Grid gutter={[12, 12]}>
@@ -105,6 +111,9 @@ export default function TodayStatisticsPage() {
         )}
         <Col xs={24} xl={12}>
           <BetTicker />
+        </Col>
+        <Col xs={24}>
+          <ExposurePanel />
         </Col>
       </Grid>
     </div>

@@ -5,6 +5,7 @@ import { formatTsh } from '@dau/domain';
 import { useTranslation } from 'react-i18next';
 import type { Figures, OpenBook } from '@dau/contract/ui';
 import { Panel, useLocale } from '../../resources';
+import { changeOf } from './delta';
 
 // The figures, and the open book now (GET /statistics/today and /history `open`: not revenue, shown beside GGR).
 export type { Figures, OpenBook } from '@dau/contract/ui';
@@ -40,11 +41,52 @@ export function useCount() {
 /** The chart colours, the same in both themes (readable on light and dark). */
 export const SERIES_COLORS = { turnover: '#5b8ff9', payouts: '#f6903d', ggr: '#2f9e44', bettors: '#9254de', orders: '#36cfc9', deposits: '#13c2c2', withdrawals: '#eb2f96' };
 
+/** The same figure yesterday and on the same weekday last week, each up to the same time of day (GET /statistics/today `compare`). */
+export interface Baselines {
+  yesterday: number;
+  last_week: number;
+}
+
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+
+/** "▲ 12% vs yesterday · ▼ 3% vs last week" under a figure. */
+export function DeltaLine({ value, base }: { value: number; base: Baselines }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const part = (b: number, against: 'yesterday' | 'lastWeek') => {
+    const c = changeOf(value, b);
+    const vs = against === 'yesterday' ? t('statistics.delta.yesterday') : t('statistics.delta.lastWeek');
+    const pct = c.pct === undefined ? '' : new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(c.pct);
+    const arrow = c.dir === 'up' ? '▲' : c.dir === 'down' ? '▼' : c.dir === 'same' ? '=' : '';
+    const said = {
+      up: () => t('statistics.delta.up', { pct, vs }),
+      down: () => t('statistics.delta.down', { pct, vs }),
+      same: () => t('statistics.delta.same', { vs }),
+      new: () => t('statistics.delta.new', { vs }),
+      none: () => t('statistics.delta.none', { vs }),
+    }[c.dir]();
+    if (c.dir === 'new' || c.dir === 'none') return <span data-testid={`delta-${against}`} data-dir={c.dir}>{said}</span>;
+    // The arrow is what the eye reads; a screen reader hears the words instead ("up 12% vs yesterday").
+    return (
+      <span data-testid={`delta-${against}`} data-dir={c.dir}>
+        <span aria-hidden>{`${arrow} ${pct}% ${vs}`}</span>
+        <span style={VISUALLY_HIDDEN}>{said}</span>
+      </span>
+    );
+  };
+  return (
+    <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }} data-testid="figure-delta" title={t('statistics.delta.hint')}>
+      {part(base.yesterday, 'yesterday')} · {part(base.last_week, 'lastWeek')}
+    </Typography.Text>
+  );
+}
+
 /**
- * One figure card: label (with the definition as a tooltip where needed), value, optional line below. A
- * figure of another area (virtual racing's) brings its own `label`, `hint` and whether it is `money`.
+ * One figure card: label (with the definition as a tooltip where needed), value, optional line below, and
+ * its change against yesterday and last week when `base` is given. A figure of another area (virtual
+ * racing's) brings its own `label`, `hint` and whether it is `money`.
  */
-export function FigureCard({ k, value, loading, sub, label, hint, money: isMoney }: { k: FigureKey | string; value: number | undefined; loading?: boolean; sub?: ReactNode; label?: string; hint?: string; money?: boolean }) {
+export function FigureCard({ k, value, loading, sub, label, hint, money: isMoney, base }: { k: FigureKey | string; value: number | undefined; loading?: boolean; sub?: ReactNode; label?: string; hint?: string; money?: boolean; base?: Baselines }) {
   const { t } = useTranslation();
   const money = useMoney();
   const count = useCount();
@@ -71,6 +113,7 @@ export function FigureCard({ k, value, loading, sub, label, hint, money: isMoney
         valueStyle={{ fontSize: 20, whiteSpace: 'nowrap', color: signed && value !== undefined && value !== 0 ? (negative ? token.colorErrorText : token.colorSuccessText) : undefined }}
       />
       {sub && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{sub}</Typography.Text>}
+      {base && value !== undefined && !loading && <DeltaLine value={value} base={base} />}
     </Panel>
   );
 }
@@ -88,22 +131,37 @@ export function FigureGrid({ children }: { children: ReactNode[] }) {
   );
 }
 
+/** The figures of yesterday and last week up to the same time (GET /statistics/today `compare`). */
+export interface Comparison {
+  yesterday: Figures;
+  last_week: Figures;
+}
+
+/** The baselines of one figure (`net_deposits` is derived), or none without a comparison. */
+export function baseOf(compare: Comparison | undefined, k: keyof Figures | 'net_deposits'): Baselines | undefined {
+  if (!compare) return undefined;
+  const of = (f: Figures) => (k === 'net_deposits' ? f.deposits - f.withdrawals : f[k]);
+  return { yesterday: of(compare.yesterday), last_week: of(compare.last_week) };
+}
+
 /**
  * The cards both statistics pages open with, in their order: turnover, settled stake (`settledSub` under it),
- * payouts, GGR with the hold, the open book (stakes with the open orders, liability), NGR and tax.
+ * payouts, GGR with the hold, the open book (stakes with the open orders, liability), NGR and tax. With
+ * `compare` (today's page), each figure says its change against yesterday and last week; the open book is
+ * a state of now, with no history to compare.
  */
 export function useLeadCards() {
   const { t } = useTranslation();
   const hold = useHold();
-  return (f: Figures | undefined, open: OpenBook | undefined, loading: boolean, settledSub?: ReactNode): ReactNode[] => [
-    <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} />,
-    <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} sub={settledSub} />,
-    <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} />,
-    <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} />,
+  return (f: Figures | undefined, open: OpenBook | undefined, loading: boolean, settledSub?: ReactNode, compare?: Comparison): ReactNode[] => [
+    <FigureCard key="turnover" k="turnover" value={f?.turnover} loading={loading} base={baseOf(compare, 'turnover')} />,
+    <FigureCard key="settled_stake" k="settled_stake" value={f?.settled_stake} loading={loading} sub={settledSub} base={baseOf(compare, 'settled_stake')} />,
+    <FigureCard key="payouts" k="payouts" value={f?.payouts} loading={loading} base={baseOf(compare, 'payouts')} />,
+    <FigureCard key="ggr" k="ggr" value={f?.ggr} loading={loading} sub={f ? t('statistics.hint.margin', { value: hold(f) }) : undefined} base={baseOf(compare, 'ggr')} />,
     <FigureCard key="open_stakes" k="open_stakes" value={open?.open_stakes} loading={loading} sub={open ? t('statistics.hint.openOrders', { n: open.open_orders }) : undefined} />,
     <FigureCard key="open_liability" k="open_liability" value={open?.open_liability} loading={loading} />,
-    <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} />,
-    <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} />,
+    <FigureCard key="ngr" k="ngr" value={f?.ngr} loading={loading} base={baseOf(compare, 'ngr')} />,
+    <FigureCard key="tax" k="tax" value={f?.tax} loading={loading} base={baseOf(compare, 'tax')} />,
   ];
 }
 

@@ -40,9 +40,10 @@ const fetchBody = z.strictObject({ pay_type: payType, day });
  */
 export function statementRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
+  const log = ctx.logs?.of('payments') ?? app.log;
   ctx.jobs.every(STATEMENTS_DAILY_JOB, DAILY_SECONDS, async () => {
-    const done = await reconcileYesterday(ctx, Date.now(), (msg, extra) => app.log.warn({ statements: extra }, msg));
-    if (done.length) app.log.info({ statements: done.map((s) => ({ id: s.id, pay_type: s.payType, day: s.day, result: s.result })) }, 'daily statements reconciled');
+    const done = await reconcileYesterday(ctx, Date.now(), (msg, extra) => log.warn({ statements: extra }, msg));
+    if (done.length) log.info({ statements: done.map((s) => ({ id: s.id, pay_type: s.payType, day: s.day, result: s.result })) }, 'daily statements reconciled');
   });
 
   registerList(app, db, statementListSpec as never);
