@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { WITHDRAWAL_STATUS, formatTsh, networkOf } from '@dau/domain';
+import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT, WITHDRAWAL_STATUS, formatTsh, networkOf } from '@dau/domain';
 import { logOf, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
 import { dialog, rowByKey, settled, toast, until } from './support/ui';
@@ -10,11 +10,11 @@ import { dialog, rowByKey, settled, toast, until } from './support/ui';
  * single approval, and 3 are refused: a large one this admin has already first-approved (four-eyes: a
  * second, different admin must give the second approval), one refused by another desk meanwhile and one
  * approved by another desk meanwhile. The result lists each row's outcome, the toast sums it up and the
- * list refreshes. (The rules per row, USDT holds and branch scope included, are held by
- * apps/server/test/bulk-actions.test.ts.)
+ * list refreshes. Then a match's markets are selected in the odds drawer and suspended together. (The
+ * rules per row, USDT holds and branch scope included, are held by apps/server/test/bulk-actions.test.ts.)
  *
  * Data: the demo bettors (no simulator), funded by an admin correction; withdrawals asked through the
- * sandbox bettor route (DAU_SANDBOX_ROUTES=1).
+ * sandbox bettor route, the match through the sandbox feed route (DAU_SANDBOX_ROUTES=1).
  */
 const e2e = useE2e({ server: { demo: true, simulator: false, env: { DAU_SANDBOX_ROUTES: '1', PAYMENTS_SANDBOX_SEED: '2026' } } });
 let token = '';
@@ -124,6 +124,55 @@ describe('bulk review of withdrawals', () => {
     await until(async () => !(await rowByKey(page, done[0].id).innerText()).includes('Pending review'), 'the list showing the new state');
     const after = expectStatus(await api('GET', `/money/withdrawals?serial_number=${large.serial_number}`), 200, 'the large one').items[0];
     expect(after.status).toBe(WITHDRAWAL_STATUS.awaiting_second_approval);
+    expect(logOf(page).pageErrors).toEqual([]);
+  });
+});
+
+describe('bulk suspension of markets', () => {
+  test("a match's markets selected in the odds drawer are suspended together, each market's outcome shown", async () => {
+    const event = 'sr:match:29001';
+    const league = 'bulk-league';
+    let clock = Date.now();
+    const feed = async (message: Record<string, unknown>) => {
+      clock += 1000;
+      expect(expectStatus(await api('POST', '/sandbox/feed/messages', { timestamp: clock, ...message }), 201, `feed ${String(message.type)}`).applied).toBe(true);
+    };
+    await feed({
+      type: 'fixture_change', producer: 3, event_id: event, sport_id: SPORT.football, league_id: league, league_name: 'Bulk League',
+      home_team: 'Simba', away_team: 'Yanga', start_time: Date.now() + 86_400_000, status: EVENT_STATUS.not_started,
+    });
+    await feed({
+      type: 'odds_change', producer: 3, event_id: event, event_status: EVENT_STATUS.not_started,
+      markets: [
+        { id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: [{ id: '1', price: '2.10', active: true }, { id: '2', price: '3.40', active: true }, { id: '3', price: '3.90', active: true }] },
+        { id: 18, specifiers: 'total=2.5', status: BETTING_OFFER_STATUS.bettable, outcomes: [{ id: '12', price: '1.90', active: true }, { id: '13', price: '1.95', active: true }] },
+      ],
+    });
+    const [match] = expectStatus(await api('GET', `/sports/matches?league_id=${league}`), 200, 'the match').items as any[];
+
+    const page = await e2e.newPage();
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await page.goto(`/#/customer/match_list?league_id=${league}`);
+    await until(async () => (await page.getByTestId('page-title').innerText()) === 'Matches', 'the Matches screen');
+    await settled(page);
+    await page.getByTestId(`match-odds-${match.id}`).click();
+    const drawer = page.locator('.ant-drawer').filter({ hasText: 'Simba vs Yanga' });
+    await drawer.waitFor();
+    await drawer.getByTestId('odds-select-all').click();
+    await until(async () => (await drawer.getByTestId('bulk-summary').innerText()).includes('2 selected'), 'both markets selected');
+    await drawer.getByTestId('odds-bulk-suspend').click();
+    const confirm = page.locator('.ant-popconfirm:visible');
+    await confirm.waitFor();
+    expect(await confirm.innerText()).toContain('Suspend 2 markets');
+    await confirm.getByTestId('confirm-ok').click();
+    const result = dialog(page, 'Markets suspended');
+    await result.waitFor();
+    for (const key of ['1|', '18|total=2.5']) expect(await result.getByTestId(`bulk-outcome-${key}`).getAttribute('data-ok')).toBe('true');
+    await screenshot(page, 'bulk-03-markets');
+    await result.getByTestId('bulk-result-close').click();
+    for (const key of ['1|', '18|total=2.5']) await drawer.getByTestId(`odds-market-suspended-${key}`).waitFor();
+    const odds = expectStatus(await api('GET', `/sports/matches/${encodeURIComponent(event)}/odds`), 200, 'odds');
+    expect(odds.markets.every((m: any) => m.suspended_by.operator)).toBe(true);
     expect(logOf(page).pageErrors).toEqual([]);
   });
 });

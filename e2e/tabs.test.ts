@@ -48,10 +48,13 @@ describe('tabs of open pages', () => {
 
     // Roles: the second page, scrolled down.
     await openFromMenu(page, 'role', 'Roles & permissions');
+    const firstRole = () => page.getByTestId('resource-table').locator('tr.ant-table-row').first().innerText();
+    const rolesPage1 = await firstRole();
     await page.getByTestId('resource-table').locator('.ant-pagination-item-2').click();
     await page.waitForURL(/#\/customer\/role\?(.*&)?page=2\b/);
+    // The first page stays on screen until the second has come.
+    const rolesPage2 = await until(async () => ((await firstRole()) !== rolesPage1 ? firstRole() : ''), 'the second page of roles');
     await settled(page);
-    const rolesPage2 = await page.getByTestId('resource-table').locator('tr.ant-table-row').first().innerText();
     await page.evaluate(() => window.scrollTo(0, 300));
     await until(async () => (await scrollY(page)) === 300, 'the role list scrolled down');
 
@@ -69,6 +72,7 @@ describe('tabs of open pages', () => {
 
     // Administrators, with the drawer of the super admin open.
     await openFromMenu(page, 'administrators', 'Administrators');
+    await shots(page, 'tabs-1280');
     await page.getByTestId(`row-view-${me.user_info.id}`).click();
     const drawer = page.getByTestId('resource-detail');
     await drawer.waitFor({ state: 'visible' });
@@ -79,7 +83,6 @@ describe('tabs of open pages', () => {
     expect(await activeTab(page)).toBe('tab-administrators');
     // One screen in the page at a time: the hidden tabs' elements are not in the document.
     expect(await page.getByTestId('resource-table').count()).toBe(1);
-    await shots(page, 'tabs-1280');
 
     // Back: the previous tab, without the drawer (it belongs to the administrators' tab)...
     await page.goBack();
@@ -100,7 +103,7 @@ describe('tabs of open pages', () => {
     await page.waitForURL(/#\/customer\/role\?(.*&)?page=2\b/);
     await waitTitle(page, 'Roles & permissions');
     expect(await page.getByTestId('resource-table').locator('.ant-pagination-item-active').innerText()).toBe('2');
-    expect(await page.getByTestId('resource-table').locator('tr.ant-table-row').first().innerText()).toBe(rolesPage2);
+    expect(await firstRole()).toBe(rolesPage2);
     expect(await scrollY(page)).toBe(300);
 
     // The log's tab: its filter, in the address and in the form.
@@ -152,7 +155,7 @@ describe('tabs of open pages', () => {
     await page.locator('.ant-dropdown:visible [data-testid="tab-menu-close-others"]').click();
     await until(async () => (await tabOrder(page)).join() === 'log', 'only the log tab left');
 
-    // Ctrl+Shift+T reopens the last closed tab (administrators), then the one before (today's statistics), at their addresses.
+    // Ctrl+Shift+T reopens the last closed tab (administrators), then the ones before, at their addresses.
     await page.keyboard.press('Control+Shift+T');
     await page.waitForURL(/#\/customer\/administrators\b/);
     await waitTitle(page, 'Administrators');
@@ -161,7 +164,8 @@ describe('tabs of open pages', () => {
     await page.keyboard.press('Control+Shift+T');
     await page.waitForURL(/#\/customer\/role\?(.*&)?page=2\b/);
     await waitTitle(page, 'Roles & permissions');
-    expect(await tabOrder(page)).toEqual(['today_statistics', 'log', 'role', 'administrators']);
+    // Each back at its place: the bar as it was.
+    expect(await tabOrder(page)).toEqual(['today_statistics', 'role', 'log', 'administrators']);
     expect(await activeTab(page)).toBe('tab-role');
 
     // On a phone: the bar is a strip that scrolls sideways.

@@ -245,3 +245,87 @@ describe('TRON screens', () => {
     expect(log.pageErrors, 'no page errors').toEqual([]);
   });
 });
+
+describe('issue 29: the address-poisoning hold in the review, and the TRON settings', () => {
+  test('a held USDT withdrawal shows its destination, USDT amount and hold; its release waits for a second admin; the TRON settings card saves with history', async () => {
+    const page = await e2e.newPage();
+    const log = logOf(page);
+    const house = (await wallets()).filter((w) => !w.removed && w.role === 2);
+    const hot = house[0];
+    expect(hot, 'the collection (hot) wallet').toBeTruthy();
+    // A withdrawal to one of our own addresses: held (address poisoning), 26,000.00 TSh = 10 USDT at 2,600.
+    const held = expectStatus(await api('POST', '/sandbox/tron/withdrawals', { bettor_id: bettor.id, amount: 26_000_00, to_address: hot.address_base58 }), 201, 'a held USDT withdrawal');
+    expect(held.held).toBe(true);
+
+    await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
+    await openScreen(page, 'withdraw_list', 'Withdrawals');
+    const row = rowWithText(page, held.serial_number);
+    await page.getByTestId(`usdt-held-${held.id}`).waitFor();
+    expect(await page.getByTestId(`usdt-amount-${held.id}`).innerText()).toContain('10.00 USDT');
+    // The approval names the USDT amount and the whole address, and says it is held (not the phone).
+    await row.getByTestId(`withdraw-approve-${held.id}`).click();
+    const confirm = page.getByTestId('usdt-confirm');
+    await confirm.waitFor();
+    expect(await page.getByTestId('usdt-confirm-address').innerText()).toBe(hot.address_base58);
+    expect(await confirm.innerText()).toContain('Held: release the hold before approving');
+    expect(await confirm.innerText()).not.toContain(bettor.phone);
+    await shot(page, 'tron-12-usdt-approve-held');
+    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /Cancel/ }).click();
+    await confirm.waitFor({ state: 'hidden' });
+
+    // The drawer: destination, USDT amount, the hold naming the look-alike (our own wallet), the release.
+    await page.getByTestId(`row-view-${held.id}`).click();
+    const drawer = page.getByTestId('resource-detail');
+    await drawer.getByTestId('usdt-review').waitFor();
+    expect(await drawer.getByTestId('usdt-review-address').innerText()).toBe(hot.address_base58);
+    expect(await drawer.getByTestId('usdt-review-amount').innerText()).toBe('10.00 USDT');
+    expect(await drawer.getByTestId('usdt-hold').innerText()).toContain(`one of our own wallets (${hot.address_base58})`);
+    await shots(page, 'tron-13-usdt-review-drawer');
+    await drawer.getByTestId(`usdt-release-${held.id}`).click();
+    const form = dialog(page, /Release the hold/);
+    await form.waitFor();
+    await form.getByTestId('usdt-release-remark').fill('Read out in full by the bettor on a call to their phone');
+    await toastAfter(page, /Saved as a pending change/, () => form.getByTestId('form-submit').click());
+    await form.waitFor({ state: 'hidden' });
+    await drawer.getByText('Release waiting for a second administrator').first().waitFor();
+    expect(await drawer.getByTestId(`usdt-release-${held.id}`).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    // A second whole-book admin approves it: the hold is gone from the list.
+    const roles = expectStatus(await api('GET', '/system/roles?page_size=100'), 200, 'roles').items as { id: number; is_super: boolean }[];
+    expectStatus(await api('POST', '/system/administrators', { account: 'tron_checker', name: 'TRON checker', password: ADMIN_PASSWORD, role_id: roles.find((r) => r.is_super)!.id }), 201, 'a second super admin');
+    const checker = await e2e.server.loginApi('tron_checker', ADMIN_PASSWORD);
+    const waiting = expectStatus(await api('GET', '/system/pending_changes?status=pending&setting=usdt_hold_release'), 200, 'pending releases').items as { id: number }[];
+    expect(waiting.length).toBe(1);
+    expect(expectStatus(await e2e.server.api('POST', `/system/pending_changes/${waiting[0]!.id}/approve`, {}, checker), 200, 'approval').pending_change.status).toBe('applied');
+    await until(async () => {
+      await page.getByTestId('table-reload').click();
+      await settled(page);
+      return (await page.getByTestId(`usdt-held-${held.id}`).count()) === 0;
+    }, 'the hold released');
+    await shots(page, 'tron-14-usdt-released');
+
+    // ------------------------------------------------------------------ the TRON settings
+    await openScreen(page, 'tron_config', 'TRON settings');
+    const card = page.getByTestId('resource-settings');
+    expect(await card.innerText()).toMatch(/2,600\.00[\s\S]*19 blocks[\s\S]*10\.00 USDT[\s\S]*100,000\.00 USDT/);
+    await card.getByTestId('resource-edit').click();
+    await card.locator('input#settings-tron_settings_confirmations').fill('20');
+    await card.locator('input#settings-tron_settings_collect_threshold').fill('12.5');
+    await toastAfter(page, 'Successful operation', () => card.getByTestId('form-submit').click());
+    await until(async () => (await card.innerText()).includes('20 blocks') && (await card.innerText()).includes('12.50 USDT'), 'the settings saved');
+    // The rate moves money: it waits for a second admin.
+    await card.getByTestId('resource-edit').click();
+    await card.locator('input#settings-tron_settings_usdt_rate_tsh').fill('2,700.00');
+    await toastAfter(page, /Saved as a pending change/, () => card.getByTestId('form-submit').click());
+    await card.getByTestId('setting-pending').waitFor();
+    expect(await card.innerText()).toContain('2,600.00');
+    await card.getByTestId('setting-history').click();
+    await page.getByTestId('setting-history-list').locator('tr.ant-table-row').first().waitFor();
+    await shots(page, 'tron-15-settings-history');
+    await page.keyboard.press('Escape');
+    expect(missingKeys(page), 'no missing text').toEqual([]);
+    expect(log.pageErrors, 'no page errors').toEqual([]);
+  });
+});
+

@@ -281,7 +281,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     });
     bettingRoutes(scoped, ctx);
     await jackpotRoutes(scoped, ctx);
-    await tronRoutes(scoped, ctx, opts.tron);
+    await tronRoutes(scoped, ctx, { ...opts.tron, sandboxRoutes: opts.sandboxRoutes });
     await casinoRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });
     await promotionsRoutes(scoped, ctx);
     racingRoutes(scoped, ctx, { sandboxRoutes: opts.sandboxRoutes });

@@ -53,6 +53,7 @@ export const ISOLATED_FILES: Readonly<Record<string, string>> = {
   'tron-wallets.test.ts': "points the process's TRON node at its sandbox, then at nothing",
   'tron-withdrawals.test.ts': "points the process's TRON node at its sandbox; DAU_TRON_WATCHER=0 for the file",
   'tron-sweeps.test.ts': 'DAU_TRON_WATCHER=0 for the file',
+  'tron-console.test.ts': 'DAU_TRON_WATCHER=0 for the file',
   'tron-watcher.test.ts': 'DAU_TRON_WATCHER=0 for the file',
   'tron-crash.test.ts': "the TRON sandbox node of its server processes",
   'files.test.ts': 'DAU_ALLOW_PRIVATE_ENDPOINTS set and removed between cases',

@@ -45,8 +45,8 @@ async function match(n: number, status: number = EVENT_STATUS.not_started) {
 }
 const pick = (n: number, outcome: 1 | 2 | 3): SlipSelection => ({ eventId: ev(n), marketKey: '1|', outcomeId: String(outcome), odds: ['2.00', '3.00', '4.00'][outcome - 1] });
 
-interface Outcome { outcome_id: string; orders: number; accumulators: number; stake: number; payout: number; net: number; worst: boolean }
-interface Market { event_id: string; market_key: string; live: boolean; home_team: string; orders: number; stakes: number; worst_outcome_id: string; worst_payout: number; net_loss: number; outcomes: Outcome[] }
+interface Outcome { outcome_id: string; selection_name: string; orders: number; stake: number; payout: number; net: number; worst: boolean }
+interface Market { event_id: string; market_key: string; market_name: string; live: boolean; home_team: string; orders: number; stakes: number; worst_outcome_id: string; worst_payout: number; net_loss: number; outcomes: Outcome[] }
 const exposure = async (token: string, query = '') => {
   const r = await t.call('GET', `/api/v1/statistics/exposure${query}`, { token });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -54,7 +54,7 @@ const exposure = async (token: string, query = '') => {
 };
 const brief = (m: Market) => ({
   event: m.event_id, stakes: m.stakes, worst: m.worst_outcome_id, worst_payout: m.worst_payout, net_loss: m.net_loss,
-  outcomes: Object.fromEntries(m.outcomes.map((o) => [o.outcome_id, [o.orders, o.accumulators, o.stake, o.payout]])),
+  outcomes: Object.fromEntries(m.outcomes.map((o) => [o.outcome_id, [o.orders, o.stake, o.payout]])),
 });
 
 beforeAll(async () => {
@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('live exposure', () => {
-  it('sums the open orders per outcome, counts an accumulator on each leg, leaves decided orders out, sorts by the net loss and keeps to the branch', async () => {
+  it('sums the open orders per outcome, counts an accumulator on each leg, leaves decided orders out of stakes and payouts, sorts by the net loss and keeps to the branch', async () => {
     const db = t.database.db;
     const a1 = await makeBettor(t, w.agentA1, { cash: 10_000_000 });
     const b = await makeBettor(t, w.agentB, { cash: 10_000_000 });
@@ -108,13 +108,16 @@ describe('live exposure', () => {
     expect(all.matches).toBe(3);
     expect(all.markets).toBe(3);
     expect(all.items.map(brief)).toEqual([
-      // Stakes on the market 3,600.00; home pays 6,000.00: the book loses 2,400.00 if the home side wins.
-      { event: ev(1), stakes: 360_000, worst: '1', worst_payout: 600_000, net_loss: 240_000, outcomes: { 1: [2, 0, 300_000, 600_000], 2: [1, 0, 50_000, 150_000], 3: [1, 1, 10_000, 80_000] } },
-      { event: ev(2), stakes: 10_000, worst: '1', worst_payout: 80_000, net_loss: 70_000, outcomes: { 1: [1, 1, 10_000, 80_000] } },
-      { event: ev(3), stakes: 30_000, worst: '1', worst_payout: 60_000, net_loss: 30_000, outcomes: { 1: [1, 0, 30_000, 60_000] } },
+      // Open stakes on the market 3,600.00; home pays 6,000.00: the book loses 2,400.00 if the home side wins.
+      // The cashed-out draw and the cancelled away order count among the orders placed, not in stakes or payouts.
+      { event: ev(1), stakes: 360_000, worst: '1', worst_payout: 600_000, net_loss: 240_000, outcomes: { 1: [2, 300_000, 600_000], 2: [2, 50_000, 150_000], 3: [2, 10_000, 80_000] } },
+      { event: ev(2), stakes: 10_000, worst: '1', worst_payout: 80_000, net_loss: 70_000, outcomes: { 1: [1, 10_000, 80_000] } },
+      { event: ev(3), stakes: 30_000, worst: '1', worst_payout: 60_000, net_loss: 30_000, outcomes: { 1: [1, 30_000, 60_000] } },
     ]);
     const m1 = all.items[0];
     expect(m1.home_team).toBe('Home 1');
+    expect(m1.market_name).toBe('1X2');
+    expect(m1.outcomes.map((o) => o.selection_name)).toEqual(['Home 1', 'Draw', 'Away 1']);
     expect(m1.live).toBe(false);
     expect(m1.outcomes.map((o) => [o.outcome_id, o.net, o.worst])).toEqual([['1', 240_000, true], ['2', -210_000, false], ['3', -280_000, false]]);
 
@@ -126,9 +129,9 @@ describe('live exposure', () => {
     // Agent A sees A and A1's orders only: B's 2,000.00 on the home side is not theirs, and the order changes.
     const a = await exposure(tokA);
     expect(a.items.map(brief)).toEqual([
-      { event: ev(2), stakes: 10_000, worst: '1', worst_payout: 80_000, net_loss: 70_000, outcomes: { 1: [1, 1, 10_000, 80_000] } },
-      { event: ev(1), stakes: 160_000, worst: '1', worst_payout: 200_000, net_loss: 40_000, outcomes: { 1: [1, 0, 100_000, 200_000], 2: [1, 0, 50_000, 150_000], 3: [1, 1, 10_000, 80_000] } },
-      { event: ev(3), stakes: 30_000, worst: '1', worst_payout: 60_000, net_loss: 30_000, outcomes: { 1: [1, 0, 30_000, 60_000] } },
+      { event: ev(2), stakes: 10_000, worst: '1', worst_payout: 80_000, net_loss: 70_000, outcomes: { 1: [1, 10_000, 80_000] } },
+      { event: ev(1), stakes: 160_000, worst: '1', worst_payout: 200_000, net_loss: 40_000, outcomes: { 1: [1, 100_000, 200_000], 2: [2, 50_000, 150_000], 3: [2, 10_000, 80_000] } },
+      { event: ev(3), stakes: 30_000, worst: '1', worst_payout: 60_000, net_loss: 30_000, outcomes: { 1: [1, 30_000, 60_000] } },
     ]);
 
     // A new order moves it at once (no cache): A1 backs the draw of match 1 with 1,000.00 (pays 3,000.00).

@@ -711,6 +711,20 @@ const CASES: RouteCase[] = [
       };
     },
   },
+  // The bettor app's USDT withdrawal (sandbox routes only, issue 29): refused for another branch's bettor, nothing held.
+  {
+    route: 'POST /api/v1/sandbox/tron/withdrawals',
+    cells: { super: 201, own: 201, other: REFUSED },
+    target: async (who) => {
+      const hot = await hotWalletForMatrix();
+      const bettorId = await freshBettor(sideOf(who));
+      return {
+        url: '/api/v1/sandbox/tron/withdrawals',
+        body: { bettor_id: bettorId, amount: 10_000_00, to_address: hot },
+        probe: async () => ({ ...(await bettorProbe(bettorId)()), withdrawals: (await db().select({ n: count() }).from(withdrawals).where(eq(withdrawals.bettorId, bettorId)))[0] }),
+      };
+    },
+  },
   // The sandbox install of the app (sandbox routes only): refused for another branch's bettor before the sandbox FCM is asked.
   {
     route: 'POST /api/v1/sandbox/push/devices',

@@ -155,6 +155,7 @@ const MATRIX: Record<string, Case> = {
   'DELETE /api/v1/system/async_operations/:id': { need: 'async_operations:delete' },
   // Statistics screens (issue 5): today, per match, per day.
   'GET /api/v1/statistics/today': { need: 'today_statistics' },
+  'GET /api/v1/statistics/exposure': { need: 'today_statistics' },
   'GET /api/v1/statistics/history': { need: 'history_statistics', url: '/api/v1/statistics/history?date_from=2026-01-01&date_to=2026-01-31' },
   'GET /api/v1/statistics/matches': { need: 'match_statistics' },
   'GET /api/v1/statistics/matches/:event_id': { need: 'match_statistics', url: `/api/v1/statistics/matches/${MISSING}` },
@@ -262,6 +263,7 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/messaging/messages/:id': { need: 'message_list', url: `/api/v1/messaging/messages/${MISSING}` },
   'POST /api/v1/messaging/messages': { need: 'message_list:send', body: INVALID },
   'POST /api/v1/messaging/recipients/resolve': { need: 'message_list:send', body: INVALID },
+  'POST /api/v1/messaging/recipients/count': { need: 'message_list:send', body: INVALID },
   'DELETE /api/v1/messaging/messages/:id': { need: 'message_list:delete', url: `/api/v1/messaging/messages/${MISSING}` },
   'GET /api/public/app-version': { need: PUBLIC, url: '/api/public/app-version?platform=android&version=1.0.0' },
   'GET /api/v1/shop/categories/all': { need: SIGNED_IN, url: '/api/v1/shop/categories/all?show_status=1' },
@@ -279,6 +281,7 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/operations/script-runs': { need: 'script' },
   'POST /api/v1/operations/script-runs': { need: 'script:run', body: INVALID },
   'POST /api/v1/operations/script-runs/:id/approve': { need: 'script:approve', url: `/api/v1/operations/script-runs/${MISSING}/approve` },
+  'POST /api/v1/operations/script-runs/:id/withdraw': { need: 'script:run', url: `/api/v1/operations/script-runs/${MISSING}/withdraw` },
   'GET /api/v1/operations/script-runs/:id/output': { need: 'script', url: `/api/v1/operations/script-runs/${MISSING}/output` },
   'GET /api/v1/operations/locks': { need: 'mysql_lock' },
   'POST /api/v1/operations/locks/:pid/release': { need: 'mysql_lock:release', url: `/api/v1/operations/locks/${MISSING}/release` },

@@ -22,6 +22,7 @@ import { bonusGrants, campaignProgress, campaigns, promotionEvents } from '../sr
 import { dayKey } from '../src/modules/promotions/rules';
 import { drainPromotionEvents, expireBonusGrants, recordBettorSignIn } from '../src/modules/promotions/service';
 import { SIM_CAMPAIGNS, simulatePromotions } from '../src/simulator/promotions';
+import { simulateRegistration } from '../src/simulator/registration';
 import { Rng } from '../src/simulator/rng';
 import { ADMIN_PASSWORD, createTestApp, makeAdmin, makeRole, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
@@ -536,9 +537,38 @@ describe('simulator', () => {
     await simulatePromotions(t.ctx, new Rng(8)); // a later tick: no second set of campaigns
     await drainPromotionEvents(db());
     const sim = await db().select().from(campaigns).where(inArray(campaigns.name, SIM_CAMPAIGNS.map((c) => c.name))).orderBy(asc(campaigns.id));
-    expect(sim.map((c) => [c.type, c.status])).toEqual([['signin_streak', 'active'], ['bet_to_get', 'active']]);
+    expect(sim.map((c) => [c.type, c.status])).toEqual([['signin_streak', 'active'], ['bet_to_get', 'active'], ['invitation', 'active']]);
     const rows = await rowsOf(sim[0].id);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.status === 1 && r.reward === 500_00 && r.bettorId % 3 === 0)).toBe(true);
+  });
+});
+
+describe('the simulator invites (issue 29)', () => {
+  it("registers some bettors with existing bettors' invitation codes, and the inviter is paid (bill 9) on the invitee's first deposit", async () => {
+    const c = await campaign({ type: 'invitation', rules: { min_first_deposit: 2_000_00 }, reward: { kind: 'cash', fixed_cents: 1_000_00 }, auto_approve: true });
+    const agentRole = await makeRole(t, 'Sim agent', []);
+    await makeAdmin(t, `agent_sim${ref}`, agentRole, rootId);
+    for (let i = 0; i < 4; i++) await makeBettor(t, rootId);
+    const rng = new Rng(2029);
+    const made = [];
+    for (let i = 0; i < 40; i++) {
+      const b = await simulateRegistration(t.ctx, rng);
+      if (b) made.push(b);
+    }
+    const invited = made.filter((b) => b.inviterId !== null);
+    // Some, not all: about a third register with a friend's code.
+    expect(invited.length).toBeGreaterThan(4);
+    expect(invited.length).toBeLessThan(made.length);
+    const invitee = invited[0]!;
+    const [inviter] = await db().select().from(bettors).where(eq(bettors.id, invitee.inviterId!));
+    expect(invitee.agentId).toBe(inviter!.agentId);
+    await deposit(invitee.id, 2_000_00);
+    await drainPromotionEvents(db());
+    const rows = await rowsOf(c.id);
+    expect(rows.map((r) => [r.bettorId, r.periodKey, r.status])).toContainEqual([inviter!.id, `invitee:${invitee.id}`, 2]);
+    const paid = await db().select().from(bills).where(and(eq(bills.bettorId, inviter!.id), eq(bills.type, BILL_TYPE.invitation_bonus)));
+    expect(paid.map((b) => Number(b.amount))).toEqual([1_000_00]);
+    await invariantsHold();
   });
 });

@@ -44,7 +44,8 @@ describe('shop categories', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.details[0].field).toBe('parent_id');
     expect((await post('categories', { title: 'Bad', show_status: 3, language: 'en-US' })).status).toBe(400);
-    expect((await post('categories', { title: 'Bad', show_status: 1, language: 'english' })).status).toBe(400);
+    // A language not in the language list (issue 29: any well-formed code was taken).
+    expect((await post('categories', { title: 'Bad', show_status: 1, language: 'english' })).body.code).toBe('CONTENT_LANGUAGE_UNKNOWN');
     // An icon that is neither our upload nor https is refused by the image field.
     expect((await post('categories', { title: 'Bad', show_status: 1, language: 'en-US', icon: 'javascript:alert(1)' })).status).toBe(400);
 

@@ -134,7 +134,8 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   bill_credit: moneyResource('bill_credit'),
   admin_bill: money(() => import('../pages/money/AdminBillPage')),
   recharge_list: money(() => import('../pages/money/RechargeListPage')),
-  withdraw_list: money(() => import('../pages/money/WithdrawListPage')),
+  // USDT withdrawals show their destination and hold in the tron texts (issue 29).
+  withdraw_list: money(tron(() => import('../pages/money/WithdrawListPage'))),
   airtel_transfer: money(() => import('../pages/money/AirtelTransferPage')),
   operator_statements: money(() => import('../pages/money/StatementsPage')),
   payment_providers: withTexts('providers', () => import('../pages/money/PaymentProvidersPage')),
@@ -142,6 +143,7 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   usdt_transaction_record: tronResource('usdt_transaction_record'),
   tron: tron(() => import('../pages/tron/WalletsPage')),
   tron_transaction_summary: tronResource('tron_transaction_summary'),
+  tron_config: tronResource('tron_config'),
   // Archive
   bill_archive: moneyResource('bill_archive'),
   bill_credit_archive: moneyResource('bill_credit_archive'),

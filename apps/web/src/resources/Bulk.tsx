@@ -58,6 +58,8 @@ export function BulkBar({ rows, onClear, children }: { rows: readonly BulkRow[];
   );
 }
 
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
+
 interface Shown {
   title: string;
   rows: BulkRow[];
@@ -109,7 +111,8 @@ function BulkResult({ shown, open, onClose }: { shown: Shown | null; open: boole
   const { t } = useTranslation();
   const locale = useLocale();
   const outcomes = new Map((shown?.items ?? []).map((i) => [String(i.id), i]));
-  const rows = (shown?.rows ?? []).filter((r) => outcomes.has(String(r.id)));
+  // The refused rows first: they are what the operator has to look at.
+  const rows = (shown?.rows ?? []).filter((r) => outcomes.has(String(r.id))).sort((a, b) => Number(outcomes.get(String(a.id))!.ok) - Number(outcomes.get(String(b.id))!.ok));
   const done = shown?.items.filter((i) => i.ok).length ?? 0;
   const hasAmounts = bulkTotal(rows) !== undefined;
   return (
@@ -132,10 +135,13 @@ function BulkResult({ shown, open, onClose }: { shown: Shown | null; open: boole
       <PlainTable<BulkRow>
         rowKey={(r) => String(r.id)}
         dataSource={rows}
-        scroll={{ x: 'max-content', y: 420 }}
+        // The refusal's text wraps within the dialog rather than scrolling out of it.
+        scroll={{ y: 420 }}
         columns={[
-          { key: 'label', title: t('bulk.row'), render: (_, r) => r.label },
-          ...(hasAmounts ? [{ key: 'amount', title: t('bulk.amount'), align: 'right' as const, render: (_: unknown, r: BulkRow) => (r.amount === undefined ? '' : formatTsh(r.amount, locale)) }] : []),
+          { key: 'label', title: t('bulk.row'), onCell: () => ({ style: NOWRAP }), render: (_, r) => r.label },
+          ...(hasAmounts
+            ? [{ key: 'amount', title: t('bulk.amount'), align: 'right' as const, onCell: () => ({ style: NOWRAP }), render: (_: unknown, r: BulkRow) => (r.amount === undefined ? '' : formatTsh(r.amount, locale)) }]
+            : []),
           {
             key: 'outcome',
             title: t('bulk.outcome'),

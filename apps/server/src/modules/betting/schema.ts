@@ -1,5 +1,4 @@
 import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
 import type { LegSettlement } from '@dau/domain';
 
 /**
@@ -76,8 +75,6 @@ export const orders = pgTable(
     index('orders_bettor').on(t.bettorId, t.createdAt.desc().nullsFirst()),
     index('orders_agent').on(t.agentId, t.createdAt.desc().nullsFirst()),
     index('orders_open_match').on(t.status, t.lastMatchAt),
-    // Issue 29, live exposure: the open orders only, with what the sum needs (migration 0045 adds INCLUDE (agent_id, stake, potential_payout, leg_count)).
-    index('orders_open_exposure').on(t.id).where(sql`${t.status} = 2`),
   ],
 );
 
@@ -120,8 +117,6 @@ export const orderLines = pgTable(
   (t) => [
     index('order_lines_order').on(t.orderId),
     index('order_lines_selection').on(t.eventId, t.marketKey, t.outcomeId),
-    // Issue 29, live exposure: the undecided lines only (migration 0045 adds INCLUDE (order_id)).
-    index('order_lines_open_selection').on(t.eventId, t.marketKey, t.outcomeId).where(sql`${t.outcomeStatus} = 1`),
   ],
 );
 

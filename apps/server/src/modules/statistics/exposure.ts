@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { MATCH_STATUS, ORDER_STATUS, OUTCOME_STATUS } from '@dau/domain';
-import { orderLines, orders } from '../betting/index.js';
-import { feedEvents } from '../feed/index.js';
+import { and, inArray, sql } from 'drizzle-orm';
+import { MATCH_STATUS } from '@dau/domain';
+import { selectionExposure } from '../betting/index.js';
+import { feedEvents, marketName, selectionName } from '../feed/index.js';
 import { scopeCondition, type Scope } from '../../platform/listing.js';
 import type { Executor } from '../../platform/db.js';
 
@@ -9,26 +9,30 @@ import type { Executor } from '../../platform/db.js';
  * Live exposure (issue 29, the landing page): per live and upcoming match, market and outcome, what the
  * open orders of the admin's scope pay if that outcome wins.
  *
- * - Open: the order is pending (ORDER_STATUS.pending, as the open book counts it) and its line on the
- *   outcome is undecided (OUTCOME_STATUS.pending): settled, cashed-out and cancelled orders are out, and so
- *   is a market already settled inside a live match.
- * - Live: the match is in progress or paused; upcoming: not started (the back office's match status, so a
- *   match the operator cancelled is neither). Matches moved to the archive are over.
- * - Per outcome: the open orders holding it, their stakes and `payout`, the sum of their potential payouts
- *   (stake x odds, as placed): what the book pays if that outcome wins.
+ * It reads `selection_exposure`, the aggregate per selection and agent that placement, settlement,
+ * cashout and cancel keep by deltas in their own transactions (betting/stats.ts, settlement.ts: the one
+ * the match statistics read), never the orders:
+ * - `payout` of an outcome = its `liability`: the potential payouts (stake x odds as placed) of the open
+ *   orders holding it. An order leaves it when it is decided (settled, cashed out, cancelled or voided).
  * - Accumulators count conservatively: an accumulator's whole potential payout is counted on each of its
  *   legs' outcomes, as if its other legs had already won, and its stake on each leg's market. So an
- *   outcome's payout is an upper bound of what its winning can cost (`accumulators` says how many of the
- *   orders are accumulators); it is exact for singles.
+ *   outcome's payout is an upper bound of what its winning can cost; it is exact for singles. An
+ *   accumulator whose leg on a match was settled while the order is still open keeps counting on that
+ *   leg's outcome until the order is decided.
+ * - `stake` = the stakes of the open orders holding it (stake taken - stake settled); `orders` = the
+ *   orders (legs) ever placed on it, decided ones included: the aggregate keeps no count of the open ones.
+ * - Live: the match is in progress or paused; upcoming: not started (the back office's match status, so a
+ *   match the operator cancelled is neither). Matches moved to the archive are over.
  * - Per market: `stakes` = the open stakes taken on the market (all its outcomes), the worst outcome = the
  *   one with the largest payout, and `net_loss` = worst payout - stakes: what the book loses on the market
  *   if that outcome wins (negative: the book wins whatever happens). Markets are sorted by it, worst first.
  *
- * Three reads: the live and upcoming matches (a few hundred rows), one aggregate statement over the
- * undecided lines of those matches joined with the open orders (the partial indexes of migration 0045
- * hold only those, so it reads what is open, never the settled history; bench/exposure.ts times it on
- * 10M orders), and the names of the selections of the markets shown. Nothing is cached: every call
- * answers the orders committed so far (the console refetches on the orders push, throttled).
+ * Why not sum the open orders' lines each time: on the benchmark's book (10M orders, 300,000 of them open
+ * on 400 live and upcoming matches, 577,000 open lines) that aggregate took seconds even on partial
+ * indexes of only the open rows (bench/exposure.ts), and the table is refetched whenever orders arrive.
+ * This reads one row per selection and agent of the matches (the primary key's range per match).
+ * Names: the feed's (descriptions, or the sandbox's ids), as placement names a line; the console names
+ * the markets it knows in the operator's language.
  */
 
 export type ExposureState = 'live' | 'upcoming' | 'all';
@@ -39,8 +43,8 @@ const UPCOMING_STATUSES: number[] = [MATCH_STATUS.not_started];
 export interface ExposureOutcome {
   outcome_id: string;
   selection_name: string;
+  /** Orders (legs) placed on it, decided ones included. */
   orders: number;
-  accumulators: number;
   stake: number;
   payout: number;
   /** What the book loses on the market if this outcome wins: payout - the market's stakes. */
@@ -91,48 +95,22 @@ function matchesIn(ex: Executor, state: ExposureState) {
     .where(inArray(e.matchStatus, statuses));
 }
 
-/**
- * The open selections of the scope's orders on some matches, one row per outcome: the aggregate. It reads
- * the two partial indexes of migration 0045 only (index-only scans: the undecided lines of the matches,
- * hash-joined with the open orders), nothing of the settled history.
- */
+/** Per outcome of some matches, summed over the agents of the scope: what is still open on it. */
 export function exposureRows(ex: Executor, scope: Scope, eventIds: string[]) {
-  const l = orderLines;
-  const o = orders;
+  const sx = selectionExposure;
   return ex
     .select({
-      eventId: l.eventId,
-      marketKey: l.marketKey,
-      outcomeId: l.outcomeId,
-      orders: sql<string>`count(*)`,
-      accumulators: sql<string>`count(*) filter (where ${o.legCount} > 1)`,
-      stake: sql<string>`sum(${o.stake})::bigint`,
-      payout: sql<string>`sum(${o.potentialPayout})::bigint`,
+      eventId: sx.eventId,
+      marketKey: sx.marketKey,
+      outcomeId: sx.outcomeId,
+      orders: sql<string>`sum(${sx.orders})`,
+      stake: sql<string>`sum(${sx.stake} - ${sx.settledStake})`,
+      payout: sql<string>`sum(${sx.liability})`,
     })
-    .from(l)
-    .innerJoin(o, eq(o.id, l.orderId))
-    .where(and(inArray(l.eventId, eventIds), eq(l.outcomeStatus, OUTCOME_STATUS.pending), eq(o.status, ORDER_STATUS.pending), scopeCondition(scope, o.agentId)))
-    .groupBy(l.eventId, l.marketKey, l.outcomeId);
-}
-
-/** Market and selection names as the bettors saw them (one line of each selection): only for the markets shown. */
-async function namesOf(ex: Executor, selections: { eventId: string; marketKey: string; outcomeId: string }[]) {
-  const out = new Map<string, { marketName: string; selectionName: string }>();
-  if (!selections.length) return out;
-  const l = orderLines;
-  const rows = await ex
-    .selectDistinctOn([l.eventId, l.marketKey, l.outcomeId], { eventId: l.eventId, marketKey: l.marketKey, outcomeId: l.outcomeId, marketName: l.marketName, selectionName: l.selectionName })
-    .from(l)
-    .where(
-      and(
-        inArray(l.eventId, [...new Set(selections.map((s) => s.eventId))]),
-        eq(l.outcomeStatus, OUTCOME_STATUS.pending),
-        sql`(${l.eventId}, ${l.marketKey}, ${l.outcomeId}) in (${sql.join(selections.map((s) => sql`(${s.eventId}, ${s.marketKey}, ${s.outcomeId})`), sql`, `)})`,
-      ),
-    )
-    .orderBy(l.eventId, l.marketKey, l.outcomeId);
-  for (const r of rows) out.set(`${r.eventId}\u0000${r.marketKey}\u0000${r.outcomeId}`, r);
-  return out;
+    .from(sx)
+    .where(and(inArray(sx.eventId, eventIds), scopeCondition(scope, sx.agentId)))
+    .groupBy(sx.eventId, sx.marketKey, sx.outcomeId)
+    .having(sql`sum(${sx.liability}) <> 0 or sum(${sx.stake} - ${sx.settledStake}) <> 0`);
 }
 
 /** Exposure per market (see the file comment), riskiest first, at most `limit` markets. */
@@ -150,9 +128,7 @@ export async function computeExposure(ex: Executor, scope: Scope, opts: { state:
       m = { event_id: r.eventId, market_key: r.marketKey, market_name: '', orders: 0, stakes: 0, worst_outcome_id: '', worst_payout: -1, net_loss: 0, outcomes: [] };
       markets.set(key, m);
     }
-    const o: ExposureOutcome = {
-      outcome_id: r.outcomeId, selection_name: '', orders: num(r.orders), accumulators: num(r.accumulators), stake: num(r.stake), payout: num(r.payout), net: 0, worst: false,
-    };
+    const o: ExposureOutcome = { outcome_id: r.outcomeId, selection_name: '', orders: num(r.orders), stake: num(r.stake), payout: num(r.payout), net: 0, worst: false };
     m.outcomes.push(o);
     m.orders += o.orders;
     m.stakes += o.stake;
@@ -166,7 +142,6 @@ export async function computeExposure(ex: Executor, scope: Scope, opts: { state:
     (a, b) => b.worst_payout - b.stakes - (a.worst_payout - a.stakes) || b.worst_payout - a.worst_payout || a.event_id.localeCompare(b.event_id) || a.market_key.localeCompare(b.market_key),
   );
   const shown = sorted.slice(0, opts.limit);
-  const names = await namesOf(ex, shown.flatMap((m) => m.outcomes.map((o) => ({ eventId: m.event_id, marketKey: m.market_key, outcomeId: o.outcome_id }))));
   const events = new Map(matches.map((e) => [e.eventId, e]));
   return {
     generated_at,
@@ -176,12 +151,13 @@ export async function computeExposure(ex: Executor, scope: Scope, opts: { state:
       const e = events.get(m.event_id)!;
       m.net_loss = m.worst_payout - m.stakes;
       m.outcomes.sort((a, b) => byId(a.outcome_id, b.outcome_id));
+      const cut = m.market_key.indexOf('|');
+      const typeId = Number(m.market_key.slice(0, cut < 0 ? undefined : cut));
+      const specifiers = cut < 0 ? '' : m.market_key.slice(cut + 1);
+      const teams = { home: e.homeTeam, away: e.awayTeam };
+      m.market_name = Number.isInteger(typeId) ? marketName(typeId, null, specifiers, teams) : m.market_key;
       for (const o of m.outcomes) {
-        const n = names.get(`${m.event_id}\u0000${m.market_key}\u0000${o.outcome_id}`);
-        if (n) {
-          m.market_name ||= n.marketName;
-          o.selection_name = n.selectionName;
-        }
+        o.selection_name = Number.isInteger(typeId) ? selectionName(o.outcome_id, { ...teams, specifiers, typeId }) : o.outcome_id;
         o.net = o.payout - m.stakes;
         o.worst = o.outcome_id === m.worst_outcome_id;
       }

@@ -223,7 +223,7 @@ const exposureQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 const exposureOutcome = answerRow({
-  outcome_id: 'string', selection_name: 'string', orders: 'number', accumulators: 'number', stake: 'number', payout: 'number', net: 'number',
+  outcome_id: 'string', selection_name: 'string', orders: 'number', stake: 'number', payout: 'number', net: 'number',
 }).extend({ worst: z.boolean() });
 const exposureAnswer = z.object({
   generated_at: z.string(),
@@ -257,7 +257,9 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       config: { access: { page: 'today_statistics' } },
       schema: {
         tags: ['today_statistics'], summary: 'Today\'s figures, in total and by hour', response: { 200: todayAnswer },
-        description: "Today's figures (Africa/Dar_es_Salaam day, UTC+3), totals and by hour, in the admin's scope.",
+        description:
+          "Today's figures (Africa/Dar_es_Salaam day, UTC+3), totals and by hour, in the admin's scope; `compare`: the same figures yesterday and on the " +
+          'same weekday last week, each up to the same time of day (the hour under way in proportion to the minutes gone).',
       },
     },
     async (req) => {
@@ -308,8 +310,9 @@ export function statisticsRoutes(app: FastifyInstance, { db }: AppContext) {
       schema: {
         tags: ['today_statistics'], summary: 'Live exposure per match, market and outcome', querystring: exposureQuery, response: { 200: exposureAnswer },
         description:
-          'Open orders on live and upcoming matches, in the admin\'s scope: per market and outcome the orders, stakes and the payout owed if the outcome wins ' +
-          '(an accumulator counts its whole potential payout on each of its legs), the worst outcome and the net loss if it wins (its payout minus the market\'s stakes); worst first.',
+          'Open orders on live and upcoming matches, in the admin\'s scope: per market and outcome the open stakes, the payout owed if the outcome wins ' +
+          '(an accumulator counts its whole potential payout on each of its legs) and the orders placed on it, the worst outcome and the net loss if it wins ' +
+          '(its payout minus the market\'s open stakes); worst first.',
       },
     },
     async (req) => {

@@ -10,9 +10,11 @@ import { configureTron, type TronOptions } from './runtime.js';
 import { walletRoutes } from './wallets.js';
 import { tronFlowRoutes } from './flows-routes.js';
 import { tronSettingsRoutes } from './settings.js';
+import { tronSandboxRoutes } from './sandbox-routes.js';
 
-export async function tronRoutes(app: FastifyInstance, ctx: AppContext, opts: TronOptions = {}) {
+export async function tronRoutes(app: FastifyInstance, ctx: AppContext, opts: TronOptions & { sandboxRoutes?: boolean } = {}) {
   configureTron(ctx, opts, (msg) => app.log.warn(msg));
+  if (opts.sandboxRoutes) tronSandboxRoutes(app, ctx);
   walletRoutes(app, ctx);
   tronFlowRoutes(app, ctx); // T2: watcher jobs, sweeps, USDT withdrawals, lists, reconciliation
   tronSettingsRoutes(app, ctx); // issue 29: page tron_config

@@ -106,6 +106,7 @@ const menu = {
     usdt_transaction_record: 'USDT transactions',
     tron: 'TRON wallets',
     tron_transaction_summary: 'TRON collection summary',
+    tron_config: 'TRON settings',
     activity_qualification: 'Activity participation',
     activity_campaign: 'Promotion campaigns',
     online_statistical: 'Online user statistics',

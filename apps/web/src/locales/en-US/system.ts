@@ -62,6 +62,8 @@ const system = {
       payment_providers: 'Mobile money provider accounts',
       payment_routing: 'Which provider carries each network',
       racing_settings: 'Virtual racing settings',
+      tron_settings: 'TRON settings',
+      usdt_hold_release: 'Release of a held USDT withdrawal',
       ip_black: 'IP blacklist',
       language_list: 'Languages',
       log_type: 'Log types',

@@ -104,6 +104,7 @@ const menu: Shape<typeof en> = {
     usdt_transaction_record: 'Miamala ya USDT',
     tron: 'Pochi za TRON',
     tron_transaction_summary: 'Muhtasari wa ukusanyaji wa TRON',
+    tron_config: 'Mipangilio ya TRON',
     activity_qualification: 'Ushiriki wa promosheni',
     activity_campaign: 'Kampeni za promosheni',
     online_statistical: 'Takwimu za watumiaji mtandaoni',

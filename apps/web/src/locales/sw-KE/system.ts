@@ -61,6 +61,8 @@ const system: Shape<typeof en> = {
       payment_providers: 'Akaunti za watoa huduma wa pesa kwa simu',
       payment_routing: 'Mtoa huduma anayebeba kila mtandao',
       racing_settings: 'Mipangilio ya mbio za mtandaoni',
+      tron_settings: 'Mipangilio ya TRON',
+      usdt_hold_release: 'Kuondoa kizuizi cha utoaji wa USDT',
       ip_black: 'Orodha ya IP zilizozuiwa',
       language_list: 'Lugha',
       log_type: 'Aina za kumbukumbu',

@@ -104,6 +104,7 @@ const menu: Shape<typeof en> = {
     usdt_transaction_record: 'USDT交易记录',
     tron: 'TRON钱包',
     tron_transaction_summary: 'TRON归集汇总',
+    tron_config: 'TRON 设置',
     activity_qualification: '活动参与名单',
     activity_campaign: '促销活动',
     online_statistical: '用户在线统计',

@@ -61,6 +61,8 @@ const system: Shape<typeof en> = {
       payment_providers: '移动支付服务商账户',
       payment_routing: '各网络的承载服务商',
       racing_settings: '虚拟赛马设置',
+      tron_settings: 'TRON 设置',
+      usdt_hold_release: '解除 USDT 提现暂扣',
       ip_black: 'IP 黑名单',
       language_list: '语言',
       log_type: '日志类型',

@@ -11,6 +11,7 @@ import { PAYMENT_LISTS, PaymentSummary, StateTags, useOutcomeToast, useRequeryBu
 import { ReconcileDialog } from './ReconcileDialog';
 import { inReview, WithdrawBulk } from './WithdrawBulk';
 import { useAdminPickers } from './shared';
+import { UsdtAmountCell, UsdtReleaseAction, UsdtReviewPanel, useUsdtConfirm } from '../tron/UsdtReview';
 
 const PAGE = 'withdraw_list';
 const REASON_MAX = 300;
@@ -38,9 +39,12 @@ export default function WithdrawListPage() {
     () => ({
       ...base,
       // The state with its marks (large, stuck, in doubt) is wider than a plain state: the list fits it as it is shown.
-      fields: base.fields.map((f) => (f.key === 'status' ? { ...f, width: 240, render: (v: unknown, row: Row) => <StateTags enumName="withdrawal_status" value={v} row={row} /> } : f)),
+      fields: base.fields.map((f) => (f.key === 'status' ? { ...f, width: 240, render: (v: unknown, row: Row) => <StateTags enumName="withdrawal_status" value={v} row={row} /> } : f)).map((f) =>
+        // A USDT withdrawal's amount goes with the USDT sent, the destination and an address-poisoning hold (issue 29).
+        f.key === 'amount' ? { ...f, render: (v: unknown, row: Row, variant?: 'table' | 'detail') => <UsdtAmountCell row={row} variant={variant}>{formatTsh(Number(v), locale)}</UsdtAmountCell> } : f,
+      ),
     }),
-    [base],
+    [base, locale],
   );
 
   const approve = useApiMutation((id: unknown) => api.post<Row>(`/money/withdrawals/${id}/approve`), {
@@ -82,7 +86,10 @@ export default function WithdrawListPage() {
     [msg, t],
   );
 
+  const usdtConfirm = useUsdtConfirm();
   const confirmText = (r: Row) => {
+    const usdt = usdtConfirm(r, formatTsh(Number(r.amount), locale));
+    if (usdt) return usdt;
     const who = { amount: formatTsh(Number(r.amount), locale), phone: String(r.phone ?? r.user_phone ?? '') };
     if (r.status === WITHDRAWAL_STATUS.awaiting_second_approval) return t('money.payment.confirmSecond', { ...who, first: String(r.first_approver ?? '-') });
     return t(r.large ? 'money.payment.confirmApproveLarge' : 'money.payment.confirmApprove', who);
@@ -93,6 +100,7 @@ export default function WithdrawListPage() {
     <ResourcePage
       def={def}
       quickFilters={quick}
+      detailExtra={(r) => <UsdtReviewPanel row={r} />}
       selectable
       toolbar={({ selected, clearSelection }) => <WithdrawBulk selected={selected} clearSelection={clearSelection} reasonField={reasonField} />}
       rowActions={(r) => {
@@ -105,6 +113,7 @@ export default function WithdrawListPage() {
             {inReview(r) && (
               <RowActionButton action="refuse" page={PAGE} danger icon={<CloseOutlined />} testId={`withdraw-refuse-${id}`} onClick={() => setRefusing({ row: r, open: true })} />
             )}
+            {inReview(r) && <UsdtReleaseAction row={r} />}
             {r.status === WITHDRAWAL_STATUS.disbursing && requery(r, `withdraw-requery-${id}`)}
             {r.reconcile === true && (
               <RowActionButton action="reconcile" page={PAGE} icon={<AuditOutlined />} testId={`withdraw-reconcile-${id}`} onClick={() => setReconciling(r)} />

@@ -16,8 +16,8 @@ import { useCount, useMoney } from './shared';
 interface ExposureOutcome {
   outcome_id: string;
   selection_name: string;
+  /** Orders placed on it, decided ones included. */
   orders: number;
-  accumulators: number;
   stake: number;
   payout: number;
   net: number;
@@ -122,7 +122,7 @@ export function ExposurePanel() {
             <Badge status={q.isError ? 'error' : 'processing'} />
             <span style={{ marginInlineStart: 8 }}>{t('statistics.exposure.title')}</span>
             <Tooltip title={t('statistics.exposure.hint')}>
-              <InfoCircleOutlined aria-label={t('statistics.exposure.hint')} tabIndex={0} style={{ marginInlineStart: 6, color: token.colorTextTertiary }} />
+              <InfoCircleOutlined aria-label={t('statistics.exposure.hint')} style={{ marginInlineStart: 6, color: token.colorTextTertiary }} />
             </Tooltip>
           </span>
           <Flex gap={4} role="group" aria-label={t('statistics.exposure.filter')}>
@@ -200,7 +200,6 @@ export function ExposurePanel() {
                               <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 400 }}>
                                 {' · '}
                                 {t('statistics.exposure.orders', { count: o.orders, n: count(o.orders) })}
-                                {o.accumulators > 0 && ` (${t('statistics.exposure.accumulators', { count: o.accumulators, n: count(o.accumulators) })})`}
                               </Typography.Text>
                             </li>
                           ))}

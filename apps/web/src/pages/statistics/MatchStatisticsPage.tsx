@@ -152,6 +152,12 @@ export default function MatchStatisticsPage() {
   const pageSize = Number(params.get('page_size') ?? 20);
   const sort = params.get('sort') ?? '-start_time';
   const [draftEvent, setDraftEvent] = useState(eventId);
+  // A saved filter applied (or back/forward) changes the URL: the box follows it.
+  const [shownEvent, setShownEvent] = useState(eventId);
+  if (shownEvent !== eventId) {
+    setShownEvent(eventId);
+    setDraftEvent(eventId);
+  }
 
   const query: Record<string, string> = {
     start_from: dayStartIso(dayjs(dayFrom)),

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, type ListAnswer } from '../../kit/api';
 import { formatDateTime, LoadError, ResourcePage, type FieldView, type QuickFilter, type Row } from '../../resources';
-import { tronSweepResource, usdtTransferResource } from '@dau/contract/ui';
+import { tronSettingsResource, tronSweepResource, usdtTransferResource } from '@dau/contract/ui';
 import { Amount, Code, codeHint, CodeTag, Stacked, SweepStatusTag, SWEEP_STATUS, TRANSFER_STATUS, TEXTS, TransferStatusTag, tronView, useOptions } from './shared';
 
 const KIND_COLOR: Record<string, string> = { collect: 'blue', gas: 'purple', withdrawal: 'cyan' };
@@ -136,7 +136,7 @@ function TransferScreen() {
       from_address: codeHint(),
       to_address: codeHint(),
       direction: { options: directions, render: (v) => <CodeTag group="direction" value={v} colors={{ in: 'green', out: 'orange' }} /> },
-      status: { keep: true, options: statuses, render: (v) => <TransferStatusTag status={v} /> },
+      status: { keep: true, options: statuses, render: (v, row) => <TransferStatusTag status={v} direction={row.direction} /> },
       bettor_id: { keep: true, label: 'tron.transfer.credited', render: (v, row) => <CreditedTo row={row} bettorId={v} /> },
     };
     return tronView(usdtTransferResource, hints, { fetchDetail: false });
@@ -172,8 +172,29 @@ function CreditedTo({ row, bettorId }: { row: Row; bettorId: unknown }) {
   );
 }
 
+/**
+ * Users › TRON settings (tron_config): the USDT→TSh rate, the confirmations, the collect threshold and the
+ * hot wallet's ceiling (USDT); a change of the rate or the ceiling waits for a second administrator. The
+ * settings card has its history and says when a change waits.
+ */
+function SettingsScreen() {
+  const { t } = useTranslation();
+  const def = useMemo(() => {
+    const usdt = (v: unknown) => <Amount value={typeof v === 'number' ? Math.round(v * 1_000_000) : v} asset="USDT" />;
+    const hints: Record<string, Partial<FieldView>> = {
+      usdt_rate_tsh: { help: 'tron.help.usdt_rate_tsh' },
+      confirmations: { help: 'tron.help.confirmations', render: (v) => t('tron.settings.blocks', { count: Number(v) }) },
+      collect_threshold: { help: 'tron.help.collect_threshold', render: usdt },
+      hot_wallet_ceiling: { help: 'tron.help.hot_wallet_ceiling', render: usdt },
+    };
+    return tronView(tronSettingsResource, hints, { title: 'menu.tron_config', description: 'tron.describe.tron_config' });
+  }, [t]);
+  return <ResourcePage def={def} />;
+}
+
 /** The TRON screens that are one declaration each (with the hints above). */
 export const screens: Record<string, ComponentType> = {
   tron_transaction_summary: SweepScreen,
   usdt_transaction_record: TransferScreen,
+  tron_config: SettingsScreen,
 };

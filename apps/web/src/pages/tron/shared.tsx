@@ -28,6 +28,8 @@ const SWEEP_COLOR: Record<string, string> = { pending: 'processing', success: 's
 export const TEXTS = {
   role: { deposit: 'tron.role.deposit', collection: 'tron.role.collection', gas: 'tron.role.gas' },
   transferStatus: { seen: 'tron.transferStatus.seen', confirmed: 'tron.transferStatus.confirmed', failed: 'tron.transferStatus.failed', reorganised: 'tron.transferStatus.reorganised' },
+  /** A confirmed transfer as its direction makes it: a deposit credited, an outgoing transfer sent. */
+  confirmedAs: { in: 'tron.transferStatus.credited', out: 'tron.transferStatus.sent' },
   sweepStatus: { pending: 'tron.sweepStatus.pending', success: 'tron.sweepStatus.success', failed: 'tron.sweepStatus.failed', unknown: 'tron.sweepStatus.unknown' },
   kind: { collect: 'tron.kind.collect', gas: 'tron.kind.gas', withdrawal: 'tron.kind.withdrawal' },
   direction: { in: 'tron.direction.in', out: 'tron.direction.out' },
@@ -63,13 +65,15 @@ export function RoleTag({ role }: { role: unknown }) {
   );
 }
 
-export function TransferStatusTag({ status }: { status: unknown }) {
+/** A transfer's state; a confirmed one reads "Credited" when it came in and "Sent" when it went out. */
+export function TransferStatusTag({ status, direction }: { status: unknown; direction?: unknown }) {
   const { t } = useTranslation();
   const name = nameOf(TRANSFER_STATUS, status);
   if (!name) return <>{String(status ?? '-')}</>;
+  const as = name === 'confirmed' ? (direction === 'out' ? 'out' : direction === 'in' ? 'in' : undefined) : undefined;
   return (
-    <Tag color={TRANSFER_COLOR[name]} data-testid={`transfer-status-${name}`}>
-      {t(TEXTS.transferStatus[name])}
+    <Tag color={TRANSFER_COLOR[name]} data-testid={`transfer-status-${as === 'out' ? 'sent' : as === 'in' ? 'credited' : name}`}>
+      {t(as ? TEXTS.confirmedAs[as] : TEXTS.transferStatus[name])}
     </Tag>
   );
 }

@@ -44,9 +44,14 @@ export function TabsBar({ tabs, label, compact }: Props) {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
-  // The active tab is kept in sight when the strip scrolls.
+  // The active tab is kept in sight when the strip scrolls (sideways only: the window's scroll is the tab's).
   useEffect(() => {
-    list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    const strip = list.current;
+    const shown = strip?.querySelector<HTMLElement>('.dau-tab[data-active]');
+    if (!strip || !shown) return;
+    const [a, b] = [shown.getBoundingClientRect(), strip.getBoundingClientRect()];
+    if (a.left < b.left) strip.scrollLeft -= b.left - a.left + 8;
+    else if (a.right > b.right) strip.scrollLeft += a.right - b.right + 8;
   }, [state.active, state.tabs.length]);
 
   const menuOf = (tab: Tab, index: number): MenuProps => ({
@@ -118,6 +123,7 @@ export function TabsBar({ tabs, label, compact }: Props) {
             <Dropdown key={tab.page} trigger={['contextMenu']} menu={menuOf(tab, index)} destroyOnHidden>
               <div
                 className="dau-tab"
+                role="presentation"
                 data-active={active || undefined}
                 data-dragging={dragging === tab.page || undefined}
                 data-testid={`tab-${tab.page}`}
@@ -153,11 +159,14 @@ export function TabsBar({ tabs, label, compact }: Props) {
                   {name}
                 </div>
                 {!single && (!compact || active) && (
+                  // Out of the tab order and of the accessibility tree (a tab list holds tabs only): from
+                  // the keyboard, Delete closes the tab and the context menu key opens its menu.
                   <button
                     type="button"
                     className="dau-tab-close"
                     tabIndex={-1}
-                    aria-label={t('tabs.closeTab', { page: name })}
+                    aria-hidden
+                    title={t('tabs.closeTab', { page: name })}
                     data-testid={`tab-close-${tab.page}`}
                     onClick={(e) => {
                       e.stopPropagation();
