@@ -4,21 +4,30 @@ import { compression } from 'vite-plugin-compression2';
 import { MESSAGES } from '../../packages/domain/src/messages';
 import { LABELS } from '../../packages/domain/src/labels';
 import { SUPPORTED_LOCALES, type Locale } from '../../packages/domain/src/locale';
+import { SIGN_IN_CODES } from './src/kit/signInCodes';
 
 /**
- * `virtual:spec-messages/<locale>`: the domain's message catalogue in one language (src/kit/spec-messages.ts
- * loads the language shown), so the console does not download every message in three languages.
+ * `virtual:spec-messages/<locale>`: the domain's messages the public pages can show (src/kit/signInCodes.ts)
+ * in one language; `virtual:spec-messages/<locale>/console`: every other message in that language, fetched
+ * with the shell (src/kit/spec-messages.ts). The console never downloads every message in three languages,
+ * and the sign-in page only the few it can show.
  */
 function specMessages(): Plugin {
   const PREFIX = 'virtual:spec-messages/';
+  const signIn = new Set<string>(SIGN_IN_CODES);
   return {
     name: 'dau-spec-messages',
     resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
     load(id) {
       if (!id.startsWith(`\0${PREFIX}`)) return undefined;
-      const lng = id.slice(PREFIX.length + 1) as Locale;
+      const [lng, part] = id.slice(PREFIX.length + 1).split('/') as [Locale, string | undefined];
       if (!(SUPPORTED_LOCALES as readonly string[]).includes(lng)) throw new Error(`no messages for ${lng}`);
-      const texts = Object.fromEntries(Object.entries(MESSAGES).map(([code, t]) => [code, (t as Record<Locale, string>)[lng]]));
+      if (part !== undefined && part !== 'console') throw new Error(`no message part ${part}`);
+      const texts = Object.fromEntries(
+        Object.entries(MESSAGES)
+          .filter(([code]) => signIn.has(code) === (part === undefined))
+          .map(([code, t]) => [code, (t as Record<Locale, string>)[lng]]),
+      );
       return `export default ${JSON.stringify(texts)};`;
     },
   };

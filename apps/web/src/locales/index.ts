@@ -6,7 +6,7 @@ import type { Locale as AntLocale } from 'antd/es/locale';
 import antdEnUS from 'antd/es/locale/en_US';
 import enCommon from './en-US/common';
 import { storage } from '../kit/storage';
-import { loadSpecMessages } from '../kit/spec-messages';
+import { loadConsoleMessages, loadSpecMessages } from '../kit/spec-messages';
 import { loadLabels } from '../kit/labels';
 
 /**
@@ -100,7 +100,7 @@ const shownLanguages = () => [...new Set([wanted, i18n.language])].filter(isLoca
 /** The texts of an area in the language shown (and the one being switched to); the screen registry waits for it. */
 export function loadTexts(area: LazyArea): Promise<void> {
   areasInUse.add(area);
-  return Promise.all(shownLanguages().flatMap((lng) => [loadArea(area, lng), loadLabels(lng)])).then(() => undefined);
+  return Promise.all(shownLanguages().flatMap((lng) => [loadArea(area, lng), loadLabels(lng), loadConsoleMessages(lng)])).then(() => undefined);
 }
 
 /** Before switching to `lng`: the areas in use, in that language. */
@@ -111,8 +111,8 @@ export function loadLanguage(lng: Locale): Promise<void> {
     : ANTD_LOCALE_FILES[lng]().then((m) => {
         antdLocales[lng] = m.default;
       });
-  // The enumerations' labels go with the screens (the sign-in page needs none).
-  const labels = areasInUse.size > 1 ? [loadLabels(lng)] : [];
+  // The enumerations' labels and the console's messages go with the screens (the sign-in page needs neither).
+  const labels = areasInUse.size > 1 ? [loadLabels(lng), loadConsoleMessages(lng)] : [];
   return Promise.all([antd, loadSpecMessages(lng), ...labels, ...[...areasInUse].map((area) => loadArea(area, lng))]).then(() => undefined);
 }
 
