@@ -47,6 +47,8 @@ describe('the landing page', () => {
     const { items } = expectStatus(await api('GET', '/statistics/exposure'), 200, 'exposure');
     expect(items).toHaveLength(1);
     const key = items[0].market_key as string;
+    // Below the charts, the table is fetched as it comes into view.
+    await page.getByTestId('exposure-slot').scrollIntoViewIfNeeded();
     const table = page.getByTestId('exposure');
     const row = (o: SandboxOrder) => table.getByTestId(`exposure-row-${o.event_ids[0]}-${key}`);
     await row(first).waitFor({ state: 'visible' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTabs, MAX_CLOSED, pageOfPath, restoreTabs, serializeTabs, tabsReducer, type TabsAction, type TabsState } from '../src/app/shell/tabs/model';
+import { emptyTabs, isReopenShortcut, MAX_CLOSED, pageOfPath, restoreTabs, serializeTabs, tabsReducer, type TabsAction, type TabsState } from '../src/app/shell/tabs/model';
 
 /** The tabs of open pages (app/shell/tabs/model.ts): what each gesture does to the bar, and what a reload gives back. */
 
@@ -151,6 +151,17 @@ describe('tabs of open pages', () => {
     const back = restoreTabs(odd, () => true);
     expect(pages(back)).toEqual(['d']);
     expect(back.closed).toEqual([]);
+  });
+
+  it('Ctrl+Shift+T (Cmd on a Mac) or Alt+Shift+T reopens; other chords do not', () => {
+    const key = (mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>>, code = 'KeyT') => ({ ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, code, ...mods });
+    expect(isReopenShortcut(key({ ctrlKey: true, shiftKey: true }))).toBe(true);
+    expect(isReopenShortcut(key({ metaKey: true, shiftKey: true }))).toBe(true);
+    expect(isReopenShortcut(key({ altKey: true, shiftKey: true }))).toBe(true);
+    expect(isReopenShortcut(key({ ctrlKey: true }))).toBe(false);
+    expect(isReopenShortcut(key({ shiftKey: true }))).toBe(false);
+    expect(isReopenShortcut(key({ ctrlKey: true, altKey: true, shiftKey: true }))).toBe(false);
+    expect(isReopenShortcut(key({ ctrlKey: true, shiftKey: true }, 'KeyR'))).toBe(false);
   });
 
   it('the page of an address', () => {

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { Badge, Col, Row as Grid, Space, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Badge, Col, Row as Grid, Skeleton, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../kit/api';
@@ -7,7 +7,6 @@ import { LoadError, NoData, PageHeader, Panel } from '../../resources';
 import { BetTicker } from '../betting/BetTicker';
 import { ChartCard } from './Chart';
 import { inZone, useTimeZone, zoneLabel } from '../../kit/timeZone';
-import { ExposurePanel } from './ExposurePanel';
 import { baseOf, FigureCard, FigureGrid, isEmpty, useLeadCards, useSeriesOptions, type Comparison, type Figures, type OpenBook } from './shared';
 
 /** GET /statistics/today (apps/server/src/modules/statistics/routes.ts). */
@@ -26,6 +25,32 @@ export interface TodayAnswer {
 }
 
 const REFRESH_MS = 15_000;
+
+// The live exposure sits below the charts: its code and its data are fetched when it comes into view, as
+// the charts' ECharts is (the first screen at 1280×900 holds the figures and the charts; the landing page's
+// bytes are held by e2e/betting.test.ts).
+const ExposurePanel = lazy(() => import('./ExposurePanel').then((m) => ({ default: m.ExposurePanel })));
+
+function ExposureSlot() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    if (shown || !ref.current) return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setShown(true));
+    io.observe(ref.current);
+    return () => io.disconnect();
+  }, [shown]);
+  const waiting = (
+    <Panel>
+      <Skeleton active />
+    </Panel>
+  );
+  return (
+    <div ref={ref} data-testid="exposure-slot" style={{ minHeight: shown ? undefined : 200 }}>
+      {shown ? <Suspense fallback={waiting}>{<ExposurePanel />}</Suspense> : waiting}
+    </div>
+  );
+}
 
 
 /**
@@ -113,7 +138,7 @@ export default function TodayStatisticsPage() {
           <BetTicker />
         </Col>
         <Col xs={24}>
-          <ExposurePanel />
+          <ExposureSlot />
         </Col>
       </Grid>
     </div>

@@ -2,13 +2,12 @@ import { useEffect, useRef, useState, type CSSProperties, type DragEvent, type K
 import { Button, Dropdown, theme, type MenuProps } from 'antd';
 import { CloseOutlined, EllipsisOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Tab } from './model';
+import { isReopenShortcut, type Tab } from './model';
 import type { OpenTabs } from './useOpenTabs';
 import './tabs.css';
 
-/** Whether a key press is the "reopen closed tab" shortcut (Ctrl+Shift+T; Cmd+Shift+T on a Mac). */
-export const isReopenShortcut = (e: Pick<globalThis.KeyboardEvent, 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey' | 'code' | 'key'>) =>
-  (e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && (e.code === 'KeyT' || e.key.toLowerCase() === 't');
+/** The shortcut as the menu shows it: the one every browser lets a page have. */
+const REOPEN_KEYS = 'Alt+Shift+T';
 
 interface Props {
   tabs: OpenTabs;
@@ -18,9 +17,10 @@ interface Props {
 
 /**
  * The bar of open pages, above the content, like a browser's: a click shows a tab, its × or a middle click
- * closes it, a right click offers close / close others / close to the right / reopen closed, Ctrl+Shift+T
- * reopens the last closed, a tab is dragged to another place. From the keyboard: the arrows move between
- * tabs, Enter shows one, Delete closes it. On a phone it is a strip that scrolls sideways.
+ * closes it, a right click (or the ⋯ button, for the active tab) offers close / close others / close to
+ * the right / reopen closed; Ctrl+Shift+T, or Alt+Shift+T where the browser keeps Ctrl+Shift+T for its own
+ * tabs, reopens the last closed; a tab is dragged to another place. From the keyboard: the arrows move
+ * between tabs, Enter shows one, Delete closes it. On a phone it is a strip that scrolls sideways.
  */
 export function TabsBar({ tabs, label, compact }: Props) {
   const { t } = useTranslation();
@@ -31,7 +31,7 @@ export function TabsBar({ tabs, label, compact }: Props) {
   const single = state.tabs.length <= 1;
   const canReopen = state.closed.some((c) => !state.tabs.some((tab) => tab.page === c.page));
 
-  // Ctrl+Shift+T anywhere in the console (a browser may keep the shortcut for its own tabs: the menus offer it too).
+  // Ctrl+Shift+T (or Alt+Shift+T) anywhere in the console.
   const reopen = useRef(tabs.reopen);
   reopen.current = tabs.reopen;
   useEffect(() => {
@@ -60,7 +60,7 @@ export function TabsBar({ tabs, label, compact }: Props) {
       { key: 'closeOthers', disabled: single, label: <span data-testid="tab-menu-close-others">{t('tabs.closeOthers')}</span> },
       { key: 'closeRight', disabled: index >= state.tabs.length - 1, label: <span data-testid="tab-menu-close-right">{t('tabs.closeRight')}</span> },
       { type: 'divider' },
-      { key: 'reopen', disabled: !canReopen, label: <span data-testid="tab-menu-reopen">{t('tabs.reopen')}</span>, extra: compact ? undefined : 'Ctrl+Shift+T' },
+      { key: 'reopen', disabled: !canReopen, label: <span data-testid="tab-menu-reopen">{t('tabs.reopen')}</span>, extra: compact ? undefined : REOPEN_KEYS },
     ],
     onClick: ({ key, domEvent }) => {
       domEvent.stopPropagation();

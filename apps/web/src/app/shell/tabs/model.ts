@@ -54,6 +54,17 @@ export type TabsAction =
   | { type: 'reopen'; limit?: number }
   | { type: 'move'; page: string; to: number };
 
+/**
+ * Whether a key press reopens the last closed tab: Ctrl+Shift+T (Cmd+Shift+T on a Mac), as in a browser;
+ * and Alt+Shift+T, since a browser window usually keeps Ctrl+Shift+T for its own tabs and never lets the
+ * page see it (an installed app window or a full-screen page does).
+ */
+export function isReopenShortcut(e: { ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean; code: string }): boolean {
+  if (e.code !== 'KeyT' || !e.shiftKey) return false;
+  const command = e.ctrlKey || e.metaKey;
+  return command !== e.altKey;
+}
+
 export const emptyTabs = (): TabsState => ({ tabs: [], active: null, closed: [], clock: 0, seen: null });
 
 /** The page of a console address: `/customer/order_list/...` → `order_list`; '' for `/customer`. */
