@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT, WITHDRAWAL_STATUS, formatTsh, networkOf } from '@dau/domain';
 import { logOf, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
@@ -22,6 +23,21 @@ const api = <T = any>(method: string, p: string, body?: unknown) => e2e.server.a
 /** The large-withdrawal threshold's default (payment settings): above it a second admin must approve. */
 const LARGE = 1_000_000_00;
 const MOBILE = [3, 4, 6, 7];
+
+/** The dialog's title is what the operator sees at its place: not covered by a drawer or a mask. */
+async function shownOnTop(result: Locator) {
+  const title = result.locator('.ant-modal-title');
+  await until(
+    async () =>
+      title.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !!top && el.contains(top);
+      }),
+    'the result dialog on top',
+    15_000,
+  );
+}
 
 interface Asked {
   id: number;
@@ -94,6 +110,7 @@ describe('bulk review of withdrawals', () => {
     // The result: every row with its serial, amount and outcome; the toast sums it up.
     const result = dialog(page, 'Bulk approval of withdrawals');
     await result.waitFor();
+    await shownOnTop(result);
     await toast(page, '17 of 20 done, 3 refused').waitFor();
     expect(await result.getByTestId('bulk-result-summary').innerText()).toContain('17 of 20 done · 3 refused');
     expect(await result.locator('tr.ant-table-row').count()).toBe(20);
@@ -167,6 +184,7 @@ describe('bulk suspension of markets', () => {
     await confirm.getByTestId('confirm-ok').click();
     const result = dialog(page, 'Markets suspended');
     await result.waitFor();
+    await shownOnTop(result);
     for (const key of ['1|', '18|total=2.5']) expect(await result.getByTestId(`bulk-outcome-${key}`).getAttribute('data-ok')).toBe('true');
     await screenshot(page, 'bulk-03-markets');
     await result.getByTestId('bulk-result-close').click();

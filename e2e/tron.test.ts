@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { logOf, missingKeys, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
-import { dialog, rowWithText, settled, toastAfter, until } from './support/ui';
+import { dialog, rowByKey, rowWithText, settled, toastAfter, until } from './support/ui';
 import { choose, openScreen, shot, shots } from './support/screens';
 import { formatAsset } from '../apps/web/src/pages/tron/units';
 
@@ -259,7 +259,7 @@ describe('issue 29: the address-poisoning hold in the review, and the TRON setti
 
     await signIn(page, ADMIN_ACCOUNT, ADMIN_PASSWORD);
     await openScreen(page, 'withdraw_list', 'Withdrawals');
-    const row = rowWithText(page, held.serial_number);
+    const row = rowByKey(page, held.id);
     await page.getByTestId(`usdt-held-${held.id}`).waitFor();
     expect(await page.getByTestId(`usdt-amount-${held.id}`).innerText()).toContain('10.00 USDT');
     // The approval names the USDT amount and the whole address, and says it is held (not the phone).

@@ -17,7 +17,7 @@ const menu = {
   // Search everywhere (app/shell/search): the top bar's box and its Ctrl+K dialog, loaded with the menu.
   search: {
     open: 'Search everywhere',
-    placeholder: 'Search phone, name, serial…',
+    placeholder: 'Search everywhere…',
     dialog: 'Search everywhere',
     input: 'Phone, name, id, serial, reference, address or hash',
     hint: 'Type a phone number in any form (0712…, +255…), a name, an id, an invitation code, a serial number, an operator reference, a TRON address or a transaction hash.',

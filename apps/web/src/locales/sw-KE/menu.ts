@@ -15,7 +15,7 @@ const menu: Shape<typeof en> = {
   },
   search: {
     open: 'Tafuta kila mahali',
-    placeholder: 'Tafuta simu, jina, namba ya mfululizo…',
+    placeholder: 'Tafuta kila mahali…',
     dialog: 'Tafuta kila mahali',
     input: 'Simu, jina, kitambulisho, namba ya mfululizo, rejea, anwani au hashi',
     hint: 'Andika namba ya simu kwa namna yoyote (0712…, +255…), jina, kitambulisho, msimbo wa mwaliko, namba ya mfululizo, rejea ya mtoa huduma, anwani ya TRON au hashi ya muamala.',

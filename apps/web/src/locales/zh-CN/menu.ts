@@ -15,7 +15,7 @@ const menu: Shape<typeof en> = {
   },
   search: {
     open: '全局搜索',
-    placeholder: '搜索手机号、姓名、流水号…',
+    placeholder: '全局搜索…',
     dialog: '全局搜索',
     input: '手机号、姓名、ID、流水号、运营商参考号、地址或哈希',
     hint: '输入任意格式的手机号（0712…、+255…）、姓名、ID、邀请码、流水号、运营商参考号、TRON 地址或交易哈希。',

@@ -119,29 +119,29 @@ export function UsdtAmountCell({ row, variant, children }: { row: Row; variant?:
 
 /**
  * What the approval asks of a USDT withdrawal: the USDT amount and the whole destination address (not the
- * phone), or, when held, why it cannot be approved yet.
+ * phone), or, when held, why it cannot be approved yet. Null for mobile money (the money texts say it).
  */
 export function useUsdtConfirm() {
+  return (row: Row, shillings: string): ReactNode | null => (isUsdt(row) ? <UsdtConfirm row={row} shillings={shillings} /> : null);
+}
+
+function UsdtConfirm({ row, shillings }: { row: Row; shillings: string }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const view = useUsdtView(row);
   const reason = useHoldText();
-  return (row: Row, shillings: string): ReactNode | null => {
-    if (!isUsdt(row)) return null;
-    const view = client.getQueryData<UsdtWithdrawalAnswer | null>(keyOf(row.id));
-    if (!view) return t('tron.review.confirmUnknown', { amount: shillings });
-    return (
-      <div style={{ maxWidth: 360 }} data-testid="usdt-confirm">
-        {view.held && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={t('tron.review.confirmHeld')} description={reason(view)} />}
-        <div>{t('tron.review.confirmApprove', { amount: shillings })}</div>
-        <Typography.Text strong>
-          <Amount value={view.usdt_amount} asset="USDT" />
-        </Typography.Text>
-        <div style={{ wordBreak: 'break-all', fontFamily: 'monospace', fontSize: 12 }} data-testid="usdt-confirm-address">
-          {view.to_address}
-        </div>
+  if (!view) return <>{t('tron.review.confirmUnknown', { amount: shillings })}</>;
+  return (
+    <div style={{ maxWidth: 360 }} data-testid="usdt-confirm">
+      {view.held && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={t('tron.review.confirmHeld')} description={reason(view)} />}
+      <div>{t('tron.review.confirmApprove', { amount: shillings })}</div>
+      <Typography.Text strong>
+        <Amount value={view.usdt_amount} asset="USDT" />
+      </Typography.Text>
+      <div style={{ wordBreak: 'break-all', fontFamily: 'monospace', fontSize: 12 }} data-testid="usdt-confirm-address">
+        {view.to_address}
       </div>
-    );
-  };
+    </div>
+  );
 }
 
 /** The release of a held withdrawal: asks for how the address was checked, then waits for a second admin. */
