@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { UnlockOutlined } from '@ant-design/icons';
 import { Alert, Descriptions, Flex, Input, Tag, Tooltip, Typography } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAY_TYPE, WITHDRAWAL_STATUS } from '@dau/domain';
 import type { UsdtWithdrawalAnswer } from '@dau/contract';
@@ -53,9 +53,27 @@ function loadView(id: number): Promise<UsdtWithdrawalAnswer | null> {
   });
 }
 
+const following = new WeakSet<QueryClient>();
+
+/**
+ * The USDT views follow their list: each time a withdrawal list is fetched again (its reload button, a poll,
+ * an action), the views shown are asked again too (one request), so a hold released by a second admin
+ * leaves the list with it. One subscription per query client.
+ */
+function followLists(client: QueryClient) {
+  if (following.has(client)) return;
+  following.add(client);
+  client.getQueryCache().subscribe((e) => {
+    if (e.type !== 'updated' || e.action.type !== 'success') return;
+    const [name, part] = e.query.queryKey;
+    if (name === 'withdraw_list' && part !== 'usdt') void client.invalidateQueries({ queryKey: ['withdraw_list', 'usdt'] });
+  });
+}
+
 /** The USDT view of a withdrawal row (undefined for mobile money, or while it loads). */
 export function useUsdtView(row: Row | undefined) {
   const usdt = isUsdt(row);
+  followLists(useQueryClient());
   const q = useQuery({ queryKey: keyOf(row?.id), queryFn: () => loadView(Number(row?.id)), enabled: usdt && row?.id !== undefined, staleTime: 5_000 });
   return usdt ? q.data ?? undefined : undefined;
 }

@@ -137,7 +137,7 @@ export default function SearchDialog({ open, onClose }: Props) {
         {status === 'hint' && <Typography.Paragraph type="secondary">{t('search.hint')}</Typography.Paragraph>}
         {status === 'loading' && (
           <Flex justify="center" style={{ padding: 24 }} data-testid="search-loading">
-            <Spin tip={t('search.searching')}>
+            <Spin description={t('search.searching')}>
               <span style={{ display: 'inline-block', width: 48, height: 24 }} />
             </Spin>
           </Flex>
@@ -146,7 +146,7 @@ export default function SearchDialog({ open, onClose }: Props) {
           <Alert
             type="error"
             showIcon
-            message={t('search.failed')}
+            title={t('search.failed')}
             action={<Button size="small" onClick={() => void query.refetch()}>{t('search.retry')}</Button>}
             data-testid="search-error"
           />
