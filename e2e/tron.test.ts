@@ -321,7 +321,8 @@ describe('issue 29: the address-poisoning hold in the review, and the TRON setti
     await card.getByTestId('setting-pending').waitFor();
     expect(await card.innerText()).toContain('2,600.00');
     await card.getByTestId('setting-history').click();
-    await page.getByTestId('setting-history-list').locator('tr.ant-table-row').first().waitFor();
+    await page.getByTestId('setting-history-list').locator('.ant-list-item').first().waitFor();
+    expect(await page.getByTestId('setting-history-list').innerText()).toContain('admin');
     await shots(page, 'tron-15-settings-history');
     await page.keyboard.press('Escape');
     expect(missingKeys(page), 'no missing text').toEqual([]);

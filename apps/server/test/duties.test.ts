@@ -64,7 +64,7 @@ const BRANCH_OBJECTS = [
   'POST /api/v1/push/public', 'POST /api/v1/push/precision', 'DELETE /api/v1/telegram/bindings/:id', 'POST /api/v1/telegram/bind-code',
   'POST /api/v1/sms/exclusions', 'POST /api/v1/sms/exclusions/import', 'POST /api/v1/sms/preview', 'POST /api/v1/sms/sends',
   'POST /api/v1/messaging/board/:id/read', 'POST /api/v1/messaging/board/:id/reply', 'DELETE /api/v1/messaging/board/:id', 'POST /api/v1/messaging/board/clear',
-  'POST /api/v1/messaging/recipients/resolve', 'POST /api/v1/messaging/messages', 'DELETE /api/v1/messaging/messages/:id',
+  'POST /api/v1/messaging/recipients/resolve', 'POST /api/v1/messaging/recipients/count', 'POST /api/v1/messaging/messages', 'DELETE /api/v1/messaging/messages/:id',
   // Pending changes: who may decide is the change's own button and ring, checked in the handler.
   'POST /api/v1/system/pending_changes/:id/approve', 'POST /api/v1/system/pending_changes/:id/refuse',
 ];

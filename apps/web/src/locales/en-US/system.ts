@@ -116,6 +116,11 @@ const system = {
     approvedBy: 'approved by {{account}}',
   },
   field: {
+    // TRON settings (issue 29: the settings history and the pending changes name them).
+    usdt_rate_tsh: 'USDT → TSh rate (per 1 USDT)',
+    confirmations: 'Confirmations',
+    collect_threshold: 'Collect threshold (USDT)',
+    hot_wallet_ceiling: 'Hot-wallet ceiling (USDT)',
     id: 'ID',
     // IP blacklist
     ip: 'IP address',

@@ -115,6 +115,11 @@ const system: Shape<typeof en> = {
     approvedBy: 'imeidhinishwa na {{account}}',
   },
   field: {
+    // TRON settings (issue 29: the settings history and the pending changes name them).
+    usdt_rate_tsh: 'Kiwango cha USDT → TSh (kwa USDT 1)',
+    confirmations: 'Uthibitisho',
+    collect_threshold: 'Kiwango cha kukusanya (USDT)',
+    hot_wallet_ceiling: 'Kikomo cha pochi ya hot (USDT)',
     id: 'ID',
     ip: 'Anwani ya IP',
     remark: 'Maelezo',

@@ -115,6 +115,11 @@ const system: Shape<typeof en> = {
     approvedBy: '由 {{account}} 批准',
   },
   field: {
+    // TRON settings (issue 29: the settings history and the pending changes name them).
+    usdt_rate_tsh: 'USDT → TSh 汇率（每 1 USDT）',
+    confirmations: '确认数',
+    collect_threshold: '归集门槛（USDT）',
+    hot_wallet_ceiling: '热钱包上限（USDT）',
     id: 'ID',
     ip: 'IP 地址',
     remark: '备注',

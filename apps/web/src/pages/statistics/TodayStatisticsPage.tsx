@@ -40,14 +40,15 @@ function ExposureSlot() {
     io.observe(ref.current);
     return () => io.disconnect();
   }, [shown]);
-  const waiting = (
+  // Not near yet: an empty place of its size (nothing is loading); once near, a skeleton until the table comes.
+  const loading = (
     <Panel>
       <Skeleton active />
     </Panel>
   );
   return (
-    <div ref={ref} data-testid="exposure-slot" style={{ minHeight: shown ? undefined : 200 }}>
-      {shown ? <Suspense fallback={waiting}>{<ExposurePanel />}</Suspense> : waiting}
+    <div ref={ref} data-testid="exposure-slot" data-state={shown ? 'near' : 'waiting'} style={{ minHeight: shown ? undefined : 200 }}>
+      {shown && <Suspense fallback={loading}>{<ExposurePanel />}</Suspense>}
     </div>
   );
 }
