@@ -146,7 +146,7 @@ describe("an administrator's phone", () => {
   });
 });
 
-describe('migration 0043', () => {
+describe('migration 0042', () => {
   it("puts the phones admins already have in the bettors' form, and leaves what is no number", async () => {
     const role = await makeRole(t, 'Walk phones', ['system']);
     const [top] = await t.database.db.select({ id: admins.id }).from(admins).where(eq(admins.account, 'admin'));
@@ -155,7 +155,7 @@ describe('migration 0043', () => {
       walk_m4: ['+86 138-0013-8000', '8613800138000'], walk_m5: ['ask the desk', 'ask the desk'], walk_m6: ['', ''],
     };
     for (const [account, [phone]] of Object.entries(typed)) await makeAdmin(t, account, role, top!.id, { phone });
-    const text = fs.readFileSync(new URL('../drizzle/0043_admin_phone.sql', import.meta.url), 'utf8');
+    const text = fs.readFileSync(new URL('../drizzle/0042_admin_phone.sql', import.meta.url), 'utf8');
     for (const statement of text.split('--> statement-breakpoint')) await t.database.query(statement);
     for (const [account, [, stored]] of Object.entries(typed)) {
       const [a] = await t.database.db.select({ phone: admins.phone }).from(admins).where(eq(admins.account, account));
