@@ -36,3 +36,5 @@ export * from './saved-filters.js';
 export * from './tron-declarations.js';
 export * from './payments-network-api.js';
 export * from './bulk-api.js';
+export * from './search.js';
+export * from './exposure.js';

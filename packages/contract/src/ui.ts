@@ -47,3 +47,5 @@ export * from './tron-declarations.js';
 export type { BettorNetworkAnswer, PhoneNetworkRow, PortedRecord, PortedBody } from './payments-network-api.js';
 // Bulk actions: the limit and the answer's types (no zod).
 export * from './bulk.js';
+export * from './search.js';
+export * from './exposure.js';

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { text } from '@dau/contract';
+import { SEARCH_KINDS, SEARCH_MAX, text } from '@dau/contract';
 import { authOf } from '../../platform/access.js';
 import type { AppContext } from '../../platform/context.js';
-import { SEARCH_KINDS, searchEverywhere } from './service.js';
-
-/** At most 100 characters: the longest thing searched is a transaction hash (64) with its 0x. */
-export const SEARCH_MAX = 100;
+import { searchEverywhere } from './service.js';
 
 const searchQuery = z.object({ q: text(SEARCH_MAX).min(1) });
 

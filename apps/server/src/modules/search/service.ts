@@ -19,28 +19,8 @@ import { classify, PAY_TYPES, prefixPattern, type Classified } from './classify.
  * that shows it, with the branch scope its lists apply (`scopeOf`, the agent column), and each result
  * names the page and query that open it in the console.
  */
-export const SEARCH_KINDS = ['bettor', 'order', 'withdrawal', 'recharge', 'jackpot_ticket', 'tron_wallet', 'tron_transfer', 'tron_sweep', 'admin'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
-
-export interface SearchItem {
-  kind: SearchKind;
-  id: number;
-  /** What identifies it to an operator: a phone, a serial number, an address, an account. */
-  title: string;
-  /** A few more words, in no language: name, phone, references. */
-  subtitle: string;
-  /** Cents of TSh (a bettor's balance, a stake, a payment), when the kind has one. */
-  amount: number | null;
-  time: string | null;
-  /** The console page that shows it (catalogue key) and the query that opens it there. */
-  page: string;
-  params: Record<string, string>;
-}
-
-export interface SearchGroup {
-  kind: SearchKind;
-  items: SearchItem[];
-}
+import type { SearchGroup, SearchItem, SearchKind } from '@dau/contract';
+export { SEARCH_KINDS, type SearchGroup, type SearchItem, type SearchKind } from '@dau/contract';
 
 /** Results per kind. */
 export const PER_KIND = 5;

@@ -35,49 +35,11 @@ import type { Executor } from '../../platform/db.js';
  * the markets it knows in the operator's language.
  */
 
-export type ExposureState = 'live' | 'upcoming' | 'all';
+import type { Exposure, ExposureMarket, ExposureOutcome, ExposureState } from '@dau/contract';
+export type { Exposure, ExposureMarket, ExposureOutcome, ExposureState };
 
 export const LIVE_STATUSES: number[] = [MATCH_STATUS.in_progress, MATCH_STATUS.paused];
 const UPCOMING_STATUSES: number[] = [MATCH_STATUS.not_started];
-
-export interface ExposureOutcome {
-  outcome_id: string;
-  selection_name: string;
-  /** Orders (legs) placed on it, decided ones included. */
-  orders: number;
-  stake: number;
-  payout: number;
-  /** What the book loses on the market if this outcome wins: payout - the market's stakes. */
-  net: number;
-  worst: boolean;
-}
-
-export interface ExposureMarket {
-  event_id: string;
-  sport_id: number;
-  league_name: string;
-  home_team: string;
-  away_team: string;
-  start_time: string;
-  match_status: number;
-  live: boolean;
-  market_key: string;
-  market_name: string;
-  orders: number;
-  stakes: number;
-  worst_outcome_id: string;
-  worst_payout: number;
-  net_loss: number;
-  outcomes: ExposureOutcome[];
-}
-
-export interface Exposure {
-  generated_at: string;
-  /** Markets with open orders (before the limit), and matches. */
-  markets: number;
-  matches: number;
-  items: ExposureMarket[];
-}
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 /** Outcome ids in their natural order ('2' before '10'). */

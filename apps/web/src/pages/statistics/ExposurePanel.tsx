@@ -11,42 +11,10 @@ import { loadTexts } from '../../locales';
 import { formatDateTime, LoadError, NoData, Panel, type Row } from '../../resources';
 import { ORDERS_PUSH_TYPE } from '../betting/BetTicker';
 import { useCount, useMoney } from './shared';
+import type { Exposure, ExposureMarket, ExposureOutcome } from '@dau/contract/ui';
 
-/** GET /statistics/exposure (apps/server/src/modules/statistics/exposure.ts). */
-interface ExposureOutcome {
-  outcome_id: string;
-  selection_name: string;
-  /** Orders placed on it, decided ones included. */
-  orders: number;
-  stake: number;
-  payout: number;
-  net: number;
-  worst: boolean;
-}
-interface ExposureMarket {
-  event_id: string;
-  sport_id: number;
-  league_name: string;
-  home_team: string;
-  away_team: string;
-  start_time: string;
-  match_status: number;
-  live: boolean;
-  market_key: string;
-  market_name: string;
-  orders: number;
-  stakes: number;
-  worst_outcome_id: string;
-  worst_payout: number;
-  net_loss: number;
-  outcomes: ExposureOutcome[];
-}
-interface ExposureAnswer {
-  generated_at: string;
-  markets: number;
-  matches: number;
-  items: ExposureMarket[];
-}
+/** GET /statistics/exposure. */
+type ExposureAnswer = Exposure;
 
 type State = 'all' | 'live' | 'upcoming';
 const STATES: State[] = ['all', 'live', 'upcoming'];

@@ -3,28 +3,9 @@
  * does with it: the results in the order they are shown (group by group), moving the highlight, and the
  * console route a result opens.
  */
-/** The kinds in the server's order (modules/search/service.ts SEARCH_KINDS). */
-export const SEARCH_KINDS = ['bettor', 'order', 'withdrawal', 'recharge', 'jackpot_ticket', 'tron_wallet', 'tron_transfer', 'tron_sweep', 'admin'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
+import type { SearchAnswer, SearchItem } from '@dau/contract/ui';
+export { SEARCH_KINDS, SEARCH_MAX, type SearchAnswer, type SearchItem, type SearchKind } from '@dau/contract/ui';
 
-export interface SearchItem {
-  kind: SearchKind;
-  id: number;
-  title: string;
-  subtitle: string;
-  amount: number | null;
-  time: string | null;
-  page: string;
-  params: Record<string, string>;
-}
-
-export interface SearchAnswer {
-  q: string;
-  groups: { kind: SearchKind; items: SearchItem[] }[];
-}
-
-/** The server refuses longer queries (400). */
-export const SEARCH_MAX = 100;
 /** Typing settles for this long before a query is sent. */
 export const DEBOUNCE_MS = 250;
 
