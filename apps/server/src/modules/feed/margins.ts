@@ -12,29 +12,24 @@
  */
 import { isNotNull } from 'drizzle-orm';
 import type { Bus, Db } from '../../platform/db.js';
+import { Reloaded, RELOAD_MS } from '../../platform/reloaded.js';
 import { leagues, priceMargins } from '../sports/index.js';
 import type { MarginContext } from './engine.js';
 
-const RELOAD_MS = 30_000;
 /** Bus channel: the margins changed in some process. */
 export const MARGINS_CHANGED = 'feed.margins-changed';
 
-export class MarginBook {
+export class MarginBook extends Reloaded {
   private bySport = new Map<number, number>();
   private byLeague = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private db: Db,
     private fallbackBps = 0,
-    private bus?: Bus,
-    private reloadMs = RELOAD_MS,
-  ) {}
-
-  /** After an operator's change: reload here, and in the other processes through the bus. */
-  async changed(): Promise<void> {
-    await this.reload();
-    await this.bus?.publish(MARGINS_CHANGED, {});
+    bus?: Bus,
+    reloadMs = RELOAD_MS,
+  ) {
+    super(MARGINS_CHANGED, bus, reloadMs);
   }
 
   async reload(): Promise<void> {
@@ -58,22 +53,6 @@ export class MarginBook {
     }
     this.bySport = bySport;
     this.byLeague = byLeague;
-  }
-
-  /** Loads the settings and keeps them fresh until `stop()`. */
-  async start(): Promise<this> {
-    await this.reload();
-    this.bus?.subscribe(MARGINS_CHANGED, () => {
-      if (this.timer) void this.reload().catch(() => {});
-    });
-    this.timer = setInterval(() => void this.reload().catch(() => {}), this.reloadMs);
-    this.timer.unref();
-    return this;
-  }
-
-  stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
   }
 
   readonly margin = ({ sportId, leagueId }: MarginContext): number => {

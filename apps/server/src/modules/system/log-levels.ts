@@ -12,9 +12,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, Executor } from '../../platform/db.js';
+import { Reloaded, RELOAD_MS } from '../../platform/reloaded.js';
 import { logConfig } from './schema.js';
 
-const RELOAD_MS = 30_000;
 /** Bus channel: the log configuration changed in some process. */
 export const LOG_CONFIG_CHANGED = 'system.log-config-changed';
 /** The logger whose level is the server logger's own. */
@@ -23,16 +23,17 @@ export const SERVER_LOGGER = 'http';
 const PINO_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export const pinoLevel = (level: number): string => PINO_LEVELS[level - 1] ?? 'info';
 
-export class ServerLogLevels {
+export class ServerLogLevels extends Reloaded {
   private children = new Map<string, FastifyBaseLogger>();
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private db: Executor,
     private root: FastifyBaseLogger,
-    private bus?: Bus,
-    private reloadMs = RELOAD_MS,
-  ) {}
+    bus?: Bus,
+    reloadMs = RELOAD_MS,
+  ) {
+    super(LOG_CONFIG_CHANGED, bus, reloadMs);
+  }
 
   /** The server's logger of this name (its level follows the configuration's row of that name). */
   of(name: string): FastifyBaseLogger {
@@ -53,27 +54,5 @@ export class ServerLogLevels {
       if (logger === this.root && r.logger !== SERVER_LOGGER) continue;
       logger.level = pinoLevel(r.level);
     }
-  }
-
-  /** After an operator's change: reload here, and in the other processes through the bus. */
-  async changed(): Promise<void> {
-    await this.reload();
-    await this.bus?.publish(LOG_CONFIG_CHANGED, {});
-  }
-
-  /** Loads the configuration and keeps it applied until `stop()`. */
-  async start(): Promise<this> {
-    await this.reload();
-    this.bus?.subscribe(LOG_CONFIG_CHANGED, () => {
-      if (this.timer) void this.reload().catch(() => {});
-    });
-    this.timer = setInterval(() => void this.reload().catch(() => {}), this.reloadMs);
-    this.timer.unref();
-    return this;
-  }
-
-  stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
   }
 }
