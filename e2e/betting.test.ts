@@ -241,13 +241,14 @@ describe('betting screens: cancel, customer service, random bets, the bettor\'s 
  * statistics, opened afresh by a signed-in admin on a 1280×900 screen) was 795 KB; as first seen, until
  * its figures show, it stays within the issue's 500 KB (359 KB measured): ECharts (183 KB) is fetched by
  * the charts once they are near the viewport and the browser is idle after showing the figures, so it is
- * held back here until the figures are on screen. The complete page with its charts (542 KB measured) is
- * held at 550 KB so that the gain does not creep back. On a phone the charts are far below the figures
- * and load only when scrolled to.
+ * held back here until the figures are on screen. The complete page with its charts (542 KB measured) was
+ * held at 550 KB so that the gain does not creep back; issue 29 moved the console's messages (6 KB) from
+ * the sign-in page to the shell and added the tabs and the search box to it: 557 KB measured, held at
+ * 565 KB. On a phone the charts are far below the figures and load only when scrolled to.
  */
 const LOGIN_LIMIT = 300_000;
 const LANDING_FIRST_SEEN_LIMIT = 500_000;
-const LANDING_COMPLETE_LIMIT = 550_000;
+const LANDING_COMPLETE_LIMIT = 565_000;
 const ECHARTS_CHUNK = /\/assets\/echarts-[^/]+\.js$/;
 
 /** Pixels a chart has drawn on its canvas (none when ECharts lacks the chart or component it is given). */

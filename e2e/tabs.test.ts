@@ -7,7 +7,8 @@ import { settled, until } from './support/ui';
 
 /**
  * The tabs of open pages (issue 29): each screen opened is a tab that keeps its state while the operator
- * is on another (list page and scroll, filters, an open drawer); the bar survives a reload; tabs close,
+ * is on another (list page and scroll, filters, an open drawer), given back when the tab is chosen in the
+ * bar (entered from the menu or a link, it shows what was asked for, afresh); the bar survives a reload; tabs close,
  * close the others, reopen with Ctrl+Shift+T, move by dragging; the back button walks through them.
  *
  * Data: 45 roles (the role list has a full second page, longer than the window).
@@ -91,13 +92,20 @@ describe('tabs of open pages', () => {
     await waitTitle(page, 'Languages');
     expect(await activeTab(page)).toBe('tab-language_list');
     expect(await drawer.count()).toBe(0);
-    // ...and forward: the administrators again, the drawer still open.
-    await page.goForward();
+    // ...and back to the administrators from the tab bar: the drawer still open.
+    await tab(page, 'administrators').click();
     await page.waitForURL(/#\/customer\/administrators\b/);
     await drawer.waitFor({ state: 'visible' });
     expect(await drawer.innerText()).toContain(ADMIN_ACCOUNT);
-    await drawer.locator('.ant-drawer-close').click();
-    await drawer.waitFor({ state: 'hidden' });
+    // Entered from elsewhere (the menu, a link, the back button), a tab shows what was asked for, afresh.
+    await page.goBack();
+    await page.waitForURL(/#\/customer\/language_list\b/);
+    await waitTitle(page, 'Languages');
+    await page.getByTestId('menu-administrators').click();
+    await page.waitForURL(/#\/customer\/administrators\b/);
+    await waitTitle(page, 'Administrators');
+    expect(await drawer.count()).toBe(0);
+    expect(await tabOrder(page)).toEqual(['today_statistics', 'role', 'log', 'ip_black', 'language_list', 'administrators']);
 
     // The roles' tab: its second page, its scroll.
     await tab(page, 'role').click();

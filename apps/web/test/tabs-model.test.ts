@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTabs, isReopenShortcut, MAX_CLOSED, pageOfPath, restoreTabs, serializeTabs, tabsReducer, type TabsAction, type TabsState } from '../src/app/shell/tabs/model';
+import { emptyTabs, isReopenShortcut, VIA_TAB, MAX_CLOSED, pageOfPath, restoreTabs, serializeTabs, tabsReducer, type TabsAction, type TabsState } from '../src/app/shell/tabs/model';
 
 /** The tabs of open pages (app/shell/tabs/model.ts): what each gesture does to the bar, and what a reload gives back. */
 
@@ -21,6 +21,17 @@ describe('tabs of open pages', () => {
     expect(s.active).toBe('a');
     expect(s.tabs[0]).toMatchObject({ pathname: '/customer/a', search: '?phone=255712000111&page=2', mounted: true });
     expect(s.tabs[2].search).toBe('');
+  });
+
+  it('a tab chosen in the bar keeps its screen; entered from elsewhere, its screen starts afresh; moving inside it does not', () => {
+    const viaBar = (page: string): TabsAction => ({ type: 'visit', page, location: { pathname: `/customer/${page}`, search: '', state: { [VIA_TAB]: true } }, seen: `k${++n}` });
+    const fresh = (s: TabsState, page: string) => s.tabs.find((t) => t.page === page)!.fresh ?? 0;
+    const s = run(visit('a'), visit('b'), viaBar('a'));
+    expect(fresh(s, 'a')).toBe(0);
+    const fromMenu = tabsReducer(s, visit('b', '?phone=1'));
+    expect(fresh(fromMenu, 'b')).toBe(1);
+    // A filter changed inside the active tab keeps its screen.
+    expect(fresh(tabsReducer(fromMenu, visit('b', '?phone=2')), 'b')).toBe(1);
   });
 
   it('an address that is no tab leaves the tabs as they are with none active', () => {

@@ -86,7 +86,8 @@ export function Chart({ option, height = 260, testId, label }: { option: ECharts
     <div ref={frame} style={{ position: 'relative', height }} data-testid={testId} aria-busy={!ready} data-chart-state={ready ? 'drawn' : near ? 'loading' : 'waiting'}>
       {!ready && (
         <>
-          <Skeleton active paragraph={{ rows: 5 }} style={{ position: 'absolute', inset: 0 }} />
+          {/* Waiting to be near: an empty place of its size (nothing loads); near, a skeleton until drawn. */}
+          {near && <Skeleton active paragraph={{ rows: 5 }} style={{ position: 'absolute', inset: 0 }} />}
           <span role="status" style={HIDDEN}>
             {t('statistics.chart.loading')}
           </span>

@@ -284,7 +284,7 @@ export default function MatchStatisticsPage() {
       {/* The same filter form as every list: labelled fields on a grid, the buttons at the row's end. */}
       <Form layout="vertical" data-testid="match-filters" style={{ marginBottom: 8 }} onFinish={() => set({ event_id: draftEvent.trim() || null })}>
         <Grid gutter={[16, 0]} align="bottom">
-          <Col xs={24} sm={12} md={8} xl={5}>
+          <Col xs={24} sm={12} md={8} xl={4}>
             <Form.Item label={t('statistics.match.sport')} style={{ marginBottom: 12 }}>
               <Select
                 allowClear
@@ -296,7 +296,7 @@ export default function MatchStatisticsPage() {
               />
             </Form.Item>
           </Col>
-          <Col xs={24} sm={12} md={8} xl={8}>
+          <Col xs={24} sm={12} md={8} xl={7}>
             <Form.Item label={t('statistics.match.startRange')} style={{ marginBottom: 12 }}>
               <DatePicker.RangePicker
                 allowClear={false}
@@ -310,7 +310,7 @@ export default function MatchStatisticsPage() {
               />
             </Form.Item>
           </Col>
-          <Col xs={24} sm={12} md={8} xl={5}>
+          <Col xs={24} sm={12} md={8} xl={4}>
             <Form.Item label={t('statistics.match.eventId')} style={{ marginBottom: 12 }}>
               <Input allowClear value={draftEvent} onChange={(e) => setDraftEvent(e.target.value)} data-testid="match-event" />
             </Form.Item>

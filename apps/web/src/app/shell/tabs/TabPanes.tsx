@@ -88,7 +88,8 @@ export function TabPanes({ tabs, active }: { tabs: readonly Tab[]; active: strin
             locationKey={here ? location.key : `tab:${tab.page}`}
           />,
           nodeOf(tab.page),
-          tab.page,
+          // A tab entered from elsewhere than the tab bar starts its screen afresh (model.ts `fresh`).
+          `${tab.page}:${tab.fresh ?? 0}`,
         );
       })}
     </>

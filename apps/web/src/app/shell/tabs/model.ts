@@ -26,7 +26,17 @@ export interface Tab extends TabLocation {
   used: number;
   /** Shown at least once since the console started: a tab restored after a reload loads when first opened. */
   mounted: boolean;
+  /**
+   * Counts the times its screen started afresh: entered from elsewhere than the tab bar (a menu click, a
+   * link, a search result, the back button, an address typed), a tab shows what was asked for, not the
+   * drawer or selection it was left with; chosen in the tab bar, it comes back as it was left.
+   */
+  fresh?: number;
 }
+
+/** The navigation state of the tab bar's own gestures (choosing, closing, reopening a tab). */
+export const VIA_TAB = 'dauViaTab';
+export const viaTab = (state: unknown): boolean => typeof state === 'object' && state !== null && (state as Record<string, unknown>)[VIA_TAB] === true;
 
 export interface ClosedTab extends TabLocation {
   page: string;
@@ -112,7 +122,9 @@ export function tabsReducer(s: TabsState, a: TabsAction): TabsState {
       const where = { pathname: a.location.pathname, search: a.location.search, state: a.location.state };
       if (at >= 0) {
         const tabs = s.tabs.slice();
-        tabs[at] = { ...tabs[at], ...where, used: clock, mounted: true };
+        const entered = s.active !== a.page && !viaTab(a.location.state);
+        const fresh = (tabs[at].fresh ?? 0) + (entered && tabs[at].mounted ? 1 : 0);
+        tabs[at] = { ...tabs[at], ...where, used: clock, mounted: true, fresh };
         return { ...s, tabs, active: a.page, clock, seen: a.seen };
       }
       // A page opened again is no longer one to reopen.

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { MAX_TABS, pageOfPath, restoreTabs, serializeTabs, tabsReducer, type Tab, type TabsAction, type TabsState } from './model';
+import { MAX_TABS, VIA_TAB, pageOfPath, restoreTabs, serializeTabs, tabsReducer, type Tab, type TabsAction, type TabsState } from './model';
 
 /** Where the tabs of an admin are kept in the browser (one list per admin signed in on it). */
 export const tabsStorageKey = (adminId: number) => `tabs:${adminId}`;
@@ -61,7 +61,10 @@ export function useOpenTabs(adminId: number, allowed: (page: string) => boolean)
 
   const go = useCallback(
     (tab: Tab | undefined) => {
-      if (tab) navigate({ pathname: tab.pathname, search: tab.search }, { state: tab.state });
+      if (tab) {
+        const kept = typeof tab.state === 'object' && tab.state !== null ? tab.state : {};
+        navigate({ pathname: tab.pathname, search: tab.search }, { state: { ...kept, [VIA_TAB]: true } });
+      }
     },
     [navigate],
   );
