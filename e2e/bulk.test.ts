@@ -3,7 +3,7 @@ import type { Locator } from 'playwright-core';
 import { BETTING_OFFER_STATUS, EVENT_STATUS, SPORT, WITHDRAWAL_STATUS, formatTsh, networkOf } from '@dau/domain';
 import { logOf, screenshot, signIn, useE2e } from './support/browser';
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, expectStatus } from './support/server';
-import { dialog, rowByKey, settled, toast, until } from './support/ui';
+import { dialog, rowByKey, settled, toastsShown, until } from './support/ui';
 
 /**
  * Bulk actions in the browser (issue 29): an operator selects 20 withdrawals in the review list and
@@ -111,7 +111,8 @@ describe('bulk review of withdrawals', () => {
     const result = dialog(page, 'Bulk approval of withdrawals');
     await result.waitFor();
     await shownOnTop(result);
-    await toast(page, '17 of 20 done, 3 refused').waitFor();
+    // The toast, as recorded when shown (on a busy machine it may have faded by the time the dialog is checked).
+    await until(async () => (await toastsShown(page)).some((t) => t.includes('17 of 20 done, 3 refused')), 'the toast summing it up');
     expect(await result.getByTestId('bulk-result-summary').innerText()).toContain('17 of 20 done · 3 refused');
     expect(await result.locator('tr.ant-table-row').count()).toBe(20);
     for (const w of asked) {
