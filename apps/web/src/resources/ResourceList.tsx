@@ -29,7 +29,8 @@ export interface ResourceListProps {
   rowAllows?: (action: ResourceAction, row: Row) => boolean;
   /** Extra toolbar buttons; `selected` is set when `selectable`. */
   toolbar?: (ctx: { selected: Row[]; clearSelection(): void }) => ReactNode;
-  selectable?: boolean;
+  /** Rows can be ticked; a function says which rows can (the others' boxes are disabled). */
+  selectable?: boolean | ((row: Row) => boolean);
   /** Called with the server's answer after a create or an edit (e.g. to show a generated password). */
   onSaved?: (mode: FormMode, answer: unknown) => void;
   /** data-testid of the create button (default `resource-create`). */
@@ -147,7 +148,7 @@ export function ResourceList({
         rowActions={actionsOf}
         blocked={missing ? <QueryHint>{msg(missing)}</QueryHint> : undefined}
         empty={empty}
-        rowSelection={selectable ? { selectedRowKeys: selected.map(rowKeyOf), onChange: (_keys, rows) => setSelected(rows), preserveSelectedRowKeys: true, columnTitle: selectionTitle } : undefined}
+        rowSelection={selectable ? { selectedRowKeys: selected.map(rowKeyOf), onChange: (_keys, rows) => setSelected(rows), preserveSelectedRowKeys: true, columnTitle: selectionTitle, ...(typeof selectable === 'function' ? { getCheckboxProps: (r: Row) => ({ disabled: !selectable(r) }) } : {}) } : undefined}
         toolbar={
           <>
             {quickFilters && <QuickFilters views={quickFilters} list={list} />}

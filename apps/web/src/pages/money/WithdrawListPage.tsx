@@ -101,7 +101,8 @@ export default function WithdrawListPage() {
       def={def}
       quickFilters={quick}
       detailExtra={(r) => <UsdtReviewPanel row={r} />}
-      selectable
+      // Only rows in review can be approved or refused together: the others' boxes are disabled.
+      selectable={inReview}
       toolbar={({ selected, clearSelection }) => <WithdrawBulk selected={selected} clearSelection={clearSelection} reasonField={reasonField} />}
       rowActions={(r) => {
         const id = String(r.id);
