@@ -127,7 +127,8 @@ export function ExposurePanel() {
             <table style={{ width: '100%', borderCollapse: 'collapse', minWidth: 720 }}>
               <thead>
                 <tr>
-                  <th scope="col" style={head}>{t('statistics.exposure.match')}</th>
+                  {/* The match keeps room for two team names (long column titles in Swahili squeezed it). */}
+                  <th scope="col" style={{ ...head, minWidth: 180 }}>{t('statistics.exposure.match')}</th>
                   <th scope="col" style={head}>{t('statistics.exposure.market')}</th>
                   <th scope="col" style={head}>{t('statistics.exposure.outcomes')}</th>
                   <th scope="col" style={{ ...head, textAlign: 'end' }}>{t('statistics.exposure.stakes')}</th>
