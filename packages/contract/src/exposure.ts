@@ -17,7 +17,8 @@ export interface ExposureOutcome {
   worst: boolean;
 }
 
-export interface ExposureMarket {
+/** A match as the statistics answers name it (the exposure's markets, the match statistics' rows). */
+export interface MatchHeading {
   event_id: string;
   sport_id: number;
   league_name: string;
@@ -25,6 +26,9 @@ export interface ExposureMarket {
   away_team: string;
   start_time: string;
   match_status: number;
+}
+
+export interface ExposureMarket extends MatchHeading {
   live: boolean;
   market_key: string;
   market_name: string;

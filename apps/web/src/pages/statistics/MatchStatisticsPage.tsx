@@ -12,17 +12,11 @@ import { ExportButton, LoadError, NoData, PageHeader, SearchButtons, enumText, f
 import { dayStartIso, zonedToday } from '../../kit/timeZone';
 import { typeOfMarketKey, useMarketNames } from '../../kit/marketNames';
 import { useCount, useMoney } from './shared';
+import type { MatchHeading } from '@dau/contract/ui';
 
 /** GET /statistics/matches (apps/server/src/modules/statistics/routes.ts). */
-interface MatchRow {
+interface MatchRow extends MatchHeading {
   id: number;
-  event_id: string;
-  sport_id: number;
-  league_name: string;
-  home_team: string;
-  away_team: string;
-  start_time: string;
-  match_status: number;
   orders: number;
   turnover: number;
   /** Stakes of the settled (or cashed-out) orders: GGR = settled_stake - payouts. */
