@@ -45,7 +45,7 @@ import type { Scope } from '../apps/server/src/platform/ownership.js';
 import { BENCH_URL, pct, scratchDatabase } from './support';
 
 const DB = 'dau_bench_exposure';
-const { url: dbUrl, admin: adminQuery } = scratchDatabase(DB, BENCH_URL);
+const { url: dbUrl, admin: adminQuery, prepare: prepareDb } = scratchDatabase(DB, BENCH_URL);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? 1_000_000);
 const AGENTS = 50;
@@ -159,12 +159,7 @@ async function generate(c: pg.Client) {
 
 async function main() {
   const keep = process.env.BENCH_KEEP === '1';
-  const exists = (await adminQuery(`SELECT 1 FROM pg_database WHERE datname = '${DB}'`)).rowCount;
-  const fresh = !(exists && keep);
-  if (fresh) {
-    await adminQuery(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-    await adminQuery(`CREATE DATABASE ${DB}`);
-  }
+  const fresh = await prepareDb();
   const database = await openPostgres(dbUrl(), { max: 4 });
   await database.migrate();
   const c = new pg.Client({ connectionString: dbUrl() });

@@ -40,7 +40,7 @@ import { scratchDatabase } from './support';
 
 const BASE = process.env.BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = 'dau_bench_statistics';
-const { url: dbUrl, admin: adminQuery } = scratchDatabase(DB, BASE);
+const { url: dbUrl, admin: adminQuery, prepare: prepareDb } = scratchDatabase(DB, BASE);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const BETTORS = 100_000;
 const RECHARGES = 1_000_000;
@@ -139,12 +139,7 @@ async function generate(c: pg.Client) {
 
 async function main() {
   const keep = process.env.BENCH_KEEP === '1';
-  const exists = (await adminQuery(`SELECT 1 FROM pg_database WHERE datname = '${DB}'`)).rowCount;
-  const fresh = !(exists && keep);
-  if (fresh) {
-    await adminQuery(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-    await adminQuery(`CREATE DATABASE ${DB}`);
-  }
+  const fresh = await prepareDb();
   const database = await openPostgres(dbUrl(), { max: 10 });
   await database.migrate();
   const c = new pg.Client({ connectionString: dbUrl() });

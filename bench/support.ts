@@ -23,7 +23,19 @@ export function scratchDatabase(name: string, base = BENCH_URL) {
       await c.end();
     }
   };
-  return { url, admin };
+  /**
+   * Empties the scratch database for a fresh data set, or keeps it when BENCH_KEEP=1 and it exists;
+   * answers whether the data set must be generated.
+   */
+  const prepare = async (): Promise<boolean> => {
+    const keep = process.env.BENCH_KEEP === '1';
+    const exists = (await admin(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)).rowCount;
+    if (exists && keep) return false;
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${name}`);
+    return true;
+  };
+  return { url, admin, prepare };
 }
 
 /** The p-th percentile (nearest rank) of a sample. */
