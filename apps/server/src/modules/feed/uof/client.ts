@@ -374,9 +374,10 @@ export class UofClient {
   // ---------------------------------------------------------------------------------------------
   // Recovery
 
+  /** The row first, then the state held in memory: what this process reports is never ahead of what the screens read. */
   private async setState(p: Producer, state: ProducerState, extra: Partial<typeof feedProducers.$inferInsert> = {}) {
-    p.state = state;
     await this.db.update(feedProducers).set({ state, updatedAt: new Date(), ...extra }).where(eq(feedProducers.producer, p.info.id));
+    p.state = state;
   }
 
   /** Every producer down (the broker connection is lost): their markets suspended until recovered. */
