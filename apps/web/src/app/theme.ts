@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
 import type { ThemeMode } from '../kit/prefs';
+import { useReducedMotion } from '../kit/a11y';
 
 /**
  * The console's antd theme (spec §9: the site's primary colour, light and dark), made to meet WCAG 2.1 AA:
@@ -196,22 +197,6 @@ export function consoleTheme(primary: string, mode: ThemeMode): ConsoleTheme {
     },
   };
   return { config, focusRing };
-}
-
-/** The theme of the console for the site colour and the chosen mode; publishes the focus ring colour to CSS. */
-const reducedMotion = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
-
-/** Whether the operator's system asks for less motion (WCAG 2.3.3), followed when it changes. */
-function useReducedMotion(): boolean {
-  const query = reducedMotion;
-  const [reduced, setReduced] = useState(() => query?.matches ?? false);
-  useEffect(() => {
-    if (!query) return;
-    const follow = () => setReduced(query.matches);
-    query.addEventListener('change', follow);
-    return () => query.removeEventListener('change', follow);
-  }, [query]);
-  return reduced;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * `rowSelection.columnTitle` for antd tables with a selection column. To measure column widths (fixed
@@ -59,4 +59,23 @@ export function useFocusableScrollRegions() {
       cancelAnimationFrame(frame);
     };
   }, []);
+}
+
+const reducedMotion = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
+
+/**
+ * Whether the operator's system asks for less motion (WCAG 2.3.3), followed when it changes. The theme then
+ * turns antd's fades and slides off, charts draw without animating, and global.css stops every looping
+ * animation (status dots, spinners, skeletons).
+ */
+export function useReducedMotion(): boolean {
+  const query = reducedMotion;
+  const [reduced, setReduced] = useState(() => query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const follow = () => setReduced(query.matches);
+    query.addEventListener('change', follow);
+    return () => query.removeEventListener('change', follow);
+  }, [query]);
+  return reduced;
 }

@@ -3,6 +3,7 @@ import { Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { EChartsCoreOption, EChartsType } from 'echarts/core';
 import { usePrefs } from '../../kit/prefs';
+import { useReducedMotion } from '../../kit/a11y';
 import { Panel } from '../../resources';
 
 /**
@@ -49,7 +50,11 @@ export function Chart({ option, height = 260, testId, label }: { option: ECharts
   const chart = useRef<EChartsType | null>(null);
   const latest = useRef(option);
   latest.current = option;
+  const stillRef = useRef(false);
   const { theme } = usePrefs();
+  // Less motion asked: the chart is drawn at once (ECharts otherwise animates each drawing for a second).
+  const still = useReducedMotion();
+  stillRef.current = still;
   const near = useNearViewport(frame);
   const [ready, setReady] = useState(false);
 
@@ -61,7 +66,7 @@ export function Chart({ option, height = 260, testId, label }: { option: ECharts
       void import('./echarts').then(({ echarts }) => {
         if (disposed || !box.current) return;
         const c = echarts.init(box.current, theme === 'dark' ? 'dark' : undefined, { renderer: 'canvas' });
-        c.setOption({ backgroundColor: 'transparent', ...latest.current });
+        c.setOption({ backgroundColor: 'transparent', animation: !stillRef.current, ...latest.current });
         chart.current = c;
         observer = new ResizeObserver(() => c.resize());
         observer.observe(box.current);
@@ -79,8 +84,8 @@ export function Chart({ option, height = 260, testId, label }: { option: ECharts
   }, [theme, near]);
 
   useEffect(() => {
-    chart.current?.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
-  }, [option]);
+    chart.current?.setOption({ backgroundColor: 'transparent', animation: !still, ...option }, { notMerge: true });
+  }, [option, still]);
 
   return (
     <div ref={frame} style={{ position: 'relative', height }} data-testid={testId} aria-busy={!ready} data-chart-state={ready ? 'drawn' : near ? 'loading' : 'waiting'}>
