@@ -4,8 +4,8 @@
  * the cores) take the longest files first, whatever their kind (a browser file waits on its server and
  * Chromium, a crash file on its child processes: another worker fills the core):
  *  - domain and web unit tests;
- *  - on embedded PostgreSQL (PGlite) the API files whose behaviour depends on the engine plus one smoke
- *    per module (apps/server/test/engines.ts; projects `server-pglite*`);
+ *  - on embedded PostgreSQL (PGlite) the API files whose behaviour depends on the engine
+ *    (apps/server/test/engines.ts; projects `server-pglite*`; the browser files' servers are every module's smoke on it);
  *  - every API file on PostgreSQL (projects `server*`): TEST_DATABASE_URL when set, else the local server
  *    (postgres://postgres@127.0.0.1:5432/postgres) whenever pg_isready says it answers; in CI the local
  *    cluster is started when it is not running. When no PostgreSQL can be used, every API file runs on
@@ -159,7 +159,7 @@ if (!onlyE2e) {
   const pgOk = ensurePostgres(pgUrl, ci || explicit);
   projects.push('domain', 'web', 'server', 'server-isolated');
   if (pgOk) {
-    // Every API file on PostgreSQL, and on PGlite what depends on the engine and a smoke per module
+    // Every API file on PostgreSQL, and on PGlite what depends on the engine
     // (vitest.config.ts gives each project its engine).
     projects.push('server-pglite', 'server-pglite-isolated');
     runEnv = { TEST_DATABASE_URL: pgUrl };

@@ -69,6 +69,7 @@ import { messagingRoutes } from './modules/messaging/index.js';
 import { shopRoutes } from './modules/shop/index.js';
 import { visitorRoutes } from './modules/visitors/index.js';
 import { searchRoutes } from './modules/search/index.js';
+import { reportsRoutes } from './modules/reports/index.js';
 
 export interface BuildOptions {
   database: Database;
@@ -294,6 +295,7 @@ export async function buildApp(opts: BuildOptions): Promise<DauApp> {
     shopRoutes(scoped, ctx);
     visitorRoutes(scoped, ctx);
     searchRoutes(scoped, ctx);
+    reportsRoutes(scoped, ctx);
     if (opts.sandboxRoutes) feedSandboxRoutes(scoped, feed);
     if (opts.sandboxRoutes) bettingSandboxRoutes(scoped, ctx, feed);
     statisticsRoutes(scoped, ctx);

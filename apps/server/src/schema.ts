@@ -25,3 +25,5 @@ export * from './modules/content/schema.js';
 export * from './modules/messaging/schema.js';
 export * from './modules/push/schema.js';
 export * from './modules/telegram/schema.js';
+export * from './modules/reports/close/schema.js';
+export * from './modules/reports/tax/schema.js';

@@ -62,6 +62,10 @@ const HAND_WRITTEN: Readonly<Record<string, string>> = {
   // Casino reports (casino/reports.ts): aggregates over rounds per game or per bettor, branch scope.
   casino_game: 'rounds, players, turnover, payouts, GGR and RTP per game over a period (aggregates); background export',
   casino_user: "the same per bettor of the admin's branch (aggregates joined to the bettor); background export",
+  // The auditors' reports (reports/audit): the whole book's only.
+  significant_events: 'a union over the orders history, settings history, sign-ins, bills, large wins and withdrawals (one log); background export',
+  resettlement_report: "the orders' changes grouped per match and market with the totals of the filtered changes (aggregates)",
+  resettlement_changes: "the orders' changes joined to their line, bettor and admin, money from the history's before and after; background export",
   // Push and Telegram (push/index.ts, telegram/index.ts): devices and bindings joined to their admin or bettor.
   push_device: 'devices joined to their admin or bettor, with the last push they got; branch scope for bettors',
   precision_push_device: 'the same devices, as the precision push chooses them',
@@ -78,6 +82,8 @@ const HAND_WRITTEN: Readonly<Record<string, string>> = {
   setting_history: 'changes of whole-product settings with who approved them, secrets masked',
   sms_send: 'SMS sends of my branch with their delivery progress',
   visitor: 'visits of the bettor-facing site (90 days kept); background export',
+  // The daily close (reports/close/lists.ts, issue 30).
+  daily_close: "each closed day's latest run with the runs counted, the day before's and the week before's figures and the per-product figures from its JSON; whole book only; background export",
 };
 
 /**

@@ -90,6 +90,12 @@ const NAMED: Record<string, readonly string[] | 'all' | null> = {
   // Issue 29: the TRON rate and hot-wallet ceiling; releasing a USDT withdrawal's address-poisoning hold.
   'PUT /api/v1/tron/settings': ['usdt_rate_tsh', 'hot_wallet_ceiling'],
   'POST /api/v1/tron/withdrawals/:id/release': 'all',
+  // Issue 30: the Gaming Board's tax rates (every field, the effective month included); asking for a month's tax return is the whole book's.
+  'PUT /api/v1/reports/tax/gaming_rates': ['effective_month', 'sports_bps', 'jackpot_bps', 'casino_bps', 'racing_bps'],
+  'POST /api/v1/reports/tax/returns/:month/compute': null,
+  // Issue 30: rerunning a day's close and running the ledger self-check are the whole book's.
+  'POST /api/v1/reports/daily_closes/run': null,
+  'POST /api/v1/reports/ledger_check/run': null,
   'POST /api/v1/system/ip_black': null,
   'PUT /api/v1/system/configuration': null,
   'PUT /api/v1/sports/margins': null,

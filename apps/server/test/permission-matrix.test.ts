@@ -312,6 +312,23 @@ const MATRIX: Record<string, Case> = {
   'GET /api/v1/money/operator_statement_items': { need: 'operator_statements', url: `/api/v1/money/operator_statement_items?statement_id=${MISSING}` },
   'POST /api/v1/money/operator_statements/import': { need: 'operator_statements:import', body: INVALID },
   'POST /api/v1/money/operator_statements/fetch': { need: 'operator_statements:import', body: INVALID },
+  // The daily close and the ledger self-check (issue 30): the whole book's (a branch admin with the page gets 403 WHOLE_BOOK_ONLY).
+  'GET /api/v1/reports/daily_closes': { need: 'daily_close' },
+  'GET /api/v1/reports/daily_closes/:day': { need: 'daily_close', url: '/api/v1/reports/daily_closes/2001-01-01' },
+  'POST /api/v1/reports/daily_closes/run': { need: 'daily_close:run', body: INVALID },
+  'POST /api/v1/reports/ledger_check/run': { need: 'ledger_check:run', body: INVALID },
+  // The auditors' reports (issue 30): reads of the whole book (a branch admin with the page gets 403 WHOLE_BOOK_ONLY).
+  'GET /api/v1/reports/significant_events': { need: 'significant_events' },
+  'GET /api/v1/reports/resettlements': { need: 'resettlement_report' },
+  'GET /api/v1/reports/resettlements/changes': { need: 'resettlement_report' },
+  // Tax returns (issue 30): the whole book's; the rates wait for a second admin.
+  'GET /api/v1/reports/tax/returns/:month': { need: 'tax_returns' },
+  'POST /api/v1/reports/tax/returns/:month/compute': { need: 'tax_returns', body: INVALID },
+  'GET /api/v1/reports/tax/wht_orders': { need: 'tax_returns' },
+  'GET /api/v1/reports/tax/wht_bettors': { need: 'tax_returns' },
+  'GET /api/v1/reports/tax/gaming_return': { need: 'tax_returns' },
+  'GET /api/v1/reports/tax/gaming_rates': { need: 'tax_returns' },
+  'PUT /api/v1/reports/tax/gaming_rates': { need: 'tax_returns:edit', body: INVALID },
   // A number ported to another network (issue 28).
   'POST /api/v1/money/bettors/:id/ported': { need: 'user:ported', ...real('bettor', { pay_type: 6, remark: 'matrix' }) },
   'DELETE /api/v1/money/bettors/:id/ported': { need: 'user:ported', ...real('bettor') },

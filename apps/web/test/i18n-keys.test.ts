@@ -134,6 +134,13 @@ const TEMPLATES: Record<string, readonly (string | number)[]> = {
   'duties.setting.': dutySettings,
   'casino.largeWin.reason.': ['multiple', 'amount'],
   'casino.largeWin.reviewed.': ['yes', 'no'],
+  // The auditors' reports (issue 30): the events' kinds, the orders' changes, an event's details and their words, the report's totals.
+  'audit.kind.': contract.SIGNIFICANT_EVENT_KINDS,
+  'audit.change.': contract.ORDER_CHANGE_KINDS,
+  'audit.param.': stringsIn(read('apps/web/src/pages/reports/audit/shared.tsx'), /const SHOWN = \[/),
+  'audit.value.': ['feed', 'operator', 'system', 'sports', 'casino', 'down', 'recovering', 'yes', 'no', 'multiple', 'amount'],
+  'audit.action.': ['visibility', 'live-delay', 'random-bet', 'ranking', 'maintenance', 'other'],
+  'audit.totals.': ['matches', 'orders', 'changes', 'cash', 'credit', 'money'],
   // Search everywhere's groups (app/shell/search/model.ts, the server's kinds).
   'search.kind.': SEARCH_KINDS,
   // The racing statistics' figures are the keys of its answer (packages/contract/src/racing-api.ts).

@@ -36,5 +36,10 @@ export * from './saved-filters.js';
 export * from './tron-declarations.js';
 export * from './payments-network-api.js';
 export * from './bulk-api.js';
+// Issue 30: the auditors' reports (significant events, void and resettlement report).
+export * from './audit-reports.js';
 export * from './search.js';
 export * from './exposure.js';
+// Issue 30: the daily close and the ledger self-check.
+export * from './close-resources.js';
+export * from './close-api.js';

@@ -160,6 +160,21 @@ export const MENU_CATALOGUE: readonly GroupDef[] = [
     ],
   },
   {
+    // Issue 30: the reports a regulated operator files and a finance team closes the day with.
+    path: 'reports',
+    icon: 'FileTextOutlined',
+    pages: [
+      // reports pages: one line each, added with its screen
+      // The daily close (rerun a past day) and the ledger self-check (run the invariants now), whole book only.
+      { path: 'daily_close', buttons: ['run', 'export'] },
+      { path: 'ledger_check', buttons: ['run'] },
+      { path: 'tax_returns', buttons: ['export', 'edit'] },
+      // The auditors' log and the void and resettlement report (whole book only).
+      { path: 'significant_events', buttons: ['export'] },
+      { path: 'resettlement_report', buttons: ['export'] },
+    ],
+  },
+  {
     path: 'customer_service',
     icon: 'CustomerServiceOutlined',
     pages: [

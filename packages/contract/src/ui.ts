@@ -47,5 +47,10 @@ export * from './tron-declarations.js';
 export type { BettorNetworkAnswer, PhoneNetworkRow, PortedRecord, PortedBody } from './payments-network-api.js';
 // Bulk actions: the limit and the answer's types (no zod).
 export * from './bulk.js';
+// Issue 30: the auditors' reports (significant events, void and resettlement report).
+export * from './audit-reports.js';
 export * from './search.js';
 export * from './exposure.js';
+// Issue 30: the daily close's declaration; close-api.ts builds zod shapes: the console takes its types only.
+export * from './close-resources.js';
+export type { CloseFigures, CloseProduct, CloseOperator, CloseLedger, CloseRunRow, CloseDayAnswer, CloseRunAnswer, LedgerCheckAnswer } from './close-api.js';

@@ -985,6 +985,12 @@ export const MESSAGES = {
     'sw-KE': 'Hili linahusu matawi yote: ni msimamizi anayeona data za matawi yote pekee anayeweza kulifanya',
     'zh-CN': '此操作影响所有分支：只有可查看全部数据的管理员才能执行',
   },
+  // Issue 30: the daily close.
+  CLOSE_DAY_NOT_OVER: {
+    'en-US': 'The day {day} is not over yet (Dar es Salaam time): it can be closed a few minutes after its midnight',
+    'sw-KE': 'Siku {day} bado haijaisha (saa za Dar es Salaam): inaweza kufungwa dakika chache baada ya saa sita usiku wake',
+    'zh-CN': '{day} 尚未结束（达累斯萨拉姆时间）：可在其午夜后几分钟进行日结',
+  },
   CASINO_LARGE_WIN_REVIEWED: {
     'en-US': 'This large win was already reviewed',
     'sw-KE': 'Ushindi huu mkubwa umeshakaguliwa',

@@ -144,6 +144,14 @@ export const SCREENS: Record<string, ScreenDef['load']> = {
   tron: tron(() => import('../pages/tron/WalletsPage')),
   tron_transaction_summary: tronResource('tron_transaction_summary'),
   tron_config: tronResource('tron_config'),
+  // Reports (issue 30): the daily close (its figure cards and chart take the statistics texts) and the ledger self-check
+  daily_close: withTexts('reports', statistics(() => import('../pages/reports/close/DailyClosePage'))),
+  ledger_check: withTexts('reports', () => import('../pages/reports/close/LedgerCheckPage')),
+  // Reports (issue 30): the tax returns
+  tax_returns: withTexts('tax', () => import('../pages/reports/tax/TaxReturnsPage')),
+  // Reports (issue 30): the auditors' log and the void and resettlement report
+  significant_events: withTexts('audit', () => import('../pages/reports/audit/SignificantEventsPage')),
+  resettlement_report: withTexts('audit', () => import('../pages/reports/audit/ResettlementReportPage')),
   // Archive
   bill_archive: moneyResource('bill_archive'),
   bill_credit_archive: moneyResource('bill_credit_archive'),

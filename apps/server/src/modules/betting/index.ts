@@ -7,12 +7,14 @@
 export { loadSettings, type BettingSettings } from './settings.js';
 import { readModel } from '../../platform/read-model.js';
 import {
-  orderLines as orderLinesTable, orders as ordersTable, selectionExposure as selectionExposureTable, statsBettorDay as statsBettorDayTable,
+  orderEvents as orderEventsTable, orderLines as orderLinesTable, orders as ordersTable, selectionExposure as selectionExposureTable, statsBettorDay as statsBettorDayTable,
   statsHourly as statsHourlyTable,
 } from './schema.js';
 
 export const orders = readModel(ordersTable);
 export const orderLines = readModel(orderLinesTable);
+/** Every state change of an order with who made it and why (the reports' void and resettlement report reads it). */
+export const orderEvents = readModel(orderEventsTable);
 export const selectionExposure = readModel(selectionExposureTable);
 export const statsBettorDay = readModel(statsBettorDayTable);
 export const statsHourly = readModel(statsHourlyTable);

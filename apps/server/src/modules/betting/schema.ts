@@ -136,7 +136,8 @@ export const orderEvents = pgTable(
     after: jsonb('after'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('order_events_order').on(t.orderId, t.id)],
+  // The reports' order changes of a kind over a period (migration 0045).
+  (t) => [index('order_events_order').on(t.orderId, t.id), index('order_events_kind_created').on(t.kind, t.createdAt)],
 );
 
 /** Auto cashout (spec §4): fire when the offer reaches the target; can be cancelled before. */

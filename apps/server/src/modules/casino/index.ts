@@ -25,3 +25,9 @@ export { signWalletBody, verifySignature } from './signature.js';
 export { walletCall, requestHash } from './wallet.js';
 export { pointLaunchUrlAt, seedCasino, SANDBOX_PROVIDER_CODE, sandboxLaunchUrl } from './seed.js';
 export { ROUND_LIST, WALLET_BODY_LIMIT } from './routes.js';
+
+// Read-only faces for the reports (issue 30: the significant events list large wins and reuse the large-win amount).
+import { readModel } from '../../platform/read-model.js';
+import { casinoLargeWins as largeWinsTable, casinoSettings as settingsTable } from './schema.js';
+export const casinoLargeWins = readModel(largeWinsTable);
+export const casinoSettings = readModel(settingsTable);

@@ -17,3 +17,6 @@ import { feedEvents as eventsTable, feedMarkets as marketsTable, feedOutcomes as
 export const feedEvents = readModel(eventsTable);
 export const feedMarkets = readModel(marketsTable);
 export const feedOutcomes = readModel(outcomesTable);
+import { feedProducers as producersTable } from './schema.js';
+/** The producers' state as the UOF client last saw it (the reports' significant events list a producer down). */
+export const feedProducers = readModel(producersTable);

@@ -9,6 +9,8 @@ export {
   HOUSE, cashMovementCtes, checkInvariants, houseTransfer, insertHouseEntries, newSerial, newTxnId, post, postBatch,
   type BatchBill, type Cause, type HouseEntryRow, type PostedBill, type Posting, type Remark,
 } from './ledger.js';
+// Issue 30 (reports): the invariants with their offending rows, and every bill the ledger holds (archives included).
+export { ledgerBills, ledgerViolations, type LedgerViolations } from './ledger.js';
 export { archiveCutoff, archiveWindow, billRow, billsOfCause, ofBettor, ofBettorPhone } from './bills-routes.js';
 export { bettorWhere, phoneCondition as bettorPhoneCondition } from './bettors-routes.js';
 export {
@@ -23,3 +25,6 @@ export const bettors = readModel(bettorsTable);
 /** A bettor's row as money keeps it. */
 export type Bettor = typeof bettorsTable.$inferSelect;
 export const bills = readModel(billsTable);
+// The house side of the journal, read by the reports (issue 30: the withholding tax to remit, GGR).
+import { houseEntries as houseEntriesTable } from './schema.js';
+export const houseEntries = readModel(houseEntriesTable);

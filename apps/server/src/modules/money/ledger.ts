@@ -198,49 +198,91 @@ export async function post(ex: Executor, p: Posting): Promise<PostedBill> {
   };
 }
 
-/** Ledger invariants, for tests and the reconciliation report: every violation found, or none. */
-export async function checkInvariants(ex: Executor): Promise<string[]> {
-  const problems: string[] = [];
-  const q = async <T>(s: ReturnType<typeof sql>) => ((await ex.execute(s)) as unknown as { rows: T[] }).rows;
-  const ledger = await allBills(ex);
-  const sums = await q<{ id: number; kind: number; balance: string; sum: string }>(sql`
-    SELECT b.id, k.kind, CASE k.kind WHEN 1 THEN b.cash_balance ELSE b.credit_balance END AS balance,
-           COALESCE((SELECT sum(amount) FROM ${ledger} x WHERE x.bettor_id = b.id AND x.account_kind = k.kind), 0) AS sum
-    FROM bettors b CROSS JOIN (VALUES (1), (2)) AS k(kind)`);
-  for (const r of sums) if (Number(r.balance) !== Number(r.sum)) problems.push(`bettor ${r.id} account ${r.kind}: balance ${r.balance} != sum of bills ${r.sum}`);
+/**
+ * What breaks the ledger's invariants (issue 30: the ledger self-check lists it), each kind with its count
+ * and at most `limit` rows: a bettor's account whose balance is not the sum of its bills; a bill whose
+ * before + amount is not its after, or that leaves a balance negative without being a correction; a bill
+ * that does not chain from the previous bill of its account; a journal transaction (bills and house
+ * entries) that does not sum to zero. Amounts in cents.
+ */
+export interface LedgerViolations {
+  balances: { bettor_id: number; phone: string; account_kind: number; balance: number; bills_sum: number; difference: number }[];
+  bills: { bill_id: number; bettor_id: number; account_kind: number; type: number; amount: number; balance_before: number; balance_after: number }[];
+  chains: { bill_id: number; bettor_id: number; account_kind: number; balance_before: number; previous_after: number }[];
+  journal: { txn_id: string; total: number }[];
+  counts: { balances: number; bills: number; chains: number; journal: number };
+}
+
+/** The ledger's invariants over every bill it holds (archives included): what breaks them (see LedgerViolations). */
+export async function ledgerViolations(ex: Executor, limit?: number): Promise<LedgerViolations> {
+  const q = async <T>(s: SQL) => ((await ex.execute(s)) as unknown as { rows: (T & { n: string | number })[] }).rows;
+  const cap = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
+  const ledger = await ledgerBills(ex);
+  const sums = await q<{ id: number; phone: string; kind: number; balance: string; sum: string }>(sql`
+    WITH s AS (SELECT bettor_id, account_kind, sum(amount) AS sum FROM ${ledger} x GROUP BY bettor_id, account_kind)
+    SELECT b.id, b.phone, k.kind, v.balance, v.sum, count(*) OVER () AS n
+    FROM bettors b CROSS JOIN (VALUES (1), (2)) AS k(kind)
+    LEFT JOIN s ON s.bettor_id = b.id AND s.account_kind = k.kind
+    CROSS JOIN LATERAL (SELECT CASE k.kind WHEN 1 THEN b.cash_balance ELSE b.credit_balance END AS balance, coalesce(s.sum, 0) AS sum) v
+    WHERE v.balance <> v.sum ORDER BY b.id, k.kind${cap}`);
   // A balance may only go below zero through a settlement correction (type 8 debit, allowNegative) and
   // stay there until credits cover it; no other debit may leave it negative.
-  const arithmetic = await q<{ id: number }>(
-    sql`SELECT id FROM ${ledger} b WHERE balance_before + amount <> balance_after OR (balance_after < 0 AND amount < 0
-       AND NOT (account_kind = ${ACCOUNT_KIND.cash} AND type = ${ROLLBACK_TYPE}) AND NOT (account_kind = ${ACCOUNT_KIND.credit} AND type = ${CREDIT_ROLLBACK_TYPE}))`,
-  );
-  for (const r of arithmetic) problems.push(`bill ${r.id}: before + amount != after, or negative`);
-  const gaps = await q<{ id: number }>(sql`
-    SELECT id FROM (
-      SELECT id, balance_before, lag(balance_after) OVER (PARTITION BY bettor_id, account_kind ORDER BY id) AS prev FROM ${ledger} b
-    ) x WHERE prev IS NOT NULL AND prev <> balance_before`);
-  for (const r of gaps) problems.push(`bill ${r.id}: does not chain from the previous bill of its account`);
+  const arithmetic = await q<{ id: string; bettor_id: number; account_kind: number; type: number; amount: string; balance_before: string; balance_after: string }>(sql`
+    SELECT id, bettor_id, account_kind, type, amount, balance_before, balance_after, count(*) OVER () AS n FROM ${ledger} b
+    WHERE balance_before + amount <> balance_after OR (balance_after < 0 AND amount < 0
+       AND NOT (account_kind = ${ACCOUNT_KIND.cash} AND type = ${ROLLBACK_TYPE}) AND NOT (account_kind = ${ACCOUNT_KIND.credit} AND type = ${CREDIT_ROLLBACK_TYPE}))
+    ORDER BY id${cap}`);
+  const gaps = await q<{ id: string; bettor_id: number; account_kind: number; balance_before: string; prev: string }>(sql`
+    SELECT id, bettor_id, account_kind, balance_before, prev, count(*) OVER () AS n FROM (
+      SELECT id, bettor_id, account_kind, balance_before, lag(balance_after) OVER (PARTITION BY bettor_id, account_kind ORDER BY id) AS prev FROM ${ledger} b
+    ) x WHERE prev IS NOT NULL AND prev <> balance_before ORDER BY id${cap}`);
   const unbalanced = await q<{ txn_id: string; total: string }>(sql`
-    SELECT txn_id, sum(amount) AS total FROM (
-      SELECT txn_id, amount FROM ${ledger} b UNION ALL SELECT txn_id, amount FROM house_entries
-    ) j GROUP BY txn_id HAVING sum(amount) <> 0`);
-  for (const r of unbalanced) problems.push(`journal transaction ${r.txn_id} sums to ${r.total}`);
-  return problems;
+    SELECT txn_id, total, count(*) OVER () AS n FROM (
+      SELECT txn_id, sum(amount) AS total FROM (
+        SELECT txn_id, amount FROM ${ledger} b UNION ALL SELECT txn_id, amount FROM house_entries
+      ) j GROUP BY txn_id HAVING sum(amount) <> 0
+    ) u ORDER BY txn_id${cap}`);
+  const count = (rows: { n: string | number }[]) => Number(rows[0]?.n ?? 0);
+  return {
+    balances: sums.map((r) => ({
+      bettor_id: Number(r.id), phone: r.phone, account_kind: Number(r.kind), balance: Number(r.balance), bills_sum: Number(r.sum), difference: Number(r.balance) - Number(r.sum),
+    })),
+    bills: arithmetic.map((r) => ({
+      bill_id: Number(r.id), bettor_id: Number(r.bettor_id), account_kind: Number(r.account_kind), type: Number(r.type), amount: Number(r.amount),
+      balance_before: Number(r.balance_before), balance_after: Number(r.balance_after),
+    })),
+    chains: gaps.map((r) => ({ bill_id: Number(r.id), bettor_id: Number(r.bettor_id), account_kind: Number(r.account_kind), balance_before: Number(r.balance_before), previous_after: Number(r.prev) })),
+    journal: unbalanced.map((r) => ({ txn_id: r.txn_id, total: Number(r.total) })),
+    counts: { balances: count(sums), bills: count(arithmetic), chains: count(gaps), journal: count(unbalanced) },
+  };
+}
+
+/** Ledger invariants, for tests and the reconciliation report: every violation found, or none. */
+export async function checkInvariants(ex: Executor): Promise<string[]> {
+  const v = await ledgerViolations(ex);
+  return [
+    ...v.balances.map((r) => `bettor ${r.bettor_id} account ${r.account_kind}: balance ${r.balance} != sum of bills ${r.bills_sum}`),
+    ...v.bills.map((r) => `bill ${r.bill_id}: before + amount != after, or negative`),
+    ...v.chains.map((r) => `bill ${r.bill_id}: does not chain from the previous bill of its account`),
+    ...v.journal.map((r) => `journal transaction ${r.txn_id} sums to ${r.total}`),
+  ];
 }
 
 /** Only a detached month's table name ever goes into the SQL text (operations' bills-detach-month script). */
 const ARCHIVE_TABLE = /^bills_archive_[0-9]{6}$/;
 
 /**
- * Every bill the ledger holds: the partitioned `bills` and the months detached from it into standalone
- * `bills_archive_YYYYMM` tables (still in the database, still part of every account's sum and chain).
+ * Every bill the ledger holds, as a relation to read FROM: the partitioned `bills` and the months detached
+ * from it into standalone `bills_archive_YYYYMM` tables (still in the database, still part of every
+ * account's sum and chain). Its columns: id, created_at, bettor_id, account_kind, type, amount,
+ * balance_before, balance_after, cause_type, cause_id, txn_id (reports read the day's bills from it).
  */
-async function allBills(ex: Executor): Promise<SQL> {
+export async function ledgerBills(ex: Executor): Promise<SQL> {
   const { rows } = (await ex.execute(sql`
     SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'bills_archive_%' ORDER BY c.relname`)) as unknown as { rows: { name: string }[] };
   const archives = rows.map((r) => r.name).filter((n) => ARCHIVE_TABLE.test(n));
-  const cols = 'id, bettor_id, account_kind, type, amount, balance_before, balance_after, txn_id';
+  const cols = 'id, created_at, bettor_id, account_kind, type, amount, balance_before, balance_after, cause_type, cause_id, txn_id';
   if (archives.length === 0) return sql.raw('bills');
   return sql.raw(`(SELECT ${cols} FROM bills${archives.map((a) => ` UNION ALL SELECT ${cols} FROM ${a}`).join('')})`);
 }

@@ -5,6 +5,8 @@
  * watcher's deposits). Routes are registered by the composition root.
  */
 export { paymentSettings, type Actor } from './shared.js';
+// Issue 30 (daily close): the house clearing account of each pay type (USDT has its own).
+export { clearingOf } from './shared.js';
 export { paymentsOf } from './callbacks.js';
 export { approvalChecks, holdWithdrawal } from './withdrawals.js';
 export type { WithdrawalRecord } from './shared.js';
@@ -19,3 +21,6 @@ import { readModel } from '../../platform/read-model.js';
 import { recharges as rechargesTable, withdrawals as withdrawalsTable } from './schema.js';
 export const recharges = readModel(rechargesTable);
 export const withdrawals = readModel(withdrawalsTable);
+import { paymentConfig as paymentConfigTable } from './schema.js';
+/** The payment settings row (the reports' significant events read the four-eyes threshold `large_withdrawal`). */
+export const paymentConfig = readModel(paymentConfigTable);

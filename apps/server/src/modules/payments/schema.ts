@@ -135,6 +135,9 @@ export const withdrawals = pgTable(
     index('withdrawals_status').on(t.status, t.createdAt),
     // Withdrawals of a day (statistics) by the time they were paid.
     index('withdrawals_paid').on(t.payStatus, t.paidAt),
+    // The significant events: withdrawals a second admin approved or an admin refused, by review time (migration 0045).
+    index('withdrawals_second_approved').on(t.reviewedAt).where(sql`second_approver_id IS NOT NULL`),
+    index('withdrawals_refused').on(t.reviewedAt).where(sql`refused_by IS NOT NULL`),
   ],
 );
 

@@ -41,6 +41,7 @@ const menu = {
   },
   menu: {
     // groups
+    reports: 'Reports',
     betting: 'Betting & matches',
     casino: 'Casino',
     racing: 'Virtual racing',
@@ -103,10 +104,15 @@ const menu = {
     airtel_transfer: 'Airtel transfers',
     operator_statements: 'Operator statements',
     payment_providers: 'Mobile money providers',
+    daily_close: 'Daily close',
+    ledger_check: 'Ledger self-check',
+    significant_events: 'Significant events',
+    resettlement_report: 'Void and resettlement report',
     usdt_transaction_record: 'USDT transactions',
     tron: 'TRON wallets',
     tron_transaction_summary: 'TRON collection summary',
     tron_config: 'TRON settings',
+    tax_returns: 'Tax returns',
     activity_qualification: 'Activity participation',
     activity_campaign: 'Promotion campaigns',
     online_statistical: 'Online user statistics',

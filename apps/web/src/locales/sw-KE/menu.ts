@@ -39,6 +39,7 @@ const menu: Shape<typeof en> = {
   },
   menu: {
     // groups
+    reports: 'Ripoti',
     betting: 'Ubashiri na mechi',
     casino: 'Kasino',
     racing: 'Mbio za farasi za mtandaoni',
@@ -101,10 +102,15 @@ const menu: Shape<typeof en> = {
     airtel_transfer: 'Uhamisho wa Airtel',
     operator_statements: 'Taarifa za waendeshaji',
     payment_providers: 'Watoa huduma wa pesa kwa simu',
+    daily_close: 'Ufungaji wa siku',
+    ledger_check: 'Ukaguzi wa leja',
+    significant_events: 'Matukio muhimu',
+    resettlement_report: 'Ripoti ya ubatilishaji na uamuzi upya',
     usdt_transaction_record: 'Miamala ya USDT',
     tron: 'Pochi za TRON',
     tron_transaction_summary: 'Muhtasari wa ukusanyaji wa TRON',
     tron_config: 'Mipangilio ya TRON',
+    tax_returns: 'Ritani za kodi',
     activity_qualification: 'Ushiriki wa promosheni',
     activity_campaign: 'Kampeni za promosheni',
     online_statistical: 'Takwimu za watumiaji mtandaoni',

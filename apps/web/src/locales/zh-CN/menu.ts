@@ -39,6 +39,7 @@ const menu: Shape<typeof en> = {
   },
   menu: {
     // 分组
+    reports: '报表',
     betting: '赛事投注',
     casino: '娱乐场',
     racing: '虚拟赛马',
@@ -101,10 +102,15 @@ const menu: Shape<typeof en> = {
     airtel_transfer: 'Airtel转账',
     operator_statements: '运营商对账单',
     payment_providers: '移动支付服务商',
+    daily_close: '日结',
+    ledger_check: '账本自检',
+    significant_events: '重大事件',
+    resettlement_report: '作废与重新结算报表',
     usdt_transaction_record: 'USDT交易记录',
     tron: 'TRON钱包',
     tron_transaction_summary: 'TRON归集汇总',
     tron_config: 'TRON 设置',
+    tax_returns: '税务申报',
     activity_qualification: '活动参与名单',
     activity_campaign: '促销活动',
     online_statistical: '用户在线统计',
