@@ -11,6 +11,7 @@ export { useListState, filterKeysOf, unmetRequirement, PAGE_SIZES, DEFAULT_PAGE_
 export { SearchForm, SearchButtons } from './SearchForm';
 export { QuickFilters, type QuickFilter } from './QuickFilters';
 export { SavedFilters, type SavedFiltersProps } from './SavedFilters';
+export { useParamPatch } from './useParamPatch';
 export { ResourceTable, type ResourceTableProps } from './ResourceTable';
 export { PlainTable } from './PlainTable';
 export { buildColumns, parseSort, formatSort } from './columns';

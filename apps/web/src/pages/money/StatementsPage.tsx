@@ -3,12 +3,11 @@ import { App, Button, DatePicker, Descriptions, Drawer, Flex, Form, Modal, Selec
 import { CloudDownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { formatTsh, localDay } from '@dau/domain';
-import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from '../../kit/dayjs';
 import { api, type ListAnswer } from '../../kit/api';
 import { useAccess } from '../../kit/access';
-import { ActionButton, ExportButton, LoadError, NoData, PageHeader, SavedFilters, enumText, formatDateTime, useFeedback, useLocale, type Row } from '../../resources';
+import { ActionButton, ExportButton, LoadError, NoData, PageHeader, SavedFilters, enumText, formatDateTime, useFeedback, useLocale, useParamPatch, type Row } from '../../resources';
 
 const PAGE = 'operator_statements';
 const DAY = 'YYYY-MM-DD';
@@ -37,7 +36,7 @@ const paymentHref = (r: Row, reconcile = false) => {
 export default function StatementsPage() {
   const { t } = useTranslation();
   const locale = useLocale();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useParamPatch();
   const [uploading, setUploading] = useState(false);
   const [fetching, setFetching] = useState(false);
   const filters = {
@@ -50,16 +49,6 @@ export default function StatementsPage() {
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
   const page = Math.max(1, Number(params.get('page')) || 1);
   const openId = params.get('id');
-  const set = (patch: Record<string, string | null>) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      for (const [k, v] of Object.entries(patch)) {
-        if (v === null || v === '') next.delete(k);
-        else next.set(k, v);
-      }
-      if (!('page' in patch)) next.delete('page');
-      return next;
-    });
 
   const list = useQuery({
     queryKey: [PAGE, query, page],

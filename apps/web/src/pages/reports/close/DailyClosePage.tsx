@@ -36,13 +36,15 @@ const CARD_LABEL: Record<Compared, string> = {
 const yesterday = () => addDays(localDay(Date.now()), -1);
 
 type Baseline = Record<Compared, number> | null;
+/** Each comparison stays on one line; a narrow card breaks between the two. */
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
 /** "▲ 12% vs the day before · ▼ 3% vs a week before" (the arrow for the eye, the words for a screen reader). */
 function CloseDelta({ value, row, k }: { value: number; row: Row; k: Compared }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const part = (base: Baseline, vs: string, testId: string) => {
-    if (!base) return <span data-testid={testId}>{t('reports.close.notClosed', { vs })}</span>;
+    if (!base) return <span data-testid={testId} style={NOWRAP}>{t('reports.close.notClosed', { vs })}</span>;
     const c = changeOf(value, base[k]);
     const pct = c.pct === undefined ? '' : new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(c.pct);
     const said = {
@@ -54,13 +56,13 @@ function CloseDelta({ value, row, k }: { value: number; row: Row; k: Compared })
     }[c.dir]();
     const arrow = c.dir === 'up' ? '▲ ' : c.dir === 'down' ? '▼ ' : '';
     return (
-      <span data-testid={testId} data-dir={c.dir} aria-label={said}>
+      <span data-testid={testId} data-dir={c.dir} aria-label={said} style={NOWRAP}>
         {c.dir === 'up' || c.dir === 'down' ? `${arrow}${pct}% ${vs}` : said}
       </span>
     );
   };
   return (
-    <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', whiteSpace: 'nowrap' }}>
+    <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
       {part(row.day_before as Baseline, t('reports.close.dayBefore'), 'delta-day')} · {part(row.week_before as Baseline, t('reports.close.weekBefore'), 'delta-week')}
     </Typography.Text>
   );

@@ -3,12 +3,11 @@ import { Alert, App, Button, DatePicker, Descriptions, Flex, Form, Input, InputN
 import { CalculatorOutlined, EditOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { formatTsh, localDay } from '@dau/domain';
-import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from '../../../kit/dayjs';
 import { api, type ListAnswer } from '../../../kit/api';
 import { useAccess } from '../../../kit/access';
-import { ActionButton, ExportButton, LoadError, NoData, PageHeader, SettingHistoryButton, formatDateTime, useApiMutation, useLocale, type Row } from '../../../resources';
+import { ActionButton, ExportButton, LoadError, NoData, PageHeader, SettingHistoryButton, formatDateTime, useApiMutation, useLocale, useParamPatch, type Row } from '../../../resources';
 import { PendingChangesNotice } from '../../../resources/SettingHistoryButton';
 
 const PAGE = 'tax_returns';
@@ -78,19 +77,9 @@ const productLabel = (id: unknown) => PRODUCTS.find((p) => p.id === Number(id))?
  */
 export default function TaxReturnsPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useParamPatch();
   const month = /^\d{4}-\d{2}$/.test(params.get('month') ?? '') ? params.get('month')! : thisMonth();
   const tab = params.get('tab') === 'gaming' ? 'gaming' : 'wht';
-  const set = (patch: Record<string, string | null>) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      for (const [k, v] of Object.entries(patch)) {
-        if (v === null || v === '') next.delete(k);
-        else next.set(k, v);
-      }
-      if (!('page' in patch)) next.delete('page');
-      return next;
-    });
   const ret = useQuery({
     queryKey: [PAGE, 'return', month],
     queryFn: () => api.get<TaxReturn>(`/reports/tax/returns/${month}`),
