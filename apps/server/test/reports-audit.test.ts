@@ -13,6 +13,7 @@ import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { orderLines } from '../src/modules/betting/schema';
 import { casinoSettings } from '../src/modules/casino/schema';
+import { feedProducerOutages } from '../src/modules/feed/schema';
 import { requestWithdrawal } from '../src/modules/payments/withdrawals';
 import { bills } from '../src/schema.js';
 import { admins, roles, systemLogs } from '../src/platform/schema';
@@ -250,6 +251,19 @@ describe('significant events', () => {
     } finally {
       await t.database.db.update(casinoSettings).set({ largeWinAmount: was!.amount });
     }
+  });
+
+  it('lists each producer outage the feed client kept, with its reason and when it was up again', async () => {
+    // The UOF client writes these on its state changes (uof-feed.test.ts); here, what the log makes of them.
+    const downAt = new Date(Date.now() - 3_600_000);
+    const upAt = new Date(downAt.getTime() + 90_000);
+    const [over] = await t.database.db.insert(feedProducerOutages).values({ producer: PRODUCER.live, downAt, upAt, reason: 'no alive within the gap' }).returning();
+    const [open] = await t.database.db.insert(feedProducerOutages).values({ producer: PRODUCER.prematch, downAt: upAt, reason: 'the broker connection was lost' }).returning();
+    const found = (await events({ kind: 'producer_down', time_from: iso(new Date(downAt.getTime() - 1000)) })).filter((e) => [over!.id, open!.id].some((id) => e.id === id * 16 + 3));
+    expect(found).toEqual([
+      expect.objectContaining({ time: iso(upAt), params: expect.objectContaining({ producer: PRODUCER.prematch, reason: 'the broker connection was lost', up_at: null }) }),
+      expect.objectContaining({ time: iso(downAt), params: expect.objectContaining({ producer: PRODUCER.live, reason: 'no alive within the gap', up_at: expect.any(String) }) }),
+    ]);
   });
 
   it('narrows by kind, admin, match, bettor and period', async () => {

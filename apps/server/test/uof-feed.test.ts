@@ -18,7 +18,7 @@ import { FeedEngine } from '../src/modules/feed/engine';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { PgFeedStore } from '../src/modules/feed/pg-store';
 import { FB } from '../src/modules/feed/simulator';
-import { feedProducers } from '../src/modules/feed/schema';
+import { feedProducerOutages, feedProducers } from '../src/modules/feed/schema';
 import { uofXml } from '../src/modules/feed/uof/documents';
 import { sender, startFeed, stopFeeds, waitFor } from './support/uof';
 import { freshDatabase } from './helpers';
@@ -112,12 +112,16 @@ describe('UOF recovery over the local RabbitMQ', () => {
     await send(odds(N0 + 1000, '1.80'));
     await send({ type: 'alive', producer: PRODUCER.live, timestamp: N0 + 2000, subscribed: true });
     const asked = feed.recoveries.length;
+    const outagesBefore = (await database.db.select().from(feedProducerOutages).where(eq(feedProducerOutages.producer, PRODUCER.live))).length;
     feed.sandbox.faults.unsubscribed.add(PRODUCER.live);
     await send({ type: 'alive', producer: PRODUCER.live, timestamp: N0 + 3000, subscribed: true });
     feed.sandbox.faults.unsubscribed.delete(PRODUCER.live);
     await waitFor('the live producer up again', async () => feed.client.state(PRODUCER.live) === 'up' && feed.recoveries.length > asked);
     expect(feed.recoveries.slice(asked)).toEqual([{ product: 'liveodds', request_id: expect.any(Number), after: N0 + 2000 }]);
     expect(engine.stats().find((s) => s.producer === PRODUCER.live)).toMatchObject({ alive: true, recoveries: 2 });
+    // The outage is kept (the significant events list it): when, why, and when the producer was up again.
+    const outages = await database.db.select().from(feedProducerOutages).where(eq(feedProducerOutages.producer, PRODUCER.live));
+    expect(outages.slice(outagesBefore)).toEqual([expect.objectContaining({ reason: 'alive subscribed=0', downAt: expect.any(Date), upAt: expect.any(Date) })]);
   }, 120_000);
 
   it('no alive within the gap: down, markets suspended; the next alive asks the recovery; up on snapshot_complete', async () => {

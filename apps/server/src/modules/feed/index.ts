@@ -17,6 +17,8 @@ import { feedEvents as eventsTable, feedMarkets as marketsTable, feedOutcomes as
 export const feedEvents = readModel(eventsTable);
 export const feedMarkets = readModel(marketsTable);
 export const feedOutcomes = readModel(outcomesTable);
-import { feedProducers as producersTable } from './schema.js';
-/** The producers' state as the UOF client last saw it (the reports' significant events list a producer down). */
+import { feedProducerOutages as outagesTable, feedProducers as producersTable } from './schema.js';
+/** The producers' state as the UOF client last saw it (the reports' significant events name a producer). */
 export const feedProducers = readModel(producersTable);
+/** Each outage of a producer, from down to up again (the reports' significant events). */
+export const feedProducerOutages = readModel(outagesTable);

@@ -1,4 +1,5 @@
-import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import type { CancelRecord, MarketHistoryEntry, OutcomeSettlement, SettlementRecord } from './engine.js';
 
 /**
@@ -194,6 +195,23 @@ export const feedProducers = pgTable('feed_producers', {
   recoveryAfterTs: ms('recovery_after_ts'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Each time a producer stopped being up in this product (issue 30, the significant events): when and why
+ * (alive timeout, the broker lost, alive subscribed=0, a recovery asked while up), and when it was up again
+ * (null while the outage lasts). Written by the UOF client on its state changes.
+ */
+export const feedProducerOutages = pgTable(
+  'feed_producer_outages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    producer: integer('producer').notNull(),
+    downAt: ts('down_at').notNull().defaultNow(),
+    upAt: ts('up_at'),
+    reason: text('reason').notNull().default(''),
+  },
+  (t) => [index('feed_producer_outages_down').on(t.downAt), index('feed_producer_outages_open').on(t.producer).where(sql`up_at IS NULL`)],
+);
 
 /** The feed's market descriptions per language (`/v1/descriptions/{lang}/markets.xml`), refreshed by the UOF client. */
 export const feedMarketDescriptions = pgTable(

@@ -86,6 +86,8 @@ const audit = {
       producer: 'Producer',
       name: 'Name',
       state: 'State',
+      up_at: 'Up again',
+      still_down: 'Still down',
       suspended: 'Suspended',
       action: 'Change',
       reason_code: 'Why listed',

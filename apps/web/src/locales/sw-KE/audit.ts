@@ -86,6 +86,8 @@ const audit = {
       producer: 'Chanzo',
       name: 'Jina',
       state: 'Hali',
+      up_at: 'Kimerudi',
+      still_down: 'Bado kimesimama',
       suspended: 'Imesimamishwa',
       action: 'Badiliko',
       reason_code: 'Sababu ya kuorodheshwa',

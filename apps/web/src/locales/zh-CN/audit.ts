@@ -86,6 +86,8 @@ const audit = {
       producer: '生产者',
       name: '名称',
       state: '状态',
+      up_at: '恢复时间',
+      still_down: '仍在中断',
       suspended: '已暂停',
       action: '更改',
       reason_code: '列入原因',

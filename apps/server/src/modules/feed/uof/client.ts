@@ -21,12 +21,12 @@
  *    messages of the snapshot apply as any other; one already applied before the drop is a duplicate
  *    (the engine's fingerprints and per-market timestamps).
  */
-import { sql, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { EVENT_STATUS, LOG_TYPE } from '@dau/domain';
 import type { Db } from '../../../platform/db.js';
 import type { FeedEngine } from '../engine.js';
 import type { FeedMessageInput } from '../messages.js';
-import { feedMarketDescriptions, feedProducers } from '../schema.js';
+import { feedMarketDescriptions, feedProducerOutages, feedProducers } from '../schema.js';
 import { productPath, UofApiError, type UofApi } from './api.js';
 import { setMarketDescriptions } from './descriptions.js';
 import type { UofTransport, UofDelivery } from './transport.js';
@@ -344,7 +344,7 @@ export class UofClient {
     const applied = await this.ingest({ type: 'alive', producer: p.info.id, timestamp, subscribed });
     const at = new Date(this.now());
     if (!subscribed) {
-      await this.setState(p, 'down', { lastAliveAt: at });
+      await this.setState(p, 'down', { lastAliveAt: at }, 'alive subscribed=0');
       this.later('recovery', () => this.recover(p.info.id, 'alive subscribed=0'));
       return applied;
     }
@@ -374,9 +374,19 @@ export class UofClient {
   // ---------------------------------------------------------------------------------------------
   // Recovery
 
-  /** The row first, then the state held in memory: what this process reports is never ahead of what the screens read. */
-  private async setState(p: Producer, state: ProducerState, extra: Partial<typeof feedProducers.$inferInsert> = {}) {
-    await this.db.update(feedProducers).set({ state, updatedAt: new Date(), ...extra }).where(eq(feedProducers.producer, p.info.id));
+  /**
+   * The row first, then the state held in memory: what this process reports is never ahead of what the screens
+   * read. A producer that stops being up opens an outage (`reason`), one up again closes it: the significant
+   * events' history of outages.
+   */
+  private async setState(p: Producer, state: ProducerState, extra: Partial<typeof feedProducers.$inferInsert> = {}, reason = '') {
+    const was = p.state;
+    await this.db.transaction(async (tx) => {
+      await tx.update(feedProducers).set({ state, updatedAt: new Date(), ...extra }).where(eq(feedProducers.producer, p.info.id));
+      if (was === 'up' && state !== 'up') await tx.insert(feedProducerOutages).values({ producer: p.info.id, reason });
+      else if (state === 'up' && was !== 'up')
+        await tx.update(feedProducerOutages).set({ upAt: new Date() }).where(and(eq(feedProducerOutages.producer, p.info.id), isNull(feedProducerOutages.upAt)));
+    });
     p.state = state;
   }
 
@@ -387,7 +397,7 @@ export class UofClient {
       if (p.state === 'down') continue;
       this.o.log?.(`uof: producer ${p.info.id} down (${reason})`);
       await this.engine.apply({ type: 'producer_down', producer: p.info.id, timestamp: this.now() });
-      await this.setState(p, 'down', { recoveryRequestId: null, recoverySince: null, recoveryAfterTs: null });
+      await this.setState(p, 'down', { recoveryRequestId: null, recoverySince: null, recoveryAfterTs: null }, reason);
     }
   }
 
@@ -398,7 +408,7 @@ export class UofClient {
       const p = this.producers.get(id);
       if (!p) continue;
       p.pending = null;
-      await this.setState(p, 'down', { recoveryRequestId: null, recoverySince: null, recoveryAfterTs: null });
+      await this.setState(p, 'down', { recoveryRequestId: null, recoverySince: null, recoveryAfterTs: null }, 'no alive within the gap');
     }
     // A request whose snapshot never completed is asked again.
     for (const p of this.producers.values())
@@ -432,7 +442,7 @@ export class UofClient {
     p.pending = { requestId, since: now, after };
     p.lastRequestAt = now;
     if (p.state === 'up') await this.engine.apply({ type: 'producer_down', producer, timestamp: now });
-    await this.setState(p, 'recovering', { recoveryRequestId: requestId, recoverySince: new Date(now), recoveryAfterTs: after });
+    await this.setState(p, 'recovering', { recoveryRequestId: requestId, recoverySince: new Date(now), recoveryAfterTs: after }, reason);
     this.o.info?.(`uof: recovery ${requestId} of producer ${producer} (${reason}) ${after === null ? 'full' : `after ${new Date(after).toISOString()}`}`);
     try {
       await this.o.api.initiateRecovery(p.product, requestId, after ?? undefined, this.o.nodeId);

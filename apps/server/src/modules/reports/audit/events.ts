@@ -10,7 +10,7 @@ import { bettors, bills } from '../../money/index.js';
 import { orders } from '../../betting/index.js';
 import { casinoLargeWins, casinoSettings } from '../../casino/index.js';
 import { paymentConfig, withdrawals } from '../../payments/index.js';
-import { feedEventsAll, feedProducers } from '../../feed/index.js';
+import { feedEventsAll, feedProducerOutages, feedProducers } from '../../feed/index.js';
 import { orderChanges } from './changes.js';
 import { detailText, kindText } from './labels.js';
 import { adminByAccount, wholeBookOnly } from './scope.js';
@@ -23,7 +23,7 @@ import { adminByAccount, wholeBookOnly } from './scope.js';
  * |---|---|---|---|---|
  * | manual_result, result_change, void, resettlement, rollback | the orders' history (./changes.ts), one event per action: the changes of one transaction by one admin for one reason | the change | who did it (none for the feed) | what the bills moved, to the bettors (+) or from them (−) |
  * | odds_change, market_change, suspension, match_cancel, setting_change | the settings history (every change of a whole-book route: margins, match controls, limits, settings) | the change | who asked (params: who approved) | — |
- * | producer_down | the feed's producers: one not up now (the UOF client keeps the state, not its history) | since when | — | — |
+ * | producer_down | the feed's producer outages (feed_producer_outages, written by the UOF client) | when it went down | — | — |
  * | privileged_sign_in | the audit trail's successful sign-ins of a whole-book admin (a super admin, or staff serving one) | the sign-in | the admin | — |
  * | sign_in_burst | the audit trail's refused sign-ins (401): the failure that makes SIGN_IN_BURST.failures of one account within SIGN_IN_BURST.minutes | that failure | the account's admin when it is one | — |
  * | balance_correction | bills 22 (cash) and 106 (credit) | the bill | who made it | the bill |
@@ -80,14 +80,14 @@ const settingChanges = sql`
   -- A match-wide result is an order action above (with its money): not twice.
   where ${h.setting} <> 'match_result'`;
 
-/** A producer of the odds feed that is not up now, since its last change of state. */
+/** Each outage of an odds feed producer: when it stopped being up and why, when it was up again (null: still down). */
 const p = feedProducers;
+const o = feedProducerOutages;
 const producersDown = sql`
-  select (${p.producer}::bigint * 16 + 3)::bigint as key, ${p.updatedAt} as time, ${t('producer_down')} as kind, null::int as admin_id,
+  select (${o.id}::bigint * 16 + 3)::bigint as key, ${o.downAt} as time, ${t('producer_down')} as kind, null::int as admin_id,
     null::text as event_id, null::text as match_name, null::int[] as bettor_ids, null::bigint as order_id, null::int as orders, null::bigint as money,
-    jsonb_build_object('producer', ${p.producer}, 'name', ${p.name}, 'state', ${p.state}, 'last_alive_at', ${p.lastAliveAt}) as params
-  from ${p}
-  where ${p.state} <> 'up'`;
+    jsonb_build_object('producer', ${o.producer}, 'name', ${p.name}, 'reason', ${o.reason}, 'up_at', ${o.upAt}) as params
+  from ${o} left join ${p} on ${p.producer} = ${o.producer}`;
 
 /** Sign-ins of a whole-book admin: the super role, or staff serving a super admin (as the data scope reads it). */
 const signed = aliasedTable(systemLogs, 'signed');

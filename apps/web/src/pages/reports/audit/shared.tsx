@@ -68,7 +68,12 @@ export function EventSummary({ row }: { row: Row }) {
       </span>,
     );
   }
-  if (row.kind === 'producer_down' && p.last_alive_at) parts.push(<span key="alive">{formatDateTime(p.last_alive_at)}</span>);
+  if (row.kind === 'producer_down')
+    parts.push(
+      <span key="up">
+        <Typography.Text type="secondary">{t('audit.param.up_at')}:</Typography.Text> {p.up_at ? formatDateTime(String(p.up_at)) : t('audit.param.still_down')}
+      </span>,
+    );
   if (!parts.length) return <Typography.Text type="secondary">-</Typography.Text>;
   return (
     <span style={{ display: 'inline-flex', flexWrap: 'wrap', columnGap: 10 }}>
