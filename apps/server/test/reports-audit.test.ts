@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
-import { BETTING_OFFER_STATUS, BILL_TYPE, CREDIT_BILL_TYPE, EVENT_STATUS, LOG_TYPE, ORDER_TYPE, OUTCOME_STATUS, PAY_TYPE, SPORT } from '@dau/domain';
-import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
+import { BILL_TYPE, CREDIT_BILL_TYPE, LOG_TYPE, ORDER_TYPE, OUTCOME_STATUS, PAY_TYPE, SPORT } from '@dau/domain';
+import { PRODUCER } from '../src/modules/feed/messages';
+import { placeOrder } from '../src/modules/betting/placement';
 import { orderLines } from '../src/modules/betting/schema';
 import { casinoSettings } from '../src/modules/casino/schema';
 import { feedProducerOutages } from '../src/modules/feed/schema';
@@ -19,37 +19,16 @@ import { bills } from '../src/schema.js';
 import { admins, roles, systemLogs } from '../src/platform/schema';
 import { ADMIN_PASSWORD, approved, checkerToken, createTestApp, exportFinished, makeAdmin, makeRole, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
+import { X12, feedMatches } from './support/feed-matches';
 import { makePayer } from './payments-fixtures';
 
 let t: TestApp;
 let token: string;
 let rootId: number;
-let clock = Date.now();
-const tick = () => (clock += 1000);
-const ev = (n: number) => `sr:match:ra${n}`;
-const X12 = '1|';
-
-async function send(m: FeedMessageInput) {
-  expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
-  await t.betting.drain();
-}
-
+const { tick, ev, send, match: feedMatch, pick, settle } = feedMatches(() => t, 'ra', 'Audit League');
 /** A football match in an hour with a 1X2 market at these prices (margin 0 here). */
-async function match(n: number, prices: [string, string, string] = ['1.80', '3.40', '4.20']) {
-  await send({
-    type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: SPORT.football, league_id: 'sr:tournament:ra',
-    league_name: 'Audit League', home_team: `Home ${n}`, away_team: `Away ${n}`, start_time: Date.now() + 3_600_000, status: EVENT_STATUS.not_started,
-  });
-  await send({
-    type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), event_status: EVENT_STATUS.not_started,
-    markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: prices.map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
-  });
-}
-const pick = (n: number, outcome: string, odds: string): SlipSelection => ({ eventId: ev(n), marketKey: X12, outcomeId: outcome, odds });
-const settle = (n: number, winner: string): FeedMessageInput => ({
-  type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n),
-  markets: [{ id: 1, outcomes: ['1', '2', '3'].map((id) => ({ id, result: id === winner ? 1 : 0 })) }],
-});
+const match = (n: number, prices: [string, string, string] = ['1.80', '3.40', '4.20']) => feedMatch(n, prices);
+
 
 /** A single of 1,000.00 on the home side of match n, for a new bettor. */
 async function single(n: number, odds = '1.80') {

@@ -8,9 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { BETTING_OFFER_STATUS, EVENT_STATUS, ORDER_TYPE, PAY_TYPE, SPORT, addDays, dayStart, localDay } from '@dau/domain';
-import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
+import { ORDER_TYPE, PAY_TYPE, SPORT, addDays, dayStart, localDay } from '@dau/domain';
+import { placeOrder } from '../src/modules/betting/placement';
 import { startRecharge } from '../src/modules/payments/recharges';
 import { requestWithdrawal } from '../src/modules/payments/withdrawals';
 import { closeDueDays } from '../src/modules/reports/close/service';
@@ -18,6 +17,7 @@ import { bettors } from '../src/schema';
 import { admins } from '../src/platform/schema';
 import { approved, ADMIN_PASSWORD, createTestApp, exportFinished, makeWorld, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
+import { feedMatches } from './support/feed-matches';
 import { disbursed, grantKeys, makePayer, manualClock } from './payments-fixtures';
 import { sandboxClient, sandboxGame, session, uid } from './casino-wallet-support';
 
@@ -25,9 +25,8 @@ let t: TestApp;
 let root: string;
 let rootId: number;
 let clock: ReturnType<typeof manualClock>['clock'];
-let clock0 = Date.now();
-const tick = () => (clock0 += 1000);
-const ev = (n: number) => `sr:match:close${n}`;
+const { send, match, pick, settle } = feedMatches(() => t, 'close', 'Close League');
+const home = (n: number) => pick(n, '1', '2.00');
 
 /** The business days the cases write into, far enough apart that the nightly job's look-back sees only its own. */
 const today = localDay(Date.now());
@@ -35,26 +34,6 @@ const DAY_A = addDays(today, -40);
 const DAY_B = addDays(today, -39);
 const DAY_JOB = addDays(today, -20);
 
-async function send(m: FeedMessageInput) {
-  expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
-  await t.betting.drain();
-}
-async function match(n: number) {
-  await send({
-    type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: SPORT.football,
-    league_id: 'sr:tournament:close', league_name: 'Close League', home_team: `Home ${n}`, away_team: `Away ${n}`,
-    start_time: Date.now() + 3_600_000, status: EVENT_STATUS.not_started,
-  });
-  await send({
-    type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), event_status: EVENT_STATUS.not_started,
-    markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: ['2.00', '3.00', '4.00'].map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
-  });
-}
-const home = (n: number): SlipSelection => ({ eventId: ev(n), marketKey: '1|', outcomeId: '1', odds: '2.00' });
-const settleHome = (n: number, result: 0 | 1): FeedMessageInput => ({
-  type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n),
-  markets: [{ id: 1, outcomes: [{ id: '1', result }, { id: '2', result: result ? 0 : 1 }, { id: '3', result: 0 }] }],
-});
 
 const rows = async <T>(q: ReturnType<typeof sql>) => ((await t.database.db.execute(q)) as unknown as { rows: T[] }).rows;
 /** The database's clock now (rows written after it belong to the case). */
@@ -124,8 +103,8 @@ describe('daily close', () => {
     await place(1, 1_000_00);
     await place(2, 500_00);
     await place(3, 300_00);
-    await send(settleHome(1, 1));
-    await send(settleHome(2, 0));
+    await send(settle(1, '1'));
+    await send(settle(2, '2'));
     // Casino: a 100.00 bet, a 150.00 win and a 5.00 free win (a bonus) through the wallet.
     const wallet = await sandboxClient(t);
     const game = await sandboxGame(t);

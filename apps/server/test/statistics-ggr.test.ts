@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { BETTING_OFFER_STATUS, EVENT_STATUS, ORDER_STATUS, ORDER_TYPE, SPORT } from '@dau/domain';
-import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
-import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
+import { ORDER_STATUS, ORDER_TYPE, SPORT } from '@dau/domain';
+import { PRODUCER } from '../src/modules/feed/messages';
+import { placeOrder } from '../src/modules/betting/placement';
 import { acceptCashout } from '../src/modules/betting/cashout';
 import { orders, statsHourly } from '../src/modules/betting/schema';
 import { diffHours, rebuildHours } from '../src/modules/statistics/rebuild';
@@ -17,35 +17,14 @@ import { and } from 'drizzle-orm';
 import { admins } from '../src/platform/schema';
 import { approved, ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
+import { feedMatches } from './support/feed-matches';
 
 let t: TestApp;
 let token: string;
 let rootId: number;
-let clock = Date.now();
-const tick = () => (clock += 1000);
-const ev = (n: number) => `sr:match:ggr${n}`;
+const { tick, ev, send, match, pick, settle } = feedMatches(() => t, 'ggr', 'GGR League');
+const home = (n: number) => pick(n, '1', '2.00');
 
-async function send(m: FeedMessageInput) {
-  expect(await t.feed.ingest(m)).toMatchObject({ ok: true });
-  await t.betting.drain();
-}
-
-async function match(n: number) {
-  await send({
-    type: 'fixture_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), sport_id: SPORT.football,
-    league_id: 'sr:tournament:ggr', league_name: 'GGR League', home_team: `Home ${n}`, away_team: `Away ${n}`,
-    start_time: Date.now() + 3_600_000, status: EVENT_STATUS.not_started,
-  });
-  await send({
-    type: 'odds_change', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n), event_status: EVENT_STATUS.not_started,
-    markets: [{ id: 1, status: BETTING_OFFER_STATUS.bettable, outcomes: ['2.00', '3.00', '4.00'].map((p, i) => ({ id: String(i + 1), price: p, active: true })) }],
-  });
-}
-const home = (n: number): SlipSelection => ({ eventId: ev(n), marketKey: '1|', outcomeId: '1', odds: '2.00' });
-const settleHome = (n: number, result: 0 | 1): FeedMessageInput => ({
-  type: 'bet_settlement', producer: PRODUCER.prematch, timestamp: tick(), event_id: ev(n),
-  markets: [{ id: 1, outcomes: [{ id: '1', result }, { id: '2', result: result ? 0 : 1 }, { id: '3', result: 0 }] }],
-});
 
 const today = async () => {
   const r = await t.call('GET', '/api/v1/statistics/today', { token });
@@ -82,8 +61,8 @@ describe('GGR over settled orders', () => {
     expect(s.totals.ggr, 'nothing settled yet: no revenue').toBe(0);
     expect(s.open).toEqual({ open_orders: 4, open_stakes: 1_000_000, open_liability: 2_000_000 });
 
-    await send(settleHome(1, 0));
-    await send(settleHome(2, 1));
+    await send(settle(1, '2'));
+    await send(settle(2, '1'));
     s = await today();
     expect(s.totals.settled).toBe(2);
     expect(s.totals.settled_stake).toBe(300_000);
