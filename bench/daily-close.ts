@@ -24,13 +24,12 @@
  */
 import pg from 'pg';
 import { addDays, dayStart, localDay } from '@dau/domain';
-import { openPostgres } from '../apps/server/src/platform/db.js';
 import { computeClose } from '../apps/server/src/modules/reports/close/figures.js';
 import { closeDay, runLedgerCheck } from '../apps/server/src/modules/reports/close/service.js';
 import { BENCH_URL, pct, scratchDatabase } from './support';
 
 const DB = 'dau_bench_daily_close';
-const { url: dbUrl, admin: adminQuery, prepare: prepareDb } = scratchDatabase(DB, BENCH_URL);
+const { url: dbUrl, admin: adminQuery, open: openDb } = scratchDatabase(DB, BENCH_URL);
 const BILLS = Number(process.env.BENCH_BILLS ?? 1_000_000);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 500_000);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? 100_000);
@@ -104,12 +103,7 @@ async function generate(c: pg.Client) {
 
 async function main() {
   const keep = process.env.BENCH_KEEP === '1';
-  const fresh = await prepareDb();
-  const database = await openPostgres(dbUrl(), { max: 4 });
-  await database.migrate();
-  const c = new pg.Client({ connectionString: dbUrl() });
-  await c.connect();
-  if (fresh) await generate(c);
+  const { database, c } = await openDb(generate);
 
   const truth = (
     await c.query(

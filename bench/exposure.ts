@@ -39,13 +39,12 @@
  * Far too slow for a table refetched whenever orders arrive, so it reads the maintained aggregate.
  */
 import pg from 'pg';
-import { openPostgres } from '../apps/server/src/platform/db.js';
 import { computeExposure, type ExposureState } from '../apps/server/src/modules/statistics/exposure.js';
 import type { Scope } from '../apps/server/src/platform/ownership.js';
 import { BENCH_URL, pct, scratchDatabase } from './support';
 
 const DB = 'dau_bench_exposure';
-const { url: dbUrl, admin: adminQuery, prepare: prepareDb } = scratchDatabase(DB, BENCH_URL);
+const { url: dbUrl, admin: adminQuery, open: openDb } = scratchDatabase(DB, BENCH_URL);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? 1_000_000);
 const AGENTS = 50;
@@ -159,12 +158,7 @@ async function generate(c: pg.Client) {
 
 async function main() {
   const keep = process.env.BENCH_KEEP === '1';
-  const fresh = await prepareDb();
-  const database = await openPostgres(dbUrl(), { max: 4 });
-  await database.migrate();
-  const c = new pg.Client({ connectionString: dbUrl() });
-  await c.connect();
-  if (fresh) await generate(c);
+  const { database, c } = await openDb(generate);
   // A database kept from before selection_exposure was built (or with the first design's indexes).
   await c.query('DROP INDEX IF EXISTS orders_open_exposure');
   await c.query('DROP INDEX IF EXISTS order_lines_open_selection');

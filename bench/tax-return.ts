@@ -26,13 +26,12 @@
  * (BENCH_ORDERS=200000 BENCH_BETTORS=20000 BENCH_ROUNDS=100000) is in the closing note of issue 30.
  */
 import pg from 'pg';
-import { openPostgres } from '../apps/server/src/platform/db.js';
 import { computeReturn, productFigures } from '../apps/server/src/modules/reports/tax/compute.js';
 import { monthOf, monthRange, previousMonth } from '../apps/server/src/modules/reports/tax/month.js';
 import { BENCH_URL, pct, scratchDatabase } from './support';
 
 const DB = 'dau_bench_tax_return';
-const { url: dbUrl, admin: adminQuery, prepare: prepareDb } = scratchDatabase(DB, BENCH_URL);
+const { url: dbUrl, admin: adminQuery, open: openDb } = scratchDatabase(DB, BENCH_URL);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 15_000_000);
 const BETTORS = Number(process.env.BENCH_BETTORS ?? 500_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5_000_000);
@@ -130,12 +129,7 @@ async function generate(c: pg.Client) {
 
 async function main() {
   const keep = process.env.BENCH_KEEP === '1';
-  const fresh = await prepareDb();
-  const database = await openPostgres(dbUrl(), { max: 4 });
-  await database.migrate();
-  const c = new pg.Client({ connectionString: dbUrl() });
-  await c.connect();
-  if (fresh) await generate(c);
+  const { database, c } = await openDb(generate);
   const range = [from.toISOString(), to.toISOString()];
   const sizes = (
     await c.query(
