@@ -1,7 +1,7 @@
 import { eq, inArray, like, sql } from 'drizzle-orm';
 import { ACCOUNT_KIND, BILL_TYPE, CREDIT_BILL_TYPE, PAY_TYPE, networkOf } from '@dau/domain';
 import { admins } from '../platform/schema.js';
-import { activityQualifications, bettors, recharges, withdrawals } from '../schema.js';
+import { activityQualifications, bettors, recharges, sandboxOperatorTxns, withdrawals } from '../schema.js';
 import { HOUSE, newSerial, post, registerBettor } from '../modules/money/index.js';
 import type { Db } from '../platform/db.js';
 import { Rng } from './rng.js';
@@ -53,7 +53,8 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
               carrierOrderNumber: `DEMO${payType}${rng.int(10_000_000, 99_999_999)}`, payStatus: 2, previousRechargeAt: b.lastRechargeAt,
               callbackCount: 1, createdAt: at, paidAt: new Date(at.getTime() + rng.int(5, 90) * 1000), updatedAt: at,
             })
-            .returning({ id: recharges.id });
+            .returning({ id: recharges.id, serialNumber: recharges.serialNumber, carrierOrderNumber: recharges.carrierOrderNumber, paidAt: recharges.paidAt });
+          await operatorBooks(tx, { kind: 'collect', payType, reference: rc.serialNumber, carrierRef: rc.carrierOrderNumber!, phone: b.phone, amount, at: rc.paidAt! });
           await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount, type: BILL_TYPE.user_recharge, cause: { type: 'recharge', id: rc.id }, house: HOUSE.clearing(payType), at });
           await tx.update(bettors).set({ totalRecharge: b.totalRecharge + amount, lastRechargeAt: at }).where(eq(bettors.id, b.id));
           b.totalRecharge += amount;
@@ -87,7 +88,8 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
               previousRechargeAt: b.lastRechargeAt, createdAt: at, reviewedAt: new Date(at.getTime() + 600_000),
               disbursedAt: new Date(at.getTime() + 600_000), paidAt: new Date(at.getTime() + 660_000), updatedAt: at,
             })
-            .returning({ id: withdrawals.id });
+            .returning({ id: withdrawals.id, serialNumber: withdrawals.serialNumber, carrierOrderNumber: withdrawals.carrierOrderNumber, paidAt: withdrawals.paidAt });
+          await operatorBooks(tx, { kind: 'disburse', payType, reference: wd.serialNumber, carrierRef: wd.carrierOrderNumber!, phone: b.phone, amount, at: wd.paidAt! });
           await post(tx, { bettorId: b.id, account: ACCOUNT_KIND.cash, amount: -amount, type: BILL_TYPE.user_withdrawal, cause: { type: 'withdrawal', id: wd.id }, house: HOUSE.clearing(payType), at });
           await tx.update(bettors).set({ totalWithdrawal: b.totalWithdrawal + amount }).where(eq(bettors.id, b.id));
           b.totalWithdrawal += amount;
@@ -110,6 +112,22 @@ export async function seedDemoMoney(db: Db, seed = 2026): Promise<number> {
   await db.update(bettors).set({ onlineStatus: 2, onlineUpdatedAt: new Date(), lastLoginAt: new Date() }).where(inArray(bettors.id, ids.slice(0, 12)));
   await seedDemoDoubts(db, ids, new Rng(seed + 1));
   return ids.length;
+}
+
+/**
+ * The operator's side of a demo payment of the past: the sandbox operator's books (the transaction it
+ * completed), so the daily statement it serves for a demo day matches our payments, as it would with a real
+ * operator. Without it, a fresh demo's first reconciliation flagged every demo payment of yesterday as ours
+ * only and greeted the operator with a mismatch notice.
+ */
+async function operatorBooks(
+  tx: Pick<Db, 'insert'>,
+  p: { kind: 'collect' | 'disburse'; payType: number; reference: string; carrierRef: string; phone: string; amount: number; at: Date },
+) {
+  await tx.insert(sandboxOperatorTxns).values({
+    payType: p.payType, kind: p.kind, reference: p.reference, carrierRef: p.carrierRef, phone: p.phone, amount: p.amount,
+    status: 'success', plannedStatus: 'success', callbacks: 1, dueAt: p.at.getTime(), createdAt: p.at, completedAt: p.at,
+  });
 }
 
 /**
