@@ -13,11 +13,12 @@
  * With the defaults that is about 35 million bills and 26 million journal lines. Secondary indexes are dropped
  * during the load and built afterwards, then VACUUM ANALYZE.
  *
- * Then it times `computeReturn` (reports/tax/compute.ts, what the `reports.tax-return` job runs): the
- * withholding tax of every tax movement put on its order and bettor, the per-bettor rows, the Gaming Board's
- * lines per product, the header; three runs (each replaces the month's rows). It checks the per-order and
- * per-bettor sums against the journal's tax entries and against the orders' own tax, and times the first
- * page of each list as the screen reads it.
+ * Then it times `computeReturn` (reports/tax/compute.ts, what the `reports.tax-return` job runs) cold (no day
+ * of the month stored: every day's pieces computed in the run) and as the product meets it at a month's end
+ * (every day already computed by the hourly `reports.tax-days`: the run sums the stored days into the
+ * per-bettor rows, the Gaming Board's lines and the header), and `computeDay` (one day's pieces: its tax per
+ * order and bettor, its product figures). It checks the per-order and per-bettor sums against the journal's
+ * tax entries and against the orders' own tax, and times the first page of each list as the screen reads it.
  *
  * Run: `node --import tsx bench/tax-return.ts` (BENCH_URL, BENCH_ORDERS, BENCH_BETTORS, BENCH_ROUNDS; BENCH_KEEP=1
  * keeps and reuses the database). Prints figures; never a gate.
@@ -26,7 +27,8 @@
  * (BENCH_ORDERS=200000 BENCH_BETTORS=20000 BENCH_ROUNDS=100000) is in the closing note of issue 30.
  */
 import pg from 'pg';
-import { computeReturn, productFigures } from '../apps/server/src/modules/reports/tax/compute.js';
+import { addDays, dayStart } from '@dau/domain';
+import { computeDay, computeReturn, daysOf, productFigures } from '../apps/server/src/modules/reports/tax/compute.js';
 import { monthOf, monthRange, previousMonth } from '../apps/server/src/modules/reports/tax/month.js';
 import { BENCH_URL, pct, scratchDatabase } from './support';
 
@@ -142,17 +144,33 @@ async function main() {
   ).rows[0];
   console.log(`month ${MONTH}: ${JSON.stringify(sizes)}`);
 
-  // Three computations of the month (each replaces the rows of the one before).
+  // A cold month (no day stored yet: every day computed in the run), then three runs of the month at its end as
+  // the product meets it (every day already computed by the hourly job: the run sums the stored days), then
+  // one day's pieces (what the hourly job computes after midnight), three times.
   await c.query(`INSERT INTO tax_returns (month, status, run) VALUES ($1, 'queued', 0) ON CONFLICT (month) DO NOTHING`, [MONTH]);
-  const ms: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  const run = async () => {
     const { rows } = await c.query(`UPDATE tax_returns SET run = run + 1, status = 'queued' WHERE month = $1 RETURNING run`, [MONTH]);
     const t0 = performance.now();
     await computeReturn(database.db, MONTH, rows[0].run);
-    ms.push(performance.now() - t0);
-    console.log(`  computeReturn run ${rows[0].run}: ${fmt(ms[ms.length - 1]!)}`);
+    return performance.now() - t0;
+  };
+  await c.query(`DELETE FROM tax_days WHERE month = $1`, [MONTH]);
+  await c.query(`DELETE FROM tax_day_products WHERE day LIKE $1`, [`${MONTH}-%`]);
+  await c.query(`DELETE FROM tax_return_orders WHERE month = $1`, [MONTH]);
+  const cold = await run();
+  console.log(`computeReturn, cold (all ${daysOf(MONTH, new Date()).length} days computed in the run)  ${fmt(cold)}`);
+  const ms: number[] = [];
+  for (let i = 0; i < 3; i++) ms.push(await run());
+  console.log(`computeReturn, days stored (the month's run at its end)  p50 ${fmt(pct(ms, 50))}  max ${fmt(Math.max(...ms))}`);
+  const busiest = (await c.query(`SELECT day FROM tax_return_orders WHERE month = $1 GROUP BY day ORDER BY count(*) DESC LIMIT 1`, [MONTH])).rows[0].day as string;
+  const dayMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await database.db.transaction((tx) => computeDay(tx, busiest, new Date()), { isolationLevel: 'repeatable read' });
+    dayMs.push(performance.now() - t0);
   }
-  console.log(`computeReturn (the whole job)              p50 ${fmt(pct(ms, 50))}  max ${fmt(Math.max(...ms))}`);
+  const perDay = (await c.query(`SELECT count(*)::int AS n FROM orders WHERE created_at >= $1 AND created_at < $2`, [dayStart(busiest), dayStart(addDays(busiest, 1))])).rows[0].n;
+  console.log(`computeDay ${busiest} (~${perDay.toLocaleString('en')} orders placed that day)  p50 ${fmt(pct(dayMs, 50))}  max ${fmt(Math.max(...dayMs))}`);
   const tp = performance.now();
   const products = await productFigures(database.db, from, to);
   console.log(`  of which the Gaming Board's lines alone  ${fmt(performance.now() - tp)}  ${JSON.stringify(products)}`);

@@ -7,15 +7,17 @@
  * a second admin; a branch admin is refused; a bad month is a 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import { ASYNC_OPERATION_STATUS, BETTING_OFFER_STATUS, EVENT_STATUS, ORDER_TYPE, SPORT } from '@dau/domain';
+import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { ASYNC_OPERATION_STATUS, BETTING_OFFER_STATUS, EVENT_STATUS, ORDER_TYPE, SPORT, addDays, localDay } from '@dau/domain';
 import { PRODUCER, type FeedMessageInput } from '../src/modules/feed/messages';
 import { placeOrder, type SlipSelection } from '../src/modules/betting/placement';
 import { acceptCashout } from '../src/modules/betting/cashout';
 import { orders } from '../src/modules/betting/schema';
 import { houseEntries } from '../src/modules/money/schema';
-import { gamingTaxRates } from '../src/modules/reports/tax/schema';
-import { monthOf, monthRange, nextMonth } from '../src/modules/reports/tax/month';
+import { gamingTaxRates, taxDayProducts, taxDays, taxReturnOrders } from '../src/modules/reports/tax/schema';
+import { computeRecentDays } from '../src/modules/reports/tax/compute';
+import { asyncOperations } from '../src/modules/exports/schema';
+import { monthOf, monthRange, nextMonth, previousMonth } from '../src/modules/reports/tax/month';
 import { admins } from '../src/platform/schema';
 import { ADMIN_PASSWORD, approved, checkerToken, createTestApp, exportFinished, makeAdmin, makeRole, until, type TestApp } from './helpers';
 import { makeBettor } from './money-helpers';
@@ -175,6 +177,60 @@ describe('the tax return of a month', () => {
   });
 });
 
+describe('a month assembled from its days', () => {
+  it("keeps a day computed after its end, computes again a day that was not over, and sums the month's days", async () => {
+    const db = t.database.db;
+    const past = previousMonth(month);
+    const [kept, redo] = [`${past}-15`, `${past}-16`];
+    // Stored pieces as a run would have left them: the 15th final (its figures are the ledger's as of its
+    // end, here made up so that reading them is seen), the 16th computed while it was not over.
+    const a = await makeBettor(t, rootId, { cash: 0 });
+    await db.insert(taxDays).values([
+      { day: kept, month: past, computedAt: new Date(), final: true, whtTotal: 12_345 },
+      { day: redo, month: past, computedAt: new Date(), final: false, whtTotal: 999 },
+    ]);
+    await db.insert(taxReturnOrders).values([
+      { month: past, day: kept, product: 1, refId: 424242, bettorId: a.id, tax: 12_345, withheld: 12_345, reversed: 0, movements: 1, lastAt: new Date() },
+      { month: past, day: redo, product: 1, refId: 434343, bettorId: a.id, tax: 999, withheld: 999, reversed: 0, movements: 1, lastAt: new Date() },
+    ]);
+    await db.insert(taxDayProducts).values([
+      { day: kept, product: 1, stakes: 500_000, payouts: 200_000, wht: 12_345 },
+      { day: redo, product: 1, stakes: 7_000, payouts: 0, wht: 999 },
+    ]);
+
+    const ret = await computed(past);
+    expect(ret.status, ret.error).toBe('ready');
+    expect(ret.final, 'a month computed after its end is final').toBe(true);
+    // The 15th's stored figures are summed, the 16th's were replaced by the ledger's (nothing that day).
+    expect(ret.wht).toMatchObject({ total: 12_345, attributed: 12_345, orders: 1, bettors: 1 });
+    expect(ret.products.find((p: { product: number }) => p.product === 1)).toMatchObject({ stakes: 500_000, payouts: 200_000, ggr: 300_000, wht: 12_345 });
+    const rows = await all('wht_orders', { month: past });
+    expect(rows.map((r) => [r.day, r.ref_id, r.tax])).toEqual([[kept, 424242, 12_345]]);
+    expect(await all('wht_orders', { month: past, day: redo })).toEqual([]);
+    expect(await all('wht_bettors', { month: past })).toMatchObject([{ bettor_id: a.id, orders: 1, tax: 12_345 }]);
+    const days = await db.select().from(taxDays).where(eq(taxDays.month, past));
+    expect(days.length, 'every day of the month is stored').toBe(Number(monthRange(nextMonth(past)).from.getTime() - monthRange(past).from.getTime()) / 86_400_000);
+    expect(days.every((d) => d.final)).toBe(true);
+    expect(days.find((d) => d.day === redo)).toMatchObject({ whtTotal: 0 });
+  });
+
+  it('the hourly job computes each day of the last week that is not final, and then leaves it', async () => {
+    const db = t.database.db;
+    const today = localDay(Date.now());
+    const week = Array.from({ length: 7 }, (_, k) => addDays(today, -(k + 1)));
+    const yesterday = week[0]!;
+    // Yesterday as a run during it left it: not final.
+    const row = { month: yesterday.slice(0, 7), computedAt: new Date(), final: false, whtTotal: 0 };
+    await db.insert(taxDays).values({ day: yesterday, ...row }).onConflictDoUpdate({ target: taxDays.day, set: row });
+    const first = await computeRecentDays(db);
+    expect(first).toContain(yesterday);
+    expect(first.every((d) => week.includes(d))).toBe(true);
+    const stored = await db.select().from(taxDays).where(inArray(taxDays.day, week));
+    expect(stored.map((d) => [d.day, d.final]).sort()).toEqual(week.map((d) => [d, true]).sort());
+    expect(await computeRecentDays(db), 'the days are final: nothing to compute again').toEqual([]);
+  });
+});
+
 describe('the gaming tax rates', () => {
   it('a change waits for a second whole-book admin; the asker cannot approve it; approved, it is in force from its month and kept in the history', async () => {
     const from = nextMonth(month);
@@ -225,12 +281,15 @@ describe('access and input', () => {
     const put = await t.call('PUT', '/api/v1/reports/tax/gaming_rates', { token: branch, body: { effective_month: month, sports_bps: 1, jackpot_bps: 1, casino_bps: 1, racing_bps: 1 } });
     expect(put.status).toBe(403);
     expect(put.body.code).toBe('WHOLE_BOOK_ONLY');
-    // An export it asks for re-runs the list with its scope: refused, no file.
-    const ex = await t.call('POST', '/api/v1/exports', { token: branch, body: { type: 'tax_wht_orders', format: 1, params: { month } } });
-    expect(ex.status).toBe(202);
-    const done = await exportFinished(t, ex.body.id);
-    expect(done.status).toBe(ASYNC_OPERATION_STATUS.abnormal);
-    expect(done.filePath).toBeNull();
+    // An export it asks for is refused at once (the list's conditions are built with its scope): no job, no file.
+    const exportsOf = async () => (await t.database.db.select({ n: count() }).from(asyncOperations))[0]!.n;
+    const jobsBefore = await exportsOf();
+    for (const type of ['tax_wht_orders', 'tax_wht_bettors', 'tax_gaming_return']) {
+      const ex = await t.call('POST', '/api/v1/exports', { token: branch, body: { type, format: 1, params: { month } } });
+      expect(ex.status, type).toBe(403);
+      expect(ex.body.code, type).toBe('WHOLE_BOOK_ONLY');
+    }
+    expect(await exportsOf()).toBe(jobsBefore);
   });
 
   it('a bad or future month answers 400 naming the field', async () => {

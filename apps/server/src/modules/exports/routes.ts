@@ -12,7 +12,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { localeOf } from '../../platform/http.js';
 import { timeZoneOf } from '../../platform/csv.js';
-import { listSpecs, parseListQuery, withinDates } from '../../platform/listing.js';
+import { listSpecs, parseListQuery, scopeOf, withinDates } from '../../platform/listing.js';
 import { pageQuery, pageOffset } from '../../platform/paging.js';
 import { answerRow, pageAnswer } from '@dau/contract';
 import type { AppContext } from '../../platform/context.js';
@@ -132,7 +132,9 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext, opts: Export
     if (!spec) throw badRequest('PARAM_INVALID', [{ field: 'type', message: `no list named ${body.type}` }]);
     if (!auth.can(spec.page, 'export')) throw new AppError(403, 'FORBIDDEN', {}, { permission: `${spec.page}:export` });
     const filters = pickFilters(spec.filters.shape, body.params);
-    parseListQuery(spec, filters);
+    // The list's own conditions with the asker's scope, built now: a list the asker's scope may not read
+    // (a whole-book report asked by a branch admin: 403 WHOLE_BOOK_ONLY) is refused here, not queued to fail.
+    spec.where(parseListQuery(spec, filters) as never, await scopeOf(db, auth));
     const locale = body.locale ?? localeOf(req);
     // Instants in the file are written in the asker's time zone, with its offset.
     const labels = body.labels ? Object.fromEntries(spec.columns.filter((c) => body.labels![c.key]).map((c) => [c.key, body.labels![c.key]!])) : undefined;

@@ -40,6 +40,7 @@ const tax = {
       withheld: 'Withheld',
       reversed: 'Given back',
       tax: 'Net tax',
+      day: 'Day',
       movements: 'Movements',
       lastAt: 'Last movement',
       stakes: 'Stakes',

@@ -40,6 +40,7 @@ const tax = {
       withheld: 'Iliyozuiwa',
       reversed: 'Iliyorejeshwa',
       tax: 'Kodi halisi',
+      day: 'Siku',
       movements: 'Miamala',
       lastAt: 'Muamala wa mwisho',
       stakes: 'Dau',

@@ -37,6 +37,7 @@ const tax = {
       withheld: '已预扣',
       reversed: '已退回',
       tax: '净税额',
+      day: '日期',
       movements: '流水数',
       lastAt: '最后流水',
       stakes: '投注额',

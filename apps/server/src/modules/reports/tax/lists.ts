@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { and, eq, or, sql } from 'drizzle-orm';
 import { answerRow, queryInt32 } from '@dau/contract';
+import { isDay } from '@dau/domain';
 import { AppError } from '../../../platform/errors.js';
 import type { Executor } from '../../../platform/db.js';
 import { defineList, optionalBigId, optionalInt, optionalText, type ExportColumn, type Scope } from '../../../platform/listing.js';
@@ -37,6 +38,8 @@ const iso = (d: Date | string | null) => (d === null ? null : (d instanceof Date
 
 const orderFilters = z.object({
   month: monthParam,
+  /** One day of the month (YYYY-MM-DD): the rows of the tax that moved that day. */
+  day: z.string().max(10).refine(isDay, 'a day as YYYY-MM-DD').optional(),
   product: queryInt32(1, 4).optional(),
   bettor_id: optionalInt,
   phone: optionalText,
@@ -47,7 +50,7 @@ const orderFilters = z.object({
 type OrderFilters = z.infer<typeof orderFilters>;
 
 export const whtOrderRow = answerRow({
-  id: 'number', month: 'string', product: 'number', ref_id: 'number?', ref_no: 'string?', bettor_id: 'number?', phone: 'string?',
+  id: 'number', month: 'string', day: 'string', product: 'number', ref_id: 'number?', ref_no: 'string?', bettor_id: 'number?', phone: 'string?',
   tax: 'number', withheld: 'number', reversed: 'number', movements: 'number', last_at: 'string',
 });
 
@@ -56,12 +59,13 @@ export const whtOrders = defineList({
   name: 'tax_wht_orders',
   page: TAX_PAGE,
   path: '/api/v1/reports/tax/wht_orders',
-  summary: "A month's withholding tax on winnings per sports order or jackpot ticket (net of the month's reversals), from the stored return",
+  summary: "A month's withholding tax on winnings per sports order or jackpot ticket and day it moved (net of the day's reversals), from the stored return",
   filters: orderFilters,
   where: (q: OrderFilters, scope: Scope) => {
     wholeBookOnly(scope);
     return and(
       eq(o.month, q.month),
+      q.day ? eq(o.day, q.day) : undefined,
       q.product ? eq(o.product, q.product) : undefined,
       ofBettor(o.bettorId as never, q),
       q.ref_no
@@ -83,15 +87,15 @@ export const whtOrders = defineList({
       .leftJoin(jackpotTickets, and(eq(o.product, PRODUCT.jackpot), eq(jackpotTickets.id, o.refId))),
   countFrom: (ex: Executor) => ex.select({ id: o.id }).from(o),
   idColumn: o.id,
-  sortable: { id: o.id, tax: o.tax, last_at: o.lastAt },
+  sortable: { id: o.id, tax: o.tax, day: o.day, last_at: o.lastAt },
   defaultSort: '-tax',
   toRow: (r: { o: typeof o.$inferSelect; phone: string | null; refNo: string | null }) => ({
-    id: r.o.id, month: r.o.month, product: r.o.product, ref_id: r.o.refId, ref_no: r.refNo, bettor_id: r.o.bettorId, phone: r.phone,
+    id: r.o.id, month: r.o.month, day: r.o.day, product: r.o.product, ref_id: r.o.refId, ref_no: r.refNo, bettor_id: r.o.bettorId, phone: r.phone,
     tax: Number(r.o.tax), withheld: Number(r.o.withheld), reversed: Number(r.o.reversed), movements: r.o.movements, last_at: iso(r.o.lastAt)!,
   }),
   row: whtOrderRow,
   columns: [
-    { key: 'month' }, { key: 'product', text: productText }, { key: 'ref_no' }, { key: 'ref_id' }, { key: 'bettor_id' }, { key: 'phone' },
+    { key: 'month' }, { key: 'day' }, { key: 'product', text: productText }, { key: 'ref_no' }, { key: 'ref_id' }, { key: 'bettor_id' }, { key: 'phone' },
     { key: 'withheld', money: true }, { key: 'reversed', money: true }, { key: 'tax', money: true }, { key: 'movements' }, { key: 'last_at' },
   ] satisfies readonly ExportColumn[],
 });

@@ -1,6 +1,7 @@
-// Tables of the tax report (issue 30): the gaming tax rates with the month each takes effect, and each
-// month's return as it was computed (header, the Gaming Board's lines per product, the withholding tax per
-// order or ticket and per bettor). Migration 0044_tax_returns.sql.
+// Tables of the tax report (issue 30): the gaming tax rates with the month each takes effect, each day's
+// pieces (the withholding tax per order or ticket, the product figures) and each month's return as it was
+// assembled from them (header, the Gaming Board's lines per product, the withholding tax per bettor).
+// Migrations 0044_tax_returns.sql, 0047_tax_days.sql.
 import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -70,12 +71,49 @@ export const taxReturnProducts = pgTable(
   (t) => [primaryKey({ columns: [t.month, t.product] })],
 );
 
-/** Withholding tax of a month per sports order or jackpot ticket (net of the month's reversals). */
+/**
+ * The pieces a month's return is assembled from: one row per day of Dar es Salaam once that day's withholding
+ * tax per order (tax_return_orders of the day) and its product figures (tax_day_products) are stored.
+ * `final`: computed after the day ended (and a margin for transactions open at midnight), so never computed
+ * again: a month's return computes only its days that are not final, then sums the stored days.
+ */
+export const taxDays = pgTable(
+  'tax_days',
+  {
+    day: text('day').primaryKey(),
+    month: text('month').notNull(),
+    computedAt: ts('computed_at').notNull(),
+    final: boolean('final').notNull(),
+    /** Σ of the day's entries on withholding_tax_payable, cents. */
+    whtTotal: cents('wht_total').notNull(),
+  },
+  (t) => [index('tax_days_month').on(t.month, t.day)],
+);
+
+/** A day's figures per product (../products.ts): a month's Gaming Board lines are the sums of its days. */
+export const taxDayProducts = pgTable(
+  'tax_day_products',
+  {
+    day: text('day').notNull(),
+    product: smallint('product').notNull(),
+    stakes: cents('stakes').notNull(),
+    payouts: cents('payouts').notNull(),
+    wht: cents('wht').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.product] })],
+);
+
+/**
+ * Withholding tax per sports order or jackpot ticket and day (net of the day's reversals): a row per day the
+ * order's tax moved, so an order resettled on a later day has a row on each of those days.
+ */
 export const taxReturnOrders = pgTable(
   'tax_return_orders',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     month: text('month').notNull(),
+    /** The day of Dar es Salaam the tax moved (YYYY-MM-DD). */
+    day: text('day').notNull(),
     product: smallint('product').notNull(),
     /** The order's id (sports) or the ticket's (jackpot); null for a movement no order could be found for. */
     refId: bigint('ref_id', { mode: 'number' }),
@@ -87,7 +125,7 @@ export const taxReturnOrders = pgTable(
     movements: integer('movements').notNull(),
     lastAt: ts('last_at').notNull(),
   },
-  (t) => [index('tax_return_orders_month').on(t.month, t.tax, t.id), index('tax_return_orders_bettor').on(t.month, t.bettorId)],
+  (t) => [index('tax_return_orders_month').on(t.month, t.tax, t.id), index('tax_return_orders_bettor').on(t.month, t.bettorId), index('tax_return_orders_day').on(t.day)],
 );
 
 /** Withholding tax of a month per bettor. */

@@ -1,18 +1,21 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../../platform/context.js';
 import type { Executor } from '../../../platform/db.js';
-import { computeReturn, Superseded } from './compute.js';
+import { computeRecentDays, computeReturn, Superseded } from './compute.js';
 import { monthOf, monthRange, previousMonth } from './month.js';
 import { taxReturns } from './schema.js';
 
 /**
  * Asking for a month's return and computing it: a request writes the header (`queued`, the next run) and
- * enqueues `reports.tax-return` in the same transaction; the job computes that run (./compute.ts). Once a
- * month is over, the periodic `reports.tax-returns-close` computes it again once (`final`), so the return
- * of every past month is the one as of its end, with the rate in force then.
+ * enqueues `reports.tax-return` in the same transaction; the job computes that run (./compute.ts). The
+ * periodic `reports.tax-days` computes each day once it is over, so a month's run mostly sums stored days.
+ * Once a month is over, the periodic `reports.tax-returns-close` computes it again once (`final`), so the
+ * return of every past month is the one as of its end, with the rate in force then.
  */
 export const TAX_RETURN_JOB = 'reports.tax-return';
 export const TAX_RETURNS_CLOSE_JOB = 'reports.tax-returns-close';
+/** Hourly: the days of the last week that are not final are computed (./compute.ts computeRecentDays). */
+export const TAX_DAYS_JOB = 'reports.tax-days';
 /** A month at scale takes seconds to tens of seconds: far inside this. */
 const JOB_EXPIRE_SECONDS = 1800;
 
@@ -51,6 +54,9 @@ export function defineTaxJobs(ctx: AppContext, log: { warn: (o: object, m: strin
     },
     { expireInSeconds: JOB_EXPIRE_SECONDS, retryLimit: 3 },
   );
+  ctx.jobs.every(TAX_DAYS_JOB, 3600, async () => {
+    await computeRecentDays(db);
+  });
   ctx.jobs.every(TAX_RETURNS_CLOSE_JOB, 3600, async () => {
     const now = Date.now();
     const month = previousMonth(monthOf(now));

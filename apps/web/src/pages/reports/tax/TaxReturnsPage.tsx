@@ -109,7 +109,7 @@ export default function TaxReturnsPage() {
               allowClear={false}
               value={dayjs(month, MONTH)}
               disabledDate={(d: Dayjs) => d.format(MONTH) > thisMonth() || d.year() < 2000}
-              onChange={(d) => d && set({ month: d.format(MONTH), page: null })}
+              onChange={(d) => d && set({ month: d.format(MONTH), page: null, day: null })}
               data-testid="tax-month"
             />
             <Button
@@ -200,7 +200,7 @@ function WithholdingTab({ month, r, params, set }: { month: string; r?: TaxRetur
   const filters = {
     phone: params.get('phone') ?? '',
     bettor_id: params.get('bettor_id') ?? '',
-    ...(by === 'order' ? { ref_no: params.get('ref_no') ?? '', product: params.get('product') ?? '' } : {}),
+    ...(by === 'order' ? { ref_no: params.get('ref_no') ?? '', product: params.get('product') ?? '', day: params.get('day') ?? '' } : {}),
   };
   const query: Record<string, string> = { month, ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== '')) };
   const path = by === 'order' ? '/reports/tax/wht_orders' : '/reports/tax/wht_bettors';
@@ -224,6 +224,7 @@ function WithholdingTab({ month, r, params, set }: { month: string; r?: TaxRetur
   const columns: TableColumnsType<Row> =
     by === 'order'
       ? [
+          { key: 'day', title: t('tax.col.day'), dataIndex: 'day' },
           { key: 'product', title: t('tax.col.product'), dataIndex: 'product', render: (v: unknown) => t(productLabel(v)) },
           { key: 'ref_no', title: t('tax.col.order'), render: (_: unknown, row: Row) => refLink(row) },
           ...common,
@@ -255,7 +256,7 @@ function WithholdingTab({ month, r, params, set }: { month: string; r?: TaxRetur
       <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
         <Segmented
           value={by}
-          onChange={(v) => set({ by: v === 'order' ? 'order' : null, ref_no: null, product: null })}
+          onChange={(v) => set({ by: v === 'order' ? 'order' : null, ref_no: null, product: null, day: null })}
           options={[{ value: 'bettor', label: t('tax.byBettor') }, { value: 'order', label: t('tax.byOrder') }]}
           data-testid="tax-by"
         />
@@ -287,6 +288,15 @@ function WithholdingTab({ month, r, params, set }: { month: string; r?: TaxRetur
               onChange={(v) => set({ product: v ?? null })}
               options={PRODUCTS.filter((p) => p.id <= 2).map((p) => ({ value: String(p.id), label: t(p.label) }))}
               data-testid="tax-filter-product"
+            />
+            <DatePicker
+              allowClear
+              placeholder={t('tax.col.day')}
+              value={filters.day ? dayjs(filters.day) : null}
+              disabledDate={(d: Dayjs) => d.format(MONTH) !== month}
+              defaultPickerValue={dayjs(`${month}-01`)}
+              onChange={(d: Dayjs | null) => set({ day: d ? d.format('YYYY-MM-DD') : null })}
+              data-testid="tax-filter-day"
             />
           </>
         )}
