@@ -13,7 +13,9 @@ CREATE TABLE "tax_days" (
 	"month" text NOT NULL,
 	"computed_at" timestamp with time zone NOT NULL,
 	"final" boolean NOT NULL,
-	"wht_total" bigint NOT NULL
+	"wht_total" bigint NOT NULL,
+	"wht_attributed" bigint NOT NULL,
+	"unattributed" integer NOT NULL
 );--> statement-breakpoint
 CREATE INDEX "tax_days_month" ON "tax_days" USING btree ("month","day");--> statement-breakpoint
 CREATE TABLE "tax_day_products" (

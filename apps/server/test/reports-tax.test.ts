@@ -186,8 +186,8 @@ describe('a month assembled from its days', () => {
     // end, here made up so that reading them is seen), the 16th computed while it was not over.
     const a = await makeBettor(t, rootId, { cash: 0 });
     await db.insert(taxDays).values([
-      { day: kept, month: past, computedAt: new Date(), final: true, whtTotal: 12_345 },
-      { day: redo, month: past, computedAt: new Date(), final: false, whtTotal: 999 },
+      { day: kept, month: past, computedAt: new Date(), final: true, whtTotal: 12_345, whtAttributed: 12_345, unattributed: 0 },
+      { day: redo, month: past, computedAt: new Date(), final: false, whtTotal: 999, whtAttributed: 999, unattributed: 0 },
     ]);
     await db.insert(taxReturnOrders).values([
       { month: past, day: kept, product: 1, refId: 424242, bettorId: a.id, tax: 12_345, withheld: 12_345, reversed: 0, movements: 1, lastAt: new Date() },
@@ -220,7 +220,7 @@ describe('a month assembled from its days', () => {
     const week = Array.from({ length: 7 }, (_, k) => addDays(today, -(k + 1)));
     const yesterday = week[0]!;
     // Yesterday as a run during it left it: not final.
-    const row = { month: yesterday.slice(0, 7), computedAt: new Date(), final: false, whtTotal: 0 };
+    const row = { month: yesterday.slice(0, 7), computedAt: new Date(), final: false, whtTotal: 0, whtAttributed: 0, unattributed: 0 };
     await db.insert(taxDays).values({ day: yesterday, ...row }).onConflictDoUpdate({ target: taxDays.day, set: row });
     const first = await computeRecentDays(db);
     expect(first).toContain(yesterday);

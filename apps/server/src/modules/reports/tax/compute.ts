@@ -82,7 +82,12 @@ async function writeOrders(tx: Executor, day: string, from: Date, to: Date) {
   await tx.execute(sql`
     INSERT INTO tax_return_orders (month, day, product, ref_id, bettor_id, tax, withheld, reversed, movements, last_at)
     SELECT ${day.slice(0, 7)}::text, ${day}::text, product, ref_id, bettor_id, tax, withheld, reversed, movements, last_at FROM tax_day_orders ORDER BY tax`);
+  const [sums] = await rowsOf<{ attributed: string | null; unattributed: string | null }>(
+    tx,
+    sql`SELECT sum(tax) FILTER (WHERE bettor_id IS NOT NULL) AS attributed, sum(movements) FILTER (WHERE bettor_id IS NULL) AS unattributed FROM tax_day_orders`,
+  );
   await tx.execute(sql`DROP TABLE tax_day_orders`);
+  return { whtAttributed: n(sums?.attributed), unattributed: n(sums?.unattributed) };
 }
 
 /**
@@ -103,7 +108,7 @@ export async function computeDay(tx: Executor, day: string, now: Date): Promise<
   const { from, to } = dayRange(day);
   await tx.delete(taxReturnOrders).where(eq(taxReturnOrders.day, day));
   await tx.delete(taxDayProducts).where(eq(taxDayProducts.day, day));
-  await writeOrders(tx, day, from, to);
+  const attributed = await writeOrders(tx, day, from, to);
   const figures = await productFigures(tx, from, to);
   await tx.insert(taxDayProducts).values(figures.map((f) => ({ day, product: f.product, stakes: f.stakes, payouts: f.payouts, wht: f.wht })));
   const [tot] = await rowsOf<{ total: string | null }>(
@@ -111,7 +116,7 @@ export async function computeDay(tx: Executor, day: string, now: Date): Promise<
     sql`SELECT sum(${houseEntries.amount}) AS total FROM ${houseEntries}
         WHERE ${houseEntries.account} = ${HOUSE.taxPayable} AND ${houseEntries.createdAt} >= ${at(from)} AND ${houseEntries.createdAt} < ${at(to)}`,
   );
-  const row = { month: day.slice(0, 7), computedAt: now, final: now.getTime() >= to.getTime() + FINAL_AFTER_MS, whtTotal: n(tot?.total) };
+  const row = { month: day.slice(0, 7), computedAt: now, final: now.getTime() >= to.getTime() + FINAL_AFTER_MS, whtTotal: n(tot?.total), ...attributed };
   await tx.insert(taxDays).values({ day, ...row }).onConflictDoUpdate({ target: taxDays.day, set: row });
 }
 
@@ -165,10 +170,13 @@ export async function computeReturn(db: Db, month: string, run: number, now = ne
     await tx.delete(taxReturnBettors).where(eq(taxReturnBettors.month, month));
     await tx.delete(taxReturnProducts).where(eq(taxReturnProducts.month, month));
     await tx.execute(sql`SET LOCAL work_mem = '256MB'`);
+    // Two hash aggregations (per order, then per bettor) rather than a count(DISTINCT), which sorts the month's rows.
     await tx.execute(sql`
       INSERT INTO tax_return_bettors (month, bettor_id, orders, tax, withheld, reversed)
-      SELECT ${month}::text, bettor_id, count(DISTINCT (product, ref_id)) FILTER (WHERE ref_id IS NOT NULL), sum(tax), sum(withheld), sum(reversed)
-      FROM tax_return_orders WHERE month = ${month} GROUP BY bettor_id ORDER BY 4`);
+      SELECT ${month}::text, bettor_id, count(ref_id), sum(tax), sum(withheld), sum(reversed)
+      FROM (SELECT bettor_id, product, ref_id, sum(tax) AS tax, sum(withheld) AS withheld, sum(reversed) AS reversed
+            FROM tax_return_orders WHERE month = ${month} GROUP BY bettor_id, product, ref_id) o
+      GROUP BY bettor_id ORDER BY 4`);
     const rates = await ratesFor(tx, month);
     const figures = await rowsOf<{ product: number; stakes: string; payouts: string; wht: string }>(
       tx,
@@ -186,11 +194,9 @@ export async function computeReturn(db: Db, month: string, run: number, now = ne
         return { month, product, stakes, payouts, ggr, rateBps: bps, rateEffectiveMonth: rates.effectiveMonth, gamingTax: gamingTaxCents(ggr, bps), wht: n(f?.wht) };
       }),
     );
-    const [tot] = await rowsOf<{ total: string | null }>(tx, sql`SELECT sum(wht_total) AS total FROM ${taxDays} WHERE month = ${month}`);
-    const [sums] = await rowsOf<{ attributed: string | null; unattributed: string | null }>(
+    const [tot] = await rowsOf<{ total: string | null; attributed: string | null; unattributed: string | null }>(
       tx,
-      sql`SELECT sum(tax) FILTER (WHERE bettor_id IS NOT NULL) AS attributed, sum(movements) FILTER (WHERE bettor_id IS NULL) AS unattributed
-          FROM tax_return_orders WHERE month = ${month}`,
+      sql`SELECT sum(wht_total) AS total, sum(wht_attributed) AS attributed, sum(unattributed) AS unattributed FROM ${taxDays} WHERE month = ${month}`,
     );
     const [people] = await rowsOf<{ orders: string | null; bettors: string }>(
       tx,
@@ -199,8 +205,8 @@ export async function computeReturn(db: Db, month: string, run: number, now = ne
     const done = await tx
       .update(taxReturns)
       .set({
-        status: 'ready', computedAt: now, final: now.getTime() >= to.getTime() + FINAL_AFTER_MS, whtTotal: n(tot?.total), whtAttributed: n(sums?.attributed),
-        unattributed: n(sums?.unattributed), orders: n(people?.orders), bettors: n(people?.bettors), error: null,
+        status: 'ready', computedAt: now, final: now.getTime() >= to.getTime() + FINAL_AFTER_MS, whtTotal: n(tot?.total), whtAttributed: n(tot?.attributed),
+        unattributed: n(tot?.unattributed), orders: n(people?.orders), bettors: n(people?.bettors), error: null,
       })
       .where(and(eq(taxReturns.month, month), eq(taxReturns.run, run)))
       .returning({ month: taxReturns.month });

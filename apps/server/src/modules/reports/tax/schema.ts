@@ -86,6 +86,9 @@ export const taxDays = pgTable(
     final: boolean('final').notNull(),
     /** Σ of the day's entries on withholding_tax_payable, cents. */
     whtTotal: cents('wht_total').notNull(),
+    /** The part of it found on an order or ticket, and the movements no order could be found for. */
+    whtAttributed: cents('wht_attributed').notNull(),
+    unattributed: integer('unattributed').notNull(),
   },
   (t) => [index('tax_days_month').on(t.month, t.day)],
 );
